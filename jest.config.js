@@ -1,0 +1,28 @@
+// Two projects: unit tests beside the code (src/**/*.spec.ts) and e2e tests over HTTP (test/**/*.e2e-spec.ts).
+// The e2e suite runs once per database; scripts/test.mjs sets TEST_DB for each run.
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  maxWorkers: 2,
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      transform,
+      setupFiles: ['<rootDir>/test/setup/env.ts'],
+      testTimeout: 60000,
+    },
+  ],
+};
