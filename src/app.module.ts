@@ -1,0 +1,53 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { AuthModule } from './common/auth/auth.module';
+import { BearerAuthGuard } from './common/auth/bearer-auth.guard';
+import { ApiExceptionFilter } from './common/http/api-exception.filter';
+import { DatabaseReadyGuard } from './common/http/database-ready.guard';
+import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
+import { RequestTimeoutInterceptor } from './common/http/request-timeout.interceptor';
+import { LoggingModule } from './common/logging/logging.module';
+import { ApiKeyThrottlerGuard } from './common/rate-limit/api-key-throttler.guard';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { RedisModule } from './common/redis/redis.module';
+import { createValidationPipe } from './common/validation/validation.pipe';
+import type { AppConfig } from './config/app-config';
+import { AppConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { NotificationsModule } from './notifications/notifications.module';
+
+/**
+ * The whole service. The global pipeline, in the order a request meets it:
+ * auth guard → rate-limit guard → database-ready guard → envelope → timeout → JSON body →
+ * validation pipe → handler; errors of any stage go to the one exception filter.
+ */
+@Module({})
+export class AppModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        LoggingModule,
+        AuthModule,
+        RedisModule,
+        RateLimitModule,
+        DatabaseModule,
+        HealthModule,
+        NotificationsModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
+        { provide: APP_GUARD, useClass: DatabaseReadyGuard },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+      ],
+    };
+  }
+}

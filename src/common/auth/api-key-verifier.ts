@@ -1,0 +1,30 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * Checks `Authorization: Bearer <token>` against the API key (contract section 3): exactly one
+ * header, scheme Bearer in any case, exactly one token, compared as SHA-256 digests in constant
+ * time so that neither content nor length leaks.
+ */
+export class ApiKeyVerifier {
+  private readonly expected: Buffer;
+
+  constructor(apiKey: string) {
+    this.expected = digest(apiKey);
+  }
+
+  /** The presented token when it is the API key, otherwise null. */
+  verify(headers: IncomingHttpHeaders, rawHeaders: readonly string[]): string | null {
+    let count = 0;
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      if (rawHeaders[i].toLowerCase() === 'authorization') count += 1;
+    }
+    const value = headers.authorization;
+    if (count !== 1 || typeof value !== 'string') return null;
+    const match = /^Bearer ([^\s,]+)$/i.exec(value);
+    if (!match) return null;
+    return timingSafeEqual(digest(match[1]), this.expected) ? match[1] : null;
+  }
+}

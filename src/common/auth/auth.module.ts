@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import type { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { ApiKeyVerifier } from './api-key-verifier';
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: ApiKeyVerifier,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new ApiKeyVerifier(config.auth.apiKey),
+    },
+  ],
+  exports: [ApiKeyVerifier],
+})
+export class AuthModule {}

@@ -1,0 +1,78 @@
+import { ServiceUnavailableError } from './domain-errors';
+
+/** Driver error fields we look at; both mysql2 and better-sqlite3 put them on the thrown error. */
+interface DriverErrorFields {
+  code?: unknown;
+  errno?: unknown;
+  driverError?: unknown;
+  name?: unknown;
+  message?: unknown;
+}
+
+const messageOf = (fields: DriverErrorFields): string => (typeof fields.message === 'string' ? fields.message : '');
+
+function fieldsOf(error: unknown): DriverErrorFields {
+  return typeof error === 'object' && error !== null ? error : {};
+}
+
+/** The innermost driver error of a TypeORM QueryFailedError (or the error itself). */
+function driverError(error: unknown): DriverErrorFields {
+  const fields = fieldsOf(error);
+  return fields.driverError !== undefined ? fieldsOf(fields.driverError) : fields;
+}
+
+/** True for a unique-key violation on MySQL/MariaDB (errno 1062) or SQLite. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = driverError(error);
+  return (
+    e.errno === 1062 ||
+    e.code === 'ER_DUP_ENTRY' ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+/** The name of the violated unique index when the driver tells it (MySQL: "for key 'x'"). */
+export function violatedIndex(error: unknown): string | null {
+  const message = messageOf(driverError(error));
+  const mysql = /for key '(?:[^'.]+\.)?([^']+)'/.exec(message);
+  if (mysql) return mysql[1];
+  const sqlite = /UNIQUE constraint failed: (.+)$/.exec(message);
+  return sqlite ? sqlite[1] : null;
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+  'SQLITE_CANTOPEN',
+]);
+
+/** True when the database cannot be reached or cannot take the work right now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof ServiceUnavailableError) return true;
+  const e = driverError(error);
+  if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+  const outer = fieldsOf(error);
+  // TypeORM's own errors for a data source that is not (yet) connected.
+  return (
+    outer.name === 'CannotExecuteNotConnectedError' ||
+    outer.name === 'ConnectionIsNotSetError' ||
+    /Pool is closed|Connection lost|connect ETIMEDOUT|Can't add new command when connection is in closed state/i.test(
+      messageOf(e),
+    )
+  );
+}

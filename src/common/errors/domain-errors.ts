@@ -1,0 +1,62 @@
+/**
+ * Errors the services throw. They carry the HTTP status they map to and a message that is safe
+ * to show to the client; the one exception filter turns them into the error envelope.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** 400: the request is well-formed JSON but breaks a rule; the message names the field. */
+export class ValidationError extends DomainError {
+  readonly status = 400;
+}
+
+/** 400: the body is not usable at all (not JSON, not an object, wrong media type, empty). */
+export class BadBodyError extends DomainError {
+  readonly status = 400;
+}
+
+export class NotFoundError extends DomainError {
+  readonly status = 404;
+}
+
+export class ConflictError extends DomainError {
+  readonly status = 409;
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly status = 413;
+}
+
+/** 503: a dependency (the database) cannot be reached; the request may be retried. */
+export class ServiceUnavailableError extends DomainError {
+  readonly status = 503;
+
+  constructor(
+    message = 'Service Unavailable',
+    readonly reason?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export class GatewayTimeoutError extends DomainError {
+  readonly status = 504;
+
+  constructor() {
+    super('Gateway Timeout');
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly status = 401;
+
+  constructor() {
+    super('Unauthorized');
+  }
+}

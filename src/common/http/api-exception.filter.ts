@@ -1,0 +1,94 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { ApiKeyVerifier } from '../auth/api-key-verifier';
+import { DomainError } from '../errors/domain-errors';
+import { isDatabaseUnavailable } from '../errors/database-errors';
+
+export interface ErrorEnvelope {
+  success: false;
+  data: null;
+  message: string;
+  error: string;
+}
+
+export const errorEnvelope = (message: string): ErrorEnvelope => ({
+  success: false,
+  data: null,
+  message,
+  error: message,
+});
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/**
+ * The one place that turns an exception into the error envelope (contract section 2).
+ * Domain errors carry their status and a safe message; Nest's own 404 for an unknown route is
+ * answered 401 first when the caller is not authenticated; anything unexpected becomes a logged 500.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  constructor(private readonly verifier: ApiKeyVerifier) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    const { status, message } = this.describe(exception, request);
+    if (response.headersSent) {
+      this.logger.error({ err: exception }, 'error after the response was sent');
+      return;
+    }
+    response.status(status).json(errorEnvelope(message));
+  }
+
+  private describe(exception: unknown, request: Request): { status: number; message: string } {
+    if (exception instanceof DomainError) {
+      if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);
+      return { status: exception.status, message: exception.message };
+    }
+    if (exception instanceof NotFoundException) {
+      // Only the router throws Nest's NotFoundException: an unknown route or method.
+      return this.verifier.verify(request.headers, request.rawHeaders)
+        ? { status: 404, message: 'Not Found' }
+        : { status: 401, message: 'Unauthorized' };
+    }
+    if (exception instanceof ThrottlerException) return { status: 429, message: 'Too Many Requests' };
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return {
+        status,
+        message: REASONS[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request'),
+      };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ err: exception }, 'database unavailable');
+      return { status: 503, message: 'Service Unavailable' };
+    }
+    this.logger.error({ err: exception }, 'unexpected error');
+    return { status: 500, message: 'Internal Server Error' };
+  }
+}

@@ -1,0 +1,40 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { map, Observable } from 'rxjs';
+import { Page } from './page';
+import { RAW_RESPONSE } from './raw-response.decorator';
+
+export interface SuccessEnvelope<T> {
+  success: true;
+  data: T;
+  error: null;
+  pagination?: { current_page: number; per_page: number; total_items: number };
+}
+
+export function successEnvelope<T>(data: T): SuccessEnvelope<T> | SuccessEnvelope<unknown[]> {
+  if (data instanceof Page) {
+    const page = data as Page<unknown>;
+    return {
+      success: true,
+      data: page.items,
+      error: null,
+      pagination: {
+        current_page: page.query.page,
+        per_page: page.query.per_page,
+        total_items: page.totalItems,
+      },
+    };
+  }
+  return { success: true, data, error: null };
+}
+
+/** Wraps every handler result in the success envelope of contract section 2. */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (this.reflector.get<boolean>(RAW_RESPONSE, context.getHandler())) return next.handle();
+    return next.handle().pipe(map((data: unknown) => successEnvelope(data)));
+  }
+}

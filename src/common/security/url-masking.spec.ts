@@ -1,0 +1,65 @@
+import { isMaskedFormOf, maskUrl } from './url-masking';
+
+describe('maskUrl', () => {
+  it.each<[string, string]>([
+    ['https://user:pw@rpc.example.com/v2/SECRETKEY?apikey=abc', 'https://rpc.example.com/v2/***?apikey=***'],
+    ['https://mainnet.infura.io/v3/0123456789abcdef', 'https://mainnet.infura.io/v3/***'],
+    ['https://user:pw@rpc.example.com', 'https://rpc.example.com/'],
+    ['https://user@rpc.example.com/', 'https://rpc.example.com/'],
+    ['https://:pw@rpc.example.com/', 'https://rpc.example.com/'],
+    ['https://rpc.example.com', 'https://rpc.example.com/'],
+    ['https://rpc.example.com/', 'https://rpc.example.com/'],
+    ['https://rpc.example.com/rpc', 'https://rpc.example.com/***'],
+    ['https://x.quiknode.pro/TOKEN/', 'https://x.quiknode.pro/***/'],
+    ['https://rpc.example.com/a/b//', 'https://rpc.example.com/a/***//'],
+    ['http://rpc.example.com:8545/', 'http://rpc.example.com:8545/'],
+    ['https://rpc.example.com:443/key', 'https://rpc.example.com/***'],
+    ['http://[::1]:8545/key', 'http://[::1]:8545/***'],
+    ['HTTPS://RPC.Example.COM/Key', 'https://rpc.example.com/***'],
+    ['https://rpc.example.com/v2/KEY#fragment', 'https://rpc.example.com/v2/***'],
+    ['https://rpc.example.com/v2/KEY?', 'https://rpc.example.com/v2/***'],
+    ['https://rpc.example.com/?a=1&b=2&c=3', 'https://rpc.example.com/?a=***&b=***&c=***'],
+    ['https://rpc.example.com/?a=1&a=2', 'https://rpc.example.com/?a=***&a=***'],
+    ['https://rpc.example.com/?key=&x=y=z', 'https://rpc.example.com/?key=***&x=***'],
+    ['https://rpc.example.com/?SECRETTOKEN', 'https://rpc.example.com/?***'],
+    ['https://rpc.example.com/?a=1&&b=2', 'https://rpc.example.com/?a=***&&b=***'],
+    [
+      'https://rpc.example.com/p%20a%2Fth/s%2Fe%20cret?api%20key=a%26b',
+      'https://rpc.example.com/p%20a%2Fth/***?api%20key=***',
+    ],
+    ['https://rpc.example.com/päth/sécret?kéy=välue', 'https://rpc.example.com/p%C3%A4th/***?k%C3%A9y=***'],
+    ['https://bücher.example/key', 'https://xn--bcher-kva.example/***'],
+    ['not a url', '***'],
+    ['', '***'],
+    ['https://user:SECRET@', '***'],
+    ['javascript:alert(1)', '***'],
+    ['ftp://user:pw@files.example.com/secret', '***'],
+  ])('%j -> %j', (url, masked) => {
+    expect(maskUrl(url)).toBe(masked);
+  });
+
+  it('is idempotent', () => {
+    const once = maskUrl('https://u:p@rpc.example.com/v2/KEY?apikey=abc&x');
+    expect(maskUrl(once)).toBe(once);
+  });
+});
+
+describe('isMaskedFormOf', () => {
+  const stored = 'https://user:pw@rpc.example.com/v2/SECRETKEY?apikey=abc';
+
+  it.each<[string, boolean]>([
+    ['https://rpc.example.com/v2/***?apikey=***', true],
+    [stored, false],
+    ['https://rpc.example.com/v2/***', false],
+    ['https://rpc.example.com/v2/***?apikey=***#x', false],
+    ['https://rpc.example.com/v3/***?apikey=***', false],
+    ['https://other.example.com/v2/***?apikey=***', false],
+    ['https://rpc.example.com/v2/NEWKEY?apikey=abc', false],
+  ])('%j -> %j', (candidate, expected) => {
+    expect(isMaskedFormOf(candidate, stored)).toBe(expected);
+  });
+
+  it('holds for a URL with nothing to mask', () => {
+    expect(isMaskedFormOf('https://rpc.example.com/', 'https://rpc.example.com/')).toBe(true);
+  });
+});

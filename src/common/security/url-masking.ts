@@ -1,0 +1,45 @@
+/** What a URL (or a part of one) that must not be shown is replaced with. */
+export const MASK = '***';
+
+/**
+ * The form of a stored URL that may leave the process (contract 6.4): no credentials, the last
+ * non-empty path segment and every query value replaced by `***`, no fragment. A trailing slash is kept
+ * and does not protect the segment before it (`https://x.quiknode.pro/TOKEN/` hides TOKEN). A query
+ * entry without `=` may itself be the token, so it is masked whole. Anything that is not a parseable
+ * http(s) URL becomes `***`, so a raw value is never echoed.
+ */
+export function maskUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return MASK;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return MASK;
+  return `${url.protocol}//${url.host}${maskPath(url.pathname)}${maskQuery(url.search)}`;
+}
+
+/** True when a client sent back the masked form of the stored URL, meaning "keep the stored one". */
+export function isMaskedFormOf(candidate: string, stored: string): boolean {
+  return candidate === maskUrl(stored);
+}
+
+function maskPath(pathname: string): string {
+  const segments = pathname.split('/');
+  const last = segments.findLastIndex((segment) => segment !== '');
+  if (last > 0) segments[last] = MASK;
+  return segments.join('/');
+}
+
+function maskQuery(search: string): string {
+  if (search === '') return '';
+  const entries = search
+    .slice(1)
+    .split('&')
+    .map((entry) => {
+      if (entry === '') return entry;
+      const equals = entry.indexOf('=');
+      return equals === -1 ? MASK : `${entry.slice(0, equals)}=${MASK}`;
+    });
+  return `?${entries.join('&')}`;
+}

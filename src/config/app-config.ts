@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { parseDatabaseUrl } from './database-url';
+
+/**
+ * The service's whole configuration, read once from the environment and validated at start.
+ * Nothing else in the application reads process.env: it receives this object.
+ */
+export interface AppConfig {
+  readonly production: boolean;
+  readonly http: {
+    readonly port: number;
+    readonly host: string;
+    readonly trustProxy: boolean | number | string;
+    readonly requestTimeoutMs: number;
+    readonly shutdownGraceMs: number;
+    readonly bodyLimitBytes: number;
+  };
+  readonly auth: {
+    readonly apiKey: string;
+    /** True when API_KEY was not set and a key was generated for this process. */
+    readonly generated: boolean;
+  };
+  readonly database: DatabaseConfig;
+  readonly redisUrl: string | null;
+  readonly configFile: string;
+  readonly dataDir: string;
+  readonly rateLimit: {
+    readonly requestsPerSecond: number;
+    readonly burstSize: number;
+    readonly keyPrefix: string;
+  };
+  readonly rpcUrlPolicy: UrlPolicyConfig;
+  readonly webhookUrlPolicy: UrlPolicyConfig;
+  readonly storageEncryptionKey: string | null;
+  readonly log: { readonly level: LogLevel; readonly file: string | null };
+}
+
+export type DatabaseConfig =
+  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly url: string };
+
+export interface UrlPolicyConfig {
+  readonly allowedHosts: string[];
+  readonly blockPrivateIps: boolean;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const MIN_API_KEY_LENGTH = 32;
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/relayer.sqlite';
+
+/** A start-up refusal: the message names the variable and says what is wrong, never its value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  positiveNumber(name: string, fallback: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(n) || n <= 0) {
+      this.problems.push(`${name} must be a positive number`);
+      return fallback;
+    }
+    return n;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    this.problems.push(`${name} must be true or false`);
+    return fallback;
+  }
+
+  hostList(name: string): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return [];
+    const hosts = value
+      .split(',')
+      .map((h) => h.trim().toLowerCase().replace(/\.$/, ''))
+      .filter((h) => h.length > 0);
+    for (const host of hosts) {
+      if (!/^(\*\.)?[a-z0-9.:[\]-]+$/.test(host)) this.problems.push(`${name} has an invalid host '${host}'`);
+    }
+    return hosts;
+  }
+}
+
+function readDatabaseUrl(reader: EnvReader): DatabaseConfig {
+  try {
+    return parseDatabaseUrl(reader.string('DATABASE_URL', DEFAULT_DATABASE_URL));
+  } catch (error) {
+    reader.problems.push((error as Error).message);
+    return { kind: 'sqlite', path: ':memory:' };
+  }
+}
+
+function parseTrustProxy(reader: EnvReader): boolean | number | string {
+  const value = reader.raw('TRUST_PROXY');
+  if (value === undefined || value.toLowerCase() === 'false') return false;
+  if (value.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^[A-Za-z0-9.:/,\s-]+$/.test(value)) return value;
+  reader.problems.push('TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets');
+  return false;
+}
+
+function parseStorageKey(reader: EnvReader): string | null {
+  const value = reader.raw('STORAGE_ENCRYPTION_KEY');
+  if (value === undefined) return null;
+  const strictBase64 = /^[A-Za-z0-9+/]+={0,2}$/.test(value) && value.length % 4 === 0;
+  if (!strictBase64 || Buffer.from(value, 'base64').length !== 32) {
+    reader.problems.push('STORAGE_ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes');
+    return null;
+  }
+  return value;
+}
+
+function parseApiKey(reader: EnvReader, production: boolean): AppConfig['auth'] {
+  const value = reader.raw('API_KEY');
+  if (value === undefined) {
+    if (production) {
+      reader.problems.push(
+        `API_KEY is required with NODE_ENV=production (at least ${MIN_API_KEY_LENGTH} characters)`,
+      );
+    }
+    return { apiKey: randomBytes(32).toString('base64url'), generated: true };
+  }
+  if (value.length < MIN_API_KEY_LENGTH) {
+    reader.problems.push(`API_KEY must be at least ${MIN_API_KEY_LENGTH} characters long`);
+  }
+  return { apiKey: value, generated: false };
+}
+
+/** Reads and validates every variable of contract section 1; throws ConfigError listing all problems. */
+export function loadConfig(env: Env): AppConfig {
+  const reader = new EnvReader(env);
+  const production = reader.string('NODE_ENV', 'development') === 'production';
+  const database = readDatabaseUrl(reader);
+  const logLevel = reader.string('LOG_LEVEL', 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    reader.problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const config: AppConfig = {
+    production,
+    http: {
+      port: reader.integer('PORT', 8080, 0, 65535),
+      host: reader.string('HOST', '0.0.0.0'),
+      trustProxy: parseTrustProxy(reader),
+      requestTimeoutMs: reader.integer('REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
+      shutdownGraceMs: reader.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
+      bodyLimitBytes: 1024 * 1024,
+    },
+    auth: parseApiKey(reader, production),
+    database,
+    redisUrl: reader.raw('REDIS_URL') ?? null,
+    configFile: path.resolve(reader.string('CONFIG_FILE', 'config/config.json')),
+    dataDir: path.resolve(reader.string('DATA_DIR', 'data')),
+    rateLimit: {
+      requestsPerSecond: reader.positiveNumber('RATE_LIMIT_REQUESTS_PER_SECOND', 100),
+      burstSize: reader.integer('RATE_LIMIT_BURST_SIZE', 300, 1, 10_000_000),
+      keyPrefix: reader.string('RATE_LIMIT_KEY_PREFIX', 'relayer-rl'),
+    },
+    rpcUrlPolicy: {
+      allowedHosts: reader.hostList('RPC_ALLOWED_HOSTS'),
+      blockPrivateIps: reader.boolean('RPC_BLOCK_PRIVATE_IPS', false),
+    },
+    webhookUrlPolicy: {
+      allowedHosts: reader.hostList('WEBHOOK_ALLOWED_HOSTS'),
+      blockPrivateIps: reader.boolean('WEBHOOK_BLOCK_PRIVATE_IPS', false),
+    },
+    storageEncryptionKey: parseStorageKey(reader),
+    log: { level: logLevel as LogLevel, file: reader.raw('LOG_FILE') ?? null },
+  };
+  if (config.redisUrl !== null && !/^rediss?:\/\//.test(config.redisUrl)) {
+    reader.problems.push('REDIS_URL must start with redis:// or rediss://');
+  }
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return config;
+}

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config';
+import { NotificationEntity } from '../notifications/notification.entity';
+
+/** Every entity of the service; the schema itself comes only from the migrations below. */
+export const ENTITIES = [NotificationEntity];
+
+const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];
+
+/**
+ * The one source of truth for TypeORM options, used by the application and by ormconfig.ts
+ * (the TypeORM CLI). Never `synchronize`: the schema comes from migrations.
+ */
+export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+  } as const;
+  switch (database.kind) {
+    case 'sqlite':
+      return {
+        ...common,
+        type: 'better-sqlite3',
+        database: database.path,
+        timeout: 5000,
+        enableWAL: true,
+        prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+          // WAL with FULL sync: a committed (acknowledged) transaction survives a crash of the
+          // process and of the machine.
+          db.pragma('synchronous = FULL');
+        },
+      };
+    case 'mysql':
+      return {
+        ...common,
+        type: 'mysql',
+        url: database.url,
+        charset: 'utf8mb4_unicode_ci',
+        timezone: 'Z',
+        supportBigNumbers: true,
+        bigNumberStrings: true,
+        connectTimeout: 3000,
+        poolSize: 10,
+        extra: { enableKeepAlive: true, idleTimeout: 60_000, maxIdle: 10 },
+      };
+  }
+}

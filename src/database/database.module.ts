@@ -1,0 +1,23 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { buildDataSourceOptions } from './data-source-options';
+import { DatabaseLifecycle } from './database-lifecycle.service';
+
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      // Connected by DatabaseLifecycle, which also runs the migrations under a lock.
+      useFactory: (config: AppConfig) => ({
+        ...buildDataSourceOptions(config.database),
+        manualInitialization: true,
+      }),
+    }),
+  ],
+  providers: [DatabaseLifecycle],
+  exports: [DatabaseLifecycle],
+})
+export class DatabaseModule {}

@@ -1,0 +1,81 @@
+import { Controller, Get, Header, HttpCode, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  type HealthCheckResult,
+} from '@nestjs/terminus';
+import type { Response } from 'express';
+import type Redis from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { Public } from '../common/auth/public.decorator';
+import { RawResponse } from '../common/http/raw-response.decorator';
+import { REDIS_CLIENT } from '../common/redis/redis.module';
+import { DatabaseLifecycle } from '../database/database-lifecycle.service';
+
+const CHECK_TIMEOUT_MS = 3000;
+
+@ApiTags('health')
+@Public()
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly database: DatabaseLifecycle,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+  ) {}
+
+  /** Liveness: the process answers. No database, no auth, no rate limit. */
+  @Get('health')
+  @HttpCode(200)
+  @RawResponse()
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  @Header('Cache-Control', 'no-store')
+  @ApiOkResponse({ description: 'The process is alive', schema: { type: 'string', example: 'OK' } })
+  liveness(): string {
+    return 'OK';
+  }
+
+  /** Readiness: the database (and Redis, when configured) answer a ping within 3 s each. */
+  @Get('ready')
+  @RawResponse()
+  @HealthCheck()
+  @Header('Cache-Control', 'no-store')
+  @ApiServiceUnavailableResponse({ description: 'A component is down (Terminus body)' })
+  async readiness(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult | object> {
+    try {
+      return await this.health.check([
+        () => this.pingDatabase(),
+        ...(this.redis ? [() => this.pingRedis()] : []),
+      ]);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      response.status(503);
+      return error.getResponse() as object;
+    }
+  }
+
+  private pingDatabase() {
+    return this.indicators
+      .check('database')
+      .attempt(async () => {
+        if (!this.database.isReady) throw new Error('not connected or migrations not applied');
+        await this.dataSource.query('SELECT 1');
+      })
+      .withTimeout(CHECK_TIMEOUT_MS);
+  }
+
+  private pingRedis() {
+    const redis = this.redis as Redis;
+    return this.indicators
+      .check('redis')
+      .attempt(async () => {
+        await redis.ping();
+      })
+      .withTimeout(CHECK_TIMEOUT_MS);
+  }
+}

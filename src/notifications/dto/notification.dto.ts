@@ -1,0 +1,78 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsResourceId, IsUrlText } from '../../common/validation/field-rules';
+import { NOTIFICATION_TYPES, type NotificationType } from '../notification.entity';
+
+export const MIN_SIGNING_KEY_LENGTH = 32;
+export const MAX_SIGNING_KEY_LENGTH = 1024;
+const SIGNING_KEY_RULE = `signing_key must be a string of ${MIN_SIGNING_KEY_LENGTH} to ${MAX_SIGNING_KEY_LENGTH} characters`;
+const TYPE_RULE = `type must be one of: ${NOTIFICATION_TYPES.join(', ')}`;
+
+export class CreateNotificationDto {
+  @ApiPropertyOptional({
+    description: 'Absent or null: a UUID v4 is generated',
+    pattern: '^[A-Za-z0-9_-]{1,36}$',
+  })
+  @IsOptional()
+  @IsResourceId()
+  id?: string | null;
+
+  @ApiPropertyOptional({ enum: NOTIFICATION_TYPES, default: 'webhook' })
+  @IsOptional()
+  @IsIn(NOTIFICATION_TYPES, { message: TYPE_RULE })
+  type?: NotificationType | null;
+
+  @ApiProperty({ example: 'https://hooks.example.com/relayer-events', maxLength: 2048 })
+  @IsUrlText()
+  url: string;
+
+  @ApiPropertyOptional({
+    description: 'Secures webhook deliveries; never returned',
+    minLength: MIN_SIGNING_KEY_LENGTH,
+    writeOnly: true,
+  })
+  @IsOptional()
+  @IsString({ message: SIGNING_KEY_RULE })
+  @MinLength(MIN_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE })
+  @MaxLength(MAX_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE })
+  signing_key?: string | null;
+}
+
+/** Absent or null keeps a field; `signing_key: ""` removes the key. */
+export class UpdateNotificationDto {
+  @ApiPropertyOptional({ enum: NOTIFICATION_TYPES, nullable: true })
+  @IsOptional()
+  @IsIn(NOTIFICATION_TYPES, { message: TYPE_RULE })
+  type?: NotificationType | null;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: 2048 })
+  @IsOptional()
+  @IsUrlText()
+  url?: string | null;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    writeOnly: true,
+    description: 'Absent or null: unchanged. Empty string: removed. Otherwise at least 32 characters.',
+  })
+  @IsOptional()
+  @IsString({ message: SIGNING_KEY_RULE })
+  @ValidateIf((dto: UpdateNotificationDto) => dto.signing_key !== '')
+  @MinLength(MIN_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE })
+  @MaxLength(MAX_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE })
+  signing_key?: string | null;
+}
+
+export class NotificationResponse {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ enum: NOTIFICATION_TYPES })
+  type: NotificationType;
+
+  @ApiProperty()
+  url: string;
+
+  @ApiProperty({ description: 'Whether a signing key is set; the key itself is never returned' })
+  has_signing_key: boolean;
+}

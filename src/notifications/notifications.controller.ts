@@ -1,0 +1,56 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
+import { Page, PageQueryDto } from '../common/http/page';
+import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
+import { NotificationsService } from './notifications.service';
+
+@ApiTags('notifications')
+@ApiBearerAuth()
+@Controller('notifications')
+export class NotificationsController {
+  constructor(private readonly notifications: NotificationsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiEnvelope(NotificationResponse, 201)
+  @ApiErrors(400, 401, 409, 413, 429, 500, 503)
+  create(@Body() dto: CreateNotificationDto): Promise<NotificationResponse> {
+    return this.notifications.create(dto);
+  }
+
+  @Get()
+  @HttpCode(200)
+  @ApiEnvelope(NotificationResponse, 200, { list: true })
+  @ApiErrors(400, 401, 429, 500, 503)
+  list(@Query() query: PageQueryDto): Promise<Page<NotificationResponse>> {
+    return this.notifications.list(query);
+  }
+
+  @Get(':notification_id')
+  @HttpCode(200)
+  @ApiEnvelope(NotificationResponse, 200)
+  @ApiErrors(401, 404, 429, 500, 503)
+  get(@Param('notification_id') id: string): Promise<NotificationResponse> {
+    return this.notifications.get(id);
+  }
+
+  @Patch(':notification_id')
+  @HttpCode(200)
+  @ApiEnvelope(NotificationResponse, 200)
+  @ApiErrors(400, 401, 404, 413, 429, 500, 503)
+  update(
+    @Param('notification_id') id: string,
+    @Body() dto: UpdateNotificationDto,
+  ): Promise<NotificationResponse> {
+    return this.notifications.update(id, dto);
+  }
+
+  @Delete(':notification_id')
+  @HttpCode(200)
+  @ApiEnvelope(String, 200)
+  @ApiErrors(401, 404, 409, 429, 500, 503)
+  remove(@Param('notification_id') id: string): Promise<string> {
+    return this.notifications.remove(id);
+  }
+}

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { FieldCipher } from '../common/security/encryption';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { NotificationEntity } from './notification.entity';
+import { NotificationsController } from './notifications.controller';
+import { NotificationsRepository } from './notifications.repository';
+import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([NotificationEntity])],
+  controllers: [NotificationsController],
+  providers: [
+    NotificationsRepository,
+    NotificationsService,
+    {
+      provide: SIGNING_KEY_CIPHER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        config.storageEncryptionKey ? FieldCipher.fromBase64Key(config.storageEncryptionKey) : null,
+    },
+  ],
+  exports: [NotificationsService, NotificationsRepository],
+})
+export class NotificationsModule {}

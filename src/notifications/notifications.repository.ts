@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { ConflictError } from '../common/errors/domain-errors';
+import { isUniqueViolation } from '../common/errors/database-errors';
+import { NotificationEntity } from './notification.entity';
+
+export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url' | 'signingKey'>>;
+
+@Injectable()
+export class NotificationsRepository {
+  constructor(
+    @InjectRepository(NotificationEntity) private readonly repository: Repository<NotificationEntity>,
+  ) {}
+
+  findById(id: string): Promise<NotificationEntity | null> {
+    return this.repository.findOneBy({ id });
+  }
+
+  existsById(id: string): Promise<boolean> {
+    return this.repository.existsBy({ id });
+  }
+
+  /** One page in the stable list order: creation time, then id. */
+  async findPage(offset: number, limit: number): Promise<{ items: NotificationEntity[]; total: number }> {
+    const [items, total] = await this.repository.findAndCount({
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: offset,
+      take: limit,
+    });
+    return { items, total };
+  }
+
+  /** Inserts a new notification; a taken id raises ConflictError (also when two requests race). */
+  async insert(entity: NotificationEntity): Promise<void> {
+    try {
+      await this.repository.insert(entity);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ConflictError('Notification with this ID already exists');
+      throw error;
+    }
+  }
+
+  /** Applies only the given columns; false when no such notification exists. */
+  async update(id: string, changes: NotificationChanges, now: Date): Promise<boolean> {
+    const result = await this.repository.update({ id }, { ...changes, updatedAt: now });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async deleteById(id: string): Promise<boolean> {
+    const result = await this.repository.delete({ id });
+    return (result.affected ?? 0) > 0;
+  }
+}
