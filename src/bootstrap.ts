@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -17,6 +17,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
     bodyParser: false,
     bufferLogs: true,
+    // Throw instead of exiting on a start-up error, so main.ts can say what went wrong.
+    abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
@@ -25,7 +27,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.set('json replacer', bigintReplacer);
   app.setGlobalPrefix(API_PREFIX);
   setupOpenApi(app);
-  app.enableShutdownHooks();
   return app;
 }
 
@@ -38,4 +39,31 @@ export function applyServerTimeouts(app: INestApplication): void {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 120_000;
+}
+
+/**
+ * SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish, run the modules'
+ * shutdown hooks (database, Redis), then exit 0; exit 1 if that takes longer than SHUTDOWN_GRACE_MS.
+ */
+export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig): void {
+  const logger = new NestLogger('Shutdown');
+  let closing = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: finishing in-flight requests (grace ${config.http.shutdownGraceMs} ms)`);
+    setTimeout(() => {
+      logger.error('grace period over with requests still running: exiting');
+      process.exit(1);
+    }, config.http.shutdownGraceMs).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
 }

@@ -9,7 +9,8 @@ interface DriverErrorFields {
   message?: unknown;
 }
 
-const messageOf = (fields: DriverErrorFields): string => (typeof fields.message === 'string' ? fields.message : '');
+const messageOf = (fields: DriverErrorFields): string =>
+  typeof fields.message === 'string' ? fields.message : '';
 
 function fieldsOf(error: unknown): DriverErrorFields {
   return typeof error === 'object' && error !== null ? error : {};

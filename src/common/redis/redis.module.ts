@@ -1,10 +1,13 @@
-import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { once } from 'node:events';
 import Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
 /** Injection token of the shared ioredis client, or null when REDIS_URL is not set. */
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
+
+const STARTUP_WAIT_MS = 2000;
 
 /**
  * Commands fail at once while Redis is away (no offline queue, one retry) so that callers can
@@ -43,8 +46,22 @@ export function createRedisClient(url: string): Redis {
   ],
   exports: [REDIS_CLIENT],
 })
-export class RedisModule implements OnApplicationShutdown {
+export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis | null) {}
+
+  /** Gives Redis a moment to connect before traffic arrives; a Redis that stays away is not fatal. */
+  async onModuleInit(): Promise<void> {
+    if (!this.redis || this.redis.status === 'ready') return;
+    const timer = new AbortController();
+    const wait = setTimeout(() => timer.abort(), STARTUP_WAIT_MS);
+    try {
+      await once(this.redis, 'ready', { signal: timer.signal });
+    } catch {
+      // Not ready in time: requests are served without shared limits until it is (fail open).
+    } finally {
+      clearTimeout(wait);
+    }
+  }
 
   onApplicationShutdown(): void {
     this.redis?.disconnect();

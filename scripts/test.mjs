@@ -1,0 +1,102 @@
+// `npm test`: builds the service, then runs the unit and e2e suites on SQLite and the e2e suite
+// again on MySQL. MySQL and Redis suites run when those servers answer; on a machine without
+// them they are skipped with a plain notice, and with CI=true (or REQUIRE_SERVICES=1) a missing
+// server fails the run instead. The last line is "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const required = process.env.CI === 'true' || process.env.REQUIRE_SERVICES === '1';
+const mysqlUrl = process.env.MYSQL_TEST_URL ?? 'mysql://relayer_test:relayer_test@127.0.0.1:3306';
+const redisUrl = process.env.REDIS_TEST_URL ?? 'redis://127.0.0.1:6379';
+const extraArgs = process.argv.slice(2);
+
+function reachable(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    socket.setTimeout(1500);
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+async function mysqlUsable() {
+  if (!(await reachable(mysqlUrl))) return 'nothing answers at ' + new URL(mysqlUrl).host;
+  const { createConnection } = await import('mysql2/promise');
+  try {
+    const c = await createConnection({ uri: mysqlUrl, connectTimeout: 3000 });
+    await c.query('SELECT 1');
+    await c.end();
+    return null;
+  } catch (error) {
+    return `cannot log in (${error.code ?? error.message}); run scripts/ci/services.sh (as root) or set MYSQL_TEST_URL`;
+  }
+}
+
+function jest(label, args, env) {
+  const out = path.join(os.tmpdir(), `relayer-jest-${label}-${process.pid}.json`);
+  console.log(`\n=== ${label} ===`);
+  const r = spawnSync('npx', ['jest', '--json', `--outputFile=${out}`, ...args, ...extraArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+      ...env,
+    },
+  });
+  let passed = 0;
+  let failed = 0;
+  if (fs.existsSync(out)) {
+    const result = JSON.parse(fs.readFileSync(out, 'utf8'));
+    passed = result.numPassedTests;
+    failed = result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
+    fs.rmSync(out);
+  }
+  if (r.status !== 0 && failed === 0) failed = 1;
+  return { passed, failed };
+}
+
+const build = spawnSync('npx', ['nest', 'build'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const mysqlProblem = await mysqlUsable();
+const redisOk = await reachable(redisUrl);
+const skipped = [];
+if (mysqlProblem) skipped.push(`MySQL suite: ${mysqlProblem}`);
+if (!redisOk) skipped.push(`Redis suites: nothing answers at ${new URL(redisUrl).host}`);
+for (const line of skipped) console.log(`${required ? 'MISSING' : 'SKIPPED'} ${line}`);
+
+const totals = { passed: 0, failed: required ? skipped.length : 0 };
+const add = (r) => {
+  totals.passed += r.passed;
+  totals.failed += r.failed;
+};
+const redisEnv = redisOk ? { REDIS_TEST_URL: redisUrl } : {};
+add(jest('unit + e2e on SQLite', [], { TEST_DB: 'sqlite', ...redisEnv }));
+if (!mysqlProblem) {
+  add(
+    jest('e2e on MySQL', ['--selectProjects', 'e2e'], {
+      TEST_DB: 'mysql',
+      MYSQL_TEST_URL: mysqlUrl,
+      ...redisEnv,
+    }),
+  );
+}
+if (skipped.length > 0 && !required) console.log(`\nNot run here: ${skipped.join('; ')}`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed === 0 ? 0 : 1);

@@ -1,0 +1,163 @@
+import { inspect } from 'node:util';
+import { KEY_KIND_BY_SIGNER_TYPE, deriveAddress, keyKindSuits } from './address-derivation';
+import {
+  NETWORK_TYPES,
+  type CatalogueNetwork,
+  type NetworkType,
+  type SignerAddresses,
+  type SignerSummary,
+  type SignerType,
+} from './catalogue.types';
+
+const REDACTED = '[redacted]';
+
+// Key bytes live only here, out of reach of anything holding a SecretKey: no accessor, no own property.
+const keyBytesOf = new WeakMap<SecretKey, Uint8Array>();
+
+/** A signer's key, opaque outside this module: serialising or inspecting it prints `[redacted]`. */
+export class SecretKey {
+  constructor(bytes: Uint8Array) {
+    keyBytesOf.set(this, Uint8Array.from(bytes));
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  [inspect.custom](): string {
+    return REDACTED;
+  }
+}
+
+export interface CatalogueSigner {
+  readonly id: string;
+  readonly type: SignerType;
+  readonly key: SecretKey;
+}
+
+interface SignerRecord extends CatalogueSigner {
+  /** Filled on first use: deriving 20,000 keys at start would make start-up slow. */
+  readonly addresses: Map<NetworkType, string>;
+}
+
+export class UnknownSignerError extends Error {
+  constructor(readonly signerId: string) {
+    super(`Signer with ID ${signerId} not found`);
+    this.name = 'UnknownSignerError';
+  }
+}
+
+/** The networks and signers read from CONFIG_FILE. Keys never leave this class. */
+export class Catalogue {
+  readonly #networks = new Map<string, CatalogueNetwork>();
+  readonly #signers = new Map<string, SignerRecord>();
+
+  /** Expects validated input (see `loadCatalogue`); a duplicate network or signer is a programming error. */
+  constructor(input: { networks: readonly CatalogueNetwork[]; signers: readonly CatalogueSigner[] }) {
+    for (const network of input.networks) this.#addNetwork(network);
+    for (const signer of input.signers) this.#addSigner(signer);
+  }
+
+  get networkCount(): number {
+    return this.#networks.size;
+  }
+
+  get signerCount(): number {
+    return this.#signers.size;
+  }
+
+  findNetwork(type: NetworkType, name: string): CatalogueNetwork | undefined {
+    return this.#networks.get(networkKey(type, name));
+  }
+
+  /** All networks, or those of one type, in config order. */
+  listNetworks(type?: NetworkType): CatalogueNetwork[] {
+    const networks = [...this.#networks.values()];
+    return type === undefined ? networks : networks.filter((network) => network.type === type);
+  }
+
+  hasSigner(id: string): boolean {
+    return this.#signers.has(id);
+  }
+
+  /** Every signer with its addresses; derives (once) the addresses not derived yet. */
+  listSigners(): SignerSummary[] {
+    return [...this.#signers.values()].map((signer) => ({
+      id: signer.id,
+      type: signer.type,
+      addresses: this.#addressesOf(signer),
+    }));
+  }
+
+  signerSuits(signerId: string, type: NetworkType): boolean {
+    const signer = this.#signers.get(signerId);
+    return signer !== undefined && keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type);
+  }
+
+  /** The signer's address on networks of `type`. Throws when the signer is unknown or does not suit `type`. */
+  signerAddress(signerId: string, type: NetworkType): string {
+    const signer = this.#signers.get(signerId);
+    if (signer === undefined) throw new UnknownSignerError(signerId);
+    if (!this.signerSuits(signerId, type)) {
+      throw new Error(`Signer ${signerId} has no key for network type '${type}'`);
+    }
+    return this.#addressOf(signer, type);
+  }
+
+  [inspect.custom](): string {
+    return `Catalogue { networks: ${this.networkCount}, signers: ${this.signerCount} }`;
+  }
+
+  toJSON(): { networks: CatalogueNetwork[]; signers: string[] } {
+    return { networks: this.listNetworks(), signers: [...this.#signers.keys()] };
+  }
+
+  #addNetwork(network: CatalogueNetwork): void {
+    const key = networkKey(network.type, network.network);
+    if (this.#networks.has(key)) {
+      throw new Error(`Duplicate network '${network.network}' for network type '${network.type}'`);
+    }
+    this.#networks.set(key, freezeNetwork(network));
+  }
+
+  #addSigner(signer: CatalogueSigner): void {
+    if (this.#signers.has(signer.id)) throw new Error(`Duplicate signer '${signer.id}'`);
+    this.#signers.set(signer.id, { id: signer.id, type: signer.type, key: signer.key, addresses: new Map() });
+  }
+
+  #addressesOf(signer: SignerRecord): SignerAddresses {
+    const addresses: Partial<Record<NetworkType, string>> = {};
+    for (const type of NETWORK_TYPES) {
+      if (keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type))
+        addresses[type] = this.#addressOf(signer, type);
+    }
+    return addresses;
+  }
+
+  #addressOf(signer: SignerRecord, type: NetworkType): string {
+    let address = signer.addresses.get(type);
+    if (address === undefined) {
+      address = deriveAddress(type, revealKey(signer.key));
+      signer.addresses.set(type, address);
+    }
+    return address;
+  }
+}
+
+function revealKey(key: SecretKey): Uint8Array {
+  const bytes = keyBytesOf.get(key);
+  if (bytes === undefined) throw new Error('SecretKey without key material');
+  return bytes;
+}
+
+function networkKey(type: NetworkType, name: string): string {
+  return `${type}\u0000${name}`;
+}
+
+function freezeNetwork(network: CatalogueNetwork): CatalogueNetwork {
+  return Object.freeze({ ...network, rpc_urls: Object.freeze([...network.rpc_urls]) });
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { secrets } from './support/secrets';
+import { PROJECT_ROOT, ServiceProcess } from './support/service-process';
+import { TEST_DB } from './support/test-database';
+
+// The embedded default is what a new user meets: these run the compiled service as a process,
+// so they belong to the SQLite pass only.
+const describeEmbedded = TEST_DB === 'sqlite' ? describe : describe.skip;
+
+const CONFIG_FILE = path.join(PROJECT_ROOT, 'test', 'fixtures', 'config.json');
+
+describeEmbedded('the service as a process on the embedded default database', () => {
+  const dirs: string[] = [];
+  const workdir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-proc-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  it('starts with no DATABASE_URL and no database server, creates ./data/relayer.sqlite, keeps data across a restart', async () => {
+    const cwd = workdir();
+    const apiKey = secrets.add(randomBytes(32).toString('hex'));
+    const service = new ServiceProcess(cwd, { API_KEY: apiKey, CONFIG_FILE });
+    await service.start();
+    try {
+      await service.waitHealthy();
+      expect(await (await service.fetch('/api/v1/health')).text()).toBe('OK');
+      const created = await service.fetch('/api/v1/notifications', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ id: 'kept-across-restart', url: 'https://hooks.example.com/kept' }),
+      });
+      expect(created.status).toBe(201);
+    } finally {
+      expect((await service.stop()).code).toBe(0);
+    }
+    expect(fs.existsSync(path.join(cwd, 'data', 'relayer.sqlite'))).toBe(true);
+
+    const again = new ServiceProcess(cwd, { API_KEY: apiKey, CONFIG_FILE });
+    await again.start();
+    try {
+      await again.waitHealthy();
+      const res = await again.fetch('/api/v1/notifications/kept-across-restart', {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      });
+      expect({ status: res.status, body: await res.json() }).toEqual({
+        status: 200,
+        body: {
+          success: true,
+          data: {
+            id: 'kept-across-restart',
+            type: 'webhook',
+            url: 'https://hooks.example.com/kept',
+            has_signing_key: false,
+          },
+          error: null,
+        },
+      });
+    } finally {
+      await again.stop();
+    }
+    expect(secrets.foundIn(again.log)).toEqual([]);
+  });
+
+  it('without API_KEY outside production: generates a key, prints it once, and requires it', async () => {
+    const service = new ServiceProcess(workdir(), { CONFIG_FILE, NODE_ENV: 'development' });
+    await service.start();
+    try {
+      await service.waitHealthy();
+      const match = /generated a random key for this process only: ([A-Za-z0-9_-]{43})/.exec(service.log);
+      expect(match).not.toBeNull();
+      const key = (match as RegExpExecArray)[1];
+      expect(service.log.split('\n').filter((line) => line.includes(key))).toHaveLength(1);
+      expect((await service.fetch('/api/v1/notifications')).status).toBe(401);
+      expect(
+        (await service.fetch('/api/v1/notifications', { headers: { Authorization: `Bearer ${key}` } }))
+          .status,
+      ).toBe(200);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it.each([
+    ['PORT', 'not-a-port', 'PORT must be a whole number from 0 to 65535'],
+    ['PORT', '70000', 'PORT must be a whole number from 0 to 65535'],
+    ['RATE_LIMIT_BURST_SIZE', '-5', 'RATE_LIMIT_BURST_SIZE must be a whole number'],
+    ['RATE_LIMIT_REQUESTS_PER_SECOND', 'fast', 'RATE_LIMIT_REQUESTS_PER_SECOND must be a positive number'],
+    ['RPC_BLOCK_PRIVATE_IPS', 'maybe', 'RPC_BLOCK_PRIVATE_IPS must be true or false'],
+    ['WEBHOOK_BLOCK_PRIVATE_IPS', 'perhaps', 'WEBHOOK_BLOCK_PRIVATE_IPS must be true or false'],
+    ['DATABASE_URL', 'postgres://u@127.0.0.1:5432/db', 'DATABASE_URL must start with sqlite: or mysql://'],
+    [
+      'STORAGE_ENCRYPTION_KEY',
+      Buffer.from('only sixteen byt').toString('base64'),
+      'STORAGE_ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes',
+    ],
+    [
+      'STORAGE_ENCRYPTION_KEY',
+      'not base64 at all!!',
+      'STORAGE_ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes',
+    ],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
+    ['API_KEY', 'short', 'API_KEY must be at least 32 characters long'],
+  ])('%s=%j stops the start with a message naming it', async (name, value, message) => {
+    const service = new ServiceProcess(workdir(), { API_KEY: 'k'.repeat(40), CONFIG_FILE, [name]: value });
+    await service.start();
+    const { code } = await service.exited();
+    expect(code).toBe(1);
+    expect(service.log).toContain(message);
+    if (name === 'STORAGE_ENCRYPTION_KEY') expect(service.log).not.toContain(value);
+  });
+
+  it('NODE_ENV=production without API_KEY refuses to start, naming API_KEY', async () => {
+    const service = new ServiceProcess(workdir(), { CONFIG_FILE, NODE_ENV: 'production' });
+    await service.start();
+    expect((await service.exited()).code).toBe(1);
+    expect(service.log).toContain('API_KEY is required with NODE_ENV=production');
+  });
+});

@@ -1,0 +1,17 @@
+import type { Response } from 'supertest';
+
+/** The exact error envelope of contract section 2. */
+export const errorBody = (message: string) => ({ success: false, data: null, message, error: message });
+
+/** The exact success envelope of contract section 2. */
+export const successBody = (data: unknown) => ({ success: true, data, error: null });
+
+/** Asserts an error envelope with this status whose message matches (exactly, or by pattern). */
+export function expectError(res: Response, status: number, message: string | RegExp): void {
+  expect({ status: res.status, type: res.type }).toEqual({ status, type: 'application/json' });
+  if (typeof message === 'string') {
+    expect(res.body).toEqual(errorBody(message));
+  } else {
+    expect(res.body).toEqual(errorBody(expect.stringMatching(message) as unknown as string));
+  }
+}

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createConnection } from 'mysql2/promise';
+
+/** Which database the e2e suite runs on: scripts/test.mjs runs it once per kind. */
+export const TEST_DB: 'sqlite' | 'mysql' = process.env.TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
+
+/** Where test databases are created; the user may only create and drop databases named relayer_test*. */
+export const MYSQL_TEST_URL =
+  process.env.MYSQL_TEST_URL ?? 'mysql://relayer_test:relayer_test@127.0.0.1:3306';
+
+export interface TestDatabase {
+  readonly url: string;
+  /** Raw bytes of everything stored (to prove what is not in there). */
+  dump(): Promise<string>;
+  drop(): Promise<void>;
+}
+
+async function mysqlAdmin<T>(
+  fn: (c: Awaited<ReturnType<typeof createConnection>>) => Promise<T>,
+): Promise<T> {
+  const connection = await createConnection({ uri: MYSQL_TEST_URL, multipleStatements: false });
+  try {
+    return await fn(connection);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** A fresh, empty database of the kind under test, owned by the calling test file. */
+export async function createTestDatabase(kind: 'sqlite' | 'mysql' = TEST_DB): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-test-'));
+    const file = path.join(dir, 'relayer.sqlite');
+    return {
+      url: `sqlite:${file}`,
+      dump: () =>
+        Promise.resolve(
+          ['', '-wal', '-shm']
+            .map((suffix) => file + suffix)
+            .filter((f) => fs.existsSync(f))
+            .map((f) => fs.readFileSync(f).toString('latin1'))
+            .join('\n'),
+        ),
+      drop: () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })),
+    };
+  }
+  const name = `relayer_test_${randomBytes(5).toString('hex')}`;
+  await mysqlAdmin((c) =>
+    c.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
+  );
+  return {
+    url: `${MYSQL_TEST_URL}/${name}`,
+    dump: () =>
+      mysqlAdmin(async (c) => {
+        const [tables] = await c.query<import('mysql2').RowDataPacket[]>(`SHOW TABLES FROM \`${name}\``);
+        const parts: string[] = [];
+        for (const row of tables) {
+          const table = String(Object.values(row)[0]);
+          const [rows] = await c.query(`SELECT * FROM \`${name}\`.\`${table}\``);
+          parts.push(JSON.stringify(rows));
+        }
+        return parts.join('\n');
+      }),
+    drop: () => mysqlAdmin((c) => c.query(`DROP DATABASE IF EXISTS \`${name}\``)).then(() => undefined),
+  };
+}
