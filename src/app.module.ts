@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { CatalogueModule } from './catalogue/catalogue.module';
 import { AuthModule } from './common/auth/auth.module';
 import { BearerAuthGuard } from './common/auth/bearer-auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
@@ -35,6 +36,7 @@ export class AppModule {
         RedisModule,
         RateLimitModule,
         DatabaseModule,
+        CatalogueModule,
         HealthModule,
         NotificationsModule,
       ],

@@ -121,3 +121,95 @@ describeEmbedded('the service as a process on the embedded default database', ()
     expect(service.log).toContain('API_KEY is required with NODE_ENV=production');
   });
 });
+
+describeEmbedded('a bad catalogue stops the start, naming the entry and never the secret', () => {
+  const write = (config: object): { dir: string; file: string } => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-badcfg-'));
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, JSON.stringify(config));
+    return { dir, file };
+  };
+  const network = {
+    type: 'evm',
+    network: 'sepolia',
+    chain_id: 11155111,
+    rpc_urls: ['https://rpc.example.com/x'],
+  };
+  const secretHex = randomBytes(31).toString('hex');
+
+  it.each([
+    [
+      'an unknown signer type',
+      { networks: [network], signers: [{ id: 'magic-one', type: 'magic', config: {} }] },
+      'magic-one',
+    ],
+    [
+      'malformed hex',
+      {
+        networks: [network],
+        signers: [
+          { id: 'bad-hex', type: 'plain', config: { key: { type: 'plain', value: `${secretHex}zz` } } },
+        ],
+      },
+      'bad-hex',
+    ],
+    [
+      'a missing env variable',
+      {
+        networks: [network],
+        signers: [
+          { id: 'env-one', type: 'plain', config: { key: { type: 'env', value: 'RELAYER_TEST_UNSET_VAR' } } },
+        ],
+      },
+      'RELAYER_TEST_UNSET_VAR',
+    ],
+    ['a duplicate network', { networks: [network, network], signers: [] }, 'sepolia'],
+  ])('%s', async (_case, config, named) => {
+    const { dir, file } = write(config);
+    const service = new ServiceProcess(dir, { API_KEY: 'k'.repeat(40), CONFIG_FILE: file });
+    await service.start();
+    expect((await service.exited()).code).toBe(1);
+    expect(service.log).toContain(named);
+    expect(service.log).toContain(file);
+    expect(service.log).not.toContain(secretHex);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a missing CONFIG_FILE names CONFIG_FILE', async () => {
+    const service = new ServiceProcess(os.tmpdir(), {
+      API_KEY: 'k'.repeat(40),
+      CONFIG_FILE: '/nonexistent/relayer-config.json',
+    });
+    await service.start();
+    expect((await service.exited()).code).toBe(1);
+    expect(service.log).toContain('CONFIG_FILE');
+    expect(service.log).toContain('/nonexistent/relayer-config.json');
+  });
+});
+
+describeEmbedded('the shipped catalogue on a fresh machine', () => {
+  it('generates the development signer key once (mode 0600) and lists dev-signer', async () => {
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-shipped-'));
+    const apiKey = secrets.add(randomBytes(32).toString('hex'));
+    const service = new ServiceProcess(cwd, {
+      API_KEY: apiKey,
+      CONFIG_FILE: path.join(PROJECT_ROOT, 'config', 'config.json'),
+    });
+    await service.start();
+    try {
+      await service.waitHealthy();
+      const keyFile = path.join(cwd, 'data', 'dev-signer.key');
+      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+      const res = await service.fetch('/api/v1/signers', { headers: { Authorization: `Bearer ${apiKey}` } });
+      const body = (await res.json()) as { data: Array<{ id: string }> };
+      expect({ status: res.status, ids: body.data.map((s) => s.id) }).toEqual({
+        status: 200,
+        ids: ['dev-signer'],
+      });
+      expect(service.log).not.toContain(fs.readFileSync(keyFile, 'utf8').trim());
+    } finally {
+      await service.stop();
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});

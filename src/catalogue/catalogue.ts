@@ -86,7 +86,12 @@ export class Catalogue {
 
   /** Every signer with its addresses; derives (once) the addresses not derived yet. */
   listSigners(): SignerSummary[] {
-    return [...this.#signers.values()].map((signer) => ({
+    return this.listSignerPage(0, this.#signers.size);
+  }
+
+  /** One page of signers in config order; derives only that page's addresses. */
+  listSignerPage(offset: number, limit: number): SignerSummary[] {
+    return [...this.#signers.values()].slice(offset, offset + limit).map((signer) => ({
       id: signer.id,
       type: signer.type,
       addresses: this.#addressesOf(signer),

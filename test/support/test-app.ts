@@ -8,6 +8,7 @@ import request from 'supertest';
 import { createApp } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/app-config';
 import { secrets } from './secrets';
+import { writeTestCatalogue, type TestCatalogue } from './test-catalogue';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export type Env = Record<string, string | undefined>;
@@ -28,6 +29,14 @@ export interface TestApp {
   /** The log lines matching the pattern, waiting up to 2 s for at least one (logs are written asynchronously). */
   waitForLog(pattern: RegExp): Promise<string[]>;
   close(): Promise<void>;
+}
+
+let sharedCatalogue: TestCatalogue | undefined;
+
+/** The catalogue apps of this test file use unless CONFIG_FILE is given. */
+export function defaultCatalogue(): TestCatalogue {
+  sharedCatalogue ??= writeTestCatalogue();
+  return sharedCatalogue;
 }
 
 export const LOG_DIR = path.join(os.tmpdir(), 'relayer-test-logs');
@@ -55,7 +64,7 @@ export async function startTestApp(env: Env): Promise<TestApp> {
     API_KEY: apiKey,
     LOG_FILE: logFile,
     LOG_LEVEL: 'info',
-    CONFIG_FILE: path.join(__dirname, '..', 'fixtures', 'config.json'),
+    CONFIG_FILE: defaultCatalogue().file,
     RATE_LIMIT_REQUESTS_PER_SECOND: '10000',
     RATE_LIMIT_BURST_SIZE: '100000',
     RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}`,

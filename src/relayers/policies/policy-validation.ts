@@ -1,0 +1,400 @@
+import type { NetworkType } from '../../catalogue/catalogue.types';
+
+export type { NetworkType };
+
+/** A JSON value as `parseJson` produces it: integers beyond 2^53 are bigint. */
+export type PolicyValue =
+  null | boolean | number | bigint | string | PolicyValue[] | { [key: string]: PolicyValue };
+export type Policies = { [key: string]: PolicyValue };
+
+export type PolicyValidationResult = { ok: true; policies: Policies } | { ok: false; errors: string[] };
+
+/*
+ * The policy shapes are tables of field rules walked by one small validator rather than
+ * class-validator classes: the integer rules must work on number | bigint | string, wei amounts must
+ * stay exact, array items need `[i]` in their paths, and validation and normalisation happen in the
+ * same pass. The walk follows the schema, never the input, so its depth is fixed (four levels) and
+ * every list is length-checked before its items are looked at.
+ */
+
+const ROOT = 'policies';
+const INT32_MAX = 2147483647n;
+const INT64_MAX = 9223372036854775807n;
+const UINT8_MAX = 255n;
+/** Far above any wei amount (uint256 has 78 digits); only keeps a hostile value from costing time. */
+const MAX_WEI_DIGITS = 1000;
+const WEI_LIMIT = 10n ** BigInt(MAX_WEI_DIGITS);
+const MAX_ADDRESS_LIST = 500;
+const MAX_TOKENS = 100;
+/** At most this many error lines are returned (the first ones in sorted order). */
+const MAX_ERROR_LINES = 50;
+/** Unknown keys are echoed in messages; a hostile key is cut short. */
+const MAX_KEY_IN_MESSAGE = 64;
+/** Merge depth cap: deeper than any policy shape, so whatever lies below is refused by validation. */
+const MAX_MERGE_DEPTH = 8;
+
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const STELLAR_ASSET = /^(?:native|[A-Za-z0-9]{1,12}:G[A-Z2-7]{55})$/;
+const DECIMAL_DIGITS = /^\d+$/;
+
+const INVALID = Symbol('invalid');
+type Checked = PolicyValue | typeof INVALID;
+
+/** Validates one value at `path`, pushing error lines; returns the normalised value or INVALID. */
+type Check = (value: unknown, path: string, errors: string[]) => Checked;
+
+interface Field {
+  readonly check: Check;
+  /** `null` is accepted and means "cleared": the field is dropped from the normalised output. */
+  readonly nullable?: boolean;
+  readonly required?: boolean;
+  /** Put into the output when the field is absent. */
+  readonly fallback?: PolicyValue;
+}
+
+type Shape = Readonly<Record<string, Field>>;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function rejected(errors: string[], line: string): typeof INVALID {
+  errors.push(line);
+  return INVALID;
+}
+
+/** Integers come back as number when safe, as bigint beyond 2^53 (never through a float). */
+function normaliseInteger(value: bigint): number | bigint {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+
+/**
+ * A whole JSON number as bigint, or undefined. Unsafe `number`s are refused: they only arise from
+ * exponent notation (parseJson keeps digit-written big integers as bigint) and are not exact.
+ */
+function wholeNumber(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  return undefined;
+}
+
+// ---- field checks -------------------------------------------------------------------------------
+
+const boolean = (): Check => (value, path, errors) =>
+  typeof value === 'boolean' ? value : rejected(errors, `${path} must be a boolean`);
+
+const oneOf =
+  (options: readonly string[]): Check =>
+  (value, path, errors) =>
+    typeof value === 'string' && options.includes(value)
+      ? value
+      : rejected(errors, `${path} must be one of: ${options.join(', ')}`);
+
+/** A whole number from 0 to `max`, as a JSON number (no strings, no fractions). */
+const integer =
+  (max: bigint): Check =>
+  (value, path, errors) => {
+    const whole = wholeNumber(value);
+    return whole !== undefined && whole >= 0n && whole <= max
+      ? normaliseInteger(whole)
+      : rejected(errors, `${path} must be a whole number from 0 to ${max}`);
+  };
+
+/** A wei amount: unbounded above, as a JSON number or a string of decimal digits, kept exact. */
+const wei = (): Check => (value, path, errors) => {
+  const whole =
+    typeof value === 'string' && value.length <= MAX_WEI_DIGITS && DECIMAL_DIGITS.test(value)
+      ? BigInt(value)
+      : wholeNumber(value);
+  return whole !== undefined && whole >= 0n && whole < WEI_LIMIT
+    ? normaliseInteger(whole)
+    : rejected(
+        errors,
+        `${path} must be a whole number >= 0 (a JSON number or a string of decimal digits, at most ${MAX_WEI_DIGITS} digits)`,
+      );
+};
+
+/** A finite number >= 0, at most `max` when given. */
+const decimal =
+  (max?: number): Check =>
+  (value, path, errors) => {
+    const number = typeof value === 'bigint' ? Number(value) : value;
+    const fits =
+      typeof number === 'number' &&
+      Number.isFinite(number) &&
+      number >= 0 &&
+      (max === undefined || number <= max);
+    if (fits) return number + 0; // + 0 turns -0 into 0
+    return rejected(
+      errors,
+      max === undefined
+        ? `${path} must be a finite number >= 0`
+        : `${path} must be a number from 0 to ${max}`,
+    );
+  };
+
+const text =
+  (min: number, max: number): Check =>
+  (value, path, errors) =>
+    typeof value === 'string' && value.length >= min && value.length <= max
+      ? value
+      : rejected(errors, `${path} must be a string of ${min} to ${max} characters`);
+
+const matching =
+  (pattern: RegExp, rule: string): Check =>
+  (value, path, errors) =>
+    typeof value === 'string' && pattern.test(value) ? value : rejected(errors, `${path} must be ${rule}`);
+
+const base58Address = (): Check => matching(BASE58_ADDRESS, 'a base58 address of 32 to 44 characters');
+
+interface ListOptions {
+  readonly max: number;
+  /** Items must differ in this key; `what` names it in the message ("mint" → "the same mint twice"). */
+  readonly unique?: { readonly key: (item: PolicyValue) => PolicyValue | undefined; readonly what: string };
+}
+
+const itself = (item: PolicyValue): PolicyValue => item;
+
+const list =
+  (item: Check, { max, unique }: ListOptions): Check =>
+  (value, path, errors) => {
+    if (!Array.isArray(value)) return rejected(errors, `${path} must be an array`);
+    if (value.length > max) return rejected(errors, `${path} must have at most ${max} entries`);
+    const items: PolicyValue[] = [];
+    let valid = true;
+    value.forEach((entry: unknown, index) => {
+      const checked = item(entry, `${path}[${index}]`, errors);
+      if (checked === INVALID) valid = false;
+      else items.push(checked);
+    });
+    if (unique) {
+      const keys = items.map(unique.key).filter((key) => key !== undefined);
+      if (new Set(keys).size !== keys.length) {
+        errors.push(`${path} must not contain ${unique.what} twice`);
+        valid = false;
+      }
+    }
+    return valid ? items : INVALID;
+  };
+
+function nameInMessage(key: string): string {
+  return key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
+}
+
+/** Walks `shape`: unknown keys are refused by name, null fields are dropped, fallbacks filled in. */
+function walkShape(
+  shape: Shape,
+  value: Record<string, unknown>,
+  path: string,
+  errors: string[],
+): Policies | typeof INVALID {
+  let valid = true;
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(shape, key)) {
+      errors.push(`${path}.${nameInMessage(key)} is not an allowed field`);
+      valid = false;
+    }
+  }
+  const output: Policies = {};
+  for (const [key, field] of Object.entries(shape)) {
+    const fieldPath = `${path}.${key}`;
+    const given = Object.hasOwn(value, key) ? value[key] : undefined;
+    if (given === undefined) {
+      if (field.required) {
+        errors.push(`${fieldPath} is required`);
+        valid = false;
+      } else if (field.fallback !== undefined) output[key] = field.fallback;
+      continue;
+    }
+    if (given === null && field.nullable) continue;
+    const checked = field.check(given, fieldPath, errors);
+    if (checked === INVALID) valid = false;
+    else output[key] = checked;
+  }
+  return valid ? output : INVALID;
+}
+
+const object =
+  (shape: Shape): Check =>
+  (value, path, errors) =>
+    isPlainObject(value)
+      ? walkShape(shape, value, path, errors)
+      : rejected(errors, `${path} must be an object`);
+
+const optional = (check: Check): Field => ({ check, nullable: true });
+
+// ---- the shapes (OpenZeppelin Relayer's policy models) -------------------------------------------
+
+const FEE_PAYMENT_STRATEGIES = ['user', 'relayer'] as const;
+const SOLANA_SWAP_STRATEGIES = ['jupiter-swap', 'jupiter-ultra'] as const;
+const JUPITER_PRIORITY_LEVELS = ['medium', 'high', 'veryHigh'] as const;
+const STELLAR_SWAP_STRATEGIES = ['order-book', 'soroswap'] as const;
+
+const tokenSwapConfig: Shape = {
+  slippage_percentage: optional(decimal(100)),
+  min_amount: optional(integer(INT64_MAX)),
+  max_amount: optional(integer(INT64_MAX)),
+  retain_min_amount: optional(integer(INT64_MAX)),
+};
+
+const keyOf =
+  (name: string) =>
+  (item: PolicyValue): PolicyValue | undefined =>
+    isPlainObject(item) ? item[name] : undefined;
+
+const EVM_POLICY: Shape = {
+  eip1559_pricing: optional(boolean()),
+  gas_limit_estimation: optional(boolean()),
+  gas_price_cap: optional(wei()),
+  min_balance: optional(wei()),
+  private_transactions: optional(boolean()),
+  whitelist_receivers: optional(
+    list(matching(EVM_ADDRESS, 'an EVM address (0x followed by 40 hex digits)'), { max: MAX_ADDRESS_LIST }),
+  ),
+};
+
+const solanaAddressList = (): Field =>
+  optional(
+    list(base58Address(), { max: MAX_ADDRESS_LIST, unique: { key: itself, what: 'the same address' } }),
+  );
+
+const SOLANA_ALLOWED_TOKEN: Shape = {
+  mint: { check: base58Address(), required: true },
+  decimals: optional(integer(UINT8_MAX)),
+  symbol: optional(text(1, 32)),
+  max_allowed_fee: optional(integer(INT64_MAX)),
+  swap_config: optional(object(tokenSwapConfig)),
+};
+
+const SOLANA_SWAP_CONFIG: Shape = {
+  strategy: optional(oneOf(SOLANA_SWAP_STRATEGIES)),
+  cron_schedule: optional(text(1, 100)),
+  min_balance_threshold: optional(integer(INT64_MAX)),
+  jupiter_swap_options: optional(
+    object({
+      priority_fee_max_lamports: optional(integer(INT64_MAX)),
+      priority_level: optional(oneOf(JUPITER_PRIORITY_LEVELS)),
+      dynamic_compute_unit_limit: optional(boolean()),
+    }),
+  ),
+};
+
+const SOLANA_POLICY: Shape = {
+  allowed_accounts: solanaAddressList(),
+  allowed_programs: solanaAddressList(),
+  allowed_tokens: optional(
+    list(object(SOLANA_ALLOWED_TOKEN), {
+      max: MAX_TOKENS,
+      unique: { key: keyOf('mint'), what: 'the same mint' },
+    }),
+  ),
+  disallowed_accounts: solanaAddressList(),
+  fee_margin_percentage: optional(decimal()),
+  fee_payment_strategy: { check: oneOf(FEE_PAYMENT_STRATEGIES), fallback: 'user' },
+  max_allowed_fee_lamports: optional(integer(INT64_MAX)),
+  max_signatures: optional(integer(INT32_MAX)),
+  max_tx_data_size: optional(integer(INT32_MAX)),
+  min_balance: optional(integer(INT64_MAX)),
+  swap_config: optional(object(SOLANA_SWAP_CONFIG)),
+};
+
+const STELLAR_ALLOWED_TOKEN: Shape = {
+  asset: {
+    check: matching(
+      STELLAR_ASSET,
+      "'native' or CODE:ISSUER (a code of 1 to 12 letters or digits, a G... issuer)",
+    ),
+    required: true,
+  },
+  max_allowed_fee: optional(integer(INT64_MAX)),
+  swap_config: optional(object(tokenSwapConfig)),
+};
+
+const STELLAR_SWAP_CONFIG: Shape = {
+  strategies: optional(
+    list(oneOf(STELLAR_SWAP_STRATEGIES), {
+      max: STELLAR_SWAP_STRATEGIES.length,
+      unique: { key: itself, what: 'the same strategy' },
+    }),
+  ),
+  min_balance_threshold: optional(integer(INT64_MAX)),
+  cron_schedule: optional(text(1, 100)),
+};
+
+const STELLAR_POLICY: Shape = {
+  allowed_tokens: optional(
+    list(object(STELLAR_ALLOWED_TOKEN), {
+      max: MAX_TOKENS,
+      unique: { key: keyOf('asset'), what: 'the same asset' },
+    }),
+  ),
+  concurrent_transactions: optional(boolean()),
+  fee_margin_percentage: optional(decimal()),
+  fee_payment_strategy: { check: oneOf(FEE_PAYMENT_STRATEGIES) },
+  max_fee: optional(integer(INT32_MAX)),
+  min_balance: optional(integer(INT64_MAX)),
+  slippage_percentage: optional(decimal(100)),
+  swap_config: optional(object(STELLAR_SWAP_CONFIG)),
+  timeout_seconds: optional(integer(INT64_MAX)),
+};
+
+const POLICY_SHAPES: Readonly<Record<NetworkType, Shape>> = {
+  evm: EVM_POLICY,
+  solana: SOLANA_POLICY,
+  stellar: STELLAR_POLICY,
+};
+
+/** Rules that span fields, checked on the raw object so that they hold whatever else is wrong. */
+function crossFieldErrors(type: NetworkType, raw: Record<string, unknown>): string[] {
+  const isSet = (key: string): boolean =>
+    Object.hasOwn(raw, key) && raw[key] !== null && raw[key] !== undefined;
+  if (type === 'solana' && isSet('allowed_accounts') && isSet('disallowed_accounts')) {
+    return [`${ROOT}.allowed_accounts and ${ROOT}.disallowed_accounts cannot both be set`];
+  }
+  return [];
+}
+
+/**
+ * Validates a whole (already merged) policy object against the shape of `type`.
+ *
+ * On success the policies come back normalised for storage: fields set to `null` are dropped (null
+ * means "cleared"), integers are numbers when safe and bigints beyond 2^53 (EVM wei strings become
+ * integers too), keys follow the shape's order, and Solana's `fee_payment_strategy` is `user` when
+ * absent. On failure every error line names its full path (`policies.allowed_tokens[0].mint ...`);
+ * the lines are de-duplicated and sorted.
+ */
+export function validatePolicies(type: NetworkType, raw: unknown): PolicyValidationResult {
+  if (!isPlainObject(raw)) return { ok: false, errors: [`${ROOT} must be an object`] };
+  const errors: string[] = [];
+  const checked = walkShape(POLICY_SHAPES[type], raw, ROOT, errors);
+  errors.push(...crossFieldErrors(type, raw));
+  if (checked === INVALID || errors.length > 0) {
+    return { ok: false, errors: [...new Set(errors)].sort().slice(0, MAX_ERROR_LINES) };
+  }
+  return { ok: true, policies: checked };
+}
+
+/**
+ * RFC 7396 JSON merge patch of `patch` over `stored`: `null` removes a key, objects merge key by
+ * key, arrays and scalars replace. A patch that is not an object replaces the whole value (`null`
+ * clears the policies); an absent patch (`undefined`) leaves them unchanged. Inputs are never
+ * mutated. Validation is the caller's next step.
+ */
+export function mergePolicies(stored: Policies | null, patch: unknown): unknown {
+  if (patch === undefined) return stored;
+  return mergePatch(stored, patch, 0);
+}
+
+function mergePatch(target: unknown, patch: unknown, depth: number): unknown {
+  if (!isPlainObject(patch) || depth >= MAX_MERGE_DEPTH) return patch;
+  const merged = new Map<string, unknown>(isPlainObject(target) ? Object.entries(target) : []);
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) merged.delete(key);
+    else merged.set(key, mergePatch(merged.get(key), value, depth + 1));
+  }
+  // fromEntries defines own properties, so a "__proto__" key stays a plain (refused) field.
+  return Object.fromEntries(merged);
+}
