@@ -18,6 +18,7 @@ import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { RelayersModule } from './relayers/relayers.module';
 
 /**
  * The whole service. The global pipeline, in the order a request meets it:
@@ -39,6 +40,7 @@ export class AppModule {
         CatalogueModule,
         HealthModule,
         NotificationsModule,
+        RelayersModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: BearerAuthGuard },

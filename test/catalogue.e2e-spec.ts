@@ -62,7 +62,7 @@ describe('networks and signers catalogue over HTTP', () => {
 
   it('GET /api/v1/signers lists ids and addresses per network type, never key material', async () => {
     const res = await app().get('/api/v1/signers?per_page=2').expect(200);
-    expect(res.body.pagination).toEqual({ current_page: 1, per_page: 2, total_items: 65 });
+    expect(res.body.pagination).toEqual({ current_page: 1, per_page: 2, total_items: 257 });
     expect(res.body.data[0]).toEqual({
       id: KEY1.id,
       type: 'plain',

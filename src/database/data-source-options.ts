@@ -2,9 +2,10 @@ import path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { NotificationEntity } from '../notifications/notification.entity';
+import { RelayerEntity } from '../relayers/relayer.entity';
 
 /** Every entity of the service; the schema itself comes only from the migrations below. */
-export const ENTITIES = [NotificationEntity];
+export const ENTITIES = [NotificationEntity, RelayerEntity];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];
 

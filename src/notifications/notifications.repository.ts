@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ConflictError } from '../common/errors/domain-errors';
-import { isUniqueViolation } from '../common/errors/database-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { NotificationEntity } from './notification.entity';
 
 export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url' | 'signingKey'>>;
@@ -47,8 +47,28 @@ export class NotificationsRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Ids of the relayers that still reference the notification, in id order. */
+  async findReferencingRelayerIds(id: string): Promise<string[]> {
+    const rows = await this.repository.manager.query<Array<{ id: string }>>(
+      'SELECT id FROM relayers WHERE notification_id = ? ORDER BY id LIMIT 50',
+      [id],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Deletes the notification; a relayer still referencing it (even one written meanwhile) raises ConflictError. */
   async deleteById(id: string): Promise<boolean> {
-    const result = await this.repository.delete({ id });
-    return (result.affected ?? 0) > 0;
+    try {
+      const result = await this.repository.delete({ id });
+      return (result.affected ?? 0) > 0;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw await this.inUseError(id);
+      throw error;
+    }
+  }
+
+  async inUseError(id: string): Promise<ConflictError> {
+    const ids = await this.findReferencingRelayerIds(id);
+    return new ConflictError(`Notification is used by relayers: ${ids.join(', ')}`);
   }
 }

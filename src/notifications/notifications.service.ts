@@ -73,10 +73,14 @@ export class NotificationsService {
     return new Page(items.map(toNotificationResponse), query, total);
   }
 
+  /** 409 naming the relayers while any relayer references the notification (contract 8). */
   async remove(id: string): Promise<string> {
-    if (!isPossibleId(id) || !(await this.notifications.deleteById(id))) {
+    if (!isPossibleId(id) || !(await this.notifications.existsById(id)))
       throw new NotFoundError(NOTIFICATION_NOT_FOUND);
+    if ((await this.notifications.findReferencingRelayerIds(id)).length > 0) {
+      throw await this.notifications.inUseError(id);
     }
+    if (!(await this.notifications.deleteById(id))) throw new NotFoundError(NOTIFICATION_NOT_FOUND);
     return 'Notification deleted successfully';
   }
 

@@ -59,7 +59,7 @@ export interface TestCatalogue {
 }
 
 /** Writes a catalogue with the test networks, KEY1 and a pool of random signers (keys registered as secrets). */
-export function writeTestCatalogue(poolSize = 64): TestCatalogue {
+export function writeTestCatalogue(poolSize = 256): TestCatalogue {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-catalogue-'));
   const keys = new Map<string, string>([[KEY1.id, KEY1.hex]]);
   const pool: string[] = [];

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 
 /** Which database the e2e suite runs on: scripts/test.mjs runs it once per kind. */
@@ -15,6 +16,8 @@ export interface TestDatabase {
   readonly url: string;
   /** Raw bytes of everything stored (to prove what is not in there). */
   dump(): Promise<string>;
+  /** Runs one statement directly (to set up states the API cannot reach, e.g. system_disabled). */
+  exec(sql: string): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -44,6 +47,15 @@ export async function createTestDatabase(kind: 'sqlite' | 'mysql' = TEST_DB): Pr
             .map((f) => fs.readFileSync(f).toString('latin1'))
             .join('\n'),
         ),
+      exec: (sql) => {
+        const db = new Database(file);
+        try {
+          db.exec(sql);
+        } finally {
+          db.close();
+        }
+        return Promise.resolve();
+      },
       drop: () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })),
     };
   }
@@ -64,6 +76,8 @@ export async function createTestDatabase(kind: 'sqlite' | 'mysql' = TEST_DB): Pr
         }
         return parts.join('\n');
       }),
+    exec: (sql) =>
+      mysqlAdmin((c) => c.query(`USE \`${name}\``).then(() => c.query(sql))).then(() => undefined),
     drop: () => mysqlAdmin((c) => c.query(`DROP DATABASE IF EXISTS \`${name}\``)).then(() => undefined),
   };
 }

@@ -77,3 +77,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     )
   );
 }
+
+/** True when a foreign key refused the write (MySQL 1451/1452, SQLite FOREIGNKEY). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = driverError(error);
+  return (
+    e.errno === 1451 ||
+    e.errno === 1452 ||
+    e.code === 'ER_ROW_IS_REFERENCED_2' ||
+    e.code === 'ER_NO_REFERENCED_ROW_2' ||
+    e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  );
+}

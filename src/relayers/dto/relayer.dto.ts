@@ -1,0 +1,198 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.types';
+import { IsResourceId, IsUrlText } from '../../common/validation/field-rules';
+
+export const MAX_RPC_URLS = 20;
+const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
+const BOOLEAN_RULE = '$property must be true or false';
+const NETWORK_TYPE_RULE = `network_type must be one of: ${NETWORK_TYPES.join(', ')}`;
+const RPC_LIST_RULE = `custom_rpc_urls must be an array of at most ${MAX_RPC_URLS} {url, weight} objects`;
+
+export class RpcConfigDto {
+  @ApiProperty({ example: 'https://eth-mainnet.example.com/v2/KEY' })
+  @IsUrlText()
+  url: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 100, default: 100 })
+  @IsOptional()
+  @IsInt({ message: '$property must be a whole number from 0 to 100' })
+  @Min(0, { message: '$property must be a whole number from 0 to 100' })
+  @Max(100, { message: '$property must be a whole number from 0 to 100' })
+  weight?: number | null;
+}
+
+const IsRelayerName = (): PropertyDecorator =>
+  applyDecorators(
+    IsString({ message: NAME_RULE }),
+    MaxLength(255, { message: NAME_RULE }),
+    Matches(/\S/, { message: NAME_RULE }),
+  );
+
+export class CreateRelayerDto {
+  @ApiPropertyOptional({
+    description: 'Absent or null: a UUID v4 is generated',
+    pattern: '^[A-Za-z0-9_-]{1,36}$',
+  })
+  @IsOptional()
+  @IsResourceId()
+  id?: string | null;
+
+  @ApiProperty({ maxLength: 255 })
+  @IsRelayerName()
+  name: string;
+
+  @ApiProperty({ example: 'sepolia', description: 'A network of the catalogue for network_type' })
+  @IsString({ message: 'network must be a non-empty string' })
+  @IsNotEmpty({ message: 'network must be a non-empty string' })
+  @MaxLength(100, { message: 'network must be at most 100 characters' })
+  network: string;
+
+  @ApiProperty({ enum: NETWORK_TYPES })
+  @IsIn(NETWORK_TYPES, { message: NETWORK_TYPE_RULE })
+  network_type: NetworkType;
+
+  @ApiProperty()
+  @IsBoolean({ message: BOOLEAN_RULE })
+  paused: boolean;
+
+  @ApiProperty({ description: 'A signer of the catalogue' })
+  @IsResourceId()
+  signer_id: string;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsResourceId()
+  notification_id?: string | null;
+
+  @ApiPropertyOptional({ type: [RpcConfigDto], maxItems: MAX_RPC_URLS, nullable: true })
+  @IsOptional()
+  @IsArray({ message: RPC_LIST_RULE })
+  @ArrayMaxSize(MAX_RPC_URLS, { message: RPC_LIST_RULE })
+  @IsObject({ each: true, message: RPC_LIST_RULE })
+  @ValidateNested({ each: true })
+  @Type(() => RpcConfigDto)
+  custom_rpc_urls?: RpcConfigDto[] | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Shape follows network_type',
+  })
+  @IsOptional()
+  @IsObject({ message: 'policies must be an object' })
+  policies?: Record<string, unknown> | null;
+}
+
+/**
+ * A JSON merge patch (RFC 7396). Absent: unchanged. null clears notification_id, custom_rpc_urls,
+ * policies (or one policy field); null for name or paused is refused. Other keys: 400.
+ */
+export class UpdateRelayerDto {
+  @ApiPropertyOptional({ maxLength: 255 })
+  @ValidateIf((dto: UpdateRelayerDto) => dto.name !== undefined)
+  @IsRelayerName()
+  name?: string;
+
+  @ApiPropertyOptional()
+  @ValidateIf((dto: UpdateRelayerDto) => dto.paused !== undefined)
+  @IsBoolean({ message: BOOLEAN_RULE })
+  paused?: boolean;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsResourceId()
+  notification_id?: string | null;
+
+  @ApiPropertyOptional({ type: [RpcConfigDto], maxItems: MAX_RPC_URLS, nullable: true })
+  @IsOptional()
+  @IsArray({ message: RPC_LIST_RULE })
+  @ArrayMaxSize(MAX_RPC_URLS, { message: RPC_LIST_RULE })
+  @IsObject({ each: true, message: RPC_LIST_RULE })
+  @ValidateNested({ each: true })
+  @Type(() => RpcConfigDto)
+  custom_rpc_urls?: RpcConfigDto[] | null;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
+  @IsOptional()
+  @IsObject({ message: 'policies must be an object' })
+  policies?: Record<string, unknown> | null;
+}
+
+export class RpcConfigResponse {
+  @ApiProperty({ description: 'Masked: no credentials, last path segment and query values ***' })
+  url: string;
+
+  @ApiProperty()
+  weight: number;
+}
+
+export class DisabledReasonResponse {
+  @ApiProperty({ example: 'NonceSyncFailed' })
+  type: string;
+
+  @ApiProperty()
+  details: string;
+}
+
+export class RelayerResponse {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  network: string;
+
+  @ApiProperty({ enum: NETWORK_TYPES })
+  network_type: NetworkType;
+
+  @ApiProperty({ description: "The signer's address on this network type" })
+  address: string;
+
+  @ApiProperty()
+  signer_id: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  notification_id: string | null;
+
+  @ApiProperty()
+  paused: boolean;
+
+  @ApiProperty()
+  system_disabled: boolean;
+
+  @ApiProperty({ nullable: true, type: DisabledReasonResponse })
+  disabled_reason: DisabledReasonResponse | null;
+
+  @ApiProperty({ nullable: true, type: [RpcConfigResponse] })
+  custom_rpc_urls: RpcConfigResponse[] | null;
+
+  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true })
+  policies: Record<string, unknown> | null;
+
+  @ApiProperty()
+  created_at: string;
+
+  @ApiProperty()
+  updated_at: string;
+}
