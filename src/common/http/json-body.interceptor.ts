@@ -19,6 +19,28 @@ function hasRawBodyErrorType(error: unknown, type: string): boolean {
   return typeof error === 'object' && error !== null && (error as { type?: unknown }).type === type;
 }
 
+const DISCARD_LIMIT_MS = 10_000;
+
+/**
+ * After refusing a body part-way, read and drop the rest before answering: a server that answers
+ * and closes while the client is still sending resets the connection, and the client loses the
+ * 413. A client still sending after DISCARD_LIMIT_MS is answered anyway.
+ */
+function discardRest(request: Request): Promise<void> {
+  if (request.complete || request.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, DISCARD_LIMIT_MS).unref();
+    request.once('end', done);
+    request.once('close', done);
+    request.once('error', done);
+    request.resume();
+  });
+}
+
 /**
  * Reads and parses the request body after authentication, so that an unauthenticated caller
  * never gets its body read. Enforces the media type, the size limit (413), UTF-8, valid JSON and
@@ -52,6 +74,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
         length: request.headers['content-length'],
       });
     } catch (error) {
+      await discardRest(request);
       if (hasRawBodyErrorType(error, 'entity.too.large')) throw new PayloadTooLargeError(this.limitText);
       throw new BadBodyError('Request body could not be read');
     }
