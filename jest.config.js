@@ -5,6 +5,7 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',

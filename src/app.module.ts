@@ -17,6 +17,7 @@ import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RelayersModule } from './relayers/relayers.module';
 
@@ -38,6 +39,7 @@ export class AppModule {
         RateLimitModule,
         DatabaseModule,
         CatalogueModule,
+        MetricsModule,
         HealthModule,
         NotificationsModule,
         RelayersModule,

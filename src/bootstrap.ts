@@ -1,11 +1,14 @@
 import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { bigintReplacer } from './common/http/json';
 import { setupOpenApi } from './common/http/openapi-document';
 import type { AppConfig } from './config/app-config';
+import { LifecycleState } from './health/lifecycle-state';
 
 export const API_PREFIX = 'api/v1';
 
@@ -25,25 +28,44 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.set('x-powered-by', false);
   // Exact big integers (bigint) go out as JSON numbers with every digit.
   app.set('json replacer', bigintReplacer);
-  app.setGlobalPrefix(API_PREFIX);
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics'] });
   setupOpenApi(app);
   return app;
 }
 
 /**
- * Keep idle connections open longer than load balancers do (AWS ALB: 60 s), so the balancer
- * always closes first and never reuses a connection the service has just closed (a 502).
+ * Node-level HTTP settings. Idle keep-alive connections stay open longer than load balancers keep
+ * theirs (AWS ALB: 60 s), so a balancer never reuses a connection the service has just closed
+ * (a 502). Requests Node itself refuses before Express sees them (malformed, headers over 16 KiB)
+ * still get the JSON error envelope.
  */
-export function applyServerTimeouts(app: INestApplication): void {
-  const server = app.getHttpServer() as import('node:http').Server;
+export function configureHttpServer(app: INestApplication): void {
+  const server = app.getHttpServer() as Server;
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 120_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) return;
+    const [status, reason] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout']
+          : [400, 'Bad Request'];
+    const body = JSON.stringify({ success: false, data: null, message: reason, error: reason });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 /**
- * SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish, run the modules'
- * shutdown hooks (database, Redis), then exit 0; exit 1 if that takes longer than SHUTDOWN_GRACE_MS.
+ * SIGTERM or SIGINT: readiness turns 503, the server stops accepting connections, in-flight
+ * requests finish, then the modules' shutdown hooks close the database and Redis, and the
+ * process exits 0; it exits 1 if all that takes longer than SHUTDOWN_GRACE_MS.
+ * The HTTP server is closed first on purpose: Nest's own app.close() runs the shutdown hooks
+ * before it closes the server, which would pull the database from under running requests.
  */
 export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig): void {
   const logger = new NestLogger('Shutdown');
@@ -51,19 +73,38 @@ export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig
   const shutdown = (signal: NodeJS.Signals): void => {
     if (closing) return;
     closing = true;
-    logger.log(`${signal} received: finishing in-flight requests (grace ${config.http.shutdownGraceMs} ms)`);
+    const started = Date.now();
+    logger.log(`${signal} received: draining in-flight requests (grace ${config.http.shutdownGraceMs} ms)`);
+    app.get(LifecycleState).startDraining();
     setTimeout(() => {
       logger.error('grace period over with requests still running: exiting');
       process.exit(1);
     }, config.http.shutdownGraceMs).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    closeHttpServer(app.getHttpServer() as Server)
+      .then(() => app.close())
+      .then(
+        () => {
+          logger.log(`drained and closed in ${Date.now() - started} ms`);
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+}
+
+/** Stops accepting connections and resolves once every open one has finished its request. */
+function closeHttpServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    // Connections that finish a request while draining become idle: close those too.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearInterval(sweep);
+      resolve();
+    });
+  });
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { applyServerTimeouts, createApp, exitGracefullyOnSignals } from './bootstrap';
+import { configureHttpServer, createApp, exitGracefullyOnSignals } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 
 const MIN_NODE_MAJOR = 24;
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig(process.env);
   const app = await createApp(config);
-  applyServerTimeouts(app);
+  configureHttpServer(app);
   exitGracefullyOnSignals(app, config);
   const logger = new Logger('Bootstrap');
   if (config.auth.generated) {

@@ -14,6 +14,7 @@ import { Public } from '../common/auth/public.decorator';
 import { RawResponse } from '../common/http/raw-response.decorator';
 import { REDIS_CLIENT } from '../common/redis/redis.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
+import { LifecycleState } from './lifecycle-state';
 
 const CHECK_TIMEOUT_MS = 3000;
 
@@ -25,6 +26,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly database: DatabaseLifecycle,
+    private readonly lifecycle: LifecycleState,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {}
@@ -49,6 +51,7 @@ export class HealthController {
   async readiness(@Res({ passthrough: true }) response: Response): Promise<HealthCheckResult | object> {
     try {
       return await this.health.check([
+        ...(this.lifecycle.draining ? [() => this.indicators.check('shutdown').down()] : []),
         () => this.pingDatabase(),
         ...(this.redis ? [() => this.pingRedis()] : []),
       ]);

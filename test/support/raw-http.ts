@@ -55,7 +55,10 @@ export function rawRequest(
       else reject(error);
     });
     socket.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+      // Interim answers (100 Continue) come before the real one.
+      const raw = Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(/^(HTTP\/1\.1 1\d\d [^\r]*\r\n\r\n)+/, '');
       const [head, ...rest] = raw.split('\r\n\r\n');
       const lines = head.split('\r\n');
       const status = Number(lines[0].split(' ')[1]);

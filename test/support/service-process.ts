@@ -87,6 +87,25 @@ export class ServiceProcess {
     ]);
   }
 
+  /** The process id (for signals sent by the test). */
+  get pid(): number {
+    return this.child?.pid ?? 0;
+  }
+
+  /** Resolves when /api/v1/ready answers 200; returns how long it took. */
+  async waitReady(timeoutMs = 30_000): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < timeoutMs) {
+      try {
+        if ((await this.fetch('/api/v1/ready')).status === 200) return Date.now() - started;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`not ready within ${timeoutMs} ms:\n${this.output}`);
+  }
+
   async stop(
     signal: NodeJS.Signals = 'SIGTERM',
   ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { createApp } from '../../src/bootstrap';
+import { configureHttpServer, createApp } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/app-config';
 import { secrets } from './secrets';
 import { writeTestCatalogue, type TestCatalogue } from './test-catalogue';
@@ -71,6 +71,7 @@ export async function startTestApp(env: Env): Promise<TestApp> {
     ...env,
   });
   const app = await createApp(config);
+  configureHttpServer(app);
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -56,6 +56,9 @@ const CONNECTION_CODES = new Set([
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'ER_LOCK_WAIT_TIMEOUT',
+  'ER_LOCK_DEADLOCK',
+  // A pooled connection still on a demoted primary after a failover.
+  'ER_OPTION_PREVENTS_STATEMENT',
   'SQLITE_BUSY',
   'SQLITE_IOERR',
   'SQLITE_FULL',

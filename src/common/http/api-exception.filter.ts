@@ -6,6 +6,8 @@ import {
   Logger,
   NotFoundException,
 } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { MetricsService } from '../../metrics/metrics.service';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { ApiKeyVerifier } from '../auth/api-key-verifier';
@@ -52,7 +54,10 @@ const REASONS: Record<number, string> = {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  constructor(private readonly verifier: ApiKeyVerifier) {}
+  constructor(
+    private readonly verifier: ApiKeyVerifier,
+    private readonly metrics: MetricsService,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
@@ -76,7 +81,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
         ? { status: 404, message: 'Not Found' }
         : { status: 401, message: 'Unauthorized' };
     }
-    if (exception instanceof ThrottlerException) return { status: 429, message: 'Too Many Requests' };
+    if (exception instanceof ThrottlerException) {
+      this.metrics.rateLimited.inc();
+      return { status: 429, message: 'Too Many Requests' };
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       return {
@@ -85,9 +93,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
       };
     }
     if (isDatabaseUnavailable(exception)) {
+      this.metrics.databaseErrors.inc({ kind: 'unavailable' });
       this.logger.warn({ err: exception }, 'database unavailable');
       return { status: 503, message: 'Service Unavailable' };
     }
+    if (exception instanceof QueryFailedError) this.metrics.databaseErrors.inc({ kind: 'query' });
     this.logger.error({ err: exception }, 'unexpected error');
     return { status: 500, message: 'Internal Server Error' };
   }

@@ -6,8 +6,10 @@ import { from, mergeMap, Observable } from 'rxjs';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import { BadBodyError, PayloadTooLargeError } from '../errors/domain-errors';
-import { parseJson } from './json';
+import { nestingDepth, parseJson } from './json';
 
+/** Far deeper than any valid body (policies nest four levels). */
+const MAX_NESTING = 32;
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 const ACCEPTED_TYPES = new Set(['application/json', 'application/merge-patch+json']);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -83,6 +85,9 @@ export class JsonBodyInterceptor implements NestInterceptor {
       text = utf8.decode(bytes);
     } catch {
       throw new BadBodyError('Request body is not valid UTF-8 JSON');
+    }
+    if (nestingDepth(text) > MAX_NESTING) {
+      throw new BadBodyError(`Request body is not acceptable JSON: nested deeper than ${MAX_NESTING} levels`);
     }
     let body: unknown;
     try {

@@ -28,6 +28,26 @@ export function parseJson(text: string): unknown {
   return JSON.parse(text, keepBigIntegers as Parameters<typeof JSON.parse>[1]);
 }
 
+/**
+ * How deeply arrays and objects nest in the text, counted without recursion (strings skipped),
+ * so that absurd nesting is refused before anything recursive touches it.
+ */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) max = Math.max(max, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
+
 interface JsonWithRaw {
   rawJSON: (text: string) => unknown;
 }

@@ -41,7 +41,8 @@ export const REDACTED_PATHS = [
   'err.config',
 ];
 
-type RoutedRequest = IncomingMessage & { route?: { path?: string }; originalUrl?: string };
+/** Express adds the matched route and the client address (which honours TRUST_PROXY). */
+type RoutedRequest = IncomingMessage & { route?: { path?: string }; ip?: string };
 
 @Module({
   imports: [
@@ -71,6 +72,7 @@ type RoutedRequest = IncomingMessage & { route?: { path?: string }; originalUrl?
           ) => ({
             ...value,
             route: req.route?.path ?? null,
+            client: req.ip ?? null,
           }),
           customErrorObject: (
             req: RoutedRequest,
@@ -80,6 +82,7 @@ type RoutedRequest = IncomingMessage & { route?: { path?: string }; originalUrl?
           ) => ({
             ...value,
             route: req.route?.path ?? null,
+            client: req.ip ?? null,
           }),
         },
       }),

@@ -1,0 +1,20 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { MetricsService } from './metrics.service';
+
+/** Counts and times every request once it is answered, labelled by its route pattern (not the raw path). */
+@Injectable()
+export class MetricsMiddleware implements NestMiddleware {
+  constructor(private readonly metrics: MetricsService) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      this.metrics.requests.inc(labels);
+      this.metrics.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  }
+}

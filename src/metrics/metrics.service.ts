@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DataSource } from 'typeorm';
+
+/** mysql2's pool keeps these arrays; read at scrape time only. */
+interface Mysql2PoolInternals {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
+}
+
+/**
+ * The service's Prometheus metrics, in a registry of its own (one per application, so that
+ * tests can run several applications in one process).
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly rateLimited = new Counter({
+    name: 'rate_limit_rejections_total',
+    help: 'Requests refused with 429 by the rate limit',
+    registers: [this.registry],
+  });
+
+  readonly databaseErrors = new Counter({
+    name: 'database_errors_total',
+    help: 'Database errors seen by requests, by kind (unavailable or query)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'database_pool_connections',
+      help: 'Connections of the MySQL pool by state (total, free, waiting requests); SQLite has one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const pool = (dataSource.driver as { pool?: Mysql2PoolInternals }).pool;
+        if (dataSource.options.type !== 'mysql' || !pool) {
+          this.set({ state: 'total' }, dataSource.isInitialized ? 1 : 0);
+          return;
+        }
+        this.set({ state: 'total' }, pool._allConnections?.length ?? 0);
+        this.set({ state: 'free' }, pool._freeConnections?.length ?? 0);
+        this.set({ state: 'waiting' }, pool._connectionQueue?.length ?? 0);
+      },
+    });
+  }
+}
