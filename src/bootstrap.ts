@@ -35,15 +35,15 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
 
 /**
  * Node-level HTTP settings. Idle keep-alive connections stay open longer than load balancers keep
- * theirs (AWS ALB: 60 s), so a balancer never reuses a connection the service has just closed
- * (a 502). Requests Node itself refuses before Express sees them (malformed, headers over 16 KiB)
+ * theirs (KEEP_ALIVE_TIMEOUT_MS, default 65 s against AWS ALB's 60 s), so a balancer never reuses a
+ * connection the service has just closed (a 502). Requests Node itself refuses before Express sees them (malformed, headers over 16 KiB)
  * still get the JSON error envelope.
  */
-export function configureHttpServer(app: INestApplication): void {
+export function configureHttpServer(app: INestApplication, config: AppConfig): void {
   const server = app.getHttpServer() as Server;
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 120_000;
+  server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
+  server.headersTimeout = config.http.keepAliveTimeoutMs + 1000;
+  server.requestTimeout = Math.max(120_000, config.http.requestTimeoutMs + 5000);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable) return;
     const [status, reason] =

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfig(process.env);
   const app = await createApp(config);
-  configureHttpServer(app);
+  configureHttpServer(app, config);
   exitGracefullyOnSignals(app, config);
   const logger = new Logger('Bootstrap');
   if (config.auth.generated) {

@@ -14,6 +14,7 @@ export interface AppConfig {
     readonly trustProxy: boolean | number | string;
     readonly requestTimeoutMs: number;
     readonly shutdownGraceMs: number;
+    readonly keepAliveTimeoutMs: number;
     readonly bodyLimitBytes: number;
   };
   readonly auth: {
@@ -181,6 +182,7 @@ export function loadConfig(env: Env): AppConfig {
       trustProxy: parseTrustProxy(reader),
       requestTimeoutMs: reader.integer('REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
       shutdownGraceMs: reader.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
+      keepAliveTimeoutMs: reader.integer('KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000),
       bodyLimitBytes: 1024 * 1024,
     },
     auth: parseApiKey(reader, production),

@@ -71,7 +71,7 @@ export async function startTestApp(env: Env): Promise<TestApp> {
     ...env,
   });
   const app = await createApp(config);
-  configureHttpServer(app);
+  configureHttpServer(app, config);
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -47,6 +47,17 @@ const IsRelayerName = (): PropertyDecorator =>
     Matches(/\S/, { message: NAME_RULE }),
   );
 
+/** Optional `custom_rpc_urls`: at most 20 {url, weight} objects, each validated. */
+const IsRpcUrlList = (): PropertyDecorator =>
+  applyDecorators(
+    IsOptional(),
+    IsArray({ message: RPC_LIST_RULE }),
+    ArrayMaxSize(MAX_RPC_URLS, { message: RPC_LIST_RULE }),
+    IsObject({ each: true, message: RPC_LIST_RULE }),
+    ValidateNested({ each: true }),
+    Type(() => RpcConfigDto),
+  );
+
 export class CreateRelayerDto {
   @ApiPropertyOptional({
     description: 'Absent or null: a UUID v4 is generated',
@@ -84,12 +95,7 @@ export class CreateRelayerDto {
   notification_id?: string | null;
 
   @ApiPropertyOptional({ type: [RpcConfigDto], maxItems: MAX_RPC_URLS, nullable: true })
-  @IsOptional()
-  @IsArray({ message: RPC_LIST_RULE })
-  @ArrayMaxSize(MAX_RPC_URLS, { message: RPC_LIST_RULE })
-  @IsObject({ each: true, message: RPC_LIST_RULE })
-  @ValidateNested({ each: true })
-  @Type(() => RpcConfigDto)
+  @IsRpcUrlList()
   custom_rpc_urls?: RpcConfigDto[] | null;
 
   @ApiPropertyOptional({
@@ -123,12 +129,7 @@ export class UpdateRelayerDto {
   notification_id?: string | null;
 
   @ApiPropertyOptional({ type: [RpcConfigDto], maxItems: MAX_RPC_URLS, nullable: true })
-  @IsOptional()
-  @IsArray({ message: RPC_LIST_RULE })
-  @ArrayMaxSize(MAX_RPC_URLS, { message: RPC_LIST_RULE })
-  @IsObject({ each: true, message: RPC_LIST_RULE })
-  @ValidateNested({ each: true })
-  @Type(() => RpcConfigDto)
+  @IsRpcUrlList()
   custom_rpc_urls?: RpcConfigDto[] | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
