@@ -1,0 +1,95 @@
+import { ConfigError, loadConfig } from './app-config';
+
+const KEY = 'k'.repeat(32);
+
+describe('loadConfig', () => {
+  it('defaults: embedded SQLite, port 8080, limits 100/300, no Redis, no encryption', () => {
+    const config = loadConfig({ API_KEY: KEY });
+    expect({
+      port: config.http.port,
+      host: config.http.host,
+      database: config.database.kind,
+      redis: config.redisUrl,
+      rate: config.rateLimit.requestsPerSecond,
+      burst: config.rateLimit.burstSize,
+      timeout: config.http.requestTimeoutMs,
+      grace: config.http.shutdownGraceMs,
+      trustProxy: config.http.trustProxy,
+      encryption: config.storageEncryptionKey,
+      production: config.production,
+    }).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      database: 'sqlite',
+      redis: null,
+      rate: 100,
+      burst: 300,
+      timeout: 30000,
+      grace: 10000,
+      trustProxy: false,
+      encryption: null,
+      production: false,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535'],
+    [{ PORT: '65536' }, 'PORT must be a whole number from 0 to 65535'],
+    [{ RATE_LIMIT_BURST_SIZE: '0' }, 'RATE_LIMIT_BURST_SIZE must be a whole number from 1 to 10000000'],
+    [{ RATE_LIMIT_REQUESTS_PER_SECOND: '-1' }, 'RATE_LIMIT_REQUESTS_PER_SECOND must be a positive number'],
+    [{ RPC_BLOCK_PRIVATE_IPS: 'yes' }, 'RPC_BLOCK_PRIVATE_IPS must be true or false'],
+    [{ DATABASE_URL: 'postgres://x/y' }, 'DATABASE_URL must start with sqlite: or mysql://'],
+    [
+      { DATABASE_URL: 'mysql://host-only' },
+      'DATABASE_URL must look like mysql://user:password@host:3306/database',
+    ],
+    [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL sqlite: needs a path'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL must start with redis:// or rediss://'],
+    [
+      { STORAGE_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') },
+      'STORAGE_ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes',
+    ],
+    [{ TRUST_PROXY: 'a;b' }, 'TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ RPC_ALLOWED_HOSTS: 'good.example.com,bad host' }, "RPC_ALLOWED_HOSTS has an invalid host 'bad host'"],
+  ])('%j is refused, naming the variable', (env, message) => {
+    expect(() => loadConfig({ API_KEY: KEY, ...env })).toThrow(message);
+  });
+
+  it('lists every problem at once and never the values', () => {
+    const secretish = 'mysql://user:hunter2@db';
+    try {
+      loadConfig({ NODE_ENV: 'production', PORT: 'x', DATABASE_URL: secretish });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        'DATABASE_URL must look like mysql://user:password@host:3306/database',
+        'PORT must be a whole number from 0 to 65535',
+        'API_KEY is required with NODE_ENV=production (at least 32 characters)',
+      ]);
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+
+  it('reads host lists, booleans and proxy settings', () => {
+    const config = loadConfig({
+      API_KEY: KEY,
+      RPC_ALLOWED_HOSTS: ' Rpc.Example.com., *.infura.io ',
+      WEBHOOK_BLOCK_PRIVATE_IPS: 'TRUE',
+      TRUST_PROXY: '2',
+      DATABASE_URL: 'mysql://u:p@127.0.0.1:3306/db',
+    });
+    expect({
+      rpc: config.rpcUrlPolicy,
+      webhook: config.webhookUrlPolicy,
+      trust: config.http.trustProxy,
+      db: config.database,
+    }).toEqual({
+      rpc: { allowedHosts: ['rpc.example.com', '*.infura.io'], blockPrivateIps: false },
+      webhook: { allowedHosts: [], blockPrivateIps: true },
+      trust: 2,
+      db: { kind: 'mysql', url: 'mysql://u:p@127.0.0.1:3306/db' },
+    });
+  });
+});
