@@ -3,7 +3,6 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
-import { StrKey } from '@stellar/stellar-base';
 import { NETWORK_TYPES, type NetworkType, type SignerType } from './catalogue.types';
 
 export const KEY_LENGTH_BYTES = 32;
@@ -73,7 +72,13 @@ export function solanaAddress(seed: Uint8Array): string {
   return base58.encode(ed25519PublicKey(seed));
 }
 
+type StellarBase = typeof import('@stellar/stellar-base');
+let stellarBase: StellarBase | undefined;
+
 /** `G...` StrKey of the ed25519 public key of a 32-byte seed. */
 export function stellarAddress(seed: Uint8Array): string {
-  return StrKey.encodeEd25519PublicKey(Buffer.from(ed25519PublicKey(seed)));
+  // Loaded on first use: the package is large, and addresses are derived lazily anyway.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  stellarBase ??= require('@stellar/stellar-base') as StellarBase;
+  return stellarBase.StrKey.encodeEd25519PublicKey(Buffer.from(ed25519PublicKey(seed)));
 }
