@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { AuthModule } from './common/auth/auth.module';
@@ -7,7 +7,7 @@ import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { DatabaseReadyGuard } from './common/http/database-ready.guard';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
-import { RequestTimeoutInterceptor } from './common/http/request-timeout.interceptor';
+import { RequestTimeoutMiddleware } from './common/http/request-timeout.middleware';
 import { LoggingModule } from './common/logging/logging.module';
 import { ApiKeyThrottlerGuard } from './common/rate-limit/api-key-throttler.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -23,11 +23,16 @@ import { RelayersModule } from './relayers/relayers.module';
 
 /**
  * The whole service. The global pipeline, in the order a request meets it:
- * auth guard → rate-limit guard → database-ready guard → envelope → timeout → JSON body →
- * validation pipe → handler; errors of any stage go to the one exception filter.
+ * request id and log (pino-http) → metrics → timeout → auth guard → rate-limit guard →
+ * database-ready guard → envelope → JSON body → validation pipe → handler; errors of any stage go
+ * to the one exception filter.
  */
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestTimeoutMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+  }
+
   static register(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
@@ -49,7 +54,6 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
         { provide: APP_GUARD, useClass: DatabaseReadyGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: RequestTimeoutInterceptor },
         { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -1,14 +1,15 @@
 import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { bigintReplacer } from './common/http/json';
 import { setupOpenApi } from './common/http/openapi-document';
 import type { AppConfig } from './config/app-config';
 import { LifecycleState } from './health/lifecycle-state';
+import { answerLiveness, LIVENESS_PATH } from './health/liveness';
 
 export const API_PREFIX = 'api/v1';
 
@@ -26,8 +27,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.set('x-powered-by', false);
-  // Exact big integers (bigint) go out as JSON numbers with every digit.
-  app.set('json replacer', bigintReplacer);
+  // API answers are not cached by clients; computing an ETag for each one is wasted work.
+  app.set('etag', false);
+  const express: Express = app.getHttpAdapter().getInstance();
+  express.get(LIVENESS_PATH, answerLiveness);
   app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics'] });
   setupOpenApi(app);
   return app;

@@ -1,5 +1,5 @@
-import { Controller, Get, Header, HttpCode, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import { ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   HealthCheck,
@@ -30,17 +30,6 @@ export class HealthController {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {}
-
-  /** Liveness: the process answers. No database, no auth, no rate limit. */
-  @Get('health')
-  @HttpCode(200)
-  @RawResponse()
-  @Header('Content-Type', 'text/plain; charset=utf-8')
-  @Header('Cache-Control', 'no-store')
-  @ApiOkResponse({ description: 'The process is alive', schema: { type: 'string', example: 'OK' } })
-  liveness(): string {
-    return 'OK';
-  }
 
   /** Readiness: the database (and Redis, when configured) answer a ping within 3 s each. */
   @Get('ready')

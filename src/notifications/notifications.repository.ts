@@ -3,15 +3,25 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { ConflictError } from '../common/errors/domain-errors';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
+import { CachedRowCount } from '../database/cached-row-count';
 import { NotificationEntity } from './notification.entity';
 
 export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url' | 'signingKey'>>;
 
 @Injectable()
 export class NotificationsRepository {
+  private readonly total: CachedRowCount;
+
   constructor(
     @InjectRepository(NotificationEntity) private readonly repository: Repository<NotificationEntity>,
-  ) {}
+  ) {
+    this.total = new CachedRowCount(async () => {
+      const rows = await this.repository.query<Array<{ n: number | string }>>(
+        'SELECT COUNT(*) AS n FROM notifications',
+      );
+      return Number(rows[0].n);
+    });
+  }
 
   findById(id: string): Promise<NotificationEntity | null> {
     return this.repository.findOneBy({ id });
@@ -23,11 +33,10 @@ export class NotificationsRepository {
 
   /** One page in the stable list order: creation time, then id. */
   async findPage(offset: number, limit: number): Promise<{ items: NotificationEntity[]; total: number }> {
-    const [items, total] = await this.repository.findAndCount({
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: offset,
-      take: limit,
-    });
+    const [items, total] = await Promise.all([
+      this.repository.find({ order: { createdAt: 'ASC', id: 'ASC' }, skip: offset, take: limit }),
+      this.total.get(),
+    ]);
     return { items, total };
   }
 
@@ -35,6 +44,7 @@ export class NotificationsRepository {
   async insert(entity: NotificationEntity): Promise<void> {
     try {
       await this.repository.insert(entity);
+      this.total.invalidate();
     } catch (error) {
       if (isUniqueViolation(error)) throw new ConflictError('Notification with this ID already exists');
       throw error;
@@ -60,6 +70,7 @@ export class NotificationsRepository {
   async deleteById(id: string): Promise<boolean> {
     try {
       const result = await this.repository.delete({ id });
+      this.total.invalidate();
       return (result.affected ?? 0) > 0;
     } catch (error) {
       if (isForeignKeyViolation(error)) throw await this.inUseError(id);

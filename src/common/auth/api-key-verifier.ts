@@ -1,7 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
+// One-shot crypto.hash: several times cheaper per request than a createHash object.
+const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /**
  * Checks `Authorization: Bearer <token>` against the API key (contract section 3): exactly one

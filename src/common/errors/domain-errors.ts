@@ -45,14 +45,6 @@ export class ServiceUnavailableError extends DomainError {
   }
 }
 
-export class GatewayTimeoutError extends DomainError {
-  readonly status = 504;
-
-  constructor() {
-    super('Gateway Timeout');
-  }
-}
-
 export class UnauthorizedError extends DomainError {
   readonly status = 401;
 

@@ -55,6 +55,29 @@ interface JsonWithRaw {
 // JSON.rawJSON (Node >= 21) is not in TypeScript's lib yet.
 const rawJson = (JSON as unknown as JsonWithRaw).rawJSON;
 
+const keepBigIntegersRaw: Reviver = (_key, value, context) => {
+  if (
+    typeof value === 'number' &&
+    !Number.isSafeInteger(value) &&
+    context?.source &&
+    INTEGER.test(context.source)
+  ) {
+    return rawJson(context.source);
+  }
+  return value;
+};
+
+/**
+ * For responses: big integers become raw JSON numbers, which plain JSON.stringify (res.json)
+ * writes with every digit, so no replacer has to visit every value of every response.
+ * Text without a run of 16 digits cannot hold an unsafe integer and takes the fast path.
+ */
+export function parseJsonForResponse(text: string): unknown {
+  return /\d{16}/.test(text)
+    ? JSON.parse(text, keepBigIntegersRaw as Parameters<typeof JSON.parse>[1])
+    : JSON.parse(text);
+}
+
 /** A JSON.stringify replacer that writes bigint values as JSON numbers with every digit. */
 export function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? rawJson(value.toString()) : value;

@@ -1,22 +1,48 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { LIVENESS_PATH } from '../../health/liveness';
+
+/** The liveness route is answered by Express directly (see health/liveness.ts); document it here. */
+function withLiveness(document: OpenAPIObject): OpenAPIObject {
+  document.paths[LIVENESS_PATH] = {
+    get: {
+      operationId: 'liveness',
+      tags: ['health'],
+      summary: 'Liveness probe: no auth, no rate limit, no database access',
+      responses: {
+        '200': {
+          description: 'The process is alive',
+          content: { 'text/plain': { schema: { type: 'string', example: 'OK' } } },
+        },
+      },
+    },
+  };
+  return document;
+}
 
 /** The OpenAPI document at /api/docs-json and its UI at /api/docs (public: they hold no data). */
 export function setupOpenApi(app: INestApplication): void {
   // Built on the first request for it, not at start.
   const document = () =>
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Relayer management service')
-        .setDescription(
-          'Create and update blockchain relayers (EVM, Solana, Stellar) and the webhook notification targets they report to. ' +
-            'Every response of /api/v1 except health and ready uses the envelope {success, data, error} ' +
-            '(errors: {success: false, data: null, message, error}).',
-        )
-        .setVersion('1')
-        .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'The API_KEY' })
-        .build(),
+    withLiveness(
+      SwaggerModule.createDocument(
+        app,
+        new DocumentBuilder()
+          .setTitle('Relayer management service')
+          .setDescription(
+            'Create and update blockchain relayers (EVM, Solana, Stellar) and the webhook notification targets they report to. ' +
+              'Every response of /api/v1 except health and ready uses the envelope {success, data, error} ' +
+              '(errors: {success: false, data: null, message, error}).',
+          )
+          .setVersion('1')
+          .addBearerAuth({
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'API key',
+            description: 'The API_KEY',
+          })
+          .build(),
+      ),
     );
   SwaggerModule.setup('api/docs', app, document, {
     jsonDocumentUrl: 'api/docs-json',

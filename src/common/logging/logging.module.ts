@@ -23,22 +23,10 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
-  'req.headers.cookie',
-  'authorization',
-  'apiKey',
-  'api_key',
-  'signing_key',
-  'signingKey',
-  'key',
-  'passphrase',
-  '*.authorization',
-  '*.apiKey',
-  '*.api_key',
-  '*.signing_key',
-  '*.signingKey',
-  '*.key',
-  '*.passphrase',
   'err.config',
+  'signingKey',
+  'apiKey',
+  'passphrase',
 ];
 
 /** Express adds the matched route and the client address (which honours TRUST_PROXY). */

@@ -1,0 +1,55 @@
+import type { ThrottlerStorage } from '@nestjs/throttler';
+
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+interface Window {
+  hits: number;
+  expiresAt: number;
+  blockedUntil: number;
+}
+
+/**
+ * In-memory counters with the same fixed-window semantics as the Redis storage's script: a hit
+ * counter that expires `ttl` after the first hit, and a block of `blockDuration` once the limit is
+ * passed. O(1) per request, where @nestjs/throttler's own memory storage keeps (and filters) one
+ * timestamp per hit in the window.
+ */
+export class FixedWindowThrottlerStorage implements ThrottlerStorage {
+  private readonly windows = new Map<string, Window>();
+  private readonly sweep: NodeJS.Timeout;
+
+  constructor(sweepIntervalMs = 60_000) {
+    this.sweep = setInterval(() => this.evictExpired(Date.now()), sweepIntervalMs);
+    this.sweep.unref();
+  }
+
+  increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    _throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const now = Date.now();
+    let window = this.windows.get(key);
+    if (!window || (window.expiresAt <= now && window.blockedUntil <= now)) {
+      window = { hits: 0, expiresAt: now + ttl, blockedUntil: 0 };
+      this.windows.set(key, window);
+    }
+    window.hits += 1;
+    if (window.blockedUntil <= now && window.hits > limit) window.blockedUntil = now + blockDuration;
+    const isBlocked = window.blockedUntil > now;
+    return Promise.resolve({
+      totalHits: window.hits,
+      timeToExpire: Math.ceil((window.expiresAt - now) / 1000),
+      isBlocked,
+      timeToBlockExpire: isBlocked ? Math.ceil((window.blockedUntil - now) / 1000) : 0,
+    });
+  }
+
+  private evictExpired(now: number): void {
+    for (const [key, window] of this.windows) {
+      if (window.expiresAt <= now && window.blockedUntil <= now) this.windows.delete(key);
+    }
+  }
+}
