@@ -37,10 +37,7 @@ export class PayloadTooLargeError extends DomainError {
 export class ServiceUnavailableError extends DomainError {
   readonly status = 503;
 
-  constructor(
-    message = 'Service Unavailable',
-    readonly reason?: unknown,
-  ) {
+  constructor(message = 'Service Unavailable') {
     super(message);
   }
 }
