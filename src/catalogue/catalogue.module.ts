@@ -1,4 +1,4 @@
-import { Global, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Catalogue } from './catalogue';
@@ -27,26 +27,4 @@ import { loadCatalogue } from './catalogue.loader';
   ],
   exports: [Catalogue],
 })
-export class CatalogueModule implements OnApplicationBootstrap, OnApplicationShutdown {
-  private stopped = false;
-
-  constructor(private readonly catalogue: Catalogue) {}
-
-  onApplicationBootstrap(): void {
-    const logger = new Logger('Catalogue');
-    const started = Date.now();
-    this.catalogue
-      .warmAddresses(() => this.stopped)
-      .then(
-        () =>
-          logger.log(
-            `addresses of ${this.catalogue.signerCount} signers derived in ${Date.now() - started} ms`,
-          ),
-        (error: unknown) => logger.warn(`deriving addresses ahead of use failed: ${String(error)}`),
-      );
-  }
-
-  onApplicationShutdown(): void {
-    this.stopped = true;
-  }
-}
+export class CatalogueModule {}

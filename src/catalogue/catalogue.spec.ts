@@ -1,7 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { loadCatalogue } from './catalogue.loader';
 import { inspect } from 'node:util';
 import * as derivation from './address-derivation';
 import { Catalogue, SecretKey, UnknownSignerError } from './catalogue';
@@ -176,31 +172,5 @@ describe('Keys never leave the catalogue', () => {
     });
     bytes.fill(0);
     expect(catalogue.signerAddress('k', 'evm')).toBe('0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf');
-  });
-});
-
-describe('Catalogue.warmAddresses', () => {
-  it('derives every address ahead of use and stops when asked', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warm-'));
-    const file = path.join(dir, 'config.json');
-    const hex = (n: number) => n.toString(16).padStart(64, '0');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        networks: [],
-        signers: Array.from({ length: 60 }, (_, i) => ({
-          id: `s${i}`,
-          type: 'plain',
-          config: { key: { type: 'plain', value: hex(i + 1) } },
-        })),
-      }),
-    );
-    const catalogue = await loadCatalogue({ configFile: file, dataDir: dir, production: false, env: {} });
-    let polls = 0;
-    await catalogue.warmAddresses(() => ++polls > 2, 25);
-    expect(polls).toBe(3);
-    await catalogue.warmAddresses(() => false, 25);
-    expect(catalogue.signerAddress('s0', 'evm')).toBe('0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf');
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

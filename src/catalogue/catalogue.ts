@@ -89,19 +89,6 @@ export class Catalogue {
     return this.listSignerPage(0, this.#signers.size);
   }
 
-  /**
-   * Derives every signer's addresses in small batches, yielding to the event loop between them,
-   * so that creates and signer listings find them cached. Start-up does not wait for it: with
-   * thousands of signers the whole pass takes seconds of CPU. Stops early when `shouldStop` says so.
-   */
-  async warmAddresses(shouldStop: () => boolean, batchSize = 25): Promise<void> {
-    const signers = [...this.#signers.values()];
-    for (let i = 0; i < signers.length && !shouldStop(); i += batchSize) {
-      for (const signer of signers.slice(i, i + batchSize)) this.#addressesOf(signer);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-
   /** One page of signers in config order; derives only that page's addresses. */
   listSignerPage(offset: number, limit: number): SignerSummary[] {
     return [...this.#signers.values()].slice(offset, offset + limit).map((signer) => ({
