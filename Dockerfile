@@ -36,4 +36,5 @@ EXPOSE 8080
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/main.js"]
+# A smaller young generation keeps the resident set near 200 MB under load (see docs/benchmarks.md).
+CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]
