@@ -1,5 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { createECDH } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
@@ -46,7 +47,11 @@ export function deriveAddress(networkType: NetworkType, key: Uint8Array): string
 
 /** EIP-55 checksummed address of a secp256k1 private key. */
 export function evmAddress(privateKey: Uint8Array): string {
-  const uncompressedPublicKey = secp256k1.getPublicKey(privateKey, false);
+  // OpenSSL's secp256k1 (node:crypto) derives the public key about twice as fast as the pure-JS
+  // curve, and a create with a new signer pays for it on the request path.
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(privateKey);
+  const uncompressedPublicKey = ecdh.getPublicKey();
   // The address is the last 20 bytes of keccak-256 over the 64-byte X||Y, without the 0x04 prefix.
   const hash = keccak_256(uncompressedPublicKey.subarray(1));
   return toChecksumAddress(bytesToHex(hash.subarray(-20)));
