@@ -1,0 +1,257 @@
+// Test data: the signer catalogue, the (signer, network) pairs that creates consume, the seeded
+// relayer rows of the read scenarios, and schema copies (service -> baseline) for both databases.
+import Database from 'better-sqlite3';
+import mysql from 'mysql2/promise';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+
+export const NETWORKS = [
+  { type: 'evm', network: 'sepolia', chain_id: 11155111, rpc_urls: ['https://rpc.example.com/sepolia'] },
+  { type: 'solana', network: 'devnet', rpc_urls: ['https://rpc.example.com/devnet'] },
+  {
+    type: 'stellar',
+    network: 'testnet',
+    passphrase: 'Test SDF Network ; September 2015',
+    rpc_urls: ['https://rpc.example.com/testnet'],
+  },
+];
+
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+
+export function signerId(index, count) {
+  return `bench-${String(index).padStart(Math.max(5, String(count).length), '0')}`;
+}
+
+/** A catalogue of `count` plain signers with deterministic keys (valid secp256k1 scalars). */
+export function writeCatalogue(file, count) {
+  const signers = [];
+  for (let i = 1; i <= count; i++) {
+    signers.push({
+      id: signerId(i, count),
+      type: 'plain',
+      config: { key: { type: 'plain', value: sha256(`relayer-bench-signer-${i}`) } },
+    });
+  }
+  fs.writeFileSync(file, JSON.stringify({ networks: NETWORKS, signers }));
+  return { file, signers: count, bytes: fs.statSync(file).size };
+}
+
+/**
+ * The k-th free (signer, network) pair, k from 0: the three networks in turn, so that every run
+ * mixes EVM (secp256k1) and ed25519 (Solana, Stellar) address derivations the same way.
+ * Null when the catalogue has no pair left, unless `unlimited` (the baselines have no catalogue:
+ * they get the same ids, and more of them).
+ */
+export function pairAt(k, signerCount, { unlimited = false } = {}) {
+  const index = Math.floor(k / NETWORKS.length) + 1;
+  if (index > signerCount && !unlimited) return null;
+  const network = NETWORKS[k % NETWORKS.length];
+  return { signer_id: signerId(index, signerCount), network: network.network, network_type: network.type };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Seeded relayers: list padding and the rows that GET and PATCH rotate over. They are written with
+// SQL (as the service's own rows look in the table) and use signer ids outside the catalogue, so
+// they never take a pair that the create scenario needs.
+
+const SEED_EPOCH = Date.UTC(2020, 0, 1);
+export const seedId = (i) => `seed-${String(i).padStart(6, '0')}`;
+
+const SEED_COLUMNS = [
+  'id',
+  'name',
+  'network',
+  'network_type',
+  'address',
+  'signer_id',
+  'notification_id',
+  'paused',
+  'system_disabled',
+  'disabled_reason',
+  'custom_rpc_urls',
+  'policies',
+  'version',
+  'created_at',
+  'updated_at',
+];
+
+function seedRow(i) {
+  const at = new Date(SEED_EPOCH + i * 1000).toISOString().replace('T', ' ').replace('Z', '');
+  return [
+    seedId(i),
+    `Seed relayer ${i}`,
+    'sepolia',
+    'evm',
+    `0x${sha256(`seed-address-${i}`).slice(0, 40)}`,
+    `seed-signer-${String(i).padStart(6, '0')}`,
+    null,
+    0,
+    0,
+    null,
+    JSON.stringify([{ url: `https://rpc.example.com/v2/seed-key-${i}`, weight: 100 }]),
+    JSON.stringify({ eip1559_pricing: true, min_balance: 100000000000000000, gas_price_cap: 300000000000 }),
+    1,
+    at,
+    at,
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// SQLite
+
+export function sqliteVersion() {
+  const db = new Database(':memory:');
+  try {
+    return db.prepare('SELECT sqlite_version() AS v').pluck().get();
+  } finally {
+    db.close();
+  }
+}
+
+/** Copies the tables and indexes of notifications and relayers from one database file to a new one. */
+export function copySqliteSchema(fromFile, toFile) {
+  const from = new Database(fromFile, { readonly: true, timeout: 10_000 });
+  const statements = from
+    .prepare(
+      "SELECT type, tbl_name, sql FROM sqlite_master WHERE tbl_name IN ('notifications', 'relayers') AND sql IS NOT NULL",
+    )
+    .all()
+    .sort((a, b) => rank(a) - rank(b))
+    .map((row) => row.sql);
+  from.close();
+  const to = new Database(toFile, { timeout: 10_000 });
+  to.pragma('journal_mode = WAL');
+  to.transaction(() => {
+    for (const sql of statements) to.exec(sql);
+  })();
+  to.close();
+  return statements;
+
+  function rank(row) {
+    return (row.type === 'table' ? 0 : 2) + (row.tbl_name === 'relayers' ? 1 : 0);
+  }
+}
+
+/** Deletes `n` relayers that are not seeded rows (those of the create scenario). */
+export function trimSqlite(file, n) {
+  const db = new Database(file, { timeout: 10_000 });
+  try {
+    db.prepare(
+      "DELETE FROM relayers WHERE id IN (SELECT id FROM relayers WHERE id NOT LIKE 'seed-%' LIMIT ?)",
+    ).run(n);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
+export function sqliteCount(file, table = 'relayers') {
+  const db = new Database(file, { readonly: true, timeout: 10_000 });
+  try {
+    return db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get();
+  } finally {
+    db.close();
+  }
+}
+
+/** Inserts seed rows first..last (inclusive) in one transaction. */
+export function seedSqlite(file, first, last) {
+  if (last < first) return 0;
+  const db = new Database(file, { timeout: 10_000 });
+  try {
+    const insert = db.prepare(
+      `INSERT INTO relayers (${SEED_COLUMNS.join(', ')}) VALUES (${SEED_COLUMNS.map(() => '?').join(', ')})`,
+    );
+    db.transaction(() => {
+      for (let i = first; i <= last; i++) insert.run(seedRow(i));
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  return last - first + 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// MySQL
+
+export function mysqlDatabaseUrl(serverUrl, database) {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Connects to the server (no database); null with the reason when it does not answer. */
+export async function mysqlServer(serverUrl) {
+  try {
+    const connection = await mysql.createConnection({ uri: serverUrl, connectTimeout: 3000 });
+    const [[row]] = await connection.query('SELECT VERSION() AS v');
+    return { connection, version: row.v };
+  } catch (error) {
+    return { connection: null, reason: `${error.code ?? ''} ${error.message}`.trim() };
+  }
+}
+
+export async function withMysql(url, fn) {
+  const connection = await mysql.createConnection({
+    uri: url,
+    connectTimeout: 5000,
+    multipleStatements: false,
+  });
+  try {
+    return await fn(connection);
+  } finally {
+    await connection.end();
+  }
+}
+
+export async function copyMysqlSchema(fromUrl, toUrl) {
+  const statements = await withMysql(fromUrl, async (c) => {
+    const out = [];
+    for (const table of ['notifications', 'relayers']) {
+      const [[row]] = await c.query(`SHOW CREATE TABLE \`${table}\``);
+      out.push(row['Create Table']);
+    }
+    return out;
+  });
+  await withMysql(toUrl, async (c) => {
+    for (const sql of statements) await c.query(sql);
+  });
+  return statements;
+}
+
+export function mysqlCount(url, table = 'relayers') {
+  return withMysql(url, async (c) => {
+    const [[row]] = await c.query(`SELECT COUNT(*) AS n FROM \`${table}\``);
+    return Number(row.n);
+  });
+}
+
+/** Deletes `n` relayers that are not seeded rows (those of the create scenario). */
+export function trimMysql(url, n) {
+  return withMysql(url, (c) => c.query("DELETE FROM relayers WHERE id NOT LIKE 'seed-%' LIMIT ?", [n]));
+}
+
+export async function seedMysql(url, first, last) {
+  if (last < first) return 0;
+  await withMysql(url, async (c) => {
+    await c.beginTransaction();
+    for (let start = first; start <= last; start += 1000) {
+      const rows = [];
+      for (let i = start; i <= Math.min(last, start + 999); i++) rows.push(seedRow(i));
+      await c.query(`INSERT INTO relayers (${SEED_COLUMNS.join(', ')}) VALUES ?`, [rows]);
+    }
+    await c.commit();
+  });
+  return last - first + 1;
+}
+
+/**
+ * InnoDB recomputes a table's statistics in the background once 10% of its rows changed; right
+ * after a bulk seed they can still describe the empty table, and the optimizer then sorts the
+ * whole table for a page instead of walking the (created_at, id) index. Recompute them now, as
+ * the server would shortly, so that neither side is measured with stale statistics.
+ */
+export async function analyzeMysql(url) {
+  await withMysql(url, (c) => c.query('ANALYZE TABLE relayers, notifications'));
+}
