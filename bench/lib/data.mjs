@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { RELAYER_COLUMNS } from '../baselines/common.mjs';
 
 export const NETWORKS = [
   { type: 'evm', network: 'sepolia', chain_id: 11155111, rpc_urls: ['https://rpc.example.com/sepolia'] },
@@ -57,23 +58,8 @@ export function pairAt(k, signerCount, { unlimited = false } = {}) {
 const SEED_EPOCH = Date.UTC(2020, 0, 1);
 export const seedId = (i) => `seed-${String(i).padStart(6, '0')}`;
 
-const SEED_COLUMNS = [
-  'id',
-  'name',
-  'network',
-  'network_type',
-  'address',
-  'signer_id',
-  'notification_id',
-  'paused',
-  'system_disabled',
-  'disabled_reason',
-  'custom_rpc_urls',
-  'policies',
-  'version',
-  'created_at',
-  'updated_at',
-];
+// The relayers columns, in the order the seed rows are written (shared with the baselines).
+const SEED_COLUMNS = RELAYER_COLUMNS;
 
 function seedRow(i) {
   const at = new Date(SEED_EPOCH + i * 1000).toISOString().replace('T', ' ').replace('Z', '');
