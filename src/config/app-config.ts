@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { parseHostList } from '../common/security/url-policy';
 import { parseDatabaseUrl } from './database-url';
 
 /**
@@ -108,10 +109,8 @@ class EnvReader {
   hostList(name: string): string[] {
     const value = this.raw(name);
     if (value === undefined) return [];
-    const hosts = value
-      .split(',')
-      .map((h) => h.trim().toLowerCase().replace(/\.$/, ''))
-      .filter((h) => h.length > 0);
+    // The URL policy's own list parser; a trailing dot is dropped the way URL hosts are compared.
+    const hosts = parseHostList(value).map((h) => h.replace(/\.$/, ''));
     for (const host of hosts) {
       if (!/^(\*\.)?[a-z0-9.:[\]-]+$/.test(host)) this.problems.push(`${name} has an invalid host '${host}'`);
     }

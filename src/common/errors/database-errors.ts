@@ -33,15 +33,6 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
-/** The name of the violated unique index when the driver tells it (MySQL: "for key 'x'"). */
-export function violatedIndex(error: unknown): string | null {
-  const message = messageOf(driverError(error));
-  const mysql = /for key '(?:[^'.]+\.)?([^']+)'/.exec(message);
-  if (mysql) return mysql[1];
-  const sqlite = /UNIQUE constraint failed: (.+)$/.exec(message);
-  return sqlite ? sqlite[1] : null;
-}
-
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -37,8 +37,4 @@ export class Page<T> {
     readonly query: PageQueryDto,
     readonly totalItems: number,
   ) {}
-
-  map<U>(fn: (item: T) => U): Page<U> {
-    return new Page(this.items.map(fn), this.query, this.totalItems);
-  }
 }
