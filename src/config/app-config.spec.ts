@@ -51,6 +51,7 @@ describe('loadConfig', () => {
     ],
     [{ TRUST_PROXY: 'a;b' }, 'TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ LOG_FORMAT: 'yaml' }, 'LOG_FORMAT must be one of json, pretty'],
     [{ RPC_ALLOWED_HOSTS: 'good.example.com,bad host' }, "RPC_ALLOWED_HOSTS has an invalid host 'bad host'"],
   ])('%j is refused, naming the variable', (env, message) => {
     expect(() => loadConfig({ API_KEY: KEY, ...env })).toThrow(message);

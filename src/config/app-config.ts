@@ -35,7 +35,12 @@ export interface AppConfig {
   readonly rpcUrlPolicy: UrlPolicyConfig;
   readonly webhookUrlPolicy: UrlPolicyConfig;
   readonly storageEncryptionKey: string | null;
-  readonly log: { readonly level: LogLevel; readonly file: string | null };
+  readonly log: {
+    readonly level: LogLevel;
+    readonly file: string | null;
+    /** LOG_FORMAT; null: pretty on a terminal outside production, JSON otherwise. */
+    readonly format: LogFormat | null;
+  };
 }
 
 export type DatabaseConfig =
@@ -48,6 +53,8 @@ export interface UrlPolicyConfig {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export const MIN_API_KEY_LENGTH = 32;
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/relayer.sqlite';
@@ -173,6 +180,10 @@ export function loadConfig(env: Env): AppConfig {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     reader.problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  const logFormat = reader.raw('LOG_FORMAT')?.toLowerCase() ?? null;
+  if (logFormat !== null && !(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    reader.problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
+  }
   const config: AppConfig = {
     production,
     http: {
@@ -203,7 +214,11 @@ export function loadConfig(env: Env): AppConfig {
       blockPrivateIps: reader.boolean('WEBHOOK_BLOCK_PRIVATE_IPS', false),
     },
     storageEncryptionKey: parseStorageKey(reader),
-    log: { level: logLevel as LogLevel, file: reader.raw('LOG_FILE') ?? null },
+    log: {
+      level: logLevel as LogLevel,
+      file: reader.raw('LOG_FILE') ?? null,
+      format: logFormat as LogFormat | null,
+    },
   };
   if (config.redisUrl !== null && !/^rediss?:\/\//.test(config.redisUrl)) {
     reader.problems.push('REDIS_URL must start with redis:// or rediss://');
