@@ -4,7 +4,7 @@ import { CatalogueModule } from './catalogue/catalogue.module';
 import { AuthModule } from './common/auth/auth.module';
 import { BearerAuthGuard } from './common/auth/bearer-auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
-import { DatabaseReadyGuard } from './common/http/database-ready.guard';
+import { DatabaseReadyGuard } from './database/database-ready.guard';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
 import { RequestTimeoutMiddleware } from './common/http/request-timeout.middleware';

@@ -67,6 +67,15 @@ describeMysql('database outage through a proxy (MySQL)', () => {
       fast: true,
     });
     await app.get('/api/v1/health', false).expect(200);
+    const metrics = await app.get('/metrics');
+    expect({ status: metrics.status, type: metrics.type }).toEqual({ status: 200, type: 'text/plain' });
+    expect(metrics.text.split('\n')).toEqual(
+      expect.arrayContaining([
+        '# TYPE http_requests_total counter',
+        'http_requests_total{method="GET",route="/api/v1/relayers",status="503"} 1',
+        'database_errors_total{kind="unavailable"} 3',
+      ]),
+    );
 
     proxy.restore();
     const recoveredIn = await within(

@@ -14,12 +14,14 @@ import { Public } from '../common/auth/public.decorator';
 import { RawResponse } from '../common/http/raw-response.decorator';
 import { REDIS_CLIENT } from '../common/redis/redis.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
+import { DatabaseOptional } from '../database/database-ready.guard';
 import { LifecycleState } from './lifecycle-state';
 
 const CHECK_TIMEOUT_MS = 3000;
 
 @ApiTags('health')
 @Public()
+@DatabaseOptional()
 @Controller()
 export class HealthController {
   constructor(

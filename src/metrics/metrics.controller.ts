@@ -1,7 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RawResponse } from '../common/http/raw-response.decorator';
-import { DatabaseOptional } from '../common/http/database-ready.guard';
+import { DatabaseOptional } from '../database/database-ready.guard';
 import { MetricsService } from './metrics.service';
 
 /** Prometheus text format at /metrics (outside /api/v1), behind the API key like every route. */

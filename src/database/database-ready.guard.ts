@@ -1,13 +1,15 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { DatabaseLifecycle } from '../../database/database-lifecycle.service';
-import { IS_PUBLIC } from '../auth/public.decorator';
-import { ServiceUnavailableError } from '../errors/domain-errors';
+import { ServiceUnavailableError } from '../common/errors/domain-errors';
+import { DatabaseLifecycle } from './database-lifecycle.service';
 
 const DATABASE_OPTIONAL = 'database:optional';
 
-/** The route works without the database (metrics), so it is not refused while the database is away. */
-export const DatabaseOptional = (): MethodDecorator => SetMetadata(DATABASE_OPTIONAL, true);
+/**
+ * The route works without the database (metrics, health, readiness), so it is not refused while
+ * the database is away. On a method or a controller.
+ */
+export const DatabaseOptional = (): MethodDecorator & ClassDecorator => SetMetadata(DATABASE_OPTIONAL, true);
 
 /** Answers 503 at once while the database has not been reached yet, instead of failing in the driver. */
 @Injectable()
@@ -19,7 +21,9 @@ export class DatabaseReadyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (this.database.isReady) return true;
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]))
+    if (
+      this.reflector.getAllAndOverride<boolean>(DATABASE_OPTIONAL, [context.getHandler(), context.getClass()])
+    )
       return true;
     throw new ServiceUnavailableError();
   }
