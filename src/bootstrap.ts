@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { setupOpenApi } from './common/http/openapi-document';
+import { setupOpenApi } from './openapi';
 import type { AppConfig } from './config/app-config';
 import { LifecycleState } from './health/lifecycle-state';
 import { answerLiveness, LIVENESS_PATH } from './health/liveness';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { parseHostList } from '../common/security/url-policy';
 import { parseDatabaseUrl } from './database-url';
+import { parseHostList } from './host-list';
 
 /**
  * The service's whole configuration, read once from the environment and validated at start.
@@ -116,7 +116,7 @@ class EnvReader {
   hostList(name: string): string[] {
     const value = this.raw(name);
     if (value === undefined) return [];
-    // The URL policy's own list parser; a trailing dot is dropped the way URL hosts are compared.
+    // A trailing dot is dropped the way the URL policy compares hosts.
     const hosts = parseHostList(value).map((h) => h.replace(/\.$/, ''));
     for (const host of hosts) {
       if (!/^(\*\.)?[a-z0-9.:[\]-]+$/.test(host)) this.problems.push(`${name} has an invalid host '${host}'`);

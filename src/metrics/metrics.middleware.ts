@@ -1,8 +1,12 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { answeredErrorOf } from '../common/http/answered-error';
 import { MetricsService } from './metrics.service';
 
-/** Counts and times every request once it is answered, labelled by its route pattern (not the raw path). */
+/**
+ * Counts and times every request once it is answered, labelled by its route pattern (not the raw
+ * path), and counts the rate-limit refusals and database errors the exception filter answered.
+ */
 @Injectable()
 export class MetricsMiddleware implements NestMiddleware {
   constructor(private readonly metrics: MetricsService) {}
@@ -14,7 +18,24 @@ export class MetricsMiddleware implements NestMiddleware {
       const labels = { method: req.method, route, status: String(res.statusCode) };
       this.metrics.requests.inc(labels);
       this.metrics.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      this.countAnsweredError(res);
     });
     next();
+  }
+
+  private countAnsweredError(res: Response): void {
+    switch (answeredErrorOf(res)) {
+      case 'rate-limited':
+        this.metrics.rateLimited.inc();
+        return;
+      case 'database-unavailable':
+        this.metrics.databaseErrors.inc({ kind: 'unavailable' });
+        return;
+      case 'database-query':
+        this.metrics.databaseErrors.inc({ kind: 'query' });
+        return;
+      case undefined:
+        return;
+    }
   }
 }

@@ -6,13 +6,13 @@ import {
   Logger,
   NotFoundException,
 } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
-import { MetricsService } from '../../metrics/metrics.service';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
 import { ApiKeyVerifier } from '../auth/api-key-verifier';
-import { DomainError } from '../errors/domain-errors';
 import { isDatabaseUnavailable } from '../errors/database-errors';
+import { DomainError } from '../errors/domain-errors';
+import { recordAnsweredError, type AnsweredError } from './answered-error';
 
 export interface ErrorEnvelope {
   success: false;
@@ -54,15 +54,13 @@ const REASONS: Record<number, string> = {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  constructor(
-    private readonly verifier: ApiKeyVerifier,
-    private readonly metrics: MetricsService,
-  ) {}
+  constructor(private readonly verifier: ApiKeyVerifier) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
-    const { status, message } = this.describe(exception, request);
+    const { status, message, kind } = this.describe(exception, request);
+    if (kind) recordAnsweredError(response, kind);
     if (response.headersSent) {
       this.logger.error({ err: exception }, 'error after the response was sent');
       return;
@@ -70,7 +68,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     response.status(status).json(errorEnvelope(message));
   }
 
-  private describe(exception: unknown, request: Request): { status: number; message: string } {
+  private describe(
+    exception: unknown,
+    request: Request,
+  ): { status: number; message: string; kind?: AnsweredError } {
     if (exception instanceof DomainError) {
       if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);
       return { status: exception.status, message: exception.message };
@@ -82,8 +83,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         : { status: 401, message: 'Unauthorized' };
     }
     if (exception instanceof ThrottlerException) {
-      this.metrics.rateLimited.inc();
-      return { status: 429, message: 'Too Many Requests' };
+      return { status: 429, message: 'Too Many Requests', kind: 'rate-limited' };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -93,12 +93,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
       };
     }
     if (isDatabaseUnavailable(exception)) {
-      this.metrics.databaseErrors.inc({ kind: 'unavailable' });
       this.logger.warn({ err: exception }, 'database unavailable');
-      return { status: 503, message: 'Service Unavailable' };
+      return { status: 503, message: 'Service Unavailable', kind: 'database-unavailable' };
     }
-    if (exception instanceof QueryFailedError) this.metrics.databaseErrors.inc({ kind: 'query' });
     this.logger.error({ err: exception }, 'unexpected error');
-    return { status: 500, message: 'Internal Server Error' };
+    return {
+      status: 500,
+      message: 'Internal Server Error',
+      kind: exception instanceof QueryFailedError ? 'database-query' : undefined,
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { checkUrl, parseHostList, UrlPolicyOptions } from './url-policy';
+import { checkUrl, UrlPolicyOptions } from './url-policy';
 
 const open: UrlPolicyOptions = { allowedHosts: [], blockPrivateIps: false };
 const strict: UrlPolicyOptions = { allowedHosts: [], blockPrivateIps: true };
@@ -216,16 +216,5 @@ describe('checkUrl', () => {
         checkUrl('http://localhost:8545/', { allowedHosts: ['localhost'], blockPrivateIps: false }),
       ).toBeNull();
     });
-  });
-});
-
-describe('parseHostList', () => {
-  it.each<[string, string[]]>([
-    ['', []],
-    [' , ,', []],
-    ['rpc.example.com', ['rpc.example.com']],
-    [' RPC.Example.com , *.Infura.IO,,8.8.8.8 ', ['rpc.example.com', '*.infura.io', '8.8.8.8']],
-  ])('%j -> %j', (value, hosts) => {
-    expect(parseHostList(value)).toEqual(hosts);
   });
 });

@@ -106,14 +106,6 @@ export function checkUrl(raw: string, options: UrlPolicyOptions): string | null 
   return null;
 }
 
-/** Splits a comma-separated list of hosts from an environment variable. */
-export function parseHostList(value: string): string[] {
-  return value
-    .split(',')
-    .map((entry) => entry.trim().toLowerCase())
-    .filter((entry) => entry !== '');
-}
-
 function hasAuthority(afterScheme: string): boolean {
   if (!afterScheme.startsWith('//')) return false;
   const authority = afterScheme.slice(2).split(/[/?#\\]/, 1)[0] ?? '';
