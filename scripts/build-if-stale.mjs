@@ -22,6 +22,13 @@ const sources = Math.max(
   ),
 );
 if (!fs.existsSync(entry) || fs.statSync(entry).mtimeMs < sources) {
+  const why = fs.existsSync(entry) ? 'the sources changed since the last build' : 'first run';
+  process.stderr.write(`Building the service (${why})...\n`);
+  const started = Date.now();
   const r = spawnSync('npx', ['nest', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  if (r.status !== 0) {
+    process.stderr.write('The build failed (the errors are above); nothing was started.\n');
+    process.exit(r.status ?? 1);
+  }
+  process.stderr.write(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s; starting.\n`);
 }

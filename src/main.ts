@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { configureHttpServer, createApp, exitGracefullyOnSignals } from './bootstrap';
-import { ConfigError, loadConfig } from './config/app-config';
+import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 
 const MIN_NODE_MAJOR = 24;
 
@@ -21,16 +21,42 @@ async function main(): Promise<void> {
   configureHttpServer(app, config);
   exitGracefullyOnSignals(app, config);
   const logger = new Logger('Bootstrap');
-  if (config.auth.generated) {
-    logger.warn(
-      `API_KEY is not set: generated a random key for this process only: ${config.auth.apiKey} ` +
-        '(set API_KEY to keep one across restarts; production refuses to start without it)',
-    );
-  }
   await app.listen(config.http.port, config.http.host);
   logger.log(
     `listening on http://${config.http.host}:${config.http.port}/api/v1 (database: ${config.database.kind})`,
   );
+  if (config.auth.generated) {
+    logger.warn(
+      'API_KEY is not set: using a key generated for this process, shown once on stderr (never logged)',
+    );
+    process.stderr.write(generatedKeyNotice(config));
+  }
+}
+
+/**
+ * The generated key for the person at the terminal, with the next command to try. Written to
+ * stderr directly, never through the logger, so it cannot reach LOG_FILE or a log collector.
+ */
+function generatedKeyNotice(config: AppConfig): string {
+  const { host, port } = config.http;
+  const reachable = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(host) ? 'localhost' : host;
+  const origin = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+  const rule = '='.repeat(78);
+  return [
+    '',
+    rule,
+    ' API_KEY is not set, so this process generated a key (a new one at every start).',
+    ' In another terminal, try:',
+    '',
+    `   export KEY=${config.auth.apiKey}`,
+    `   curl -H "Authorization: Bearer $KEY" ${origin}/api/v1/relayers`,
+    '',
+    ' Set API_KEY (at least 32 characters) to keep one key across restarts;',
+    ' with NODE_ENV=production the service refuses to start without it.',
+    rule,
+    '',
+    '',
+  ].join('\n');
 }
 
 main().catch((error: unknown) => {

@@ -66,23 +66,63 @@ describeEmbedded('the service as a process on the embedded default database', ()
     expect(secrets.foundIn(again.log)).toEqual([]);
   });
 
-  it('without API_KEY outside production: generates a key, prints it once, and requires it', async () => {
-    const service = new ServiceProcess(workdir(), { CONFIG_FILE, NODE_ENV: 'development' });
+  it('without API_KEY outside production: generates a key, shows it once on the terminal (never in LOG_FILE), and requires it', async () => {
+    const cwd = workdir();
+    const logFile = path.join(cwd, 'logs', 'service.log');
+    const service = new ServiceProcess(cwd, { CONFIG_FILE, NODE_ENV: 'development', LOG_FILE: logFile });
     await service.start();
     try {
       await service.waitHealthy();
-      const match = /generated a random key for this process only: ([A-Za-z0-9_-]{43})/.exec(service.log);
+      const match = /^ {3}export KEY=([A-Za-z0-9_-]{43})$/m.exec(service.log);
       expect(match).not.toBeNull();
       const key = (match as RegExpExecArray)[1];
       expect(service.log.split('\n').filter((line) => line.includes(key))).toHaveLength(1);
+      expect(service.log).toContain(
+        `curl -H "Authorization: Bearer $KEY" http://localhost:${service.port}/api/v1/relayers`,
+      );
       expect((await service.fetch('/api/v1/notifications')).status).toBe(401);
       expect(
         (await service.fetch('/api/v1/notifications', { headers: { Authorization: `Bearer ${key}` } }))
           .status,
       ).toBe(200);
+      await service.stop();
+      const logged = fs.readFileSync(logFile, 'utf8');
+      expect(logged).toContain('API_KEY is not set');
+      expect(logged).not.toContain(key);
     } finally {
       await service.stop();
     }
+  });
+
+  it('logs JSON lines when stdout is not a terminal, and readable lines with LOG_FORMAT=pretty', async () => {
+    const apiKey = secrets.add(randomBytes(32).toString('hex'));
+    const run = async (env: Record<string, string>): Promise<string[]> => {
+      const service = new ServiceProcess(workdir(), { API_KEY: apiKey, CONFIG_FILE, ...env });
+      await service.start();
+      try {
+        await service.waitHealthy();
+        await service.fetch('/api/v1/notifications', { headers: { Authorization: `Bearer ${apiKey}` } });
+      } finally {
+        await service.stop();
+      }
+      expect(secrets.foundIn(service.log)).toEqual([]);
+      return service.log.split('\n').filter((line) => line !== '');
+    };
+    const json = await run({});
+    expect(json.every((line) => typeof JSON.parse(line) === 'object')).toBe(true);
+    expect(json.map((line) => JSON.parse(line) as { msg?: string }).map((l) => l.msg)).toContain(
+      'request completed',
+    );
+    const pretty = await run({ LOG_FORMAT: 'pretty' });
+    expect(pretty.some((line) => line.startsWith('{'))).toBe(false);
+    expect(
+      pretty.some((line) => /\bINFO: \[Bootstrap\] listening on http:\/\/127\.0\.0\.1:/.test(line)),
+    ).toBe(true);
+    expect(
+      pretty.some((line) =>
+        /INFO: GET \/api\/v1\/notifications 200 \d+ ms \(request [0-9a-f-]{36}\)/.test(line),
+      ),
+    ).toBe(true);
   });
 
   it.each([
@@ -104,6 +144,7 @@ describeEmbedded('the service as a process on the embedded default database', ()
       'STORAGE_ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes',
     ],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
+    ['LOG_FORMAT', 'yaml', 'LOG_FORMAT must be one of json, pretty'],
     ['API_KEY', 'short', 'API_KEY must be at least 32 characters long'],
   ])('%s=%j stops the start with a message naming it', async (name, value, message) => {
     const service = new ServiceProcess(workdir(), { API_KEY: 'k'.repeat(40), CONFIG_FILE, [name]: value });

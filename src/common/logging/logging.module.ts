@@ -2,8 +2,9 @@ import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import pino from 'pino';
-import type { AppConfig } from '../../config/app-config';
+import pino, { type DestinationStream, type LogFn, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import type { AppConfig, LogFormat } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -32,48 +33,102 @@ export const REDACTED_PATHS = [
 /** Express adds the matched route and the client address (which honours TRUST_PROXY). */
 type RoutedRequest = IncomingMessage & { route?: { path?: string }; ip?: string };
 
+/** What every request line carries besides pino-http's own fields, for success and error alike. */
+function withRouteAndClient(req: RoutedRequest, value: Record<string, unknown>): Record<string, unknown> {
+  return { ...value, route: req.route?.path ?? null, client: req.ip ?? null };
+}
+
+/**
+ * LOG_FORMAT when set; otherwise human-readable lines for a person at a terminal (stdout is a TTY,
+ * no LOG_FILE, not production) and JSON lines for everything else (files, pipes, log collectors).
+ */
+export function chooseLogFormat(config: AppConfig, stdoutIsTty: boolean): LogFormat {
+  if (config.log.format !== null) return config.log.format;
+  return stdoutIsTty && config.log.file === null && !config.production ? 'pretty' : 'json';
+}
+
+type LogLine = Record<string, unknown> & {
+  context?: string;
+  req?: { id?: unknown; method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+};
+
+/** One short line per entry: `GET /api/v1/relayers 200 3 ms` for requests, `[Context] message` otherwise. */
+function prettyMessage(
+  line: LogLine,
+  messageKey: string,
+  _levelLabel: string,
+  { colors }: { colors: { gray: (text: string) => string } },
+): string {
+  const { req, res } = line;
+  const message = typeof line[messageKey] === 'string' ? line[messageKey] : '';
+  if (req && res && typeof res.statusCode === 'number') {
+    return `${req.method} ${req.url} ${res.statusCode} ${line.responseTime ?? '?'} ms ${colors.gray(`(request ${String(req.id)})`)}`;
+  }
+  return line.context ? `[${line.context}] ${message}` : message;
+}
+
+/** Nest's line per module and per route at start: kept in JSON, left out of the pretty format. */
+const START_UP_DETAIL = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+function skipStartUpDetail(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number): void {
+  const [first] = args as unknown[];
+  const context = typeof first === 'object' && first !== null ? (first as LogLine).context : undefined;
+  if (level <= pino.levels.values.info && context !== undefined && START_UP_DETAIL.has(context)) return;
+  method.apply(this, args);
+}
+
+function destination(config: AppConfig, format: LogFormat): DestinationStream | undefined {
+  if (format === 'pretty') {
+    return pretty({
+      colorize: config.log.file === null && process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,context,req,res,responseTime,route,client',
+      messageFormat: prettyMessage,
+      // A file gets written in the background; a terminal at once, so lines keep their order with
+      // what main.ts prints on stderr.
+      ...(config.log.file === null
+        ? { destination: 1, sync: true }
+        : { destination: config.log.file, mkdir: true, sync: false }),
+    });
+  }
+  return config.log.file ? pino.destination({ dest: config.log.file, mkdir: true, sync: false }) : undefined;
+}
+
 @Module({
   imports: [
     LoggerModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        pinoHttp: {
-          level: config.log.level,
-          stream: config.log.file
-            ? pino.destination({ dest: config.log.file, mkdir: true, sync: false })
-            : undefined,
-          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-          genReqId: requestId,
-          autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.has((req.url ?? '').split('?')[0]) },
-          serializers: {
-            req: (req: { id: unknown; method: string; url: string }) => ({
-              id: req.id,
-              method: req.method,
-              url: req.url.split('?')[0],
-            }),
-            res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      useFactory: (config: AppConfig) => {
+        const format = chooseLogFormat(config, process.stdout.isTTY === true);
+        return {
+          pinoHttp: {
+            level: config.log.level,
+            stream: destination(config, format),
+            hooks: format === 'pretty' ? { logMethod: skipStartUpDetail } : {},
+            redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+            genReqId: requestId,
+            autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.has((req.url ?? '').split('?')[0]) },
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url.split('?')[0],
+              }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            customSuccessObject: (req: RoutedRequest, _res: ServerResponse, value: Record<string, unknown>) =>
+              withRouteAndClient(req, value),
+            customErrorObject: (
+              req: RoutedRequest,
+              _res: ServerResponse,
+              _err: Error,
+              value: Record<string, unknown>,
+            ) => withRouteAndClient(req, value),
           },
-          customSuccessObject: (
-            req: RoutedRequest,
-            _res: ServerResponse,
-            value: Record<string, unknown>,
-          ) => ({
-            ...value,
-            route: req.route?.path ?? null,
-            client: req.ip ?? null,
-          }),
-          customErrorObject: (
-            req: RoutedRequest,
-            _res: ServerResponse,
-            _err: Error,
-            value: Record<string, unknown>,
-          ) => ({
-            ...value,
-            route: req.route?.path ?? null,
-            client: req.ip ?? null,
-          }),
-        },
-      }),
+        };
+      },
     }),
   ],
 })
