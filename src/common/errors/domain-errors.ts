@@ -33,6 +33,11 @@ export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
 }
 
+/** 415: the body comes in a form the service does not read (a Content-Encoding it does not decode). */
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly status = 415;
+}
+
 /** 503: a dependency (the database) cannot be reached; the request may be retried. */
 export class ServiceUnavailableError extends DomainError {
   readonly status = 503;

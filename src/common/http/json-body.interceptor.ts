@@ -1,65 +1,58 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { raw } from 'body-parser';
 import { parse as parseContentType } from 'content-type';
-import type { Request } from 'express';
-import getRawBody from 'raw-body';
+import type { Request, RequestHandler, Response } from 'express';
 import { from, mergeMap, Observable } from 'rxjs';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
-import { BadBodyError, PayloadTooLargeError } from '../errors/domain-errors';
+import {
+  BadBodyError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  type DomainError,
+} from '../errors/domain-errors';
 import { nestingDepth, parseJson } from './json';
 
 /** Far deeper than any valid body (policies nest four levels). */
 const MAX_NESTING = 32;
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 const ACCEPTED_TYPES = new Set(['application/json', 'application/merge-patch+json']);
+/** Contract section 2; body-parser would also take zstd, which the contract does not. */
+const ACCEPTED_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
+const ACCEPTED_ENCODINGS_TEXT = 'identity, gzip, deflate or br';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const WRONG_TYPE = 'Content-Type must be application/json or application/merge-patch+json';
 const NOT_JSON = 'Request body is not valid JSON: it must be a JSON object';
+const ENCODING_SHOWN_CHARS = 64;
 
-function hasRawBodyErrorType(error: unknown, type: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { type?: unknown }).type === type;
-}
-
-const DISCARD_LIMIT_MS = 10_000;
-
-/**
- * After refusing a body part-way, read and drop the rest before answering: a server that answers
- * and closes while the client is still sending resets the connection, and the client loses the
- * 413. A client still sending after DISCARD_LIMIT_MS is answered anyway.
- */
-function discardRest(request: Request): Promise<void> {
-  if (request.complete || request.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(done, DISCARD_LIMIT_MS).unref();
-    request.once('end', done);
-    request.once('close', done);
-    request.once('error', done);
-    request.resume();
-  });
+function errorType(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
 }
 
 /**
  * Reads and parses the request body after authentication, so that an unauthenticated caller
- * never gets its body read. Enforces the media type, the size limit (413), UTF-8, valid JSON and
- * a top-level object; big integers keep every digit (see parseJson).
+ * never gets its body read. Enforces the media type, the content encoding (gzip, deflate and br
+ * are decoded by body-parser; the size limit applies to the decoded bytes, 413), UTF-8, valid JSON
+ * and a top-level object; big integers keep every digit (see parseJson).
+ * A body refused part-way is read to its end by body-parser before the answer, so that the client
+ * sees the 413 instead of a reset connection.
  */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
   private readonly limitText: string;
+  private readonly readRaw: RequestHandler;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.limitText = `Request body exceeds the limit of 1 MiB (${config.http.bodyLimitBytes} bytes)`;
+    this.readRaw = raw({ type: () => true, limit: config.http.bodyLimitBytes, inflate: true });
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<Request>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
     if (!METHODS_WITH_BODY.has(request.method)) return next.handle();
-    return from(this.readBody(request)).pipe(
+    return from(this.readBody(request, http.getResponse<Response>())).pipe(
       mergeMap((body) => {
         request.body = body;
         return next.handle();
@@ -67,19 +60,10 @@ export class JsonBodyInterceptor implements NestInterceptor {
     );
   }
 
-  private async readBody(request: Request): Promise<Record<string, unknown>> {
+  private async readBody(request: Request, response: Response): Promise<Record<string, unknown>> {
     this.assertJsonContentType(request);
-    let bytes: Buffer;
-    try {
-      bytes = await getRawBody(request, {
-        limit: this.config.http.bodyLimitBytes,
-        length: request.headers['content-length'],
-      });
-    } catch (error) {
-      await discardRest(request);
-      if (hasRawBodyErrorType(error, 'entity.too.large')) throw new PayloadTooLargeError(this.limitText);
-      throw new BadBodyError('Request body could not be read');
-    }
+    const encoding = this.acceptedEncoding(request);
+    const bytes = await this.readBytes(request, response, encoding);
     let text: string;
     try {
       text = utf8.decode(bytes);
@@ -97,6 +81,46 @@ export class JsonBodyInterceptor implements NestInterceptor {
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadBodyError(NOT_JSON);
     return body as Record<string, unknown>;
+  }
+
+  /** The body's bytes, decoded; no body at all reads as empty. */
+  private readBytes(request: Request, response: Response, encoding: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      this.readRaw(request, response, (error?: unknown) => {
+        if (error !== undefined) reject(this.refusal(error, encoding));
+        else resolve(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
+      });
+    });
+  }
+
+  private refusal(error: unknown, encoding: string): DomainError {
+    switch (errorType(error)) {
+      case 'entity.too.large':
+        return new PayloadTooLargeError(this.limitText);
+      case 'encoding.unsupported':
+        return this.unsupportedEncoding(encoding);
+      case 'request.aborted':
+      case 'request.size.invalid':
+        return new BadBodyError('Request body could not be read');
+      default:
+        return encoding === 'identity'
+          ? new BadBodyError('Request body could not be read')
+          : new BadBodyError(`Request body could not be decoded (Content-Encoding: ${encoding})`);
+    }
+  }
+
+  private acceptedEncoding(request: Request): string {
+    const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    if (!ACCEPTED_ENCODINGS.has(encoding)) throw this.unsupportedEncoding(encoding);
+    return encoding;
+  }
+
+  private unsupportedEncoding(encoding: string): UnsupportedMediaTypeError {
+    const shown =
+      encoding.length > ENCODING_SHOWN_CHARS ? `${encoding.slice(0, ENCODING_SHOWN_CHARS)}...` : encoding;
+    return new UnsupportedMediaTypeError(
+      `Content-Encoding ${shown} is not supported: use ${ACCEPTED_ENCODINGS_TEXT}`,
+    );
   }
 
   private assertJsonContentType(request: Request): void {
