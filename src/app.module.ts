@@ -12,7 +12,7 @@ import { LoggingModule } from './common/logging/logging.module';
 import { ApiKeyThrottlerGuard } from './common/rate-limit/api-key-throttler.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { RedisModule } from './common/redis/redis.module';
-import { createValidationPipe } from './common/validation/validation.pipe';
+import { DtoValidationPipe } from './common/validation/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -55,7 +55,7 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: DatabaseReadyGuard },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
-        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_PIPE, useClass: DtoValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ],
     };

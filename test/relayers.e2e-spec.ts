@@ -133,17 +133,17 @@ describe('relayers API', () => {
       [
         'rpc weight 101',
         { custom_rpc_urls: [{ url: 'https://rpc.example.com', weight: 101 }] },
-        'custom_rpc_urls.0.weight must be a whole number from 0 to 100',
+        'custom_rpc_urls[0].weight must be a whole number from 0 to 100',
       ],
       [
         'rpc weight -1',
         { custom_rpc_urls: [{ url: 'https://rpc.example.com', weight: -1 }] },
-        'custom_rpc_urls.0.weight must be a whole number from 0 to 100',
+        'custom_rpc_urls[0].weight must be a whole number from 0 to 100',
       ],
       [
         'rpc entry with an unknown field',
         { custom_rpc_urls: [{ url: 'https://rpc.example.com', x: 1 }] },
-        'custom_rpc_urls.0.x is not an allowed field',
+        'custom_rpc_urls[0].x is not an allowed field',
       ],
       [
         'rpc metadata address',

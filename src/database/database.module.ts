@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { buildDataSourceOptions } from './data-source-options';
 import { DatabaseLifecycle } from './database-lifecycle.service';
+import { Transactions } from './transactions';
 
 @Global()
 @Module({
@@ -17,7 +18,7 @@ import { DatabaseLifecycle } from './database-lifecycle.service';
       }),
     }),
   ],
-  providers: [DatabaseLifecycle],
-  exports: [DatabaseLifecycle],
+  providers: [DatabaseLifecycle, Transactions],
+  exports: [DatabaseLifecycle, Transactions],
 })
 export class DatabaseModule {}

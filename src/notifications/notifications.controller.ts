@@ -2,8 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
-import { NotificationsService } from './notifications.service';
+import { notificationNotFound, NotificationsService } from './notifications.service';
+
+const NotificationId = (): ParameterDecorator =>
+  Param('notification_id', new ParseIdPipe(notificationNotFound));
 
 @ApiTags('notifications')
 @ApiBearerAuth()
@@ -31,7 +35,7 @@ export class NotificationsController {
   @HttpCode(200)
   @ApiEnvelope(NotificationResponse, 200)
   @ApiErrors(401, 404, 429, 500, 503)
-  get(@Param('notification_id') id: string): Promise<NotificationResponse> {
+  get(@NotificationId() id: string): Promise<NotificationResponse> {
     return this.notifications.get(id);
   }
 
@@ -39,10 +43,7 @@ export class NotificationsController {
   @HttpCode(200)
   @ApiEnvelope(NotificationResponse, 200)
   @ApiErrors(400, 401, 404, 413, 429, 500, 503)
-  update(
-    @Param('notification_id') id: string,
-    @Body() dto: UpdateNotificationDto,
-  ): Promise<NotificationResponse> {
+  update(@NotificationId() id: string, @Body() dto: UpdateNotificationDto): Promise<NotificationResponse> {
     return this.notifications.update(id, dto);
   }
 
@@ -50,7 +51,7 @@ export class NotificationsController {
   @HttpCode(200)
   @ApiEnvelope(String, 200)
   @ApiErrors(401, 404, 409, 429, 500, 503)
-  remove(@Param('notification_id') id: string): Promise<string> {
+  remove(@NotificationId() id: string): Promise<string> {
     return this.notifications.remove(id);
   }
 }

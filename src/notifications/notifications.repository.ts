@@ -1,20 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { ConflictError } from '../common/errors/domain-errors';
+import type { EntityManager, Repository } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { CachedRowCount } from '../database/cached-row-count';
+import { EntityRows } from '../database/entity-rows';
 import { NotificationEntity } from './notification.entity';
 
 export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url' | 'signingKey'>>;
 
+/** Notifications rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
 export class NotificationsRepository {
   private readonly total: CachedRowCount;
+  private readonly rows: EntityRows<NotificationEntity>;
 
   constructor(
     @InjectRepository(NotificationEntity) private readonly repository: Repository<NotificationEntity>,
   ) {
+    this.rows = new EntityRows(repository);
     this.total = new CachedRowCount(async () => {
       const rows = await this.repository.query<Array<{ n: number | string }>>(
         'SELECT COUNT(*) AS n FROM notifications',
@@ -23,63 +26,66 @@ export class NotificationsRepository {
     });
   }
 
-  findById(id: string): Promise<NotificationEntity | null> {
-    return this.repository.findOneBy({ id });
+  async findById(id: string): Promise<NotificationEntity | null> {
+    const [entity] = await this.rows.select(`SELECT ${this.rows.columns} FROM notifications WHERE id = ?`, [
+      id,
+    ]);
+    return entity ?? null;
   }
 
-  existsById(id: string): Promise<boolean> {
-    return this.repository.existsBy({ id });
+  async existsById(id: string): Promise<boolean> {
+    const rows = await this.repository.query<unknown[]>('SELECT 1 AS found FROM notifications WHERE id = ?', [
+      id,
+    ]);
+    return rows.length > 0;
   }
 
   /** One page in the stable list order: creation time, then id. */
   async findPage(offset: number, limit: number): Promise<{ items: NotificationEntity[]; total: number }> {
     const [items, total] = await Promise.all([
-      this.repository.find({ order: { createdAt: 'ASC', id: 'ASC' }, skip: offset, take: limit }),
+      this.rows.select(
+        `SELECT ${this.rows.columns} FROM notifications ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [limit, offset],
+      ),
       this.total.get(),
     ]);
     return { items, total };
   }
 
-  /** Inserts a new notification; a taken id raises ConflictError (also when two requests race). */
-  async insert(entity: NotificationEntity): Promise<void> {
+  /** Inserts a new notification; false when the id is taken (also when two requests race). */
+  async insert(manager: EntityManager, entity: NotificationEntity): Promise<boolean> {
     try {
-      await this.repository.insert(entity);
-      this.total.invalidate();
+      await manager.insert(NotificationEntity, entity);
+      return true;
     } catch (error) {
-      if (isUniqueViolation(error)) throw new ConflictError('Notification with this ID already exists');
+      if (isUniqueViolation(error)) return false;
       throw error;
+    } finally {
+      this.total.invalidate();
     }
   }
 
   /** Applies only the given columns; false when no such notification exists. */
-  async update(id: string, changes: NotificationChanges, now: Date): Promise<boolean> {
-    const result = await this.repository.update({ id }, { ...changes, updatedAt: now });
+  async update(
+    manager: EntityManager,
+    id: string,
+    changes: NotificationChanges,
+    now: Date,
+  ): Promise<boolean> {
+    const result = await manager.update(NotificationEntity, { id }, { ...changes, updatedAt: now });
     return (result.affected ?? 0) > 0;
   }
 
-  /** Ids of the relayers that still reference the notification, in id order. */
-  async findReferencingRelayerIds(id: string): Promise<string[]> {
-    const rows = await this.repository.manager.query<Array<{ id: string }>>(
-      'SELECT id FROM relayers WHERE notification_id = ? ORDER BY id LIMIT 50',
-      [id],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** Deletes the notification; a relayer still referencing it (even one written meanwhile) raises ConflictError. */
-  async deleteById(id: string): Promise<boolean> {
+  /** 'in_use' when a row still references it (the foreign key decides, even against a racing write). */
+  async deleteById(manager: EntityManager, id: string): Promise<'deleted' | 'missing' | 'in_use'> {
     try {
-      const result = await this.repository.delete({ id });
-      this.total.invalidate();
-      return (result.affected ?? 0) > 0;
+      const result = await manager.delete(NotificationEntity, { id });
+      return (result.affected ?? 0) > 0 ? 'deleted' : 'missing';
     } catch (error) {
-      if (isForeignKeyViolation(error)) throw await this.inUseError(id);
+      if (isForeignKeyViolation(error)) return 'in_use';
       throw error;
+    } finally {
+      this.total.invalidate();
     }
-  }
-
-  async inUseError(id: string): Promise<ConflictError> {
-    const ids = await this.findReferencingRelayerIds(id);
-    return new ConflictError(`Notification is used by relayers: ${ids.join(', ')}`);
   }
 }

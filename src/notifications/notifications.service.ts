@@ -1,20 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
+import { ConflictError, NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { FieldCipher } from '../common/security/encryption';
 import { checkUrl } from '../common/security/url-policy';
-import { isPossibleId } from '../common/validation/field-rules';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { Transactions } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
+import { NotificationUsersRegistry } from './notification-users';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
 export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
 
-export const NOTIFICATION_NOT_FOUND = 'Notification not found';
+export const notificationNotFound = (): NotFoundError => new NotFoundError('Notification not found');
 
 export function toNotificationResponse(entity: NotificationEntity): NotificationResponse {
   return { id: entity.id, type: entity.type, url: entity.url, has_signing_key: entity.signingKey !== null };
@@ -24,6 +25,8 @@ export function toNotificationResponse(entity: NotificationEntity): Notification
 export class NotificationsService {
   constructor(
     private readonly notifications: NotificationsRepository,
+    private readonly users: NotificationUsersRegistry,
+    private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {}
@@ -39,33 +42,41 @@ export class NotificationsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.notifications.insert(entity);
+    await this.transactions.run(async (manager) => {
+      if (!(await this.notifications.insert(manager, entity))) {
+        throw new ConflictError('Notification with this ID already exists');
+      }
+    });
     return toNotificationResponse(entity);
   }
 
   async update(id: string, dto: UpdateNotificationDto): Promise<NotificationResponse> {
-    if (!isPossibleId(id) || !(await this.notifications.existsById(id))) {
-      throw new NotFoundError(NOTIFICATION_NOT_FOUND);
-    }
     const changes: NotificationChanges = {};
     if (dto.type != null) changes.type = dto.type;
-    if (dto.url != null) {
-      this.assertUrlAllowed(dto.url);
-      changes.url = dto.url;
-    }
+    if (dto.url != null) changes.url = dto.url;
     if (dto.signing_key === '') changes.signingKey = null;
     else if (dto.signing_key != null) changes.signingKey = this.sealKey(dto.signing_key);
+    if (!(await this.notifications.existsById(id))) throw notificationNotFound();
+    if (changes.url !== undefined) this.assertUrlAllowed(changes.url);
 
-    if (Object.keys(changes).length > 0 && !(await this.notifications.update(id, changes, new Date()))) {
-      throw new NotFoundError(NOTIFICATION_NOT_FOUND);
+    if (Object.keys(changes).length > 0) {
+      await this.transactions.run(async (manager) => {
+        if (!(await this.notifications.update(manager, id, changes, new Date())))
+          throw notificationNotFound();
+      });
     }
     return this.get(id);
   }
 
   async get(id: string): Promise<NotificationResponse> {
-    const entity = isPossibleId(id) ? await this.notifications.findById(id) : null;
-    if (!entity) throw new NotFoundError(NOTIFICATION_NOT_FOUND);
+    const entity = await this.notifications.findById(id);
+    if (!entity) throw notificationNotFound();
     return toNotificationResponse(entity);
+  }
+
+  /** Whether a notification with this id exists (for the resources that reference one). */
+  exists(id: string): Promise<boolean> {
+    return this.notifications.existsById(id);
   }
 
   async list(query: PageQueryDto): Promise<Page<NotificationResponse>> {
@@ -75,12 +86,12 @@ export class NotificationsService {
 
   /** 409 naming the relayers while any relayer references the notification (contract 8). */
   async remove(id: string): Promise<string> {
-    if (!isPossibleId(id) || !(await this.notifications.existsById(id)))
-      throw new NotFoundError(NOTIFICATION_NOT_FOUND);
-    if ((await this.notifications.findReferencingRelayerIds(id)).length > 0) {
-      throw await this.notifications.inUseError(id);
+    const outcome = await this.transactions.run((manager) => this.notifications.deleteById(manager, id));
+    if (outcome === 'missing') throw notificationNotFound();
+    if (outcome === 'in_use') {
+      const uses = await this.users.describeUsesOf(id);
+      throw new ConflictError(`Notification is used by ${uses.join('; ')}`);
     }
-    if (!(await this.notifications.deleteById(id))) throw new NotFoundError(NOTIFICATION_NOT_FOUND);
     return 'Notification deleted successfully';
   }
 

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { NetworkType } from '../catalogue/catalogue.types';
+import { jsonColumn } from '../database/json-column';
 
-/** Stored as JSON text; see RelayersRepository for (de)serialisation. */
 export interface StoredRpcUrl {
   url: string;
   weight: number;
@@ -41,17 +41,16 @@ export class RelayerEntity {
   @Column({ name: 'system_disabled', type: 'boolean' })
   systemDisabled: boolean;
 
-  /** JSON text of DisabledReason, or null. */
-  @Column({ name: 'disabled_reason', type: 'text', nullable: true })
-  disabledReason: string | null;
+  @Column({ name: 'disabled_reason', type: 'text', nullable: true, transformer: jsonColumn })
+  disabledReason: DisabledReason | null;
 
-  /** JSON text of StoredRpcUrl[], or null. */
-  @Column({ name: 'custom_rpc_urls', type: 'text', nullable: true })
-  customRpcUrls: string | null;
+  /** Unmasked: the secret parts of the URLs never leave the process (see toRelayerResponse). */
+  @Column({ name: 'custom_rpc_urls', type: 'text', nullable: true, transformer: jsonColumn })
+  customRpcUrls: StoredRpcUrl[] | null;
 
-  /** JSON text of the normalised policies (big integers with every digit), or null. */
-  @Column({ type: 'text', nullable: true })
-  policies: string | null;
+  /** The normalised policies; big integers keep every digit. */
+  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  policies: Record<string, unknown> | null;
 
   /** Optimistic lock: every update checks and bumps it, so concurrent merges never lose a change. */
   @Column({ type: 'integer' })

@@ -1,9 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import type { Checked } from '../common/validation/validate-dto';
+import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
-import { RelayersService } from './relayers.service';
+import { relayerNotFound, RelayersService } from './relayers.service';
+
+const RelayerId = (): ParameterDecorator => Param('relayer_id', new ParseIdPipe(relayerNotFound));
 
 @ApiTags('relayers')
 @ApiBearerAuth()
@@ -13,10 +18,13 @@ export class RelayersController {
 
   @Post()
   @HttpCode(201)
+  @ApiBody({ type: CreateRelayerDto })
   @ApiEnvelope(RelayerResponse, 201)
   @ApiErrors(400, 401, 409, 413, 429, 500, 503, 504)
-  create(@Body() dto: CreateRelayerDto): Promise<RelayerResponse> {
-    return this.relayers.create(dto);
+  create(
+    @Body(new CheckedBodyPipe(CreateRelayerDto)) body: Checked<CreateRelayerDto>,
+  ): Promise<RelayerResponse> {
+    return this.relayers.create(body);
   }
 
   @Get()
@@ -31,23 +39,27 @@ export class RelayersController {
   @HttpCode(200)
   @ApiEnvelope(RelayerResponse, 200)
   @ApiErrors(401, 404, 429, 500, 503)
-  get(@Param('relayer_id') id: string): Promise<RelayerResponse> {
+  get(@RelayerId() id: string): Promise<RelayerResponse> {
     return this.relayers.get(id);
   }
 
   @Patch(':relayer_id')
   @HttpCode(200)
+  @ApiBody({ type: UpdateRelayerDto })
   @ApiEnvelope(RelayerResponse, 200)
   @ApiErrors(400, 401, 404, 413, 429, 500, 503, 504)
-  update(@Param('relayer_id') id: string, @Body() dto: UpdateRelayerDto): Promise<RelayerResponse> {
-    return this.relayers.update(id, dto);
+  update(
+    @RelayerId() id: string,
+    @Body(new CheckedBodyPipe(UpdateRelayerDto)) body: Checked<UpdateRelayerDto>,
+  ): Promise<RelayerResponse> {
+    return this.relayers.update(id, body);
   }
 
   @Delete(':relayer_id')
   @HttpCode(200)
   @ApiEnvelope(String, 200)
-  @ApiErrors(401, 404, 429, 500, 503)
-  remove(@Param('relayer_id') id: string): Promise<string> {
+  @ApiErrors(401, 404, 429, 500, 503, 504)
+  remove(@RelayerId() id: string): Promise<string> {
     return this.relayers.remove(id);
   }
 }

@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { NotificationUsersRegistry } from '../notifications/notification-users';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RelayerEntity } from './relayer.entity';
 import { RelayersController } from './relayers.controller';
@@ -10,6 +11,19 @@ import { RelayersService } from './relayers.service';
   imports: [TypeOrmModule.forFeature([RelayerEntity]), NotificationsModule],
   controllers: [RelayersController],
   providers: [RelayersRepository, RelayersService],
-  exports: [RelayersRepository],
+  exports: [RelayersService],
 })
-export class RelayersModule {}
+export class RelayersModule implements OnModuleInit {
+  constructor(
+    private readonly notificationUsers: NotificationUsersRegistry,
+    private readonly relayers: RelayersRepository,
+  ) {}
+
+  /** Relayers reference notifications: a notification they use cannot be deleted (contract 8). */
+  onModuleInit(): void {
+    this.notificationUsers.register({
+      kind: 'relayers',
+      findIdsUsing: (notificationId, limit) => this.relayers.findIdsByNotification(notificationId, limit),
+    });
+  }
+}

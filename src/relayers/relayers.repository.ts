@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import type { NetworkType } from '../catalogue/catalogue.types';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { CachedRowCount } from '../database/cached-row-count';
+import { EntityRows } from '../database/entity-rows';
+import { asColumnValues } from '../database/json-column';
 import { RelayerEntity } from './relayer.entity';
 
 export type RelayerChanges = Pick<
@@ -10,62 +13,17 @@ export type RelayerChanges = Pick<
   'name' | 'paused' | 'notificationId' | 'customRpcUrls' | 'policies' | 'updatedAt'
 >;
 
-/** A relayers row as both drivers return it for the column list below. */
-interface RelayerRow {
-  id: string;
-  name: string;
-  network: string;
-  network_type: NetworkType;
-  address: string;
-  signer_id: string;
-  notification_id: string | null;
-  paused: number | boolean;
-  system_disabled: number | boolean;
-  disabled_reason: string | null;
-  custom_rpc_urls: string | null;
-  policies: string | null;
-  version: number;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+/** Why an insert was refused by the database. */
+export type InsertRefusal = 'duplicate' | 'missing_notification';
 
-const COLUMNS =
-  'id, name, network, network_type, address, signer_id, notification_id, paused, system_disabled, ' +
-  'disabled_reason, custom_rpc_urls, policies, version, created_at, updated_at';
-
-/** mysql2 returns DATETIME as Date (timezone Z); SQLite returns TypeORM's UTC text 'YYYY-MM-DD HH:MM:SS.SSS'. */
-const toDate = (value: Date | string): Date =>
-  value instanceof Date ? value : new Date(`${value.replace(' ', 'T')}Z`);
-
-function toEntity(row: RelayerRow): RelayerEntity {
-  return Object.assign(new RelayerEntity(), {
-    id: row.id,
-    name: row.name,
-    network: row.network,
-    networkType: row.network_type,
-    address: row.address,
-    signerId: row.signer_id,
-    notificationId: row.notification_id,
-    paused: Boolean(row.paused),
-    systemDisabled: Boolean(row.system_disabled),
-    disabledReason: row.disabled_reason,
-    customRpcUrls: row.custom_rpc_urls,
-    policies: row.policies,
-    version: Number(row.version),
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
-  });
-}
-
-/**
- * The reads on the request path are fixed SQL strings (the driver caches their prepared
- * statements) instead of TypeORM query builders, which rebuild the SQL on every call.
- */
+/** Relayers rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
 export class RelayersRepository {
   private readonly total: CachedRowCount;
+  private readonly rows: EntityRows<RelayerEntity>;
 
   constructor(@InjectRepository(RelayerEntity) private readonly repository: Repository<RelayerEntity>) {
+    this.rows = new EntityRows(repository);
     this.total = new CachedRowCount(async () => {
       const rows = await this.repository.query<Array<{ n: number | string }>>(
         'SELECT COUNT(*) AS n FROM relayers',
@@ -75,10 +33,8 @@ export class RelayersRepository {
   }
 
   async findById(id: string): Promise<RelayerEntity | null> {
-    const rows = await this.repository.query<RelayerRow[]>(`SELECT ${COLUMNS} FROM relayers WHERE id = ?`, [
-      id,
-    ]);
-    return rows.length > 0 ? toEntity(rows[0]) : null;
+    const [entity] = await this.rows.select(`SELECT ${this.rows.columns} FROM relayers WHERE id = ?`, [id]);
+    return entity ?? null;
   }
 
   async existsById(id: string): Promise<boolean> {
@@ -88,14 +44,14 @@ export class RelayersRepository {
 
   /** One page in the stable list order: creation time, then id (served by idx_relayers_created_at_id). */
   async findPage(offset: number, limit: number): Promise<{ items: RelayerEntity[]; total: number }> {
-    const [rows, total] = await Promise.all([
-      this.repository.query<RelayerRow[]>(
-        `SELECT ${COLUMNS} FROM relayers ORDER BY created_at, id LIMIT ? OFFSET ?`,
-        [limit, offset],
-      ),
+    const [items, total] = await Promise.all([
+      this.rows.select(`SELECT ${this.rows.columns} FROM relayers ORDER BY created_at, id LIMIT ? OFFSET ?`, [
+        limit,
+        offset,
+      ]),
       this.total.get(),
     ]);
-    return { items: rows.map(toEntity), total };
+    return { items, total };
   }
 
   /** The id of the relayer that uses this signer on this network, if any. */
@@ -111,27 +67,55 @@ export class RelayersRepository {
     return rows[0]?.id ?? null;
   }
 
-  async insert(entity: RelayerEntity): Promise<void> {
-    await this.repository.insert(entity);
-    this.total.invalidate();
+  /** Ids of the relayers that report to the notification, in id order (at most `limit`). */
+  async findIdsByNotification(notificationId: string, limit: number): Promise<string[]> {
+    const rows = await this.repository.query<Array<{ id: string }>>(
+      'SELECT id FROM relayers WHERE notification_id = ? ORDER BY id LIMIT ?',
+      [notificationId, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Inserts the relayer, or says which rule of the database refused it. */
+  async insert(manager: EntityManager, entity: RelayerEntity): Promise<InsertRefusal | null> {
+    try {
+      await manager.insert(RelayerEntity, asColumnValues(entity));
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'duplicate';
+      if (isForeignKeyViolation(error)) return 'missing_notification';
+      throw error;
+    } finally {
+      this.total.invalidate();
+    }
+    return null;
   }
 
   /**
    * Writes the changes only if nobody wrote the relayer since it was read (same version), and
-   * bumps the version. False when the version moved on (or the relayer is gone): re-read and retry.
+   * bumps the version. 'stale' when the version moved on (or the relayer is gone): re-read and retry.
    */
-  async updateIfVersion(id: string, version: number, changes: RelayerChanges): Promise<boolean> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .update(RelayerEntity)
-      .set({ ...changes, version: version + 1 })
-      .where('id = :id AND version = :version', { id, version })
-      .execute();
-    return (result.affected ?? 0) > 0;
+  async updateIfVersion(
+    manager: EntityManager,
+    id: string,
+    version: number,
+    changes: RelayerChanges,
+  ): Promise<'written' | 'stale' | 'missing_notification'> {
+    try {
+      const result = await manager
+        .createQueryBuilder()
+        .update(RelayerEntity)
+        .set(asColumnValues<RelayerEntity>({ ...changes, version: version + 1 }))
+        .where('id = :id AND version = :version', { id, version })
+        .execute();
+      return (result.affected ?? 0) > 0 ? 'written' : 'stale';
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return 'missing_notification';
+      throw error;
+    }
   }
 
-  async deleteById(id: string): Promise<boolean> {
-    const result = await this.repository.delete({ id });
+  async deleteById(manager: EntityManager, id: string): Promise<boolean> {
+    const result = await manager.delete(RelayerEntity, { id });
     this.total.invalidate();
     return (result.affected ?? 0) > 0;
   }

@@ -8,49 +8,70 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../common/errors/domain-errors';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
+import { stringifyJson } from '../common/http/json';
 import { Page, PageQueryDto } from '../common/http/page';
-import { isMaskedFormOf } from '../common/security/url-masking';
+import { resolveSentUrl } from '../common/security/url-masking';
 import { checkUrl } from '../common/security/url-policy';
-import { validationMessage } from '../common/validation/validation.pipe';
-import { isPossibleId } from '../common/validation/field-rules';
+import type { Checked } from '../common/validation/validate-dto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { NotificationsRepository } from '../notifications/notifications.repository';
-import { CreateRelayerDto, RelayerResponse, RpcConfigDto, UpdateRelayerDto } from './dto/relayer.dto';
+import { Transactions } from '../database/transactions';
+import { NotificationsService } from '../notifications/notifications.service';
+import {
+  CreateRelayerDto,
+  MAX_RPC_URLS,
+  RelayerResponse,
+  RpcConfigDto,
+  UpdateRelayerDto,
+} from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
-import { fromJsonColumn, toJsonColumn, toRelayerResponse } from './relayer.mapper';
+import { toRelayerResponse } from './relayer.mapper';
 import { RelayerEntity, type StoredRpcUrl } from './relayer.entity';
-import { RelayersRepository } from './relayers.repository';
+import { RelayersRepository, type RelayerChanges } from './relayers.repository';
 
 const DEFAULT_RPC_WEIGHT = 100;
 const MAX_UPDATE_ATTEMPTS = 200;
 
 export const relayerNotFound = (id: string) => new NotFoundError(`Relayer with ID ${id} not found`);
 const duplicateRelayer = () => new ConflictError('Relayer with this ID already exists');
+const notificationNotFound = (id: string) => new ValidationError(`Notification with ID ${id} not found`);
 
 @Injectable()
 export class RelayersService {
   constructor(
     private readonly relayers: RelayersRepository,
-    private readonly notifications: NotificationsRepository,
+    private readonly notifications: NotificationsService,
     private readonly catalogue: Catalogue,
+    private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(dto: CreateRelayerDto): Promise<RelayerResponse> {
+  /**
+   * Every check that needs no database runs first and all their problems are answered in one 400
+   * (the DTO's, the policy rules, the URL policy, the catalogue); then the checks against stored data.
+   */
+  async create(input: Checked<CreateRelayerDto>): Promise<RelayerResponse> {
+    const { value: dto, invalid } = input;
+    const problems = [...input.problems];
+    const type = invalid.has('network_type') ? null : dto.network_type;
+    const policies =
+      type !== null && !invalid.has('policies')
+        ? this.checkPolicies(type, dto.policies ?? null, problems)
+        : null;
+    const rpcUrls = this.checkRpcUrls(this.checkableRpcUrls(input, 'custom_rpc_urls'), [], problems);
+    if (type !== null && !invalid.has('network') && !this.catalogue.findNetwork(type, dto.network)) {
+      problems.push(`Network '${dto.network}' not found for network type '${type}'`);
+    }
+    if (!invalid.has('signer_id')) {
+      if (!this.catalogue.hasSigner(dto.signer_id))
+        problems.push(`Signer with ID ${dto.signer_id} not found`);
+      else if (type !== null && !this.catalogue.signerSuits(dto.signer_id, type)) {
+        problems.push(`Signer with ID ${dto.signer_id} has no key for network type '${type}'`);
+      }
+    }
+    if (problems.length > 0 || type === null) throw new ValidationError(problems);
+
     const id = dto.id ?? randomUUID();
-    const type = dto.network_type;
-    const policies = this.validPolicies(type, dto.policies ?? null);
-    const rpcUrls = this.validRpcUrls(dto.custom_rpc_urls ?? null, null);
-    if (!this.catalogue.findNetwork(type, dto.network)) {
-      throw new ValidationError(`Network '${dto.network}' not found for network type '${type}'`);
-    }
-    if (!this.catalogue.hasSigner(dto.signer_id))
-      throw new ValidationError(`Signer with ID ${dto.signer_id} not found`);
-    if (!this.catalogue.signerSuits(dto.signer_id, type)) {
-      throw new ValidationError(`Signer with ID ${dto.signer_id} has no key for network type '${type}'`);
-    }
     if (dto.notification_id != null) await this.assertNotificationExists(dto.notification_id);
     if (await this.relayers.existsById(id)) throw duplicateRelayer();
     await this.assertSignerFreeOnNetwork(type, dto.network, dto.signer_id);
@@ -67,66 +88,64 @@ export class RelayersService {
       paused: dto.paused,
       systemDisabled: false,
       disabledReason: null,
-      customRpcUrls: toJsonColumn(rpcUrls),
-      policies: toJsonColumn(policies),
+      customRpcUrls: rpcUrls,
+      policies,
       version: 1,
       createdAt: now,
       updatedAt: now,
     });
-    try {
-      await this.relayers.insert(entity);
-    } catch (error) {
-      // A racing request won between the checks above and this insert: say which rule it broke.
-      if (isUniqueViolation(error)) {
+    await this.transactions.run(async (manager) => {
+      const refusal = await this.relayers.insert(manager, entity);
+      if (refusal === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
+      if (refusal === 'duplicate') {
+        // A racing request won between the checks above and this insert: say which rule it broke.
         if (await this.relayers.existsById(id)) throw duplicateRelayer();
         await this.assertSignerFreeOnNetwork(type, dto.network, dto.signer_id);
+        throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
       }
-      if (isForeignKeyViolation(error) && dto.notification_id != null) {
-        throw new ValidationError(`Notification with ID ${dto.notification_id} not found`);
-      }
-      throw error;
-    }
+    });
     return toRelayerResponse(entity);
   }
 
   /**
    * JSON merge patch, validated as a whole after merging, written only if the relayer did not
    * change since it was read; otherwise read, merge and validate again (optimistic locking).
+   * Order (contract 6.2): body shape, then existence, then the rest; a body with shape problems
+   * names the problems of the merge too when the relayer exists.
    */
-  async update(id: string, dto: UpdateRelayerDto): Promise<RelayerResponse> {
+  async update(id: string, input: Checked<UpdateRelayerDto>): Promise<RelayerResponse> {
+    const dto = input.value;
+    if (input.problems.length > 0) {
+      const current = await this.relayers.findById(id);
+      const problems = [...input.problems];
+      if (current) this.merge(current, input, problems);
+      throw new ValidationError(problems);
+    }
     if (dto.notification_id != null) {
-      if (!isPossibleId(id) || !(await this.relayers.existsById(id))) throw relayerNotFound(id);
+      if (!(await this.relayers.existsById(id))) throw relayerNotFound(id);
       await this.assertNotificationExists(dto.notification_id);
     }
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const current = isPossibleId(id) ? await this.relayers.findById(id) : null;
+      const current = await this.relayers.findById(id);
       if (!current) throw relayerNotFound(id);
-      const next = this.merge(current, dto);
-      if (next === current) return toRelayerResponse(current);
-      const changes = {
-        name: next.name,
-        paused: next.paused,
-        notificationId: next.notificationId,
-        customRpcUrls: next.customRpcUrls,
-        policies: next.policies,
-        updatedAt: new Date(),
-      };
-      let written: boolean;
-      try {
-        written = await this.relayers.updateIfVersion(id, current.version, changes);
-      } catch (error) {
-        if (isForeignKeyViolation(error))
-          throw new ValidationError(`Notification with ID ${dto.notification_id} not found`);
-        throw error;
+      const problems: string[] = [];
+      const changes = this.merge(current, input, problems);
+      if (problems.length > 0) throw new ValidationError(problems);
+      if (changes === null) return toRelayerResponse(current);
+      const outcome = await this.transactions.run((manager) =>
+        this.relayers.updateIfVersion(manager, id, current.version, changes),
+      );
+      if (outcome === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
+      if (outcome === 'written') {
+        return toRelayerResponse({ ...current, ...changes, version: current.version + 1 });
       }
-      if (written) return toRelayerResponse({ ...current, ...changes, version: current.version + 1 });
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     }
     throw new ServiceUnavailableError('Service Unavailable: the relayer is being changed too often, retry');
   }
 
   async get(id: string): Promise<RelayerResponse> {
-    const entity = isPossibleId(id) ? await this.relayers.findById(id) : null;
+    const entity = await this.relayers.findById(id);
     if (!entity) throw relayerNotFound(id);
     return toRelayerResponse(entity);
   }
@@ -137,72 +156,114 @@ export class RelayersService {
   }
 
   async remove(id: string): Promise<string> {
-    if (!isPossibleId(id) || !(await this.relayers.deleteById(id))) throw relayerNotFound(id);
+    if (!(await this.transactions.run((manager) => this.relayers.deleteById(manager, id)))) {
+      throw relayerNotFound(id);
+    }
     return 'Relayer deleted successfully';
   }
 
-  /** The relayer after applying the patch; the same object when nothing changes. */
-  private merge(current: RelayerEntity, dto: UpdateRelayerDto): RelayerEntity {
-    const next: RelayerEntity = { ...current };
-    let changed = false;
-    if (dto.name !== undefined && dto.name !== current.name) {
-      next.name = dto.name;
-      changed = true;
-    }
-    if (dto.paused !== undefined && dto.paused !== current.paused) {
-      next.paused = dto.paused;
-      changed = true;
-    }
-    if (dto.notification_id !== undefined && dto.notification_id !== current.notificationId) {
-      next.notificationId = dto.notification_id;
-      changed = true;
-    }
-    if (dto.custom_rpc_urls !== undefined) {
-      const stored = fromJsonColumn<StoredRpcUrl[]>(current.customRpcUrls);
-      next.customRpcUrls = toJsonColumn(this.validRpcUrls(dto.custom_rpc_urls, stored));
-      changed ||= next.customRpcUrls !== current.customRpcUrls;
-    }
-    if (dto.policies !== undefined) {
-      const stored = fromJsonColumn<Policies>(current.policies);
-      const merged = mergePolicies(stored, dto.policies);
-      next.policies = toJsonColumn(this.validPolicies(current.networkType, merged));
-      changed ||= next.policies !== current.policies;
-    }
-    return changed ? next : current;
-  }
-
-  /** Validates a whole policy object for the network type; Solana always carries its default. */
-  private validPolicies(type: NetworkType, raw: unknown): Policies | null {
-    if (raw === null && type !== 'solana') return null;
-    const result = validatePolicies(type, raw ?? {});
-    if (!result.ok) throw new ValidationError(validationMessage(result.errors));
-    return result.policies;
+  /**
+   * The changes the patch makes to the relayer (null when it changes nothing); every problem of
+   * the merged result goes to `problems`. Fields in `invalid` failed the DTO and are left alone.
+   */
+  private merge(
+    current: RelayerEntity,
+    input: Checked<UpdateRelayerDto>,
+    problems: string[],
+  ): RelayerChanges | null {
+    const { value: dto, invalid } = input;
+    const given = <K extends keyof UpdateRelayerDto>(key: K): boolean =>
+      dto[key] !== undefined && !invalid.has(key);
+    const next: RelayerChanges = {
+      name: given('name') ? (dto.name as string) : current.name,
+      paused: given('paused') ? (dto.paused as boolean) : current.paused,
+      notificationId: given('notification_id') ? (dto.notification_id ?? null) : current.notificationId,
+      customRpcUrls:
+        dto.custom_rpc_urls !== undefined
+          ? this.checkRpcUrls(
+              this.checkableRpcUrls(input, 'custom_rpc_urls'),
+              current.customRpcUrls ?? [],
+              problems,
+            )
+          : current.customRpcUrls,
+      policies: given('policies')
+        ? this.checkPolicies(current.networkType, mergePolicies(current.policies, dto.policies), problems)
+        : current.policies,
+      updatedAt: new Date(),
+    };
+    const changed =
+      next.name !== current.name ||
+      next.paused !== current.paused ||
+      next.notificationId !== current.notificationId ||
+      stringifyJson(next.customRpcUrls) !== stringifyJson(current.customRpcUrls) ||
+      stringifyJson(next.policies) !== stringifyJson(current.policies);
+    return changed ? next : null;
   }
 
   /**
-   * Applies the RPC URL policy to each entry. A masked URL sent back unchanged (as GET showed it)
-   * keeps the stored URL at the same position.
+   * The RPC URL entries the URL policy can judge: every entry of a list that passed the DTO, and
+   * of one that did not, those whose `url` has no problem of its own yet (so that a bad weight
+   * does not hide a bad URL; the others are null). Null when the list is absent, null, or not a list.
    */
-  private validRpcUrls(given: RpcConfigDto[] | null, stored: StoredRpcUrl[] | null): StoredRpcUrl[] | null {
+  private checkableRpcUrls(
+    input: Checked<{ custom_rpc_urls?: RpcConfigDto[] | null }>,
+    field: string,
+  ): Array<RpcConfigDto | null> | null {
+    const list = input.value.custom_rpc_urls;
+    if (!Array.isArray(list)) return null;
+    if (!input.invalid.has(field)) return list;
+    if (list.length > MAX_RPC_URLS) return null;
+    return list.map((rpc, i) =>
+      typeof rpc === 'object' &&
+      rpc !== null &&
+      typeof rpc.url === 'string' &&
+      !input.problems.some((line) => line.startsWith(`${field}[${i}].url `))
+        ? rpc
+        : null,
+    );
+  }
+
+  /** A whole policy object for the network type, normalised; Solana always carries its default. */
+  private checkPolicies(type: NetworkType, raw: unknown, problems: string[]): Policies | null {
+    if (raw === null && type !== 'solana') return null;
+    const result = validatePolicies(type, raw ?? {});
+    if (result.ok) return result.policies;
+    problems.push(...result.errors);
+    return null;
+  }
+
+  /**
+   * Applies the RPC URL policy to each new URL. A masked URL sent back as GET showed it keeps the
+   * stored URL it stands for, wherever it is in the list; one that stands for none, or for two, is
+   * refused, so the mask text is never stored.
+   */
+  private checkRpcUrls(
+    given: ReadonlyArray<RpcConfigDto | null> | null,
+    stored: readonly StoredRpcUrl[],
+    problems: string[],
+  ): StoredRpcUrl[] | null {
     if (given === null) return null;
-    const errors: string[] = [];
-    const urls = given.map((rpc, i) => {
-      const kept = stored?.[i] && isMaskedFormOf(rpc.url, stored[i].url) ? stored[i].url : null;
-      const url = kept ?? rpc.url;
-      if (kept === null) {
-        const reason = checkUrl(url, this.config.rpcUrlPolicy);
-        if (reason !== null) errors.push(`custom_rpc_urls[${i}].url ${reason}`);
+    const storedUrls = stored.map((rpc) => rpc.url);
+    const urls: StoredRpcUrl[] = [];
+    given.forEach((rpc, i) => {
+      if (rpc === null) return;
+      const sent = resolveSentUrl(rpc.url, storedUrls);
+      const field = `custom_rpc_urls[${i}].url`;
+      if (sent.kind === 'ambiguous') {
+        problems.push(`${field} is a masked URL that matches more than one stored URL: send the full URL`);
+      } else if (sent.kind === 'unmatched') {
+        problems.push(`${field} is a masked URL that matches no stored URL: send the full URL`);
+      } else if (sent.kind === 'new') {
+        const reason = checkUrl(rpc.url, this.config.rpcUrlPolicy);
+        if (reason !== null) problems.push(`${field} ${reason}`);
       }
-      return { url, weight: rpc.weight ?? DEFAULT_RPC_WEIGHT };
+      urls.push({ url: sent.kind === 'kept' ? sent.url : rpc.url, weight: rpc.weight ?? DEFAULT_RPC_WEIGHT });
     });
-    if (errors.length > 0) throw new ValidationError(validationMessage(errors));
     return urls;
   }
 
   private async assertNotificationExists(notificationId: string): Promise<void> {
-    if (!(await this.notifications.existsById(notificationId))) {
-      throw new ValidationError(`Notification with ID ${notificationId} not found`);
-    }
+    if (!(await this.notifications.exists(notificationId))) throw notificationNotFound(notificationId);
   }
 
   private async assertSignerFreeOnNetwork(

@@ -80,6 +80,8 @@ export function isForeignKeyViolation(error: unknown): boolean {
     e.errno === 1452 ||
     e.code === 'ER_ROW_IS_REFERENCED_2' ||
     e.code === 'ER_NO_REFERENCED_ROW_2' ||
-    e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+    e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    // SQLite enforces ON DELETE RESTRICT like a trigger.
+    (e.code === 'SQLITE_CONSTRAINT_TRIGGER' && messageOf(e) === 'FOREIGN KEY constraint failed')
   );
 }

@@ -11,9 +11,16 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** 400: the request is well-formed JSON but breaks a rule; the message names the field. */
+/**
+ * 400: the request is well-formed JSON but breaks rules; the message names every field, sorted
+ * and de-duplicated so that the same bad body always gets the same message.
+ */
 export class ValidationError extends DomainError {
   readonly status = 400;
+
+  constructor(readonly problems: string | readonly string[]) {
+    super(typeof problems === 'string' ? problems : [...new Set(problems)].sort().join('; '));
+  }
 }
 
 /** 400: the body is not usable at all (not JSON, not an object, wrong media type, empty). */

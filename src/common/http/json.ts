@@ -11,17 +11,10 @@ type Reviver = (this: unknown, key: string, value: unknown, context?: ReviverCon
 
 const INTEGER = /^-?\d+$/;
 
-const keepBigIntegers: Reviver = (_key, value, context) => {
-  if (
-    typeof value === 'number' &&
-    !Number.isSafeInteger(value) &&
-    context?.source &&
-    INTEGER.test(context.source)
-  ) {
-    return BigInt(context.source);
-  }
-  return value;
-};
+const keepBigIntegers: Reviver = (_key, value, context) =>
+  typeof value === 'number' && !Number.isSafeInteger(value) && context?.source && INTEGER.test(context.source)
+    ? BigInt(context.source)
+    : value;
 
 /** JSON.parse that keeps unsafe integers exact (as bigint). Throws SyntaxError like JSON.parse. */
 export function parseJson(text: string): unknown {
@@ -55,27 +48,16 @@ interface JsonWithRaw {
 // JSON.rawJSON (Node >= 21) is not in TypeScript's lib yet.
 const rawJson = (JSON as unknown as JsonWithRaw).rawJSON;
 
-const keepBigIntegersRaw: Reviver = (_key, value, context) => {
-  if (
-    typeof value === 'number' &&
-    !Number.isSafeInteger(value) &&
-    context?.source &&
-    INTEGER.test(context.source)
-  ) {
-    return rawJson(context.source);
-  }
-  return value;
-};
-
 /**
- * For responses: big integers become raw JSON numbers, which plain JSON.stringify (res.json)
- * writes with every digit, so no replacer has to visit every value of every response.
- * Text without a run of 16 digits cannot hold an unsafe integer and takes the fast path.
+ * For responses: a copy of a parsed JSON value whose bigints are raw JSON numbers, which plain
+ * JSON.stringify (res.json) writes with every digit, so that no replacer has to visit every value
+ * of every response.
  */
-export function parseJsonForResponse(text: string): unknown {
-  return /\d{16}/.test(text)
-    ? JSON.parse(text, keepBigIntegersRaw as Parameters<typeof JSON.parse>[1])
-    : JSON.parse(text);
+export function withRawIntegers(value: unknown): unknown {
+  if (typeof value === 'bigint') return rawJson(value.toString());
+  if (Array.isArray(value)) return value.map(withRawIntegers);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withRawIntegers(item)]));
 }
 
 /** A JSON.stringify replacer that writes bigint values as JSON numbers with every digit. */

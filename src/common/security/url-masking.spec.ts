@@ -1,4 +1,4 @@
-import { isMaskedFormOf, maskUrl } from './url-masking';
+import { maskUrl, resolveSentUrl } from './url-masking';
 
 describe('maskUrl', () => {
   it.each<[string, string]>([
@@ -44,22 +44,36 @@ describe('maskUrl', () => {
   });
 });
 
-describe('isMaskedFormOf', () => {
-  const stored = 'https://user:pw@rpc.example.com/v2/SECRETKEY?apikey=abc';
+describe('resolveSentUrl', () => {
+  const a = 'https://user:pw@rpc.example.com/v2/SECRETKEY?apikey=abc';
+  const b = 'https://other.example.com/v1/OTHERKEY';
 
-  it.each<[string, boolean]>([
-    ['https://rpc.example.com/v2/***?apikey=***', true],
-    [stored, false],
-    ['https://rpc.example.com/v2/***', false],
-    ['https://rpc.example.com/v2/***?apikey=***#x', false],
-    ['https://rpc.example.com/v3/***?apikey=***', false],
-    ['https://other.example.com/v2/***?apikey=***', false],
-    ['https://rpc.example.com/v2/NEWKEY?apikey=abc', false],
-  ])('%j -> %j', (candidate, expected) => {
-    expect(isMaskedFormOf(candidate, stored)).toBe(expected);
-  });
-
-  it('holds for a URL with nothing to mask', () => {
-    expect(isMaskedFormOf('https://rpc.example.com/', 'https://rpc.example.com/')).toBe(true);
+  it.each<[string, readonly string[], ReturnType<typeof resolveSentUrl>]>([
+    ['https://rpc.example.com/v2/***?apikey=***', [a, b], { kind: 'kept', url: a }],
+    ['https://other.example.com/v1/***', [a, b], { kind: 'kept', url: b }],
+    ['https://other.example.com/v1/***', [b, a, b], { kind: 'kept', url: b }],
+    [a, [a], { kind: 'new' }],
+    ['https://rpc.example.com/v2/NEWKEY?apikey=abc', [a], { kind: 'new' }],
+    ['https://rpc.example.com/v2/***', [a], { kind: 'unmatched' }],
+    ['https://rpc.example.com/v2/***?apikey=***#x', [a], { kind: 'unmatched' }],
+    ['https://rpc.example.com/v3/***?apikey=***', [a], { kind: 'unmatched' }],
+    ['https://rpc.example.com/v2/***?apikey=***', [], { kind: 'unmatched' }],
+    [
+      'https://rpc.example.com/v2/***?apikey=***',
+      [a, 'https://rpc.example.com/v2/OTHER?apikey=xyz'],
+      { kind: 'ambiguous' },
+    ],
+    [
+      'https://rpc.example.com/',
+      ['https://rpc.example.com/'],
+      { kind: 'kept', url: 'https://rpc.example.com/' },
+    ],
+    [
+      'https://rpc.example.com/',
+      ['https://rpc.example.com'],
+      { kind: 'kept', url: 'https://rpc.example.com' },
+    ],
+  ])('%j among %j -> %j', (sent, stored, expected) => {
+    expect(resolveSentUrl(sent, stored)).toEqual(expected);
   });
 });

@@ -19,9 +19,24 @@ export function maskUrl(raw: string): string {
   return `${url.protocol}//${url.host}${maskPath(url.pathname)}${maskQuery(url.search)}`;
 }
 
-/** True when a client sent back the masked form of the stored URL, meaning "keep the stored one". */
-export function isMaskedFormOf(candidate: string, stored: string): boolean {
-  return candidate === maskUrl(stored);
+/** What a URL sent back in an update stands for, given the URLs stored before it. */
+export type SentUrl =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'kept'; readonly url: string }
+  | { readonly kind: 'ambiguous' }
+  | { readonly kind: 'unmatched' };
+
+/**
+ * A client sends back URLs as it read them: masked. A sent URL that is the masked form of stored
+ * URLs keeps the one stored URL it stands for, wherever it appears in the list (contract 6.4); when
+ * it stands for two different stored URLs it is ambiguous. A URL holding the mask text that stands
+ * for none is unmatched: it must never be stored, or the real URL would be lost for `***`.
+ */
+export function resolveSentUrl(sent: string, stored: readonly string[]): SentUrl {
+  const matches = new Set(stored.filter((url) => maskUrl(url) === sent));
+  if (matches.size === 1) return { kind: 'kept', url: [...matches][0] };
+  if (matches.size > 1) return { kind: 'ambiguous' };
+  return sent.includes(MASK) ? { kind: 'unmatched' } : { kind: 'new' };
 }
 
 function maskPath(pathname: string): string {

@@ -20,6 +20,3 @@ export const IsUrlText = (): PropertyDecorator =>
     IsNotEmpty({ message: '$property must not be empty' }),
     MaxLength(MAX_URL_LENGTH, { message: `$property must be at most ${MAX_URL_LENGTH} characters` }),
   );
-
-/** True for a path parameter that could be an id at all; others cannot exist (404 without a query). */
-export const isPossibleId = (value: string): boolean => RESOURCE_ID_PATTERN.test(value);

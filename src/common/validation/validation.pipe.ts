@@ -1,47 +1,35 @@
-import { ValidationPipe, type ValidationError as ClassValidatorError } from '@nestjs/common';
+import { Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import type { ClassConstructor } from 'class-transformer';
 import { ValidationError } from '../errors/domain-errors';
+import { checkDto, type Checked } from './validate-dto';
 
-/** One line per failed rule, each naming the field by its full path (e.g. policies.min_balance). */
-export function describeValidationErrors(errors: ClassValidatorError[], parent = ''): string[] {
-  const lines: string[] = [];
-  for (const error of errors) {
-    const path = parent ? `${parent}.${error.property}` : error.property;
-    for (const [rule, text] of Object.entries(error.constraints ?? {})) {
-      lines.push(
-        rule === 'whitelistValidation'
-          ? `${path} is not an allowed field`
-          : withPath(text, error.property, path),
-      );
-    }
-    if (error.children?.length) lines.push(...describeValidationErrors(error.children, path));
+const PLAIN_TYPES: ReadonlySet<unknown> = new Set([String, Boolean, Number, Array, Object]);
+
+/**
+ * The global pipe: bodies, queries and params typed by a DTO class are transformed and validated;
+ * unknown fields are refused by name, values are not converted implicitly (`"false"` stays a
+ * string and fails @IsBoolean), and every failure is listed in one 400.
+ */
+@Injectable()
+export class DtoValidationPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    const type = metadata.metatype;
+    if (type === undefined || PLAIN_TYPES.has(type) || metadata.type === 'custom') return value;
+    const checked = checkDto(type as ClassConstructor<object>, value);
+    if (checked.problems.length > 0) throw new ValidationError(checked.problems);
+    return checked.value;
   }
-  return lines;
-}
-
-/** class-validator messages start with the property name; give them the full path instead. */
-function withPath(text: string, property: string, path: string): string {
-  if (path === property) return text;
-  return text.startsWith(`${property} `) ? `${path}${text.slice(property.length)}` : `${path}: ${text}`;
-}
-
-/** Sorted and de-duplicated, so that the same bad body always gets the same message. */
-export function validationMessage(lines: string[]): string {
-  return [...new Set(lines)].sort().join('; ');
 }
 
 /**
- * The global pipe: unknown fields are refused by name, values are not converted implicitly
- * (`"false"` stays a string and fails @IsBoolean), and every failure is listed in one 400.
+ * For a body whose service adds checks of its own (policies, URL policy, the catalogue): the DTO's
+ * problems are handed to the service with the value instead of thrown, so that one 400 names them
+ * all. Declare the parameter as `Checked<Dto>` (an interface), which the global pipe passes through.
  */
-export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    stopAtFirstError: true,
-    transform: true,
-    transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new ValidationError(validationMessage(describeValidationErrors(errors))),
-  });
+export class CheckedBodyPipe<T extends object> implements PipeTransform<unknown, Checked<T>> {
+  constructor(private readonly type: ClassConstructor<T>) {}
+
+  transform(value: unknown): Checked<T> {
+    return checkDto(this.type, value);
+  }
 }

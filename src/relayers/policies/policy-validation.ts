@@ -383,7 +383,7 @@ export function validatePolicies(type: NetworkType, raw: unknown): PolicyValidat
  * clears the policies); an absent patch (`undefined`) leaves them unchanged. Inputs are never
  * mutated. Validation is the caller's next step.
  */
-export function mergePolicies(stored: Policies | null, patch: unknown): unknown {
+export function mergePolicies(stored: Readonly<Record<string, unknown>> | null, patch: unknown): unknown {
   if (patch === undefined) return stored;
   return mergePatch(stored, patch, 0);
 }

@@ -1,0 +1,84 @@
+import type { ValidationError as ClassValidatorError } from '@nestjs/common';
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import { validateSync, type ValidatorOptions } from 'class-validator';
+
+/**
+ * A body checked against its DTO class without throwing: `value` is the transformed instance
+ * (fields named in `invalid` may hold anything) and `problems` the message lines, so that a
+ * service can add the problems of its own checks and answer them all in one 400 (contract 2).
+ */
+export interface Checked<T> {
+  readonly value: T;
+  readonly problems: readonly string[];
+  /** Top-level fields that failed a rule (their values must not be used). */
+  readonly invalid: ReadonlySet<string>;
+}
+
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  stopAtFirstError: true,
+  validationError: { target: false, value: false },
+};
+
+/** The path of a nested field: `custom_rpc_urls[0].weight`, `policies.min_balance`. */
+export function childPath(parent: string, property: string): string {
+  if (parent === '') return property;
+  return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
+}
+
+/** One line per failed rule, each naming the field by its full path. */
+export function describeValidationErrors(errors: readonly ClassValidatorError[], parent = ''): string[] {
+  const lines: string[] = [];
+  for (const error of errors) {
+    const path = childPath(parent, error.property);
+    for (const [rule, text] of Object.entries(error.constraints ?? {})) {
+      lines.push(
+        rule === 'whitelistValidation'
+          ? `${path} is not an allowed field`
+          : withPath(text, error.property, path),
+      );
+    }
+    if (error.children?.length) lines.push(...describeValidationErrors(error.children, path));
+  }
+  return lines;
+}
+
+/** class-validator messages start with the property name; give them the full path instead. */
+function withPath(text: string, property: string, path: string): string {
+  if (path === property) return text;
+  return text.startsWith(`${property} `) ? `${path}${text.slice(property.length)}` : `${path}: ${text}`;
+}
+
+/**
+ * Keys no body field is named, that object copying treats specially: JSON.parse keeps
+ * `"__proto__"` as an own property, but copying it (as class-transformer does) changes the
+ * prototype instead, so the key would vanish or swap the DTO's class; an own `constructor` makes
+ * class-transformer and class-validator look for metadata on a string.
+ */
+const OBJECT_MACHINERY_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A copy of the body without such keys, each named as the unknown field it is. */
+function withoutPrototypeKeys(value: unknown, path: string, problems: string[]): unknown {
+  if (Array.isArray(value))
+    return value.map((item, i) => withoutPrototypeKeys(item, childPath(path, String(i)), problems));
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (OBJECT_MACHINERY_KEYS.has(key)) problems.push(`${childPath(path, key)} is not an allowed field`);
+    else copy[key] = withoutPrototypeKeys(item, childPath(path, key), problems);
+  }
+  return copy;
+}
+
+/** Transforms and validates a plain object against `type`, collecting every problem. */
+export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): Checked<T> {
+  const problems: string[] = [];
+  const source = withoutPrototypeKeys(typeof plain === 'object' && plain !== null ? plain : {}, '', problems);
+  const value = plainToInstance(type, source, { enableImplicitConversion: false });
+  const errors = validateSync(value, VALIDATOR_OPTIONS);
+  problems.push(...describeValidationErrors(errors));
+  const invalid = new Set(errors.map((error) => error.property));
+  return { value, problems, invalid };
+}
