@@ -56,10 +56,20 @@ describe('OpenAPI document', () => {
       '503',
       '504',
     ]);
-    expect(doc.paths['/api/v1/relayers'].post.requestBody).toEqual({
+    const jsonBody = (name: string) => ({
       required: true,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateRelayerDto' } } },
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${name}` } },
+        'application/merge-patch+json': { schema: { $ref: `#/components/schemas/${name}` } },
+      },
     });
+    expect(doc.paths['/api/v1/relayers'].post.requestBody).toEqual(jsonBody('CreateRelayerDto'));
+    expect(doc.paths['/api/v1/relayers/{relayer_id}'].patch.requestBody).toEqual(
+      jsonBody('UpdateRelayerDto'),
+    );
+    expect(doc.paths['/api/v1/notifications/{notification_id}'].patch.requestBody).toEqual(
+      jsonBody('UpdateNotificationDto'),
+    );
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining([
         'CreateRelayerDto',
@@ -75,6 +85,104 @@ describe('OpenAPI document', () => {
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'The API_KEY' },
     });
     expect(res.text).not.toContain(handle.current.apiKey);
+  });
+
+  it('types policies as one schema per network type, from the rules the service applies', async () => {
+    const res = await handle.current.get('/api/docs-json', false).expect(200);
+    const schemas = (res.body as { components: { schemas: Record<string, SchemaWithPolicies> } }).components
+      .schemas;
+    interface PolicySchema {
+      title: string;
+      type: string;
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>>;
+    }
+    interface SchemaWithPolicies {
+      properties: { policies: { nullable: boolean; oneOf: PolicySchema[] } };
+    }
+    for (const name of ['CreateRelayerDto', 'UpdateRelayerDto', 'RelayerResponse']) {
+      const { policies } = schemas[name].properties;
+      expect({
+        nullable: policies.nullable,
+        variants: policies.oneOf.map((p) => [
+          p.title,
+          p.type,
+          p.additionalProperties,
+          Object.keys(p.properties),
+        ]),
+      }).toEqual({
+        nullable: true,
+        variants: [
+          [
+            'EvmPolicy',
+            'object',
+            false,
+            [
+              'eip1559_pricing',
+              'gas_limit_estimation',
+              'gas_price_cap',
+              'min_balance',
+              'private_transactions',
+              'whitelist_receivers',
+            ],
+          ],
+          [
+            'SolanaPolicy',
+            'object',
+            false,
+            [
+              'allowed_accounts',
+              'allowed_programs',
+              'allowed_tokens',
+              'disallowed_accounts',
+              'fee_margin_percentage',
+              'fee_payment_strategy',
+              'max_allowed_fee_lamports',
+              'max_signatures',
+              'max_tx_data_size',
+              'min_balance',
+              'swap_config',
+            ],
+          ],
+          [
+            'StellarPolicy',
+            'object',
+            false,
+            [
+              'allowed_tokens',
+              'concurrent_transactions',
+              'fee_margin_percentage',
+              'fee_payment_strategy',
+              'max_fee',
+              'min_balance',
+              'slippage_percentage',
+              'swap_config',
+              'timeout_seconds',
+            ],
+          ],
+        ],
+      });
+    }
+    const [evm, solana] = schemas.CreateRelayerDto.properties.policies.oneOf;
+    expect(solana.properties.fee_payment_strategy).toEqual({
+      type: 'string',
+      enum: ['user', 'relayer'],
+      default: 'user',
+    });
+    expect(solana.properties.max_signatures).toEqual({
+      type: 'integer',
+      minimum: 0,
+      maximum: 2147483647,
+      nullable: true,
+    });
+    expect(evm.properties.min_balance).toEqual({
+      oneOf: [
+        { type: 'integer', minimum: 0 },
+        { type: 'string', pattern: '^\\d+$', maxLength: 1000 },
+      ],
+      description: 'wei, exact: a whole JSON number or a string of decimal digits (answered as a number)',
+      nullable: true,
+    });
   });
 
   it('serves the UI at /api/docs without a token', async () => {

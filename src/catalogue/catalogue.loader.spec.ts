@@ -251,7 +251,7 @@ describe('loadCatalogue: bad configs stop the start with a message naming the en
         rpc_urls: [{ url: 'https://rpc.example/x', weight: 101 }],
       }),
       {},
-      ["network 'testnet' (solana): rpc_urls[0].weight must be an integer from 0 to 100"],
+      ["network 'testnet' (solana): rpc_urls[0].weight must be a whole number from 0 to 100"],
     ],
     [
       'a non-boolean is_testnet',

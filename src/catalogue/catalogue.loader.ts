@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isPlainObject, isRpcWeight, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
 import { KEY_LENGTH_BYTES, isValidSecp256k1PrivateKey } from './address-derivation';
 import { Catalogue, SecretKey, type CatalogueSigner } from './catalogue';
 import {
@@ -35,7 +36,7 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
   const configFile = path.resolve(options.configFile);
   const scope: Scope = Scope.root(configFile);
   const root = parseJson(await readConfigFile(configFile, scope), scope);
-  if (!isRecord(root)) scope.fail('must hold a JSON object with "networks" and "signers"');
+  if (!isPlainObject(root)) scope.fail('must hold a JSON object with "networks" and "signers"');
 
   const networks = parseNetworks(await collectNetworkEntries(root.networks, configFile, scope));
   const signerSpecs = parseSignerSpecs(root.signers, scope);
@@ -160,8 +161,8 @@ async function readNetworkFile(file: string, scope: Scope): Promise<string> {
 
 function networksOfFile(content: unknown, scope: Scope): unknown[] {
   if (Array.isArray(content)) return content;
-  if (isRecord(content) && Array.isArray(content.networks)) return content.networks;
-  if (isRecord(content)) return [content];
+  if (isPlainObject(content) && Array.isArray(content.networks)) return content.networks;
+  if (isPlainObject(content)) return [content];
   return scope.fail('must hold a network object, an array of them, or {"networks": [...]}');
 }
 
@@ -183,7 +184,7 @@ function parseNetworks(entries: readonly NetworkEntry[]): CatalogueNetwork[] {
 
 function parseNetwork(entry: NetworkEntry): CatalogueNetwork {
   const { value } = entry;
-  if (!isRecord(value)) return entry.scope.child(entry.fallbackLabel).fail('must be an object');
+  if (!isPlainObject(value)) return entry.scope.child(entry.fallbackLabel).fail('must be an object');
   const name = value.network;
   const hasName = typeof name === 'string' && name.trim().length > 0;
   const named: Scope = entry.scope.child(hasName ? `network '${name}'` : entry.fallbackLabel);
@@ -226,12 +227,12 @@ function parseRpcUrls(value: unknown, scope: Scope): string[] {
     scope.fail('rpc_urls must be a non-empty array of http(s) URLs');
   }
   return value.map((item: unknown, index) => {
-    const raw = isRecord(item) ? item.url : item;
+    const raw = isPlainObject(item) ? item.url : item;
     const url = typeof raw === 'string' ? raw.trim() : undefined;
     // The URL itself is not quoted: RPC URLs often carry an API key.
     if (url === undefined || !isHttpUrl(url)) scope.fail(`rpc_urls[${index}] must be an http(s) URL`);
-    if (isRecord(item) && item.weight !== undefined && !isWeight(item.weight)) {
-      scope.fail(`rpc_urls[${index}].weight must be an integer from 0 to 100`);
+    if (isPlainObject(item) && item.weight !== undefined && !isRpcWeight(item.weight)) {
+      scope.fail(`rpc_urls[${index}].weight ${RPC_WEIGHT_RULE}`);
     }
     return url;
   });
@@ -274,7 +275,7 @@ function parseSignerSpecs(value: unknown, scope: Scope): SignerSpec[] {
 }
 
 function parseSignerSpec(value: unknown, parent: Scope, fallbackLabel: string): SignerSpec {
-  if (!isRecord(value)) return parent.child(fallbackLabel).fail('must be an object');
+  if (!isPlainObject(value)) return parent.child(fallbackLabel).fail('must be an object');
   const { id } = value;
   if (typeof id !== 'string' || !SIGNER_ID_PATTERN.test(id)) {
     return parent.child(fallbackLabel).fail('id must be 1 to 36 letters, digits, "-" or "_"');
@@ -284,7 +285,7 @@ function parseSignerSpec(value: unknown, parent: Scope, fallbackLabel: string): 
     return scope.fail(`${describeUnknown('type', value.type)} (expected ${listOf(SIGNER_TYPES)})`);
   }
   const config = value.config;
-  if (!isRecord(config)) return scope.fail('config must be an object');
+  if (!isPlainObject(config)) return scope.fail('config must be an object');
 
   switch (value.type) {
     case 'plain':
@@ -312,7 +313,7 @@ const FILE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 /** Nothing inside a secret object is ever quoted in a message: a misplaced key could sit in any field. */
 function parseSecretRef(value: unknown, scope: Scope, allow: { generated: boolean }): SecretRef {
   const types = allow.generated ? 'env, plain or generated' : 'env or plain';
-  if (!isRecord(value)) return scope.fail(`must be a secret object {"type": ${types}, "value": ...}`);
+  if (!isPlainObject(value)) return scope.fail(`must be a secret object {"type": ${types}, "value": ...}`);
   const secretValue = value.value;
   switch (value.type) {
     case 'env':
@@ -497,20 +498,12 @@ async function readKeystoreFile(file: string, scope: Scope): Promise<string> {
 // ---------------------------------------------------------------------------------------------------------
 // Small checks
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
 }
 
 function isPositiveSafeInteger(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-}
-
-function isWeight(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 100;
 }
 
 function isHttpUrl(value: string): boolean {
@@ -520,7 +513,9 @@ function isHttpUrl(value: string): boolean {
 }
 
 function errorCode(error: unknown): string | undefined {
-  return isRecord(error) && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }
 
 function describeUnknown(field: string, value: unknown): string {

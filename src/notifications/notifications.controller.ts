@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
+import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
@@ -16,6 +16,7 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationsService) {}
 
   @Post()
+  @ApiJsonBody()
   @HttpCode(201)
   @ApiEnvelope(NotificationResponse, 201)
   @ApiErrors(400, 401, 409, 413, 429, 500, 503)
@@ -40,6 +41,7 @@ export class NotificationsController {
   }
 
   @Patch(':notification_id')
+  @ApiJsonBody()
   @HttpCode(200)
   @ApiEnvelope(NotificationResponse, 200)
   @ApiErrors(400, 401, 404, 413, 429, 500, 503)

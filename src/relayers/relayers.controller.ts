@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
+import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import type { Checked } from '../common/validation/validate-dto';
@@ -17,6 +17,7 @@ export class RelayersController {
   constructor(private readonly relayers: RelayersService) {}
 
   @Post()
+  @ApiJsonBody()
   @HttpCode(201)
   @ApiBody({ type: CreateRelayerDto })
   @ApiEnvelope(RelayerResponse, 201)
@@ -44,6 +45,7 @@ export class RelayersController {
   }
 
   @Patch(':relayer_id')
+  @ApiJsonBody()
   @HttpCode(200)
   @ApiBody({ type: UpdateRelayerDto })
   @ApiEnvelope(RelayerResponse, 200)

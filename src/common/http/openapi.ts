@@ -1,5 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import {
+  ApiConsumes,
   ApiExtraModels,
   ApiResponse,
   getSchemaPath,
@@ -71,3 +72,6 @@ export function ApiErrors(...statuses: number[]) {
     ),
   );
 }
+
+/** Write bodies are JSON; a PATCH is a JSON merge patch, which may say so (RFC 7396). */
+export const ApiJsonBody = () => ApiConsumes('application/json', 'application/merge-patch+json');

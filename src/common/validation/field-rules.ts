@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;
 export const RESOURCE_ID_RULE = "must be 1 to 36 characters of letters, digits, '-' or '_'";
@@ -11,6 +12,18 @@ export const IsResourceId = (): PropertyDecorator =>
     Matches(RESOURCE_ID_PATTERN, { message: `$property ${RESOURCE_ID_RULE}` }),
   );
 
+/** The optional `id` of a create body: absent or null gets a fresh UUID v4. */
+export const IsOptionalNewId = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      description: 'Absent or null: a UUID v4 is generated',
+      pattern: RESOURCE_ID_PATTERN.source,
+      nullable: true,
+    }),
+    IsOptional(),
+    IsResourceId(),
+  );
+
 export const MAX_URL_LENGTH = 2048;
 
 /** A URL field: a non-empty string of at most 2048 characters; the URL policy checks the rest. */
@@ -20,3 +33,30 @@ export const IsUrlText = (): PropertyDecorator =>
     IsNotEmpty({ message: '$property must not be empty' }),
     MaxLength(MAX_URL_LENGTH, { message: `$property must be at most ${MAX_URL_LENGTH} characters` }),
   );
+
+/** The weight of an RPC URL (relayer custom URLs and catalogue networks alike). */
+export const RPC_WEIGHT = { min: 0, max: 100, default: 100 } as const;
+export const RPC_WEIGHT_RULE = `must be a whole number from ${RPC_WEIGHT.min} to ${RPC_WEIGHT.max}`;
+
+export function isRpcWeight(value: unknown): value is number {
+  return (
+    typeof value === 'number' && Number.isInteger(value) && value >= RPC_WEIGHT.min && value <= RPC_WEIGHT.max
+  );
+}
+
+/** An optional RPC URL weight in a DTO. */
+export const IsOptionalRpcWeight = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({ minimum: RPC_WEIGHT.min, maximum: RPC_WEIGHT.max, default: RPC_WEIGHT.default }),
+    IsOptional(),
+    IsInt({ message: `$property ${RPC_WEIGHT_RULE}` }),
+    Min(RPC_WEIGHT.min, { message: `$property ${RPC_WEIGHT_RULE}` }),
+    Max(RPC_WEIGHT.max, { message: `$property ${RPC_WEIGHT_RULE}` }),
+  );
+
+/** A JSON object as JSON.parse makes it (not an array, not a class instance). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}

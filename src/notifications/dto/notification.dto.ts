@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { IsResourceId, IsUrlText } from '../../common/validation/field-rules';
+import { IsOptionalNewId, IsUrlText } from '../../common/validation/field-rules';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification.entity';
 
 export const MIN_SIGNING_KEY_LENGTH = 32;
@@ -9,12 +9,7 @@ const SIGNING_KEY_RULE = `signing_key must be a string of ${MIN_SIGNING_KEY_LENG
 const TYPE_RULE = `type must be one of: ${NOTIFICATION_TYPES.join(', ')}`;
 
 export class CreateNotificationDto {
-  @ApiPropertyOptional({
-    description: 'Absent or null: a UUID v4 is generated',
-    pattern: '^[A-Za-z0-9_-]{1,36}$',
-  })
-  @IsOptional()
-  @IsResourceId()
+  @IsOptionalNewId()
   id?: string | null;
 
   @ApiPropertyOptional({ enum: NOTIFICATION_TYPES, default: 'webhook' })

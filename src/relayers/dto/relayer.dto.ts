@@ -1,25 +1,28 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
-  Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.types';
-import { IsResourceId, IsUrlText } from '../../common/validation/field-rules';
+import {
+  IsOptionalNewId,
+  IsOptionalRpcWeight,
+  IsResourceId,
+  IsUrlText,
+} from '../../common/validation/field-rules';
+import { policySchema } from '../policies/policy-validation';
 
 export const MAX_RPC_URLS = 20;
 const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
@@ -32,11 +35,7 @@ export class RpcConfigDto {
   @IsUrlText()
   url: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 100, default: 100 })
-  @IsOptional()
-  @IsInt({ message: '$property must be a whole number from 0 to 100' })
-  @Min(0, { message: '$property must be a whole number from 0 to 100' })
-  @Max(100, { message: '$property must be a whole number from 0 to 100' })
+  @IsOptionalRpcWeight()
   weight?: number | null;
 }
 
@@ -58,13 +57,27 @@ const IsRpcUrlList = (): PropertyDecorator =>
     Type(() => RpcConfigDto),
   );
 
+/** `policies`: an object whose shape follows the relayer's network_type (checked by the service). */
+const IsOptionalPolicies = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      nullable: true,
+      description:
+        "By the relayer's network_type: EvmPolicy, SolanaPolicy or StellarPolicy. In a PATCH, a JSON merge patch over the stored policies.",
+      oneOf: NETWORK_TYPES.map((type) => ({ title: POLICY_TITLES[type], ...policySchema(type) })),
+    }),
+    IsOptional(),
+    IsObject({ message: 'policies must be an object' }),
+  );
+
+const POLICY_TITLES: Readonly<Record<NetworkType, string>> = {
+  evm: 'EvmPolicy',
+  solana: 'SolanaPolicy',
+  stellar: 'StellarPolicy',
+};
+
 export class CreateRelayerDto {
-  @ApiPropertyOptional({
-    description: 'Absent or null: a UUID v4 is generated',
-    pattern: '^[A-Za-z0-9_-]{1,36}$',
-  })
-  @IsOptional()
-  @IsResourceId()
+  @IsOptionalNewId()
   id?: string | null;
 
   @ApiProperty({ maxLength: 255 })
@@ -98,13 +111,7 @@ export class CreateRelayerDto {
   @IsRpcUrlList()
   custom_rpc_urls?: RpcConfigDto[] | null;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description: 'Shape follows network_type',
-  })
-  @IsOptional()
-  @IsObject({ message: 'policies must be an object' })
+  @IsOptionalPolicies()
   policies?: Record<string, unknown> | null;
 }
 
@@ -112,7 +119,11 @@ export class CreateRelayerDto {
  * A JSON merge patch (RFC 7396). Absent: unchanged. null clears notification_id, custom_rpc_urls,
  * policies (or one policy field); null for name or paused is refused. Other keys: 400.
  */
-export class UpdateRelayerDto {
+export class UpdateRelayerDto extends PickType(CreateRelayerDto, [
+  'notification_id',
+  'custom_rpc_urls',
+  'policies',
+] as const) {
   @ApiPropertyOptional({ maxLength: 255 })
   @ValidateIf((dto: UpdateRelayerDto) => dto.name !== undefined)
   @IsRelayerName()
@@ -122,20 +133,6 @@ export class UpdateRelayerDto {
   @ValidateIf((dto: UpdateRelayerDto) => dto.paused !== undefined)
   @IsBoolean({ message: BOOLEAN_RULE })
   paused?: boolean;
-
-  @ApiPropertyOptional({ nullable: true })
-  @IsOptional()
-  @IsResourceId()
-  notification_id?: string | null;
-
-  @ApiPropertyOptional({ type: [RpcConfigDto], maxItems: MAX_RPC_URLS, nullable: true })
-  @IsRpcUrlList()
-  custom_rpc_urls?: RpcConfigDto[] | null;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
-  @IsOptional()
-  @IsObject({ message: 'policies must be an object' })
-  policies?: Record<string, unknown> | null;
 }
 
 export class RpcConfigResponse {
@@ -188,7 +185,7 @@ export class RelayerResponse {
   @ApiProperty({ nullable: true, type: [RpcConfigResponse] })
   custom_rpc_urls: RpcConfigResponse[] | null;
 
-  @ApiProperty({ nullable: true, type: 'object', additionalProperties: true })
+  @IsOptionalPolicies()
   policies: Record<string, unknown> | null;
 
   @ApiProperty()

@@ -1,4 +1,5 @@
 import type { NetworkType } from '../../catalogue/catalogue.types';
+import { isPlainObject } from '../../common/validation/field-rules';
 
 export type { NetworkType };
 
@@ -41,8 +42,16 @@ const DECIMAL_DIGITS = /^\d+$/;
 const INVALID = Symbol('invalid');
 type Checked = PolicyValue | typeof INVALID;
 
+/** The JSON Schema (OpenAPI 3.0 dialect) of what a check accepts, for the API document. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
 /** Validates one value at `path`, pushing error lines; returns the normalised value or INVALID. */
-type Check = (value: unknown, path: string, errors: string[]) => Checked;
+type CheckFn = (value: unknown, path: string, errors: string[]) => Checked;
+
+/** A check and the schema of what it accepts: the rule is written once and documented from here. */
+type Check = CheckFn & { readonly schema: JsonSchema };
+
+const check = (schema: JsonSchema, fn: CheckFn): Check => Object.assign(fn, { schema });
 
 interface Field {
   readonly check: Check;
@@ -54,12 +63,6 @@ interface Field {
 }
 
 type Shape = Readonly<Record<string, Field>>;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 function rejected(errors: string[], line: string): typeof INVALID {
   errors.push(line);
@@ -83,70 +86,90 @@ function wholeNumber(value: unknown): bigint | undefined {
 
 // ---- field checks -------------------------------------------------------------------------------
 
-const boolean = (): Check => (value, path, errors) =>
-  typeof value === 'boolean' ? value : rejected(errors, `${path} must be a boolean`);
+const boolean = (): Check =>
+  check({ type: 'boolean' }, (value, path, errors) =>
+    typeof value === 'boolean' ? value : rejected(errors, `${path} must be a boolean`),
+  );
 
-const oneOf =
-  (options: readonly string[]): Check =>
-  (value, path, errors) =>
+const oneOf = (options: readonly string[]): Check =>
+  check({ type: 'string', enum: options }, (value, path, errors) =>
     typeof value === 'string' && options.includes(value)
       ? value
-      : rejected(errors, `${path} must be one of: ${options.join(', ')}`);
+      : rejected(errors, `${path} must be one of: ${options.join(', ')}`),
+  );
 
 /** A whole number from 0 to `max`, as a JSON number (no strings, no fractions). */
-const integer =
-  (max: bigint): Check =>
-  (value, path, errors) => {
-    const whole = wholeNumber(value);
-    return whole !== undefined && whole >= 0n && whole <= max
-      ? normaliseInteger(whole)
-      : rejected(errors, `${path} must be a whole number from 0 to ${max}`);
-  };
+const integer = (max: bigint): Check =>
+  check(
+    {
+      type: 'integer',
+      minimum: 0,
+      ...(max <= BigInt(Number.MAX_SAFE_INTEGER) ? { maximum: Number(max) } : { format: 'int64' }),
+    },
+    (value, path, errors) => {
+      const whole = wholeNumber(value);
+      return whole !== undefined && whole >= 0n && whole <= max
+        ? normaliseInteger(whole)
+        : rejected(errors, `${path} must be a whole number from 0 to ${max}`);
+    },
+  );
 
 /** A wei amount: unbounded above, as a JSON number or a string of decimal digits, kept exact. */
-const wei = (): Check => (value, path, errors) => {
-  const whole =
-    typeof value === 'string' && value.length <= MAX_WEI_DIGITS && DECIMAL_DIGITS.test(value)
-      ? BigInt(value)
-      : wholeNumber(value);
-  return whole !== undefined && whole >= 0n && whole < WEI_LIMIT
-    ? normaliseInteger(whole)
-    : rejected(
-        errors,
-        `${path} must be a whole number >= 0 (a JSON number or a string of decimal digits, at most ${MAX_WEI_DIGITS} digits)`,
-      );
-};
+const wei = (): Check =>
+  check(
+    {
+      oneOf: [
+        { type: 'integer', minimum: 0 },
+        { type: 'string', pattern: DECIMAL_DIGITS.source, maxLength: MAX_WEI_DIGITS },
+      ],
+      description: 'wei, exact: a whole JSON number or a string of decimal digits (answered as a number)',
+    },
+    (value, path, errors) => {
+      const whole =
+        typeof value === 'string' && value.length <= MAX_WEI_DIGITS && DECIMAL_DIGITS.test(value)
+          ? BigInt(value)
+          : wholeNumber(value);
+      return whole !== undefined && whole >= 0n && whole < WEI_LIMIT
+        ? normaliseInteger(whole)
+        : rejected(
+            errors,
+            `${path} must be a whole number >= 0 (a JSON number or a string of decimal digits, at most ${MAX_WEI_DIGITS} digits)`,
+          );
+    },
+  );
 
 /** A finite number >= 0, at most `max` when given. */
-const decimal =
-  (max?: number): Check =>
-  (value, path, errors) => {
-    const number = typeof value === 'bigint' ? Number(value) : value;
-    const fits =
-      typeof number === 'number' &&
-      Number.isFinite(number) &&
-      number >= 0 &&
-      (max === undefined || number <= max);
-    if (fits) return number + 0; // + 0 turns -0 into 0
-    return rejected(
-      errors,
-      max === undefined
-        ? `${path} must be a finite number >= 0`
-        : `${path} must be a number from 0 to ${max}`,
-    );
-  };
+const decimal = (max?: number): Check =>
+  check(
+    { type: 'number', minimum: 0, ...(max === undefined ? {} : { maximum: max }) },
+    (value, path, errors) => {
+      const number = typeof value === 'bigint' ? Number(value) : value;
+      const fits =
+        typeof number === 'number' &&
+        Number.isFinite(number) &&
+        number >= 0 &&
+        (max === undefined || number <= max);
+      if (fits) return number + 0; // + 0 turns -0 into 0
+      return rejected(
+        errors,
+        max === undefined
+          ? `${path} must be a finite number >= 0`
+          : `${path} must be a number from 0 to ${max}`,
+      );
+    },
+  );
 
-const text =
-  (min: number, max: number): Check =>
-  (value, path, errors) =>
+const text = (min: number, max: number): Check =>
+  check({ type: 'string', minLength: min, maxLength: max }, (value, path, errors) =>
     typeof value === 'string' && value.length >= min && value.length <= max
       ? value
-      : rejected(errors, `${path} must be a string of ${min} to ${max} characters`);
+      : rejected(errors, `${path} must be a string of ${min} to ${max} characters`),
+  );
 
-const matching =
-  (pattern: RegExp, rule: string): Check =>
-  (value, path, errors) =>
-    typeof value === 'string' && pattern.test(value) ? value : rejected(errors, `${path} must be ${rule}`);
+const matching = (pattern: RegExp, rule: string): Check =>
+  check({ type: 'string', pattern: pattern.source, description: rule }, (value, path, errors) =>
+    typeof value === 'string' && pattern.test(value) ? value : rejected(errors, `${path} must be ${rule}`),
+  );
 
 const base58Address = (): Check => matching(BASE58_ADDRESS, 'a base58 address of 32 to 44 characters');
 
@@ -158,27 +181,29 @@ interface ListOptions {
 
 const itself = (item: PolicyValue): PolicyValue => item;
 
-const list =
-  (item: Check, { max, unique }: ListOptions): Check =>
-  (value, path, errors) => {
-    if (!Array.isArray(value)) return rejected(errors, `${path} must be an array`);
-    if (value.length > max) return rejected(errors, `${path} must have at most ${max} entries`);
-    const items: PolicyValue[] = [];
-    let valid = true;
-    value.forEach((entry: unknown, index) => {
-      const checked = item(entry, `${path}[${index}]`, errors);
-      if (checked === INVALID) valid = false;
-      else items.push(checked);
-    });
-    if (unique) {
-      const keys = items.map(unique.key).filter((key) => key !== undefined);
-      if (new Set(keys).size !== keys.length) {
-        errors.push(`${path} must not contain ${unique.what} twice`);
-        valid = false;
+const list = (item: Check, { max, unique }: ListOptions): Check =>
+  check(
+    { type: 'array', items: item.schema, maxItems: max, ...(unique ? { uniqueItems: true } : {}) },
+    (value, path, errors) => {
+      if (!Array.isArray(value)) return rejected(errors, `${path} must be an array`);
+      if (value.length > max) return rejected(errors, `${path} must have at most ${max} entries`);
+      const items: PolicyValue[] = [];
+      let valid = true;
+      value.forEach((entry: unknown, index) => {
+        const checked = item(entry, `${path}[${index}]`, errors);
+        if (checked === INVALID) valid = false;
+        else items.push(checked);
+      });
+      if (unique) {
+        const keys = items.map(unique.key).filter((key) => key !== undefined);
+        if (new Set(keys).size !== keys.length) {
+          errors.push(`${path} must not contain ${unique.what} twice`);
+          valid = false;
+        }
       }
-    }
-    return valid ? items : INVALID;
-  };
+      return valid ? items : INVALID;
+    },
+  );
 
 function nameInMessage(key: string): string {
   return key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
@@ -217,12 +242,31 @@ function walkShape(
   return valid ? output : INVALID;
 }
 
-const object =
-  (shape: Shape): Check =>
-  (value, path, errors) =>
+const object = (shape: Shape): Check =>
+  check(shapeSchema(shape), (value, path, errors) =>
     isPlainObject(value)
       ? walkShape(shape, value, path, errors)
-      : rejected(errors, `${path} must be an object`);
+      : rejected(errors, `${path} must be an object`),
+  );
+
+function shapeSchema(shape: Shape): JsonSchema {
+  const required = Object.keys(shape).filter((key) => shape[key].required);
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      Object.entries(shape).map(([key, field]) => [
+        key,
+        {
+          ...field.check.schema,
+          ...(field.nullable ? { nullable: true } : {}),
+          ...(field.fallback !== undefined ? { default: field.fallback } : {}),
+        },
+      ]),
+    ),
+    ...(required.length > 0 ? { required } : {}),
+  };
+}
 
 const optional = (check: Check): Field => ({ check, nullable: true });
 
@@ -346,6 +390,11 @@ const POLICY_SHAPES: Readonly<Record<NetworkType, Shape>> = {
   solana: SOLANA_POLICY,
   stellar: STELLAR_POLICY,
 };
+
+/** The JSON Schema of each network type's policies, from the same tables the validator walks. */
+export function policySchema(type: NetworkType): JsonSchema {
+  return shapeSchema(POLICY_SHAPES[type]);
+}
 
 /** Rules that span fields, checked on the raw object so that they hold whatever else is wrong. */
 function crossFieldErrors(type: NetworkType, raw: Record<string, unknown>): string[] {
