@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
-import { CachedRowCount } from '../database/cached-row-count';
 import { EntityRows } from '../database/entity-rows';
 import { NotificationEntity } from './notification.entity';
 
@@ -11,45 +10,22 @@ export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url
 /** Notifications rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
 export class NotificationsRepository {
-  private readonly total: CachedRowCount;
   private readonly rows: EntityRows<NotificationEntity>;
 
-  constructor(
-    @InjectRepository(NotificationEntity) private readonly repository: Repository<NotificationEntity>,
-  ) {
+  constructor(@InjectRepository(NotificationEntity) repository: Repository<NotificationEntity>) {
     this.rows = new EntityRows(repository);
-    this.total = new CachedRowCount(async () => {
-      const rows = await this.repository.query<Array<{ n: number | string }>>(
-        'SELECT COUNT(*) AS n FROM notifications',
-      );
-      return Number(rows[0].n);
-    });
   }
 
-  async findById(id: string): Promise<NotificationEntity | null> {
-    const [entity] = await this.rows.select(`SELECT ${this.rows.columns} FROM notifications WHERE id = ?`, [
-      id,
-    ]);
-    return entity ?? null;
+  findById(id: string): Promise<NotificationEntity | null> {
+    return this.rows.findById(id);
   }
 
-  async existsById(id: string): Promise<boolean> {
-    const rows = await this.repository.query<unknown[]>('SELECT 1 AS found FROM notifications WHERE id = ?', [
-      id,
-    ]);
-    return rows.length > 0;
+  existsById(id: string): Promise<boolean> {
+    return this.rows.existsById(id);
   }
 
-  /** One page in the stable list order: creation time, then id. */
-  async findPage(offset: number, limit: number): Promise<{ items: NotificationEntity[]; total: number }> {
-    const [items, total] = await Promise.all([
-      this.rows.select(
-        `SELECT ${this.rows.columns} FROM notifications ORDER BY created_at, id LIMIT ? OFFSET ?`,
-        [limit, offset],
-      ),
-      this.total.get(),
-    ]);
-    return { items, total };
+  findPage(offset: number, limit: number): Promise<{ items: NotificationEntity[]; total: number }> {
+    return this.rows.findPage(offset, limit);
   }
 
   /** Inserts a new notification; false when the id is taken (also when two requests race). */
@@ -61,7 +37,7 @@ export class NotificationsRepository {
       if (isUniqueViolation(error)) return false;
       throw error;
     } finally {
-      this.total.invalidate();
+      this.rows.countChanged();
     }
   }
 
@@ -85,7 +61,7 @@ export class NotificationsRepository {
       if (isForeignKeyViolation(error)) return 'in_use';
       throw error;
     } finally {
-      this.total.invalidate();
+      this.rows.countChanged();
     }
   }
 }

@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import type { NetworkType } from '../catalogue/catalogue.types';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
-import { CachedRowCount } from '../database/cached-row-count';
 import { EntityRows } from '../database/entity-rows';
 import { asColumnValues } from '../database/json-column';
 import { RelayerEntity } from './relayer.entity';
@@ -19,39 +18,22 @@ export type InsertRefusal = 'duplicate' | 'missing_notification';
 /** Relayers rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
 export class RelayersRepository {
-  private readonly total: CachedRowCount;
   private readonly rows: EntityRows<RelayerEntity>;
 
   constructor(@InjectRepository(RelayerEntity) private readonly repository: Repository<RelayerEntity>) {
     this.rows = new EntityRows(repository);
-    this.total = new CachedRowCount(async () => {
-      const rows = await this.repository.query<Array<{ n: number | string }>>(
-        'SELECT COUNT(*) AS n FROM relayers',
-      );
-      return Number(rows[0].n);
-    });
   }
 
-  async findById(id: string): Promise<RelayerEntity | null> {
-    const [entity] = await this.rows.select(`SELECT ${this.rows.columns} FROM relayers WHERE id = ?`, [id]);
-    return entity ?? null;
+  findById(id: string): Promise<RelayerEntity | null> {
+    return this.rows.findById(id);
   }
 
-  async existsById(id: string): Promise<boolean> {
-    const rows = await this.repository.query<unknown[]>('SELECT 1 AS found FROM relayers WHERE id = ?', [id]);
-    return rows.length > 0;
+  existsById(id: string): Promise<boolean> {
+    return this.rows.existsById(id);
   }
 
-  /** One page in the stable list order: creation time, then id (served by idx_relayers_created_at_id). */
-  async findPage(offset: number, limit: number): Promise<{ items: RelayerEntity[]; total: number }> {
-    const [items, total] = await Promise.all([
-      this.rows.select(`SELECT ${this.rows.columns} FROM relayers ORDER BY created_at, id LIMIT ? OFFSET ?`, [
-        limit,
-        offset,
-      ]),
-      this.total.get(),
-    ]);
-    return { items, total };
+  findPage(offset: number, limit: number): Promise<{ items: RelayerEntity[]; total: number }> {
+    return this.rows.findPage(offset, limit);
   }
 
   /** The id of the relayer that uses this signer on this network, if any. */
@@ -85,7 +67,7 @@ export class RelayersRepository {
       if (isForeignKeyViolation(error)) return 'missing_notification';
       throw error;
     } finally {
-      this.total.invalidate();
+      this.rows.countChanged();
     }
     return null;
   }
@@ -116,7 +98,7 @@ export class RelayersRepository {
 
   async deleteById(manager: EntityManager, id: string): Promise<boolean> {
     const result = await manager.delete(RelayerEntity, { id });
-    this.total.invalidate();
+    this.rows.countChanged();
     return (result.affected ?? 0) > 0;
   }
 }
