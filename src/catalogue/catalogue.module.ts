@@ -19,7 +19,7 @@ import { loadCatalogue } from './catalogue.loader';
           configFile: config.configFile,
           dataDir: config.dataDir,
           production: config.production,
-          env: process.env,
+          env: config.secretsEnv,
           onNotice: (message) => logger.warn(message),
         });
       },

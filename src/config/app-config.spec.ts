@@ -93,4 +93,13 @@ describe('loadConfig', () => {
       db: { kind: 'mysql', url: 'mysql://u:p@127.0.0.1:3306/db' },
     });
   });
+
+  it('keeps a frozen snapshot of the environment for the catalogue secrets, unaffected by later changes', () => {
+    const env: Record<string, string | undefined> = { API_KEY: KEY, SIGNER_KEY: 'at-start' };
+    const config = loadConfig(env);
+    env.SIGNER_KEY = 'changed later';
+    env.ADDED_LATER = 'x';
+    expect(config.secretsEnv).toEqual({ API_KEY: KEY, SIGNER_KEY: 'at-start' });
+    expect(Object.isFrozen(config.secretsEnv)).toBe(true);
+  });
 });

@@ -35,6 +35,11 @@ export interface AppConfig {
   readonly rpcUrlPolicy: UrlPolicyConfig;
   readonly webhookUrlPolicy: UrlPolicyConfig;
   readonly storageEncryptionKey: string | null;
+  /**
+   * The environment as it was at start, frozen: the catalogue's `{"type": "env"}` secrets name
+   * variables that only the config file knows, and nothing may read process.env after start.
+   */
+  readonly secretsEnv: Env;
   readonly log: {
     readonly level: LogLevel;
     readonly file: string | null;
@@ -67,7 +72,7 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
 class EnvReader {
   readonly problems: string[] = [];
@@ -214,6 +219,7 @@ export function loadConfig(env: Env): AppConfig {
       blockPrivateIps: reader.boolean('WEBHOOK_BLOCK_PRIVATE_IPS', false),
     },
     storageEncryptionKey: parseStorageKey(reader),
+    secretsEnv: Object.freeze({ ...env }),
     log: {
       level: logLevel as LogLevel,
       file: reader.raw('LOG_FILE') ?? null,
