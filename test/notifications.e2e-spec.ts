@@ -133,7 +133,7 @@ describe('notifications API', () => {
   });
 
   describe('PATCH /api/v1/notifications/{id}', () => {
-    it('updates the url and keeps the key when signing_key is absent or null', async () => {
+    it('updates the url and keeps the key and type when they are absent or null', async () => {
       const id = uid();
       await app()
         .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/1', signing_key: key() })
@@ -145,9 +145,27 @@ describe('notifications API', () => {
         successBody({ id, type: 'webhook', url: 'https://hooks.example.com/2', has_signing_key: true }),
       );
       const nulls = await app()
-        .patch(`/api/v1/notifications/${id}`, { url: null, signing_key: null, type: null })
+        .patch(`/api/v1/notifications/${id}`, { signing_key: null, type: null })
         .expect(200);
       expect(nulls.body).toEqual(res.body);
+    });
+
+    it('refuses "url": null with a 400 naming url, and changes nothing', async () => {
+      const id = uid();
+      const created = await app()
+        .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/n', signing_key: key() })
+        .expect(201);
+      expectError(
+        await app().patch(`/api/v1/notifications/${id}`, { url: null }),
+        400,
+        'url must not be null',
+      );
+      expectError(
+        await app().patch(`/api/v1/notifications/${id}`, { url: null, signing_key: '', type: null }),
+        400,
+        'url must not be null',
+      );
+      expect((await app().get(`/api/v1/notifications/${id}`).expect(200)).body).toEqual(created.body);
     });
 
     it('removes the key with signing_key "" and sets a new one with a long enough key', async () => {

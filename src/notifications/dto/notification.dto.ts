@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { IsOptionalNewId, IsUrlText } from '../../common/validation/field-rules';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification.entity';
 
@@ -33,17 +33,21 @@ export class CreateNotificationDto {
   signing_key?: string | null;
 }
 
-/** Absent or null keeps a field; `signing_key: ""` removes the key. */
+/** Absent keeps a field, and so does null for type and signing_key; `signing_key: ""` removes the key. */
 export class UpdateNotificationDto {
   @ApiPropertyOptional({ enum: NOTIFICATION_TYPES, nullable: true })
   @IsOptional()
   @IsIn(NOTIFICATION_TYPES, { message: TYPE_RULE })
   type?: NotificationType | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 2048 })
-  @IsOptional()
+  @ApiPropertyOptional({
+    maxLength: 2048,
+    description: 'Absent: unchanged. null is refused: a webhook needs a URL.',
+  })
+  @ValidateIf((dto: UpdateNotificationDto) => dto.url !== undefined)
+  @IsDefined({ message: 'url must not be null' })
   @IsUrlText()
-  url?: string | null;
+  url?: string;
 
   @ApiPropertyOptional({
     nullable: true,
