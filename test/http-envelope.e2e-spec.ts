@@ -164,29 +164,69 @@ describe('envelope, body parsing and errors (contract section 2)', () => {
     expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('unknown routes and methods → 404 "Not Found" with the key, 401 without', async () => {
+  it('unknown routes → 404 "Not Found" with the key, 401 without', async () => {
     for (const [method, path] of [
       ['GET', '/api/v1'],
       ['GET', '/api/v1/does-not-exist'],
-      ['PUT', '/api/v1/notifications'],
-      ['DELETE', '/api/v1/notifications'],
-      ['PATCH', '/api/v1/notifications'],
-      ['POST', `/api/v1/notifications/${notificationId}`],
-      ['POST', '/api/v1/health'],
+      ['PUT', '/api/v1/does-not-exist'],
+      ['GET', `/api/v1/notifications/${notificationId}/nothing-here`],
+      ['DELETE', '/api/v1/relayers/a/b'],
     ]) {
       const authed = await rawRequest(app().port, { method, path, headers: [auth(), json], body: '{}' });
-      expect({ method, path, status: authed.status, body: authed.body }).toEqual({
-        method,
-        path,
-        status: 404,
-        body: errorBody('Not Found'),
-      });
+      expect({ method, path, status: authed.status, body: authed.body, allow: authed.headers.allow }).toEqual(
+        {
+          method,
+          path,
+          status: 404,
+          body: errorBody('Not Found'),
+          allow: undefined,
+        },
+      );
       const anonymous = await rawRequest(app().port, { method, path, headers: [json], body: '{}' });
       expect({ method, path, status: anonymous.status, body: anonymous.body }).toEqual({
         method,
         path,
         status: 401,
         body: errorBody('Unauthorized'),
+      });
+    }
+  });
+
+  it('a known path with a method it does not answer → 405 "Method Not Allowed" with Allow (401 without the key)', async () => {
+    for (const [method, path, allow] of [
+      ['PUT', '/api/v1/relayers/x', 'DELETE, GET, HEAD, PATCH'],
+      ['POST', '/api/v1/relayers/x', 'DELETE, GET, HEAD, PATCH'],
+      ['DELETE', '/api/v1/relayers', 'GET, HEAD, POST'],
+      ['PUT', '/api/v1/notifications', 'GET, HEAD, POST'],
+      ['PATCH', '/api/v1/notifications', 'GET, HEAD, POST'],
+      ['POST', `/api/v1/notifications/${notificationId}`, 'DELETE, GET, HEAD, PATCH'],
+      ['POST', '/api/v1/health', 'GET, HEAD'],
+      ['DELETE', '/api/v1/ready', 'GET, HEAD'],
+      ['POST', '/metrics', 'GET, HEAD'],
+    ]) {
+      const authed = await rawRequest(app().port, { method, path, headers: [auth(), json], body: '{}' });
+      expect({ method, path, status: authed.status, body: authed.body, allow: authed.headers.allow }).toEqual(
+        {
+          method,
+          path,
+          status: 405,
+          body: errorBody('Method Not Allowed'),
+          allow,
+        },
+      );
+      const anonymous = await rawRequest(app().port, { method, path, headers: [json], body: '{}' });
+      expect({
+        method,
+        path,
+        status: anonymous.status,
+        body: anonymous.body,
+        allow: anonymous.headers.allow,
+      }).toEqual({
+        method,
+        path,
+        status: 401,
+        body: errorBody('Unauthorized'),
+        allow: undefined,
       });
     }
   });

@@ -12,6 +12,7 @@ import { QueryFailedError } from 'typeorm';
 import { ApiKeyVerifier } from '../auth/api-key-verifier';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { DomainError } from '../errors/domain-errors';
+import { allowedMethods } from './allowed-methods';
 import { recordAnsweredError, type AnsweredError } from './answered-error';
 
 export interface ErrorEnvelope {
@@ -45,6 +46,15 @@ const REASONS: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+interface Answer {
+  readonly status: number;
+  readonly message: string;
+  /** Recorded on the response for whoever counts answers (see answered-error.ts). */
+  readonly kind?: AnsweredError;
+  /** The Allow header of a 405. */
+  readonly allow?: readonly string[];
+}
+
 /**
  * The one place that turns an exception into the error envelope (contract section 2).
  * Domain errors carry their status and a safe message; Nest's own 404 for an unknown route is
@@ -59,28 +69,31 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
-    const { status, message, kind } = this.describe(exception, request);
+    const { status, message, kind, allow } = this.describe(exception, request);
     if (kind) recordAnsweredError(response, kind);
     if (response.headersSent) {
       this.logger.error({ err: exception }, 'error after the response was sent');
       return;
     }
+    if (allow) response.setHeader('Allow', allow.join(', '));
     response.status(status).json(errorEnvelope(message));
   }
 
-  private describe(
-    exception: unknown,
-    request: Request,
-  ): { status: number; message: string; kind?: AnsweredError } {
+  private describe(exception: unknown, request: Request): Answer {
     if (exception instanceof DomainError) {
       if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);
       return { status: exception.status, message: exception.message };
     }
     if (exception instanceof NotFoundException) {
-      // Only the router throws Nest's NotFoundException: an unknown route or method.
-      return this.verifier.verify(request.headers, request.rawHeaders)
-        ? { status: 404, message: 'Not Found' }
-        : { status: 401, message: 'Unauthorized' };
+      // Only the router throws Nest's NotFoundException: an unknown route, or a known path
+      // with a method it does not answer (405 with the methods it does).
+      if (!this.verifier.verify(request.headers, request.rawHeaders)) {
+        return { status: 401, message: 'Unauthorized' };
+      }
+      const allow = allowedMethods(request);
+      return allow.length > 0
+        ? { status: 405, message: 'Method Not Allowed', allow }
+        : { status: 404, message: 'Not Found' };
     }
     if (exception instanceof ThrottlerException) {
       return { status: 429, message: 'Too Many Requests', kind: 'rate-limited' };
