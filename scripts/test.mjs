@@ -1,5 +1,6 @@
-// `npm test`: builds the service, then runs the unit and e2e suites on SQLite and the e2e suite
-// again on MySQL. MySQL and Redis suites run when those servers answer; on a machine without
+// `npm test`: builds the service, then runs the unit and e2e suites on SQLite, the e2e suite
+// again on MySQL, and the README's API examples against the built service (on SQLite, so they
+// run anywhere). MySQL and Redis suites run when those servers answer; on a machine without
 // them they are skipped with a plain notice, and with CI=true (or REQUIRE_SERVICES=1) a missing
 // server fails the run instead. The last line is "N passed, N failed".
 import { spawnSync } from 'node:child_process';
@@ -68,6 +69,21 @@ function jest(label, args, env) {
   return { passed, failed };
 }
 
+/** scripts/readme-examples.mjs; its last line is "N passed, N failed". */
+function readmeExamples() {
+  console.log('\n=== README examples ===');
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'readme-examples.mjs')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.stdout.write(r.stdout ?? '');
+  const m = /(\d+) passed, (\d+) failed\s*$/.exec(r.stdout ?? '');
+  const result = m ? { passed: Number(m[1]), failed: Number(m[2]) } : { passed: 0, failed: 0 };
+  if (r.status !== 0 && result.failed === 0) result.failed = 1;
+  return result;
+}
+
 const build = spawnSync('npx', ['nest', 'build'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) {
   console.log('0 passed, 1 failed');
@@ -97,6 +113,8 @@ if (!mysqlProblem) {
     }),
   );
 }
+// A jest filter (npm test -- <pattern>) asks for some suites only: the README run is left out then.
+if (extraArgs.length === 0) add(readmeExamples());
 if (skipped.length > 0 && !required) console.log(`\nNot run here: ${skipped.join('; ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 ? 0 : 1);
