@@ -1,5 +1,13 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import {
+  DynamicModule,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  RequestMethod,
+  type Type,
+} from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { AuthModule } from './common/auth/auth.module';
 import { BearerAuthGuard } from './common/auth/bearer-auth.guard';
@@ -20,6 +28,16 @@ import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RelayersModule } from './relayers/relayers.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+
+/**
+ * Modules added to the service by its users (contract 17): they may import the feature modules
+ * to use their exported services, subscribe to the change events with @OnEvent, and add
+ * controllers, which get the global guard, rate limit, envelope and error handling like ours.
+ */
+export interface AppExtensions {
+  readonly imports?: ReadonlyArray<Type<unknown> | DynamicModule>;
+}
 
 /**
  * The whole service. The global pipeline, in the order a request meets it:
@@ -33,11 +51,13 @@ export class AppModule implements NestModule {
     consumer.apply(RequestTimeoutMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 
-  static register(config: AppConfig): DynamicModule {
+  static register(config: AppConfig, extensions: AppExtensions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         AppConfigModule.forRoot(config),
+        // Changes are published as relayer.created, ...; `relayer.*` subscribes to all of one kind.
+        EventEmitterModule.forRoot({ wildcard: true, delimiter: '.' }),
         LoggingModule,
         AuthModule,
         RedisModule,
@@ -48,6 +68,8 @@ export class AppModule implements NestModule {
         HealthModule,
         NotificationsModule,
         RelayersModule,
+        WebhooksModule,
+        ...(extensions.imports ?? []),
       ],
       providers: [
         { provide: APP_GUARD, useClass: BearerAuthGuard },

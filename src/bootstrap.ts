@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module';
+import { AppModule, type AppExtensions } from './app.module';
 import { setupOpenApi } from './openapi';
 import type { AppConfig } from './config/app-config';
 import { LifecycleState } from './health/lifecycle-state';
@@ -17,8 +17,11 @@ export const API_PREFIX = 'api/v1';
  * Builds the application exactly as it runs in production; main.ts and the e2e tests both use it.
  * Nest's own body parser is off: JsonBodyInterceptor reads bodies after authentication.
  */
-export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
+export async function createApp(
+  config: AppConfig,
+  options: AppExtensions = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, options), {
     bodyParser: false,
     bufferLogs: true,
     // Throw instead of exiting on a start-up error, so main.ts can say what went wrong.

@@ -40,6 +40,13 @@ export interface AppConfig {
    * variables that only the config file knows, and nothing may read process.env after start.
    */
   readonly secretsEnv: Env;
+  /** Webhook delivery (contract 11.2). */
+  readonly webhooks: {
+    readonly timeoutMs: number;
+    readonly maxAttempts: number;
+    /** The delay before retry n is retryBaseMs * 2^(n-1), +-20 %. */
+    readonly retryBaseMs: number;
+  };
   readonly log: {
     readonly level: LogLevel;
     readonly file: string | null;
@@ -220,6 +227,11 @@ export function loadConfig(env: Env): AppConfig {
     },
     storageEncryptionKey: parseStorageKey(reader),
     secretsEnv: Object.freeze({ ...env }),
+    webhooks: {
+      timeoutMs: reader.integer('WEBHOOK_TIMEOUT_MS', 5000, 1, 600_000),
+      maxAttempts: reader.integer('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
+      retryBaseMs: reader.integer('WEBHOOK_RETRY_BASE_MS', 5000, 1, 3_600_000),
+    },
     log: {
       level: logLevel as LogLevel,
       file: reader.raw('LOG_FILE') ?? null,

@@ -3,9 +3,10 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { NotificationEntity } from '../notifications/notification.entity';
 import { RelayerEntity } from '../relayers/relayer.entity';
+import { DeliveryEntity } from '../webhooks/delivery.entity';
 
 /** Every entity of the service; the schema itself comes only from the migrations below. */
-export const ENTITIES = [NotificationEntity, RelayerEntity];
+export const ENTITIES = [NotificationEntity, RelayerEntity, DeliveryEntity];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];
 

@@ -1,11 +1,30 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DeadlineExceededError, RequestDeadline } from '../common/http/request-deadline';
 
+/** What subscribers of `<name>.committing` receive: the change, and the transaction it is part of. */
+export interface CommittingEvent<T> {
+  readonly manager: EntityManager;
+  readonly event: T;
+}
+
+/** One transaction, as the work inside it sees it. */
+export interface Tx {
+  readonly manager: EntityManager;
+  /**
+   * Publishes a change (contract 17): now to the subscribers of `<name>.committing`, which write
+   * with this transaction (the webhook outbox), and after commit to every subscriber of `<name>`.
+   * Nothing is published after a rollback.
+   */
+  publish(name: string, event: object): Promise<void>;
+}
+
 /**
  * The one way the service writes: every change runs in a transaction through `run`, which
  * - commits only while the request's deadline allows it, so a 504 never hides a committed change;
+ * - publishes the change's events after commit;
  * - on SQLite runs one transaction at a time: TypeORM shares one connection there, and two
  *   requests' transactions would otherwise interleave on it.
  */
@@ -15,29 +34,43 @@ export class Transactions {
   private readonly serialised: boolean;
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: EventEmitter2,
+  ) {
     this.serialised = dataSource.options.type === 'better-sqlite3';
   }
 
-  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     if (!this.serialised) return this.transaction(work);
     const result = this.tail.then(() => this.transaction(work));
     this.tail = result.catch(() => undefined);
     return result;
   }
 
-  private async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const deadline = RequestDeadline.current();
+    const published: Array<[string, object]> = [];
     let committing = false;
     let committed = false;
     try {
       const result = await this.dataSource.transaction(async (manager) => {
-        const value = await work(manager);
+        const value = await work({
+          manager,
+          publish: async (name, event) => {
+            await this.events.emitAsync(`${name}.committing`, {
+              manager,
+              event,
+            } satisfies CommittingEvent<object>);
+            published.push([name, event]);
+          },
+        });
         deadline?.beginCommit();
         committing = true;
         return value;
       });
       committed = true;
+      for (const [name, event] of published) this.publishCommitted(name, event);
       return result;
     } catch (error) {
       if (error instanceof DeadlineExceededError) {
@@ -46,6 +79,15 @@ export class Transactions {
       throw error;
     } finally {
       if (committing) deadline?.endCommit(committed);
+    }
+  }
+
+  /** A subscriber that fails after commit must not turn a committed change into an error answer. */
+  private publishCommitted(name: string, event: object): void {
+    try {
+      this.events.emit(name, event);
+    } catch (error) {
+      this.logger.error({ err: error }, `a subscriber of ${name} failed`);
     }
   }
 }

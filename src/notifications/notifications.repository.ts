@@ -16,8 +16,9 @@ export class NotificationsRepository {
     this.rows = new EntityRows(repository);
   }
 
-  findById(id: string): Promise<NotificationEntity | null> {
-    return this.rows.findById(id);
+  /** With a transaction's manager, read inside that transaction. */
+  findById(id: string, manager?: EntityManager): Promise<NotificationEntity | null> {
+    return manager ? manager.findOneBy(NotificationEntity, { id }) : this.rows.findById(id);
   }
 
   existsById(id: string): Promise<boolean> {

@@ -2,13 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { FieldCipher } from '../common/security/encryption';
+import { FieldCipher, isEncrypted } from '../common/security/encryption';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
+import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-events';
 import { NotificationUsersRegistry } from './notification-users';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 
@@ -42,12 +43,14 @@ export class NotificationsService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.transactions.run(async (manager) => {
-      if (!(await this.notifications.insert(manager, entity))) {
+    const response = toNotificationResponse(entity);
+    await this.transactions.run(async (tx) => {
+      if (!(await this.notifications.insert(tx.manager, entity))) {
         throw new ConflictError('Notification with this ID already exists');
       }
+      await tx.publish(NOTIFICATION_EVENTS.created, { notification: response } satisfies NotificationEvent);
     });
-    return toNotificationResponse(entity);
+    return response;
   }
 
   async update(id: string, dto: UpdateNotificationDto): Promise<NotificationResponse> {
@@ -59,19 +62,32 @@ export class NotificationsService {
     if (!(await this.notifications.existsById(id))) throw notificationNotFound();
     if (changes.url !== undefined) this.assertUrlAllowed(changes.url);
 
-    if (Object.keys(changes).length > 0) {
-      await this.transactions.run(async (manager) => {
-        if (!(await this.notifications.update(manager, id, changes, new Date())))
-          throw notificationNotFound();
-      });
-    }
-    return this.get(id);
+    if (Object.keys(changes).length === 0) return this.get(id);
+    return this.transactions.run(async (tx) => {
+      if (!(await this.notifications.update(tx.manager, id, changes, new Date())))
+        throw notificationNotFound();
+      const updated = await this.notifications.findById(id, tx.manager);
+      if (!updated) throw notificationNotFound();
+      const response = toNotificationResponse(updated);
+      await tx.publish(NOTIFICATION_EVENTS.updated, { notification: response } satisfies NotificationEvent);
+      return response;
+    });
   }
 
   async get(id: string): Promise<NotificationResponse> {
     const entity = await this.notifications.findById(id);
     if (!entity) throw notificationNotFound();
     return toNotificationResponse(entity);
+  }
+
+  /** Where and how to deliver to the target: its URL and its signing key in clear, or null when gone. */
+  async findTarget(id: string): Promise<{ url: string; signingKey: string | null } | null> {
+    const entity = await this.notifications.findById(id);
+    if (!entity) return null;
+    return {
+      url: entity.url,
+      signingKey: entity.signingKey === null ? null : this.openKey(entity.signingKey),
+    };
   }
 
   /** Whether a notification with this id exists (for the resources that reference one). */
@@ -86,7 +102,16 @@ export class NotificationsService {
 
   /** 409 naming the relayers while any relayer references the notification (contract 8). */
   async remove(id: string): Promise<string> {
-    const outcome = await this.transactions.run((manager) => this.notifications.deleteById(manager, id));
+    const outcome = await this.transactions.run(async (tx) => {
+      const last = await this.notifications.findById(id, tx.manager);
+      const deleted = last ? await this.notifications.deleteById(tx.manager, id) : 'missing';
+      if (last && deleted === 'deleted') {
+        await tx.publish(NOTIFICATION_EVENTS.deleted, {
+          notification: toNotificationResponse(last),
+        } satisfies NotificationEvent);
+      }
+      return deleted;
+    });
     if (outcome === 'missing') throw notificationNotFound();
     if (outcome === 'in_use') {
       const uses = await this.users.describeUsesOf(id);
@@ -102,5 +127,9 @@ export class NotificationsService {
 
   private sealKey(key: string): string {
     return this.cipher ? this.cipher.encrypt(key) : key;
+  }
+
+  private openKey(stored: string): string {
+    return isEncrypted(stored) && this.cipher ? this.cipher.decrypt(stored) : stored;
   }
 }

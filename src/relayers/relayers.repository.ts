@@ -24,8 +24,9 @@ export class RelayersRepository {
     this.rows = new EntityRows(repository);
   }
 
-  findById(id: string): Promise<RelayerEntity | null> {
-    return this.rows.findById(id);
+  /** With a transaction's manager, read inside that transaction. */
+  findById(id: string, manager?: EntityManager): Promise<RelayerEntity | null> {
+    return manager ? manager.findOneBy(RelayerEntity, { id }) : this.rows.findById(id);
   }
 
   existsById(id: string): Promise<boolean> {

@@ -25,6 +25,13 @@ import {
   UpdateRelayerDto,
 } from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
+import {
+  PATCHABLE_FIELDS,
+  RELAYER_EVENTS,
+  type PatchableField,
+  type RelayerEvent,
+  type RelayerUpdatedEvent,
+} from './relayer-events';
 import { toRelayerResponse } from './relayer.mapper';
 import { RelayerEntity, type StoredRpcUrl } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
@@ -35,6 +42,18 @@ const MAX_UPDATE_ATTEMPTS = 200;
 export const relayerNotFound = (id: string) => new NotFoundError(`Relayer with ID ${id} not found`);
 const duplicateRelayer = () => new ConflictError('Relayer with this ID already exists');
 const notificationNotFound = (id: string) => new ValidationError(`Notification with ID ${id} not found`);
+
+/** The sorted names of the PATCH-able fields whose values differ. */
+function changedFields(current: RelayerEntity, next: RelayerChanges): PatchableField[] {
+  const differs: Record<PatchableField, boolean> = {
+    custom_rpc_urls: stringifyJson(next.customRpcUrls) !== stringifyJson(current.customRpcUrls),
+    name: next.name !== current.name,
+    notification_id: next.notificationId !== current.notificationId,
+    paused: next.paused !== current.paused,
+    policies: stringifyJson(next.policies) !== stringifyJson(current.policies),
+  };
+  return PATCHABLE_FIELDS.filter((field) => differs[field]);
+}
 
 @Injectable()
 export class RelayersService {
@@ -94,8 +113,9 @@ export class RelayersService {
       createdAt: now,
       updatedAt: now,
     });
-    await this.transactions.run(async (manager) => {
-      const refusal = await this.relayers.insert(manager, entity);
+    const response = toRelayerResponse(entity);
+    await this.transactions.run(async (tx) => {
+      const refusal = await this.relayers.insert(tx.manager, entity);
       if (refusal === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
       if (refusal === 'duplicate') {
         // A racing request won between the checks above and this insert: say which rule it broke.
@@ -103,8 +123,9 @@ export class RelayersService {
         await this.assertSignerFreeOnNetwork(type, dto.network, dto.signer_id);
         throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
       }
+      await tx.publish(RELAYER_EVENTS.created, { relayer: response } satisfies RelayerEvent);
     });
-    return toRelayerResponse(entity);
+    return response;
   }
 
   /**
@@ -132,13 +153,19 @@ export class RelayersService {
       const changes = this.merge(current, input, problems);
       if (problems.length > 0) throw new ValidationError(problems);
       if (changes === null) return toRelayerResponse(current);
-      const outcome = await this.transactions.run((manager) =>
-        this.relayers.updateIfVersion(manager, id, current.version, changes),
-      );
+      const updated = toRelayerResponse({ ...current, ...changes, version: current.version + 1 });
+      const outcome = await this.transactions.run(async (tx) => {
+        const written = await this.relayers.updateIfVersion(tx.manager, id, current.version, changes);
+        if (written === 'written') {
+          await tx.publish(RELAYER_EVENTS.updated, {
+            relayer: updated,
+            changed: changedFields(current, changes),
+          } satisfies RelayerUpdatedEvent);
+        }
+        return written;
+      });
       if (outcome === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
-      if (outcome === 'written') {
-        return toRelayerResponse({ ...current, ...changes, version: current.version + 1 });
-      }
+      if (outcome === 'written') return updated;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     }
     throw new ServiceUnavailableError('Service Unavailable: the relayer is being changed too often, retry');
@@ -156,9 +183,12 @@ export class RelayersService {
   }
 
   async remove(id: string): Promise<string> {
-    if (!(await this.transactions.run((manager) => this.relayers.deleteById(manager, id)))) {
-      throw relayerNotFound(id);
-    }
+    await this.transactions.run(async (tx) => {
+      // Read in the transaction: the event carries the relayer's last state.
+      const last = await this.relayers.findById(id, tx.manager);
+      if (!last || !(await this.relayers.deleteById(tx.manager, id))) throw relayerNotFound(id);
+      await tx.publish(RELAYER_EVENTS.deleted, { relayer: toRelayerResponse(last) } satisfies RelayerEvent);
+    });
     return 'Relayer deleted successfully';
   }
 
@@ -191,13 +221,7 @@ export class RelayersService {
         : current.policies,
       updatedAt: new Date(),
     };
-    const changed =
-      next.name !== current.name ||
-      next.paused !== current.paused ||
-      next.notificationId !== current.notificationId ||
-      stringifyJson(next.customRpcUrls) !== stringifyJson(current.customRpcUrls) ||
-      stringifyJson(next.policies) !== stringifyJson(current.policies);
-    return changed ? next : null;
+    return changedFields(current, next).length > 0 ? next : null;
   }
 
   /**

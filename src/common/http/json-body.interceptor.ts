@@ -1,4 +1,5 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { raw } from 'body-parser';
 import { parse as parseContentType } from 'content-type';
 import type { Request, RequestHandler, Response } from 'express';
@@ -8,10 +9,12 @@ import type { AppConfig } from '../../config/app-config';
 import {
   BadBodyError,
   PayloadTooLargeError,
+  ValidationError,
   UnsupportedMediaTypeError,
   type DomainError,
 } from '../errors/domain-errors';
 import { nestingDepth, parseJson } from './json';
+import { NO_BODY } from './no-body.decorator';
 
 /** Far deeper than any valid body (policies nest four levels). */
 const MAX_NESTING = 32;
@@ -43,7 +46,10 @@ export class JsonBodyInterceptor implements NestInterceptor {
   private readonly limitText: string;
   private readonly readRaw: RequestHandler;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly reflector: Reflector,
+  ) {
     this.limitText = `Request body exceeds the limit of 1 MiB (${config.http.bodyLimitBytes} bytes)`;
     this.readRaw = raw({ type: () => true, limit: config.http.bodyLimitBytes, inflate: true });
   }
@@ -52,12 +58,28 @@ export class JsonBodyInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     if (!METHODS_WITH_BODY.has(request.method)) return next.handle();
-    return from(this.readBody(request, http.getResponse<Response>())).pipe(
+    const read = this.reflector.get<boolean>(NO_BODY, context.getHandler())
+      ? this.readNoBody(request, http.getResponse<Response>())
+      : this.readBody(request, http.getResponse<Response>());
+    return from(read).pipe(
       mergeMap((body) => {
         request.body = body;
         return next.handle();
       }),
     );
+  }
+
+  /** A route without a body: nothing, or `{}`; any field is refused by name. */
+  private async readNoBody(request: Request, response: Response): Promise<Record<string, unknown>> {
+    const length = request.headers['content-length'];
+    const sendsBody =
+      request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+    if (!sendsBody) return {};
+    const body = await this.readBody(request, response);
+    const fields = Object.keys(body);
+    if (fields.length > 0)
+      throw new ValidationError(fields.map((field) => `${field} is not an allowed field`));
+    return body;
   }
 
   private async readBody(request: Request, response: Response): Promise<Record<string, unknown>> {

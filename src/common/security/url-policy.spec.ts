@@ -1,4 +1,4 @@
-import { checkUrl, UrlPolicyOptions } from './url-policy';
+import { checkAddress, checkUrl, UrlPolicyOptions } from './url-policy';
 
 const open: UrlPolicyOptions = { allowedHosts: [], blockPrivateIps: false };
 const strict: UrlPolicyOptions = { allowedHosts: [], blockPrivateIps: true };
@@ -216,5 +216,27 @@ describe('checkUrl', () => {
         checkUrl('http://localhost:8545/', { allowedHosts: ['localhost'], blockPrivateIps: false }),
       ).toBeNull();
     });
+  });
+});
+
+describe('checkAddress: the policy for the address a name resolved to', () => {
+  const open = { allowedHosts: [], blockPrivateIps: false };
+  const strict = { allowedHosts: [], blockPrivateIps: true };
+
+  it.each<[string, typeof open, string | null]>([
+    ['169.254.169.254', open, 'points to a cloud metadata address'],
+    ['::ffff:169.254.169.254', open, 'points to a cloud metadata address'],
+    ['fd00:ec2::254', open, 'points to a cloud metadata address'],
+    ['0.0.0.0', open, 'points to an unspecified address'],
+    ['::', open, 'points to an unspecified address'],
+    ['127.0.0.1', open, null],
+    ['127.0.0.1', strict, 'points to a private or loopback address'],
+    ['::1', strict, 'points to a private or loopback address'],
+    ['::ffff:10.0.0.1', strict, 'points to a private or loopback address'],
+    ['10.1.2.3', strict, 'points to a private or loopback address'],
+    ['93.184.216.34', strict, null],
+    ['2606:2800:220:1:248:1893:25c8:1946', strict, null],
+  ])('%s (block private: %j) -> %j', (address, options, expected) => {
+    expect(checkAddress(address, options)).toBe(expected);
   });
 });

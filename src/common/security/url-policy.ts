@@ -141,6 +141,15 @@ function reparseHostname(host: string): string {
   }
 }
 
+/**
+ * The policy for an address a host name resolved to, at connection time: what refuses a URL
+ * written with that address refuses the connection (null when it may be contacted).
+ */
+export function checkAddress(address: string, options: UrlPolicyOptions): string | null {
+  const host = hostOf(isIP(address) === 6 ? `[${address}]` : address);
+  return host?.kind === 'address' ? refuseAddress(host.addresses, options) : null;
+}
+
 function refuseAddress(addresses: readonly Address[], options: UrlPolicyOptions): string | null {
   const matches = (list: BlockList): boolean => addresses.some((a) => list.check(a.address, a.family));
   if (matches(CLOUD_METADATA_ADDRESSES)) return METADATA;

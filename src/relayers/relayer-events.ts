@@ -1,0 +1,37 @@
+import type { RelayerResponse } from './dto/relayer.dto';
+
+/**
+ * The relayer changes published on @nestjs/event-emitter (contract 17). After commit, under these
+ * names; in the transaction of the change, under `<name>.committing` with the transaction's
+ * EntityManager (the webhook outbox writes its delivery rows there, so that a committed change
+ * always has them and a rolled-back one never does).
+ */
+export const RELAYER_EVENTS = {
+  created: 'relayer.created',
+  updated: 'relayer.updated',
+  deleted: 'relayer.deleted',
+  stateChanged: 'relayer.state_changed',
+} as const;
+
+/** The fields a PATCH may set, by the names `changed` lists. */
+export const PATCHABLE_FIELDS = ['custom_rpc_urls', 'name', 'notification_id', 'paused', 'policies'] as const;
+export type PatchableField = (typeof PATCHABLE_FIELDS)[number];
+
+export interface RelayerEvent {
+  /** The relayer as GET would answer it at that moment (for a delete: its last state). */
+  readonly relayer: RelayerResponse;
+}
+
+export interface RelayerUpdatedEvent extends RelayerEvent {
+  /** Sorted names of the fields that changed. */
+  readonly changed: PatchableField[];
+}
+
+/** A health check disabled (`disabled`) or re-enabled (`enabled`) the relayer. */
+export interface RelayerStateChangedEvent extends RelayerEvent {
+  readonly state: 'disabled' | 'enabled';
+  /** The `details` of the disabled reason. */
+  readonly disableReason?: string;
+  /** Checks that failed before this one passed. */
+  readonly retryCount?: number;
+}

@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { EntityRows } from '../database/entity-rows';
+import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
+
+/** What an attempt changes in its delivery row. */
+export type AttemptOutcome = Pick<
+  DeliveryEntity,
+  'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'endedAt'
+>;
+
+/**
+ * The outbox and delivery log. Claims are conditional UPDATEs of one row with a lease, which one
+ * instance wins whether it runs beside others on one server or on another node of a Galera
+ * cluster (where SELECT ... FOR UPDATE does not lock across nodes).
+ */
+@Injectable()
+export class DeliveriesRepository {
+  private readonly rows: EntityRows<DeliveryEntity>;
+
+  constructor(@InjectRepository(DeliveryEntity) private readonly repository: Repository<DeliveryEntity>) {
+    this.rows = new EntityRows(repository);
+  }
+
+  /** Written in the transaction of the change it reports (the outbox). */
+  async insert(manager: EntityManager, delivery: DeliveryEntity): Promise<void> {
+    await manager.insert(DeliveryEntity, delivery);
+  }
+
+  findById(id: string): Promise<DeliveryEntity | null> {
+    return this.rows.findById(id);
+  }
+
+  /** Ids of pending deliveries due now and not leased, oldest first. */
+  async findDueIds(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.repository
+      .createQueryBuilder('d')
+      .select('d.id', 'id')
+      .where("d.status = 'pending' AND d.next_attempt_at <= :now", { now })
+      .andWhere('(d.lease_until IS NULL OR d.lease_until < :now)', { now })
+      .orderBy('d.next_attempt_at')
+      .addOrderBy('d.created_at')
+      .addOrderBy('d.id')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((row) => row.id);
+  }
+
+  /** Takes the delivery for `owner` until `until`; false when another instance has it or it is no longer due. */
+  async claim(id: string, owner: string, now: Date, until: Date): Promise<boolean> {
+    const result = await this.repository
+      .createQueryBuilder()
+      .update(DeliveryEntity)
+      .set({ leaseOwner: owner, leaseUntil: until })
+      .where("id = :id AND status = 'pending' AND next_attempt_at <= :now", { id, now })
+      .andWhere('(lease_until IS NULL OR lease_until < :now)', { now })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Records an attempt and releases the lease, if `owner` still holds it. */
+  async recordAttempt(id: string, owner: string, outcome: AttemptOutcome): Promise<void> {
+    await this.repository
+      .createQueryBuilder()
+      .update(DeliveryEntity)
+      .set({ ...outcome, leaseOwner: null, leaseUntil: null })
+      .where('id = :id AND lease_owner = :owner', { id, owner })
+      .execute();
+  }
+
+  /** Queues a delivery again at once (retry route); false when it is unknown. */
+  async requeue(id: string, notificationId: string, now: Date): Promise<boolean> {
+    const result = await this.repository
+      .createQueryBuilder()
+      .update(DeliveryEntity)
+      .set({ status: 'pending', nextAttemptAt: now, endedAt: null, leaseOwner: null, leaseUntil: null })
+      .where("id = :id AND notification_id = :notificationId AND status <> 'pending'", { id, notificationId })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** One page of a target's log, newest first, optionally of one status. */
+  async findPage(
+    notificationId: string,
+    status: DeliveryStatus | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: DeliveryEntity[]; total: number }> {
+    const filter = status === undefined ? '' : ' AND status = ?';
+    const parameters = status === undefined ? [notificationId] : [notificationId, status];
+    const [items, counted] = await Promise.all([
+      this.rows.select(
+        `SELECT ${this.rows.columns} FROM webhook_deliveries WHERE notification_id = ?${filter}
+           ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        [...parameters, limit, offset],
+      ),
+      this.repository.query<Array<{ n: number | string }>>(
+        `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE notification_id = ?${filter}`,
+        parameters,
+      ),
+    ]);
+    return { items, total: Number(counted[0].n) };
+  }
+
+  /** Seconds since the oldest pending delivery was created (0 when none is pending). */
+  async oldestPendingAgeSeconds(now: Date): Promise<number> {
+    const rows = await this.repository.query<Array<{ oldest: Date | string | null }>>(
+      "SELECT MIN(created_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'",
+    );
+    const oldest = rows[0]?.oldest;
+    if (oldest === null || oldest === undefined) return 0;
+    const at = oldest instanceof Date ? oldest : new Date(`${oldest.replace(' ', 'T')}Z`);
+    return Math.max(0, (now.getTime() - at.getTime()) / 1000);
+  }
+
+  /** Removes deliveries that ended before `before` (7-day retention). */
+  async deleteEndedBefore(before: Date): Promise<number> {
+    const result = await this.repository
+      .createQueryBuilder()
+      .delete()
+      .from(DeliveryEntity)
+      .where('ended_at IS NOT NULL AND ended_at < :before', { before })
+      .execute();
+    return result.affected ?? 0;
+  }
+}

@@ -1,0 +1,187 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { DatabaseLifecycle } from '../database/database-lifecycle.service';
+import { Transactions } from '../database/transactions';
+import { NotificationsService } from '../notifications/notifications.service';
+import { DeliveriesRepository, type AttemptOutcome } from './deliveries.repository';
+import type { DeliveryEntity } from './delivery.entity';
+import { WebhookSender, type AttemptResult } from './webhook-sender';
+import { newDelivery } from './delivery-factory';
+import { WebhookMetrics } from './webhook-metrics';
+import { signatureHeaders } from './webhook-signature';
+
+const BATCH = 32;
+const IDLE_POLL_MS = 500;
+const RETENTION_MS = 7 * 24 * 3600 * 1000;
+const SWEEP_EVERY_MS = 3600 * 1000;
+const MAX_ERROR_TEXT = 500;
+
+/** The delay before attempt n + 1 after n failed ones: base * 2^(n-1), +-20 % jitter. */
+export function retryDelayMs(
+  baseMs: number,
+  failedAttempts: number,
+  random: () => number = Math.random,
+): number {
+  const exact = baseMs * 2 ** (failedAttempts - 1);
+  return Math.round(exact * (0.8 + 0.4 * random()));
+}
+
+/**
+ * Sends what the outbox holds, after commit and never on a request's path (contract 11.2): polls
+ * for due deliveries (and is woken at once when this instance commits one), claims each with a
+ * lease so that exactly one instance attempts it, sends, and records the outcome; a retryable
+ * failure is scheduled again with back-off until WEBHOOK_MAX_ATTEMPTS. A process killed mid-way
+ * leaves the row pending: its lease runs out and any instance sends it again (same event id).
+ */
+@Injectable()
+export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private wakeAgain = false;
+  private stopped = false;
+  private lastSweep = 0;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly notifications: NotificationsService,
+    private readonly sender: WebhookSender,
+    private readonly database: DatabaseLifecycle,
+    private readonly metrics: WebhookMetrics,
+    private readonly transactions: Transactions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    // In-flight attempts are cut short: their rows stay pending and are sent again after the lease.
+    await this.sender.close();
+    await this.running;
+  }
+
+  /** Looks for due deliveries now (after this instance committed one). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) this.wakeAgain = true;
+    else this.schedule(0);
+  }
+
+  /**
+   * Sends a `notification_test` event to the target now, once (contract 11.4), recorded in its log
+   * like any delivery; the row is leased to this instance from the start, so no poller takes it.
+   */
+  async sendTest(notificationId: string): Promise<AttemptResult> {
+    const delivery = newDelivery(notificationId, 'notification_test', null, {
+      payload_type: 'notification_test',
+      notification_id: notificationId,
+    });
+    delivery.leaseOwner = this.owner;
+    delivery.leaseUntil = new Date(Date.now() + 2 * this.config.webhooks.timeoutMs + 5000);
+    await this.transactions.run((tx) => this.deliveries.insert(tx.manager, delivery));
+    return this.attempt(delivery, { oneShot: true });
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.round()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'delivery round failed; retrying'))
+        .finally(() => {
+          this.running = null;
+          const again = this.wakeAgain;
+          this.wakeAgain = false;
+          this.schedule(again ? 0 : IDLE_POLL_MS);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    if (!this.database.isReady) return;
+    await this.sweep();
+    for (;;) {
+      const now = new Date();
+      const ids = await this.deliveries.findDueIds(now, BATCH);
+      if (ids.length === 0 || this.stopped) return;
+      const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
+      const claimed: DeliveryEntity[] = [];
+      for (const id of ids) {
+        if (!(await this.deliveries.claim(id, this.owner, now, leaseUntil).catch(() => false))) continue;
+        const delivery = await this.deliveries.findById(id);
+        if (delivery) claimed.push(delivery);
+      }
+      // One target's events in the order they were committed; targets side by side.
+      const byTarget = new Map<string, DeliveryEntity[]>();
+      for (const delivery of claimed) {
+        byTarget.set(delivery.notificationId, [...(byTarget.get(delivery.notificationId) ?? []), delivery]);
+      }
+      await Promise.all(
+        [...byTarget.values()].map(async (queue) => {
+          for (const delivery of queue) await this.attempt(delivery, { oneShot: false });
+        }),
+      );
+      if (ids.length < BATCH) return;
+    }
+  }
+
+  private async attempt(delivery: DeliveryEntity, { oneShot }: { oneShot: boolean }): Promise<AttemptResult> {
+    const target = await this.notifications.findTarget(delivery.notificationId);
+    const headers: Record<string, string> = {
+      'X-Event-Id': delivery.eventId,
+      'X-Event-Type': delivery.event,
+    };
+    const result: AttemptResult = target
+      ? await this.sender.send(target.url, delivery.body, {
+          ...headers,
+          ...(target.signingKey === null ? {} : signatureHeaders(target.signingKey, delivery.body)),
+        })
+      : {
+          delivered: false,
+          retryable: false,
+          statusCode: null,
+          error: 'notification deleted',
+          durationMs: 0,
+        };
+    const attempts = delivery.attempts + 1;
+    const now = new Date();
+    const retry = result.retryable && !oneShot && attempts < this.config.webhooks.maxAttempts;
+    const outcome: AttemptOutcome = {
+      status: result.delivered ? 'delivered' : retry ? 'pending' : 'failed',
+      attempts,
+      lastStatusCode: result.statusCode,
+      lastError: result.error?.slice(0, MAX_ERROR_TEXT) ?? null,
+      nextAttemptAt: retry
+        ? new Date(now.getTime() + retryDelayMs(this.config.webhooks.retryBaseMs, attempts))
+        : delivery.nextAttemptAt,
+      deliveredAt: result.delivered ? now : delivery.deliveredAt,
+      endedAt: retry ? null : now,
+    };
+    await this.deliveries.recordAttempt(delivery.id, this.owner, outcome);
+    this.metrics.attempts.inc({ outcome: result.delivered ? 'delivered' : retry ? 'retried' : 'failed' });
+    return result;
+  }
+
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    const removed = await this.deliveries.deleteEndedBefore(new Date(now - RETENTION_MS));
+    if (removed > 0) this.logger.log(`removed ${removed} deliveries that ended more than 7 days ago`);
+  }
+}

@@ -1,0 +1,56 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One event for one notification target: the outbox row, and then its delivery log entry. */
+@Entity({ name: 'webhook_deliveries' })
+export class DeliveryEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ name: 'notification_id', type: 'varchar', length: 36 })
+  notificationId: string;
+
+  @Column({ name: 'event_id', type: 'varchar', length: 36 })
+  eventId: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  event: string;
+
+  @Column({ name: 'relayer_id', type: 'varchar', length: 36, nullable: true })
+  relayerId: string | null;
+
+  @Column({ type: 'text' })
+  body: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: DeliveryStatus;
+
+  @Column({ type: 'integer' })
+  attempts: number;
+
+  @Column({ name: 'last_status_code', type: 'integer', nullable: true })
+  lastStatusCode: number | null;
+
+  @Column({ name: 'last_error', type: 'varchar', length: 500, nullable: true })
+  lastError: string | null;
+
+  @Column({ name: 'next_attempt_at', type: 'datetime', precision: 3 })
+  nextAttemptAt: Date;
+
+  @Column({ name: 'lease_owner', type: 'varchar', length: 64, nullable: true })
+  leaseOwner: string | null;
+
+  @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
+  leaseUntil: Date | null;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt: Date;
+
+  @Column({ name: 'delivered_at', type: 'datetime', precision: 3, nullable: true })
+  deliveredAt: Date | null;
+
+  @Column({ name: 'ended_at', type: 'datetime', precision: 3, nullable: true })
+  endedAt: Date | null;
+}

@@ -1,0 +1,60 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { PageQueryDto } from '../../common/http/page';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../delivery.entity';
+
+export class DeliveryQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES, { message: `status must be one of: ${DELIVERY_STATUSES.join(', ')}` })
+  status?: DeliveryStatus;
+}
+
+export class DeliveryResponse {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ description: 'The X-Event-Id of every attempt' })
+  event_id: string;
+
+  @ApiProperty({ example: 'relayer_updated' })
+  event: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  relayer_id: string | null;
+
+  @ApiProperty({ enum: DELIVERY_STATUSES })
+  status: DeliveryStatus;
+
+  @ApiProperty()
+  attempts: number;
+
+  @ApiProperty({ nullable: true, type: Number })
+  last_status_code: number | null;
+
+  @ApiProperty({ nullable: true, type: String })
+  last_error: string | null;
+
+  @ApiProperty({ nullable: true, type: String, description: 'When it is attempted next (pending only)' })
+  next_attempt_at: string | null;
+
+  @ApiProperty()
+  created_at: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  delivered_at: string | null;
+}
+
+export class TestDeliveryResponse {
+  @ApiProperty()
+  delivered: boolean;
+
+  @ApiProperty({ nullable: true, type: Number })
+  status_code: number | null;
+
+  @ApiProperty({ nullable: true, type: String })
+  error: string | null;
+
+  @ApiProperty()
+  duration_ms: number;
+}

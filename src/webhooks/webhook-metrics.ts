@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge } from 'prom-client';
+import { MetricsService } from '../metrics/metrics.service';
+import { DeliveriesRepository } from './deliveries.repository';
+
+/** The webhook metrics of contract 11.5, in the service's registry. */
+@Injectable()
+export class WebhookMetrics {
+  readonly attempts: Counter<'outcome'>;
+
+  constructor(metrics: MetricsService, deliveries: DeliveriesRepository) {
+    this.attempts = new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome: delivered, retried (failed, tried again later) or failed (given up)',
+      labelNames: ['outcome'] as const,
+      registers: [metrics.registry],
+    });
+    new Gauge({
+      name: 'webhook_oldest_pending_delivery_seconds',
+      help: 'Age of the oldest webhook delivery still pending (0 when none is)',
+      registers: [metrics.registry],
+      async collect() {
+        this.set(await deliveries.oldestPendingAgeSeconds(new Date()).catch(() => 0));
+      },
+    });
+  }
+}

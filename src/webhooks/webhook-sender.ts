@@ -1,0 +1,150 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, request } from 'undici';
+import { checkAddress, checkUrl } from '../common/security/url-policy';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+
+/** A response body is read up to this many bytes, then dropped. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+const USER_AGENT = `relayer-service/${process.env.npm_package_version ?? '0.1.0'}`;
+
+export interface AttemptResult {
+  /** The receiver answered 2xx. */
+  readonly delivered: boolean;
+  /** Worth another attempt: a network error, a timeout, 408, 429 or 5xx. */
+  readonly retryable: boolean;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** The system resolver; a seam so that tests can make a name resolve where they want. */
+@Injectable()
+export class DnsResolver {
+  lookup(
+    hostname: string,
+    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+  ): void {
+    dnsLookup(hostname, { all: true }, callback);
+  }
+}
+
+class RefusedAddressError extends Error {
+  readonly code = 'ERR_WEBHOOK_ADDRESS_REFUSED';
+}
+
+/**
+ * One HTTP attempt of a webhook (contract 11.2): POST with WEBHOOK_TIMEOUT_MS, redirects never
+ * followed, at most 64 KiB of the answer read, and the URL policy applied again at send time:
+ * to the URL, and to every address its host name resolves to, which is what the connection uses
+ * (so DNS rebinding cannot point a stored name at a metadata, or a blocked private, address).
+ */
+@Injectable()
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly resolver: DnsResolver,
+  ) {
+    this.agent = new Agent({
+      connect: {
+        lookup: (hostname: string, options: LookupOptions, callback: LookupCallback) =>
+          this.lookup(hostname, options, callback),
+      },
+      connections: 16,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  async send(url: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
+    const started = performance.now();
+    const finish = (result: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({
+      ...result,
+      durationMs: Math.round(performance.now() - started),
+    });
+    const refusal = checkUrl(url, this.config.webhookUrlPolicy);
+    if (refusal !== null) {
+      return finish({ delivered: false, retryable: false, statusCode: null, error: `url ${refusal}` });
+    }
+    try {
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
+        body,
+        headersTimeout: this.config.webhooks.timeoutMs,
+        bodyTimeout: this.config.webhooks.timeoutMs,
+        signal: AbortSignal.timeout(this.config.webhooks.timeoutMs),
+      });
+      await drain(response.body);
+      const status = response.statusCode;
+      const delivered = status >= 200 && status < 300;
+      return finish({
+        delivered,
+        retryable: !delivered && (status === 408 || status === 429 || status >= 500),
+        statusCode: status,
+        error: delivered ? null : `HTTP ${status}`,
+      });
+    } catch (error) {
+      return finish({ delivered: false, ...describeFailure(error), statusCode: null });
+    }
+  }
+
+  /** Ends every connection, in-flight attempts included (they fail as network errors). */
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+
+  private lookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+    this.resolver.lookup(hostname, (error, addresses) => {
+      if (error) return callback(error, []);
+      const policy = this.config.webhookUrlPolicy;
+      const allowed = addresses.filter((a) => checkAddress(a.address, policy) === null);
+      if (allowed.length === 0) {
+        const reason = addresses.length > 0 ? checkAddress(addresses[0].address, policy) : 'no address';
+        return callback(new RefusedAddressError(`${hostname} resolves to an address that ${reason}`), []);
+      }
+      if (options.all) return callback(null, allowed);
+      const first = allowed[0];
+      return callback(null, first.address, first.family ?? isIP(first.address));
+    });
+  }
+}
+
+async function drain(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<void> {
+  let read = 0;
+  for await (const chunk of body) {
+    read += chunk.length;
+    if (read >= MAX_RESPONSE_BYTES) {
+      body.destroy();
+      return;
+    }
+  }
+}
+
+function describeFailure(error: unknown): { retryable: boolean; error: string } {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  if (cause instanceof RefusedAddressError || error instanceof RefusedAddressError) {
+    return { retryable: false, error: (cause as Error).message };
+  }
+  const name = (error as { name?: string }).name;
+  const code = (cause as { code?: string }).code ?? (error as { code?: string }).code;
+  if (
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
+    return { retryable: true, error: 'timed out' };
+  }
+  return { retryable: true, error: `network error${code ? ` (${code})` : ''}` };
+}

@@ -1,0 +1,51 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { NoBody } from '../common/http/no-body.decorator';
+import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
+import { Page } from '../common/http/page';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { notificationNotFound } from '../notifications/notifications.service';
+import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
+import { deliveryNotFound, WebhooksService } from './webhooks.service';
+
+const NotificationId = (): ParameterDecorator =>
+  Param('notification_id', new ParseIdPipe(notificationNotFound));
+
+@ApiTags('notifications')
+@ApiBearerAuth()
+@Controller('notifications/:notification_id')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get('deliveries')
+  @HttpCode(200)
+  @ApiEnvelope(DeliveryResponse, 200, { list: true })
+  @ApiErrors(400, 401, 404, 429, 500, 503)
+  deliveries(
+    @NotificationId() id: string,
+    @Query() query: DeliveryQueryDto,
+  ): Promise<Page<DeliveryResponse>> {
+    return this.webhooks.list(id, query);
+  }
+
+  @Post('deliveries/:delivery_id/retry')
+  @HttpCode(202)
+  @NoBody()
+  @ApiEnvelope(DeliveryResponse, 202)
+  @ApiErrors(401, 404, 429, 500, 503)
+  retry(
+    @NotificationId() id: string,
+    @Param('delivery_id', new ParseIdPipe(deliveryNotFound)) deliveryId: string,
+  ): Promise<DeliveryResponse> {
+    return this.webhooks.retry(id, deliveryId);
+  }
+
+  @Post('test')
+  @HttpCode(200)
+  @NoBody()
+  @ApiEnvelope(TestDeliveryResponse, 200)
+  @ApiErrors(401, 404, 429, 500, 503)
+  test(@NotificationId() id: string): Promise<TestDeliveryResponse> {
+    return this.webhooks.test(id);
+  }
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryEntity } from './delivery.entity';
+import { WebhookMetrics } from './webhook-metrics';
+import { WebhookOutbox } from './webhook-outbox';
+import { DnsResolver, WebhookSender } from './webhook-sender';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/** Webhook events (contract 11): the outbox, its dispatcher, and the delivery log routes. */
+@Module({
+  imports: [TypeOrmModule.forFeature([DeliveryEntity]), NotificationsModule],
+  controllers: [WebhooksController],
+  providers: [
+    DeliveriesRepository,
+    DeliveryDispatcher,
+    WebhookOutbox,
+    WebhookSender,
+    DnsResolver,
+    WebhookMetrics,
+    WebhooksService,
+  ],
+  exports: [WebhooksService],
+})
+export class WebhooksModule {}

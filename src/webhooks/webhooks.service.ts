@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/errors/domain-errors';
+import { Page } from '../common/http/page';
+import { NotificationsService, notificationNotFound } from '../notifications/notifications.service';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryDispatcher } from './delivery-dispatcher';
+import type { DeliveryEntity } from './delivery.entity';
+import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
+
+export const deliveryNotFound = (): NotFoundError => new NotFoundError('Delivery not found');
+
+export function toDeliveryResponse(delivery: DeliveryEntity): DeliveryResponse {
+  return {
+    id: delivery.id,
+    event_id: delivery.eventId,
+    event: delivery.event,
+    relayer_id: delivery.relayerId,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    last_status_code: delivery.lastStatusCode,
+    last_error: delivery.lastError,
+    next_attempt_at: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null,
+    created_at: delivery.createdAt.toISOString(),
+    delivered_at: delivery.deliveredAt?.toISOString() ?? null,
+  };
+}
+
+/** The delivery log of a target, retries, and trying a target (contract 11.3, 11.4). */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly deliveries: DeliveriesRepository,
+    private readonly notifications: NotificationsService,
+    private readonly dispatcher: DeliveryDispatcher,
+  ) {}
+
+  async list(notificationId: string, query: DeliveryQueryDto): Promise<Page<DeliveryResponse>> {
+    await this.assertNotificationExists(notificationId);
+    const { items, total } = await this.deliveries.findPage(
+      notificationId,
+      query.status,
+      query.offset,
+      query.per_page,
+    );
+    return new Page(items.map(toDeliveryResponse), query, total);
+  }
+
+  /** A failed or delivered delivery is queued again at once; a pending one is left as it is. */
+  async retry(notificationId: string, deliveryId: string): Promise<DeliveryResponse> {
+    await this.assertNotificationExists(notificationId);
+    const current = await this.deliveries.findById(deliveryId);
+    if (!current || current.notificationId !== notificationId) throw deliveryNotFound();
+    if (current.status !== 'pending') await this.deliveries.requeue(deliveryId, notificationId, new Date());
+    this.dispatcher.wake();
+    const queued = await this.deliveries.findById(deliveryId);
+    if (!queued) throw deliveryNotFound();
+    return toDeliveryResponse(queued);
+  }
+
+  async test(notificationId: string): Promise<TestDeliveryResponse> {
+    await this.assertNotificationExists(notificationId);
+    const result = await this.dispatcher.sendTest(notificationId);
+    return {
+      delivered: result.delivered,
+      status_code: result.statusCode,
+      error: result.error,
+      duration_ms: result.durationMs,
+    };
+  }
+
+  private async assertNotificationExists(id: string): Promise<void> {
+    if (!(await this.notifications.exists(id))) throw notificationNotFound();
+  }
+}

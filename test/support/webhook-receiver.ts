@@ -1,0 +1,122 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedWebhook {
+  readonly path: string;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+  readonly json: { id: string; event: string; payload: Record<string, unknown>; timestamp: string };
+  /** When the receiver answered it (Date.now()), or null while it has not. */
+  answeredAt: number | null;
+  /** The status it was answered with, or null while it has not been. */
+  answeredStatus: number | null;
+}
+
+/** What the receiver answers to one request: a status, after an optional delay (never: no answer). */
+export interface Reply {
+  readonly status?: number;
+  readonly delayMs?: number;
+  readonly never?: boolean;
+}
+
+/**
+ * A real HTTP receiver on a loopback port, as an operator would run one: records every request and
+ * answers each path with a scripted list of replies (then 200).
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  private readonly scripts = new Map<string, Reply[]>();
+  private readonly server = http.createServer((req, res) => this.handle(req, res));
+  private readonly hanging = new Set<http.ServerResponse>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  port = 0;
+  /** What every request not scripted otherwise is answered with. */
+  defaultStatus = 200;
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  url(path: string): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  /** The replies for the next requests to `path`, in order; afterwards 200. */
+  script(path: string, replies: Reply[]): void {
+    this.scripts.set(path, [...replies]);
+  }
+
+  to(path: string): ReceivedWebhook[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  /** Polls until `count` requests reached `path` (deadline 15 s). */
+  async waitFor(path: string, count: number, timeoutMs = 15_000): Promise<ReceivedWebhook[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.to(path).length < count) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${path} received ${this.to(path).length} of ${count} webhooks within ${timeoutMs} ms`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return this.to(path);
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    for (const res of this.hanging) res.destroy();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const path = req.url ?? '/';
+      const received: ReceivedWebhook = {
+        path,
+        headers: req.headers,
+        body,
+        json: JSON.parse(body) as ReceivedWebhook['json'],
+        answeredAt: null,
+        answeredStatus: null,
+      };
+      this.received.push(received);
+      const reply = this.scripts.get(path)?.shift() ?? {};
+      if (reply.never) {
+        this.hanging.add(res);
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        res.statusCode = reply.status ?? this.defaultStatus;
+        res.end('ok');
+        received.answeredAt = Date.now();
+        received.answeredStatus = res.statusCode;
+      }, reply.delayMs ?? 0);
+      this.timers.add(timer);
+    });
+  }
+}
+
+/** How a receiver verifies both signatures (the README shows the same few lines). */
+export function verifySignatures(
+  received: ReceivedWebhook,
+  key: string,
+): { signature: boolean; signature256: boolean; t: number } {
+  const expected = createHmac('sha256', key).update(received.body).digest('base64');
+  const given = String(received.headers['x-signature'] ?? '');
+  const [tPart, v1Part] = String(received.headers['x-signature-256'] ?? '').split(',');
+  const t = Number(tPart?.slice(2));
+  const v1 = createHmac('sha256', key).update(`${t}.${received.body}`).digest('hex');
+  const equal = (a: string, b: string) =>
+    a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  return { signature: equal(given, expected), signature256: equal(v1Part?.slice(3) ?? '', v1), t };
+}
