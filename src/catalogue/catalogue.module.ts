@@ -1,4 +1,4 @@
-import { Global, Logger, Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Catalogue } from './catalogue';
@@ -6,7 +6,6 @@ import { CatalogueController } from './catalogue.controller';
 import { loadCatalogue } from './catalogue.loader';
 
 /** The networks and signers of CONFIG_FILE, loaded and validated once at start. */
-@Global()
 @Module({
   controllers: [CatalogueController],
   providers: [

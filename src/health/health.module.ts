@@ -1,11 +1,11 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { RedisModule } from '../common/redis/redis.module';
 import { HealthController } from './health.controller';
 import { LifecycleState } from './lifecycle-state';
 
-@Global()
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false })],
+  imports: [TerminusModule.forRoot({ logger: false }), RedisModule],
   controllers: [HealthController],
   providers: [LifecycleState],
   exports: [LifecycleState],

@@ -1,9 +1,8 @@
-import { Global, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { MetricsController } from './metrics.controller';
 import { MetricsMiddleware } from './metrics.middleware';
 import { MetricsService } from './metrics.service';
 
-@Global()
 @Module({
   controllers: [MetricsController],
   providers: [MetricsService],

@@ -1,5 +1,6 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueModule } from '../catalogue/catalogue.module';
 import { NotificationUsersRegistry } from '../notifications/notification-users';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RelayerEntity } from './relayer.entity';
@@ -8,7 +9,7 @@ import { RelayersRepository } from './relayers.repository';
 import { RelayersService } from './relayers.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RelayerEntity]), NotificationsModule],
+  imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, NotificationsModule],
   controllers: [RelayersController],
   providers: [RelayersRepository, RelayersService],
   exports: [RelayersService],

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MetricsModule } from '../metrics/metrics.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
@@ -12,7 +13,7 @@ import { WebhooksService } from './webhooks.service';
 
 /** Webhook events (contract 11): the outbox, its dispatcher, and the delivery log routes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DeliveryEntity]), NotificationsModule],
+  imports: [TypeOrmModule.forFeature([DeliveryEntity]), MetricsModule, NotificationsModule],
   controllers: [WebhooksController],
   providers: [
     DeliveriesRepository,

@@ -1,9 +1,8 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ApiKeyVerifier } from './api-key-verifier';
 
-@Global()
 @Module({
   providers: [
     {

@@ -5,7 +5,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { REDIS_CLIENT } from '../redis/redis.module';
+import { REDIS_CLIENT, RedisModule } from '../redis/redis.module';
 import { FailOpenThrottlerStorage } from './fail-open-storage';
 import { FixedWindowThrottlerStorage } from './fixed-window-storage';
 
@@ -16,6 +16,7 @@ import { FixedWindowThrottlerStorage } from './fixed-window-storage';
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
+      imports: [RedisModule],
       inject: [APP_CONFIG, REDIS_CLIENT],
       useFactory: (config: AppConfig, redis: Redis | null) => {
         const { burstSize, requestsPerSecond, keyPrefix } = config.rateLimit;

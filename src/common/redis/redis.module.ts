@@ -1,4 +1,4 @@
-import { Global, Inject, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { once } from 'node:events';
 import Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
@@ -34,7 +34,6 @@ export function createRedisClient(url: string): Redis {
   return client;
 }
 
-@Global()
 @Module({
   providers: [
     {
