@@ -6,7 +6,8 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { notificationNotFound, NotificationsService } from './notifications.service';
 
-const NotificationId = (): ParameterDecorator =>
+/** The `notification_id` path parameter; an id that cannot exist is a 404 at once. */
+export const NotificationId = (): ParameterDecorator =>
   Param('notification_id', new ParseIdPipe(notificationNotFound));
 
 @ApiTags('notifications')

@@ -4,12 +4,9 @@ import { NoBody } from '../common/http/no-body.decorator';
 import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
 import { Page } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { notificationNotFound } from '../notifications/notifications.service';
+import { NotificationId } from '../notifications/notifications.controller';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
 import { deliveryNotFound, WebhooksService } from './webhooks.service';
-
-const NotificationId = (): ParameterDecorator =>
-  Param('notification_id', new ParseIdPipe(notificationNotFound));
 
 @ApiTags('notifications')
 @ApiBearerAuth()

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import type { AppExtensions } from '../../src/app.module';
 import { configureHttpServer, createApp } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/app-config';
 import { secrets } from './secrets';
@@ -48,7 +49,7 @@ export const newApiKey = (): string => secrets.add(randomBytes(36).toString('bas
  * ephemeral port, with its log in a file of its own. env holds the variables of contract
  * section 1; an undefined value leaves a variable unset.
  */
-export async function startTestApp(env: Env): Promise<TestApp> {
+export async function startTestApp(env: Env, extensions: AppExtensions = {}): Promise<TestApp> {
   fs.mkdirSync(LOG_DIR, { recursive: true });
   // One log per test file: nestjs-pino keeps one root logger per process, so apps started by the
   // same file share where their out-of-request lines go anyway.
@@ -70,7 +71,7 @@ export async function startTestApp(env: Env): Promise<TestApp> {
     RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}`,
     ...env,
   });
-  const app = await createApp(config);
+  const app = await createApp(config, extensions);
   configureHttpServer(app, config);
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
