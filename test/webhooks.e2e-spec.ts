@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
-import { DnsResolver } from '../src/webhooks/webhook-sender';
+import { DnsResolver } from '../src/common/security/policy-agent';
 import { expectError, successBody } from './support/envelope';
 import { secrets } from './support/secrets';
 import { defaultCatalogue, useTestApp } from './support/test-app';

@@ -1,14 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
-import { checkAddress, checkUrl } from '../common/security/url-policy';
+import type { Agent } from 'undici';
+import { request } from 'undici';
+import { version } from '../../package.json';
+import { createPolicyAgent, DnsResolver, policyRefusal } from '../common/security/policy-agent';
+import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
 /** A response body is read up to this many bytes, then dropped. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
-const USER_AGENT = `relayer-service/${process.env.npm_package_version ?? '0.1.0'}`;
+const USER_AGENT = `relayer-service/${version}`;
 
 export interface AttemptResult {
   /** The receiver answered 2xx. */
@@ -18,27 +19,6 @@ export interface AttemptResult {
   readonly statusCode: number | null;
   readonly error: string | null;
   readonly durationMs: number;
-}
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
-/** The system resolver; a seam so that tests can make a name resolve where they want. */
-@Injectable()
-export class DnsResolver {
-  lookup(
-    hostname: string,
-    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
-  ): void {
-    dnsLookup(hostname, { all: true }, callback);
-  }
-}
-
-class RefusedAddressError extends Error {
-  readonly code = 'ERR_WEBHOOK_ADDRESS_REFUSED';
 }
 
 /**
@@ -53,16 +33,9 @@ export class WebhookSender {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly resolver: DnsResolver,
+    resolver: DnsResolver,
   ) {
-    this.agent = new Agent({
-      connect: {
-        lookup: (hostname: string, options: LookupOptions, callback: LookupCallback) =>
-          this.lookup(hostname, options, callback),
-      },
-      connections: 16,
-      keepAliveTimeout: 10_000,
-    });
+    this.agent = createPolicyAgent(config.webhookUrlPolicy, resolver);
   }
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
@@ -103,21 +76,6 @@ export class WebhookSender {
   async close(): Promise<void> {
     await this.agent.destroy();
   }
-
-  private lookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-    this.resolver.lookup(hostname, (error, addresses) => {
-      if (error) return callback(error, []);
-      const policy = this.config.webhookUrlPolicy;
-      const allowed = addresses.filter((a) => checkAddress(a.address, policy) === null);
-      if (allowed.length === 0) {
-        const reason = addresses.length > 0 ? checkAddress(addresses[0].address, policy) : 'no address';
-        return callback(new RefusedAddressError(`${hostname} resolves to an address that ${reason}`), []);
-      }
-      if (options.all) return callback(null, allowed);
-      const first = allowed[0];
-      return callback(null, first.address, first.family ?? isIP(first.address));
-    });
-  }
 }
 
 async function drain(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<void> {
@@ -132,10 +90,9 @@ async function drain(body: AsyncIterable<Buffer> & { destroy(): void }): Promise
 }
 
 function describeFailure(error: unknown): { retryable: boolean; error: string } {
+  const refusal = policyRefusal(error);
+  if (refusal) return { retryable: false, error: refusal.message };
   const cause = (error as { cause?: unknown }).cause ?? error;
-  if (cause instanceof RefusedAddressError || error instanceof RefusedAddressError) {
-    return { retryable: false, error: (cause as Error).message };
-  }
   const name = (error as { name?: string }).name;
   const code = (cause as { code?: string }).code ?? (error as { code?: string }).code;
   if (

@@ -7,7 +7,8 @@ import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryEntity } from './delivery.entity';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookOutbox } from './webhook-outbox';
-import { DnsResolver, WebhookSender } from './webhook-sender';
+import { DnsResolver } from '../common/security/policy-agent';
+import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent } from 'undici';
+import { checkAddress, type UrlPolicyOptions } from './url-policy';
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** The system resolver; a seam so that tests can make a name resolve where they want. */
+@Injectable()
+export class DnsResolver {
+  lookup(
+    hostname: string,
+    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+  ): void {
+    dnsLookup(hostname, { all: true }, callback);
+  }
+}
+
+/** A connection the URL policy refused after resolving the host name. */
+export class RefusedAddressError extends Error {
+  readonly code = 'ERR_ADDRESS_REFUSED_BY_URL_POLICY';
+}
+
+/**
+ * An HTTP agent (undici) that applies a URL policy to the addresses it actually connects to:
+ * every address a host name resolves to is checked, so DNS rebinding cannot point a stored name
+ * at a metadata (or, when blocked, private) address. URLs written with an address are checked
+ * by `checkUrl` before the request; the resolver is not asked about those.
+ */
+export function createPolicyAgent(
+  policy: UrlPolicyOptions,
+  resolver: DnsResolver,
+  options: { connections?: number } = {},
+): Agent {
+  const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
+    resolver.lookup(hostname, (error, addresses) => {
+      if (error) return callback(error, []);
+      const allowed = addresses.filter((a) => checkAddress(a.address, policy) === null);
+      if (allowed.length === 0) {
+        const reason = addresses.length > 0 ? checkAddress(addresses[0].address, policy) : 'no address';
+        return callback(new RefusedAddressError(`${hostname} resolves to an address that ${reason}`), []);
+      }
+      if (lookupOptions.all) return callback(null, allowed);
+      return callback(null, allowed[0].address, allowed[0].family ?? isIP(allowed[0].address));
+    });
+  };
+  return new Agent({ connect: { lookup }, connections: options.connections ?? 16, keepAliveTimeout: 10_000 });
+}
+
+/** The refusal inside an undici error, when the policy refused the connection. */
+export function policyRefusal(error: unknown): RefusedAddressError | null {
+  const cause = (error as { cause?: unknown } | null)?.cause ?? error;
+  if (cause instanceof RefusedAddressError) return cause;
+  return error instanceof RefusedAddressError ? error : null;
+}
