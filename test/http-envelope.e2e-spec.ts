@@ -192,7 +192,7 @@ describe('envelope, body parsing and errors (contract section 2)', () => {
     }
   });
 
-  it('a known path with a method it does not answer → 405 "Method Not Allowed" with Allow (401 without the key)', async () => {
+  it('a known path with a method it does not answer → 404 "Not Found" (contract 2) with Allow naming the methods it answers (401 without the key)', async () => {
     for (const [method, path, allow] of [
       ['PUT', '/api/v1/relayers/x', 'DELETE, GET, HEAD, PATCH'],
       ['POST', '/api/v1/relayers/x', 'DELETE, GET, HEAD, PATCH'],
@@ -209,8 +209,8 @@ describe('envelope, body parsing and errors (contract section 2)', () => {
         {
           method,
           path,
-          status: 405,
-          body: errorBody('Method Not Allowed'),
+          status: 404,
+          body: errorBody('Not Found'),
           allow,
         },
       );

@@ -34,7 +34,6 @@ const REASONS: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
-  405: 'Method Not Allowed',
   406: 'Not Acceptable',
   408: 'Request Timeout',
   409: 'Conflict',
@@ -51,7 +50,7 @@ interface Answer {
   readonly message: string;
   /** Recorded on the response for whoever counts answers (see answered-error.ts). */
   readonly kind?: AnsweredError;
-  /** The Allow header of a 405. */
+  /** The Allow header: the methods a known path answers, when the request used another one. */
   readonly allow?: readonly string[];
 }
 
@@ -85,15 +84,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return { status: exception.status, message: exception.message };
     }
     if (exception instanceof NotFoundException) {
-      // Only the router throws Nest's NotFoundException: an unknown route, or a known path
-      // with a method it does not answer (405 with the methods it does).
+      // Only the router throws Nest's NotFoundException: an unknown route, or a known path with
+      // a method it does not answer. Contract 2 makes both a 404 "Not Found" (so does the
+      // conformance kit); the latter also says, in Allow (RFC 9110 allows it on any 4xx), which
+      // methods the path does answer.
       if (!this.verifier.verify(request.headers, request.rawHeaders)) {
         return { status: 401, message: 'Unauthorized' };
       }
       const allow = allowedMethods(request);
-      return allow.length > 0
-        ? { status: 405, message: 'Method Not Allowed', allow }
-        : { status: 404, message: 'Not Found' };
+      return { status: 404, message: 'Not Found', ...(allow.length > 0 ? { allow } : {}) };
     }
     if (exception instanceof ThrottlerException) {
       return { status: 429, message: 'Too Many Requests', kind: 'rate-limited' };
