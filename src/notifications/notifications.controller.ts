@@ -20,7 +20,7 @@ export class NotificationsController {
   @ApiJsonBody()
   @HttpCode(201)
   @ApiEnvelope(NotificationResponse, 201)
-  @ApiErrors(400, 401, 409, 413, 429, 500, 503)
+  @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503)
   create(@Body() dto: CreateNotificationDto): Promise<NotificationResponse> {
     return this.notifications.create(dto);
   }
@@ -45,7 +45,7 @@ export class NotificationsController {
   @ApiJsonBody()
   @HttpCode(200)
   @ApiEnvelope(NotificationResponse, 200)
-  @ApiErrors(400, 401, 404, 413, 429, 500, 503)
+  @ApiErrors(400, 401, 404, 413, 415, 429, 500, 503)
   update(@NotificationId() id: string, @Body() dto: UpdateNotificationDto): Promise<NotificationResponse> {
     return this.notifications.update(id, dto);
   }

@@ -21,7 +21,7 @@ export class RelayersController {
   @HttpCode(201)
   @ApiBody({ type: CreateRelayerDto })
   @ApiEnvelope(RelayerResponse, 201)
-  @ApiErrors(400, 401, 409, 413, 429, 500, 503, 504)
+  @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503, 504)
   create(
     @Body(new CheckedBodyPipe(CreateRelayerDto)) body: Checked<CreateRelayerDto>,
   ): Promise<RelayerResponse> {
@@ -49,7 +49,7 @@ export class RelayersController {
   @HttpCode(200)
   @ApiBody({ type: UpdateRelayerDto })
   @ApiEnvelope(RelayerResponse, 200)
-  @ApiErrors(400, 401, 404, 413, 429, 500, 503, 504)
+  @ApiErrors(400, 401, 404, 413, 415, 429, 500, 503, 504)
   update(
     @RelayerId() id: string,
     @Body(new CheckedBodyPipe(UpdateRelayerDto)) body: Checked<UpdateRelayerDto>,
