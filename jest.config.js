@@ -1,5 +1,7 @@
 // Two projects: unit tests beside the code (src/**/*.spec.ts) and e2e tests over HTTP (test/**/*.e2e-spec.ts).
-// The e2e suite runs once per database; scripts/test.mjs sets TEST_DB for each run.
+// The e2e suite runs once per database; scripts/test.mjs sets TEST_DB for each run. Before any
+// e2e suite runs, dist/ is rebuilt if it is older than the sources (test/support/build-dist.ts):
+// some suites spawn the built service. Every wait in a test has a deadline below testTimeout.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 /** @type {import('jest').Config} */
@@ -23,6 +25,7 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       setupFiles: ['<rootDir>/test/setup/env.ts'],
+      globalSetup: '<rootDir>/test/support/build-dist.ts',
       testTimeout: 60000,
     },
   ],

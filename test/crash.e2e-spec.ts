@@ -4,11 +4,14 @@ import { secrets } from './support/secrets';
 import { ServiceProcess } from './support/service-process';
 import { writeTestCatalogue } from './support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from './support/test-database';
+import { waitFor } from './support/wait';
 
 const SEED = 20261122;
 const ROUNDS = 3;
 const WORKERS = 8;
 const MIN_CREATES_PER_ROUND = 10;
+/** How long one round may take to reach its kill point before the test fails. */
+const ROUND_DEADLINE_MS = 15_000;
 
 interface Ack {
   /** The last name acknowledged with a 2xx. */
@@ -18,14 +21,19 @@ interface Ack {
 }
 
 /**
- * Drives concurrent creates and PATCHes against the service as a child process, SIGKILLs it at a
- * seeded random moment, restarts it on the same database and checks every acknowledged write.
+ * Drives concurrent creates and PATCHes against the service as a child process, SIGKILLs it after
+ * a seeded random number of acknowledged writes, restarts it on the same database and checks every
+ * acknowledged write.
  */
 describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowledged`, () => {
   let database: TestDatabase;
   const catalogue = writeTestCatalogue(400);
   const apiKey = secrets.add(randomBytes(32).toString('hex'));
   const acks = new Map<string, Ack>();
+  /** Writes answered with a 2xx, creates and PATCHes alike. */
+  let acknowledged = 0;
+  /** Answers other than the expected 2xx: the service was still running, so each is a bug. */
+  const unexpected: string[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -59,8 +67,9 @@ describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowl
     while (!stop.killed) {
       const id = `crash-${randomBytes(5).toString('hex')}`;
       const name = 'v0';
+      let res: Response;
       try {
-        const created = await call(service, 'POST', '/api/v1/relayers', {
+        res = await call(service, 'POST', '/api/v1/relayers', {
           id,
           name,
           network: 'sepolia',
@@ -68,37 +77,65 @@ describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowl
           paused: false,
           signer_id: catalogue.nextSigner(),
         });
-        if (created.status !== 201) throw new Error(`create answered ${created.status}`);
-        acks.set(id, { acked: name, pending: null });
-        for (let v = 1; v <= 5 && !stop.killed; v++) {
-          const entry = acks.get(id) as Ack;
-          entry.pending = `v${v}`;
-          const patched = await call(service, 'PATCH', `/api/v1/relayers/${id}`, { name: `v${v}` });
-          if (patched.status !== 200) throw new Error(`patch answered ${patched.status}`);
-          acks.set(id, { acked: `v${v}`, pending: null });
-        }
       } catch {
         return; // the process was killed under this request: its outcome is unknown, and fine either way
+      }
+      if (res.status !== 201) {
+        unexpected.push(`POST /api/v1/relayers → ${res.status} ${await res.text()}`);
+        return;
+      }
+      acks.set(id, { acked: name, pending: null });
+      acknowledged += 1;
+      for (let v = 1; v <= 5 && !stop.killed; v++) {
+        const entry = acks.get(id) as Ack;
+        entry.pending = `v${v}`;
+        try {
+          res = await call(service, 'PATCH', `/api/v1/relayers/${id}`, { name: `v${v}` });
+        } catch {
+          return; // killed under this request, as above
+        }
+        if (res.status !== 200) {
+          unexpected.push(`PATCH /api/v1/relayers/${id} → ${res.status} ${await res.text()}`);
+          return;
+        }
+        acks.set(id, { acked: `v${v}`, pending: null });
+        acknowledged += 1;
       }
     }
   }
 
   it(`survives ${ROUNDS} kills at seeded random moments with every acknowledged change in place`, async () => {
-    const delays = fc.sample(fc.integer({ min: 0, max: 800 }), { seed: SEED, numRuns: ROUNDS });
+    // Each round kills after some acknowledged creates and then a seeded number of further
+    // acknowledged writes, with the other workers' requests in flight: the kill point is counted
+    // in work done, not in milliseconds, so the machine's speed does not decide what is checked.
+    const extraWrites = fc.sample(fc.integer({ min: 0, max: 60 }), { seed: SEED, numRuns: ROUNDS });
     let checked = 0;
-    for (const delay of delays) {
+    for (const [round, extra] of extraWrites.entries()) {
       const service = await start();
       const stop = { killed: false };
       const load = Promise.all(Array.from({ length: WORKERS }, () => worker(service, stop)));
-      // Kill once the round has some acknowledged work, then at a seeded random moment: the
-      // machine's speed decides how much is in flight, not whether there is anything to check.
-      const before = acks.size;
-      while (acks.size < before + MIN_CREATES_PER_ROUND)
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      stop.killed = true;
-      await service.stop('SIGKILL');
-      await load;
+      const createsBefore = acks.size;
+      const detail = () =>
+        `${acks.size - createsBefore} creates and ${acknowledged} writes acknowledged so far; ` +
+        `service output:\n${service.log.slice(-2000)}`;
+      try {
+        await waitFor(
+          `round ${round + 1}: ${MIN_CREATES_PER_ROUND} acknowledged creates`,
+          () => unexpected.length > 0 || acks.size >= createsBefore + MIN_CREATES_PER_ROUND,
+          { timeoutMs: ROUND_DEADLINE_MS, intervalMs: 5, detail },
+        );
+        const target = acknowledged + extra;
+        await waitFor(
+          `round ${round + 1}: ${extra} more acknowledged writes`,
+          () => unexpected.length > 0 || acknowledged >= target,
+          { timeoutMs: ROUND_DEADLINE_MS, intervalMs: 5, detail },
+        );
+      } finally {
+        stop.killed = true;
+        await service.stop('SIGKILL');
+        await load;
+      }
+      expect(unexpected).toEqual([]);
 
       const restarted = await start();
       try {
@@ -119,5 +156,5 @@ describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowl
       `crash durability (${TEST_DB}): ${ROUNDS} kills, ${checked} acknowledged relayer states checked, ${acks.size} relayers\n`,
     );
     expect(acks.size).toBeGreaterThanOrEqual(ROUNDS * MIN_CREATES_PER_ROUND);
-  }, 180_000);
+  });
 });

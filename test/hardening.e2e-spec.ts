@@ -3,6 +3,7 @@ import { errorBody, expectError } from './support/envelope';
 import { rawRequest } from './support/raw-http';
 import { useTestApp } from './support/test-app';
 import net from 'node:net';
+import { waitFor } from './support/wait';
 
 describe('request hardening', () => {
   const handle = useTestApp({ REQUEST_TIMEOUT_MS: '400', TRUST_PROXY: '1' });
@@ -18,10 +19,18 @@ describe('request hardening', () => {
       `POST /api/v1/notifications HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app().apiKey}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
     );
-    const started = Date.now();
-    while (!received.includes('\r\n\r\n{') && Date.now() - started < 5000)
-      await new Promise((r) => setTimeout(r, 50));
-    socket.destroy();
+    try {
+      await waitFor(
+        'the answer to a request whose body never finishes',
+        () => received.includes('\r\n\r\n{'),
+        {
+          timeoutMs: 5000,
+          detail: () => `received: ${JSON.stringify(received)}`,
+        },
+      );
+    } finally {
+      socket.destroy();
+    }
     expect(received).toMatch(/^HTTP\/1\.1 504 /);
     expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toEqual(
       errorBody('Gateway Timeout'),
@@ -74,15 +83,26 @@ describe('Prometheus metrics at /metrics', () => {
       .expect(201);
     await app().get('/api/v1/notifications/missing').expect(404);
     expectError(await app().get('/api/v1/notifications'), 429, 'Too Many Requests');
-    await new Promise((resolve) => setTimeout(resolve, 3500));
-    const res = await app().get('/metrics').expect(200);
+    // /metrics is behind the same limit: ask until the window has passed, counting the refusals.
+    let refusals = 1;
+    const res = await waitFor(
+      'GET /metrics to pass the rate limit',
+      async () => {
+        const answer = await app().get('/metrics');
+        if (answer.status !== 429) return answer;
+        refusals += 1;
+        return false;
+      },
+      { timeoutMs: 10_000, intervalMs: 250 },
+    );
+    expect(res.status).toBe(200);
     expect(res.type).toBe('text/plain');
     const lines = res.text.split('\n');
     expect(lines).toEqual(
       expect.arrayContaining([
         'http_requests_total{method="POST",route="/api/v1/notifications",status="201"} 1',
         'http_requests_total{method="GET",route="/api/v1/notifications/:notification_id",status="404"} 1',
-        'rate_limit_rejections_total 1',
+        `rate_limit_rejections_total ${refusals}`,
         'http_request_duration_seconds_count{method="POST",route="/api/v1/notifications",status="201"} 1',
         expect.stringMatching(/^database_pool_connections\{state="total"\} \d+$/),
         expect.stringMatching(/^process_resident_memory_bytes \d+$/),

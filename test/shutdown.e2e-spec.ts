@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import net from 'node:net';
 import { secrets } from './support/secrets';
 import { ServiceProcess } from './support/service-process';
 import { writeTestCatalogue } from './support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from './support/test-database';
+import { waitFor, withDeadline } from './support/wait';
 
 const describeEmbedded = TEST_DB === 'sqlite' ? describe : describe.skip;
 
@@ -28,47 +30,58 @@ describeEmbedded('graceful shutdown on SIGTERM', () => {
     await service.start();
     await service.waitReady();
 
-    // A request in flight: its body arrives slowly, over the moment of SIGTERM.
+    // A request in flight: its body arrives slowly, over the moment of SIGTERM. With
+    // `Expect: 100-continue`, Node answers 100 once it has the headers and hands the request on:
+    // from then on the request is in flight inside the service.
     const id = `drain-${randomBytes(4).toString('hex')}`;
     const body = JSON.stringify({ id, url: 'https://hooks.example.com/drained' });
     const socket = net.connect(service.port, '127.0.0.1');
-    await new Promise((resolve) => socket.once('connect', resolve));
+    await withDeadline('the connection to the service', once(socket, 'connect'), 5000);
     let received = '';
     socket.on('data', (d: Buffer) => (received += d.toString()));
-    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const closed = once(socket, 'close');
     socket.write(
       `POST /api/v1/notifications HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n` +
+        body.slice(0, 10),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-
-    const signalled = Date.now();
-    const exited = service.stop('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // New connections are refused while the request is still running.
-    const refused = await new Promise<string>((resolve) => {
-      const probe = net.connect(service.port, '127.0.0.1');
-      probe.once('connect', () => {
-        probe.destroy();
-        resolve('connected');
-      });
-      probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    await waitFor('100 Continue to the request in flight', () => received.includes('HTTP/1.1 100 '), {
+      timeoutMs: 5000,
+      detail: () => `received: ${JSON.stringify(received)}`,
     });
-    expect(refused).toBe('ECONNREFUSED');
+
+    const exited = service.stop('SIGTERM');
+    // New connections are refused while the request is still running (its body is not all sent).
+    await waitFor(
+      'new connections to be refused after SIGTERM',
+      () =>
+        new Promise<boolean>((resolve) => {
+          const probe = net.connect(service.port, '127.0.0.1');
+          probe.once('connect', () => {
+            probe.destroy();
+            resolve(false);
+          });
+          probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+        }),
+      { timeoutMs: 5000 },
+    );
     // The rest of the body, and a readiness probe pipelined on the same connection.
     socket.write(`${body.slice(10)}GET /api/v1/ready HTTP/1.1\r\nHost: x\r\n\r\n`);
-    await closed;
+    await withDeadline(
+      'the service to answer both requests and close the connection',
+      closed,
+      10_000,
+      () => `received: ${JSON.stringify(received)}\n${service.log}`,
+    );
+    // Exit code 0 means the drain ended within the grace: after SHUTDOWN_GRACE_MS it exits 1.
     const { code } = await exited;
-    const drainMs = Date.now() - signalled;
-    process.stdout.write(`graceful shutdown: drained and exited in ${drainMs} ms\n`);
 
-    const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+    const statuses = [...received.matchAll(/HTTP\/1\.1 ([2-5]\d\d)/g)].map((m) => Number(m[1]));
     expect({ statuses, code, ready503: received.includes('"shutdown":{"status":"down"') }).toEqual({
       statuses: [201, 503],
       code: 0,
       ready503: true,
     });
-    expect(drainMs).toBeLessThan(5000);
 
     const again = new ServiceProcess(process.cwd(), env);
     await again.start();
@@ -81,5 +94,5 @@ describeEmbedded('graceful shutdown on SIGTERM', () => {
     } finally {
       await again.stop();
     }
-  }, 60_000);
+  });
 });

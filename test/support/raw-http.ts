@@ -9,7 +9,8 @@ export interface RawResponse {
 
 /**
  * Sends a request byte for byte (repeated headers, chunked bodies, invalid bytes) where
- * supertest would normalise it, and reads one response.
+ * supertest would normalise it, and reads one response. Fails naming the request when the
+ * server has not answered and closed within timeoutMs (15 s unless given).
  */
 export function rawRequest(
   port: number,
@@ -19,10 +20,17 @@ export function rawRequest(
     headers?: Array<[string, string | Buffer]>;
     body?: string | Buffer;
     chunked?: boolean;
+    timeoutMs?: number;
   },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
+    const timeoutMs = opts.timeoutMs ?? 15_000;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`${opts.method} ${opts.path}: no complete answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.on('close', () => clearTimeout(timer));
     const chunks: Buffer[] = [];
     const body = opts.body === undefined ? undefined : Buffer.from(opts.body);
     socket.on('connect', () => {

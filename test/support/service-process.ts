@@ -2,9 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { waitFor, withDeadline } from './wait';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const MAIN_JS = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
+
+/** How long one request of the test to the service may take before it counts as hung. */
+const REQUEST_TIMEOUT_MS = 10_000;
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -17,11 +21,26 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The compiled service run as its own process (built by `npm test` before the suites run). */
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+// Processes a failed test left running are killed when its file ends, so Jest never waits on them.
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * The compiled service run as its own process. The e2e project's global setup
+ * (test/support/build-dist.ts) rebuilds dist/ before the run when it is older than the sources.
+ */
 export class ServiceProcess {
   private child: ChildProcess | null = null;
   private output = '';
-  private exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | null = null;
+  private exit: Promise<ExitStatus> | null = null;
+  private exitStatus: ExitStatus | null = null;
   port = 0;
 
   constructor(
@@ -50,41 +69,39 @@ export class ServiceProcess {
     });
     this.child = child;
     this.output = '';
+    this.exitStatus = null;
+    running.add(child);
     child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
-    this.exit = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  }
-
-  /** Resolves when /api/v1/health answers 200; rejects if the process exits first. */
-  async waitHealthy(timeoutMs = 20_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let exited = false;
-    void this.exit?.then(() => (exited = true));
-    while (Date.now() < deadline) {
-      if (exited) throw new Error(`the service exited before it was healthy:\n${this.output}`);
-      try {
-        const res = await fetch(`http://127.0.0.1:${this.port}/api/v1/health`);
-        if (res.status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`the service was not healthy within ${timeoutMs} ms:\n${this.output}`);
-  }
-
-  /** Waits for the process to exit by itself (a refused start). */
-  async exited(timeoutMs = 20_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    const timer = new Promise<never>((_, reject) =>
-      setTimeout(
-        () => reject(new Error(`still running after ${timeoutMs} ms:\n${this.output}`)),
-        timeoutMs,
-      ).unref(),
+    // 'close' rather than 'exit': by then all of the output has been read.
+    this.exit = new Promise((resolve) =>
+      child.on('close', (code, signal) => {
+        running.delete(child);
+        this.exitStatus = { code, signal };
+        resolve(this.exitStatus);
+      }),
     );
-    return Promise.race([
-      this.exit as Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
-      timer,
-    ]);
+  }
+
+  /** Resolves when /api/v1/health answers 200; fails if the process exits first or the deadline passes. */
+  waitHealthy(timeoutMs = 20_000): Promise<void> {
+    return this.waitFor200('/api/v1/health', timeoutMs);
+  }
+
+  /** Resolves when /api/v1/ready answers 200; fails if the process exits first or the deadline passes. */
+  waitReady(timeoutMs = 30_000): Promise<void> {
+    return this.waitFor200('/api/v1/ready', timeoutMs);
+  }
+
+  /** Waits for the process to exit by itself (a refused start); kills it if the deadline passes. */
+  async exited(timeoutMs = 20_000): Promise<ExitStatus> {
+    if (!this.exit) throw new Error('the service has not been started');
+    try {
+      return await withDeadline('the service to exit by itself', this.exit, timeoutMs, () => this.tail());
+    } catch (error) {
+      this.child?.kill('SIGKILL');
+      throw error;
+    }
   }
 
   /** The process id (for signals sent by the test). */
@@ -92,31 +109,61 @@ export class ServiceProcess {
     return this.child?.pid ?? 0;
   }
 
-  /** Resolves when /api/v1/ready answers 200; returns how long it took. */
-  async waitReady(timeoutMs = 30_000): Promise<number> {
-    const started = Date.now();
-    while (Date.now() - started < timeoutMs) {
-      try {
-        if ((await this.fetch('/api/v1/ready')).status === 200) return Date.now() - started;
-      } catch {
-        // not listening yet
+  /** Sends the signal and waits for the exit; SIGKILLs and fails if it does not come within timeoutMs. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<ExitStatus> {
+    if (!this.exit) return { code: null, signal: null };
+    if (this.exitStatus) return this.exitStatus;
+    this.child?.kill(signal);
+    try {
+      return await withDeadline(`the service to exit after ${signal}`, this.exit, timeoutMs, () =>
+        this.tail(),
+      );
+    } catch (error) {
+      this.child?.kill('SIGKILL');
+      throw error;
+    }
+  }
+
+  /** A request to the service; fails naming the request if no answer comes within 10 s. */
+  async fetch(p: string, init: RequestInit = {}): Promise<Response> {
+    try {
+      return await fetch(`http://127.0.0.1:${this.port}${p}`, {
+        ...init,
+        signal: init.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (error) {
+      if (error instanceof Error && error.name === 'TimeoutError') {
+        throw new Error(`${init.method ?? 'GET'} ${p}: no answer within ${REQUEST_TIMEOUT_MS} ms`, {
+          cause: error,
+        });
       }
-      await new Promise((r) => setTimeout(r, 100));
+      throw error;
     }
-    throw new Error(`not ready within ${timeoutMs} ms:\n${this.output}`);
   }
 
-  async stop(
-    signal: NodeJS.Signals = 'SIGTERM',
-  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) {
-      return this.exit ?? { code: null, signal: null };
+  private async waitFor200(p: string, timeoutMs: number): Promise<void> {
+    const outcome = await waitFor(
+      `GET ${p} to answer 200`,
+      async () => {
+        if (this.exitStatus) return 'exited';
+        try {
+          const res = await this.fetch(p, { signal: AbortSignal.timeout(2000) });
+          return res.status === 200 && 'up';
+        } catch {
+          return false; // not listening yet
+        }
+      },
+      { timeoutMs, intervalMs: 100, detail: () => this.tail() },
+    );
+    if (outcome === 'exited') {
+      const { code, signal } = this.exitStatus as ExitStatus;
+      throw new Error(
+        `the service exited (code ${code}, signal ${signal}) before ${p} answered 200:\n${this.output}`,
+      );
     }
-    this.child.kill(signal);
-    return this.exit as Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   }
 
-  fetch(p: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(`http://127.0.0.1:${this.port}${p}`, init);
+  private tail(): string {
+    return `service output (last 4000 characters):\n${this.output.slice(-4000)}`;
   }
 }

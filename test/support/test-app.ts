@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { secrets } from './secrets';
 import { writeTestCatalogue, type TestCatalogue } from './test-catalogue';
 import { createTestDatabase, type TestDatabase } from './test-database';
+import { waitFor, withDeadline } from './wait';
 
 export type Env = Record<string, string | undefined>;
 
@@ -27,7 +28,10 @@ export interface TestApp {
   delete(path: string, auth?: boolean): request.Test;
   raw(): ReturnType<typeof request>;
   logText(): string;
-  /** The log lines matching the pattern, waiting up to 2 s for at least one (logs are written asynchronously). */
+  /**
+   * The log lines matching the pattern once there is at least one (logs are written
+   * asynchronously); fails naming the pattern if none appears within 5 s.
+   */
   waitForLog(pattern: RegExp): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -108,19 +112,18 @@ export async function startTestApp(env: Env, extensions: AppExtensions = {}): Pr
     delete: (p, auth = true) => withAuth(agent().delete(p), auth),
     raw: agent,
     logText,
-    waitForLog: async (pattern) => {
-      for (let i = 0; i < 40; i++) {
-        const lines = logText()
-          .split('\n')
-          .filter((line) => pattern.test(line));
-        if (lines.length > 0) return lines;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return [];
-    },
-    close: async () => {
-      await app.close();
-    },
+    waitForLog: (pattern) =>
+      waitFor(
+        `a log line matching ${String(pattern)} in ${logFile}`,
+        () => {
+          const lines = logText()
+            .split('\n')
+            .filter((line) => pattern.test(line));
+          return lines.length > 0 && lines;
+        },
+        { timeoutMs: 5000 },
+      ),
+    close: () => withDeadline('the test app to close', app.close(), 15_000),
   };
 }
 

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait';
 
 export interface ReceivedWebhook {
   readonly path: string;
@@ -54,17 +55,12 @@ export class WebhookReceiver {
   }
 
   /** Polls until `count` requests reached `path` (deadline 15 s). */
-  async waitFor(path: string, count: number, timeoutMs = 15_000): Promise<ReceivedWebhook[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.to(path).length < count) {
-      if (Date.now() > deadline) {
-        throw new Error(
-          `${path} received ${this.to(path).length} of ${count} webhooks within ${timeoutMs} ms`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return this.to(path);
+  waitFor(path: string, count: number, timeoutMs = 15_000): Promise<ReceivedWebhook[]> {
+    return waitFor(`${count} webhooks at ${path}`, () => this.to(path).length >= count && this.to(path), {
+      timeoutMs,
+      intervalMs: 20,
+      detail: () => `${path} received ${this.to(path).length} of ${count}`,
+    });
   }
 
   async close(): Promise<void> {
