@@ -27,6 +27,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { RelayerHealthModule } from './relayer-health/relayer-health.module';
 import { RelayersModule } from './relayers/relayers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -69,6 +70,7 @@ export class AppModule implements NestModule {
         NotificationsModule,
         RelayersModule,
         WebhooksModule,
+        RelayerHealthModule,
         ...(extensions.imports ?? []),
       ],
       providers: [

@@ -37,6 +37,8 @@ describe(`webhook outbox on ${TEST_DB}: nothing committed is lost across SIGKILL
       WEBHOOK_TIMEOUT_MS: '300',
       WEBHOOK_RETRY_BASE_MS: '100',
       WEBHOOK_MAX_ATTEMPTS: '100',
+      // Only the changes made here produce events (no relayer_state_update from health checks).
+      RELAYER_HEALTH_CHECKS: 'false',
     });
     await service.start();
     await service.waitReady();

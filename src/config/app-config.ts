@@ -47,6 +47,15 @@ export interface AppConfig {
     /** The delay before retry n is retryBaseMs * 2^(n-1), +-20 %. */
     readonly retryBaseMs: number;
   };
+  /** Relayer health checks against their networks (contract 12). */
+  readonly healthChecks: {
+    readonly enabled: boolean;
+    readonly intervalSeconds: number;
+    /** How soon a disabled relayer is checked again (doubling up to the interval). */
+    readonly retrySeconds: number;
+    /** Timeout of one call to an RPC endpoint. */
+    readonly rpcTimeoutMs: number;
+  };
   readonly log: {
     readonly level: LogLevel;
     readonly file: string | null;
@@ -231,6 +240,12 @@ export function loadConfig(env: Env): AppConfig {
       timeoutMs: reader.integer('WEBHOOK_TIMEOUT_MS', 5000, 1, 600_000),
       maxAttempts: reader.integer('WEBHOOK_MAX_ATTEMPTS', 10, 1, 100),
       retryBaseMs: reader.integer('WEBHOOK_RETRY_BASE_MS', 5000, 1, 3_600_000),
+    },
+    healthChecks: {
+      enabled: reader.boolean('RELAYER_HEALTH_CHECKS', true),
+      intervalSeconds: reader.positiveNumber('RELAYER_HEALTH_CHECK_INTERVAL_SECONDS', 60),
+      retrySeconds: reader.positiveNumber('RELAYER_HEALTH_RETRY_SECONDS', 10),
+      rpcTimeoutMs: reader.integer('RPC_TIMEOUT_MS', 5000, 1, 600_000),
     },
     log: {
       level: logLevel as LogLevel,

@@ -2,11 +2,12 @@ import path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { NotificationEntity } from '../notifications/notification.entity';
+import { RelayerCheckEntity } from '../relayer-health/relayer-check.entity';
 import { RelayerEntity } from '../relayers/relayer.entity';
 import { DeliveryEntity } from '../webhooks/delivery.entity';
 
 /** Every entity of the service; the schema itself comes only from the migrations below. */
-export const ENTITIES = [NotificationEntity, RelayerEntity, DeliveryEntity];
+export const ENTITIES = [NotificationEntity, RelayerEntity, DeliveryEntity, RelayerCheckEntity];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];
 

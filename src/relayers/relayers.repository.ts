@@ -97,6 +97,26 @@ export class RelayersRepository {
     }
   }
 
+  /**
+   * Writes what a health check found (system_disabled and its reason) if nobody wrote the relayer
+   * since it was read; a PATCH in between makes it 'stale' and the checker reads again, and a
+   * PATCH never writes these columns, so neither overwrites the other.
+   */
+  async setSystemStateIfVersion(
+    manager: EntityManager,
+    id: string,
+    version: number,
+    state: Pick<RelayerEntity, 'systemDisabled' | 'disabledReason' | 'updatedAt'>,
+  ): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(RelayerEntity)
+      .set(asColumnValues<RelayerEntity>({ ...state, version: version + 1 }))
+      .where('id = :id AND version = :version', { id, version })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
   async deleteById(manager: EntityManager, id: string): Promise<boolean> {
     const result = await manager.delete(RelayerEntity, { id });
     this.rows.countChanged();

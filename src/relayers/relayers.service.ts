@@ -15,7 +15,7 @@ import { checkUrl } from '../common/security/url-policy';
 import type { Checked } from '../common/validation/validate-dto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { Transactions } from '../database/transactions';
+import { Transactions, type Tx } from '../database/transactions';
 import { NotificationsService } from '../notifications/notifications.service';
 import {
   CreateRelayerDto,
@@ -30,10 +30,11 @@ import {
   RELAYER_EVENTS,
   type PatchableField,
   type RelayerEvent,
+  type RelayerStateChangedEvent,
   type RelayerUpdatedEvent,
 } from './relayer-events';
 import { toRelayerResponse } from './relayer.mapper';
-import { RelayerEntity, type StoredRpcUrl } from './relayer.entity';
+import { RelayerEntity, type DisabledReason, type StoredRpcUrl } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
 
 const DEFAULT_RPC_WEIGHT = 100;
@@ -169,6 +170,46 @@ export class RelayersService {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     }
     throw new ServiceUnavailableError('Service Unavailable: the relayer is being changed too often, retry');
+  }
+
+  /** The stored relayer (unmasked URLs: for the health checks, which call them), or null. */
+  findEntity(id: string, tx?: Tx): Promise<RelayerEntity | null> {
+    return this.relayers.findById(id, tx?.manager);
+  }
+
+  /**
+   * Applies a health check's verdict in the caller's transaction (contract 12.1): writes
+   * system_disabled and disabled_reason when they change and publishes relayer.state_changed
+   * when the relayer is disabled or re-enabled. 'stale' when a PATCH wrote it since it was read
+   * (read again and retry), so neither overwrites the other.
+   */
+  async applyHealthVerdict(
+    tx: Tx,
+    id: string,
+    verdict: { disabledReason: DisabledReason | null; failuresBefore: number },
+  ): Promise<'applied' | 'stale' | 'missing'> {
+    const relayer = await this.relayers.findById(id, tx.manager);
+    if (!relayer) return 'missing';
+    const disabled = verdict.disabledReason !== null;
+    if (
+      relayer.systemDisabled === disabled &&
+      JSON.stringify(relayer.disabledReason) === JSON.stringify(verdict.disabledReason)
+    ) {
+      return 'applied';
+    }
+    const state = { systemDisabled: disabled, disabledReason: verdict.disabledReason, updatedAt: new Date() };
+    if (!(await this.relayers.setSystemStateIfVersion(tx.manager, id, relayer.version, state)))
+      return 'stale';
+    if (relayer.systemDisabled !== disabled) {
+      await tx.publish(RELAYER_EVENTS.stateChanged, {
+        relayer: toRelayerResponse({ ...relayer, ...state, version: relayer.version + 1 }),
+        state: disabled ? 'disabled' : 'enabled',
+        ...(verdict.disabledReason
+          ? { disableReason: verdict.disabledReason.details }
+          : { retryCount: verdict.failuresBefore }),
+      } satisfies RelayerStateChangedEvent);
+    }
+    return 'applied';
   }
 
   async get(id: string): Promise<RelayerResponse> {

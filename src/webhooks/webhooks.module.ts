@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DeliveriesRepository } from './deliveries.repository';
@@ -7,21 +8,24 @@ import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryEntity } from './delivery.entity';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookOutbox } from './webhook-outbox';
-import { DnsResolver } from '../common/security/policy-agent';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
 /** Webhook events (contract 11): the outbox, its dispatcher, and the delivery log routes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([DeliveryEntity]), MetricsModule, NotificationsModule],
+  imports: [
+    TypeOrmModule.forFeature([DeliveryEntity]),
+    MetricsModule,
+    NotificationsModule,
+    OutboundHttpModule,
+  ],
   controllers: [WebhooksController],
   providers: [
     DeliveriesRepository,
     DeliveryDispatcher,
     WebhookOutbox,
     WebhookSender,
-    DnsResolver,
     WebhookMetrics,
     WebhooksService,
   ],

@@ -73,6 +73,8 @@ export async function startTestApp(env: Env, extensions: AppExtensions = {}): Pr
     RATE_LIMIT_REQUESTS_PER_SECOND: '10000',
     RATE_LIMIT_BURST_SIZE: '100000',
     RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}`,
+    // Health checks would call the test catalogue's RPC URLs; the suites that test them turn them on.
+    RELAYER_HEALTH_CHECKS: 'false',
     ...env,
   });
   const app = await createApp(config, extensions);

@@ -1,0 +1,32 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** The last health check of a relayer and when the next one is due (contract 12). */
+@Entity({ name: 'relayer_checks' })
+export class RelayerCheckEntity {
+  @PrimaryColumn({ name: 'relayer_id', type: 'varchar', length: 36 })
+  relayerId: string;
+
+  @Column({ name: 'next_check_at', type: 'datetime', precision: 3 })
+  nextCheckAt: Date;
+
+  @Column({ name: 'lease_owner', type: 'varchar', length: 64, nullable: true })
+  leaseOwner: string | null;
+
+  @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
+  leaseUntil: Date | null;
+
+  @Column({ name: 'checked_at', type: 'datetime', precision: 3, nullable: true })
+  checkedAt: Date | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  balance: string | null;
+
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  nonce: string | null;
+
+  @Column({ name: 'sequence_number', type: 'varchar', length: 40, nullable: true })
+  sequenceNumber: string | null;
+
+  @Column({ type: 'integer' })
+  failures: number;
+}

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueModule } from '../catalogue/catalogue.module';
+import { OutboundHttpModule } from '../common/security/outbound-http.module';
+import { MetricsModule } from '../metrics/metrics.module';
+import { RelayersModule } from '../relayers/relayers.module';
+import { HealthScheduler } from './health-scheduler';
+import { RelayerCheckEntity } from './relayer-check.entity';
+import { RelayerChecksRepository } from './relayer-checks.repository';
+import { RelayerHealthController } from './relayer-health.controller';
+import { RelayerHealthMetrics } from './relayer-health.metrics';
+import { RelayerHealthService } from './relayer-health.service';
+import { RpcFetch } from './rpc-fetch';
+
+/** Relayer health (contract 12): checks against each relayer's network, their schedule, status and balance. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([RelayerCheckEntity]),
+    CatalogueModule,
+    MetricsModule,
+    OutboundHttpModule,
+    RelayersModule,
+  ],
+  controllers: [RelayerHealthController],
+  providers: [RelayerChecksRepository, RelayerHealthService, RelayerHealthMetrics, HealthScheduler, RpcFetch],
+  exports: [RelayerHealthService],
+})
+export class RelayerHealthModule {}

@@ -1,0 +1,178 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Catalogue } from '../catalogue/catalogue';
+import type { NetworkType } from '../catalogue/catalogue.types';
+import { withRawIntegers } from '../common/http/json';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { Transactions } from '../database/transactions';
+import type { DisabledReason, RelayerEntity } from '../relayers/relayer.entity';
+import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
+import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
+import { probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
+import type { RelayerCheckEntity } from './relayer-check.entity';
+import { RelayerChecksRepository } from './relayer-checks.repository';
+import { RelayerHealthMetrics } from './relayer-health.metrics';
+import { RpcFetch } from './rpc-fetch';
+
+const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
+  evm: 'wei',
+  solana: 'lamport',
+  stellar: 'stroop',
+};
+const MAX_STATE_ATTEMPTS = 20;
+
+/**
+ * Checks relayers against their networks (contract 12): runs the checks of the relayer's network
+ * type on its endpoints, and applies the verdict (system_disabled, disabled_reason, the kept
+ * nonce, sequence and balance, the relayer_state_update event) in one transaction.
+ */
+@Injectable()
+export class RelayerHealthService {
+  private readonly logger = new Logger('RelayerHealth');
+  /** This instance, as the owner of the checks it claims. */
+  readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly relayers: RelayersService,
+    private readonly checks: RelayerChecksRepository,
+    private readonly catalogue: Catalogue,
+    private readonly rpc: RpcFetch,
+    private readonly transactions: Transactions,
+    private readonly metrics: RelayerHealthMetrics,
+  ) {}
+
+  async status(relayerId: string): Promise<RelayerStatusResponse> {
+    const relayer = await this.relayers.findEntity(relayerId);
+    if (!relayer) throw relayerNotFound(relayerId);
+    return toStatus(relayer, await this.checks.find(relayerId));
+  }
+
+  async balance(relayerId: string): Promise<BalanceResponse> {
+    const relayer = await this.relayers.findEntity(relayerId);
+    if (!relayer) throw relayerNotFound(relayerId);
+    const check = await this.checks.find(relayerId);
+    return withRawIntegers({
+      balance: BigInt(check?.balance ?? '0'),
+      unit: UNIT[relayer.networkType],
+    }) as BalanceResponse;
+  }
+
+  /** POST .../check: checks now (waiting for another instance's check of it to end) and answers the status. */
+  async checkNow(relayerId: string): Promise<RelayerStatusResponse> {
+    if (!(await this.relayers.findEntity(relayerId))) throw relayerNotFound(relayerId);
+    const deadline = Date.now() + this.leaseMs();
+    while (!(await this.claim(relayerId, false))) {
+      if (Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await this.run(relayerId);
+    return this.status(relayerId);
+  }
+
+  /** Claims the relayer's check for this instance; `onlyIfDue` for the scheduler's rounds. */
+  claim(relayerId: string, onlyIfDue: boolean): Promise<boolean> {
+    const now = new Date();
+    const until = new Date(now.getTime() + this.leaseMs());
+    return this.checks.claim(relayerId, this.owner, now, until, onlyIfDue);
+  }
+
+  /** Runs the checks of a claimed relayer and applies the verdict. */
+  async run(relayerId: string): Promise<void> {
+    const relayer = await this.relayers.findEntity(relayerId);
+    if (!relayer) return;
+    const started = performance.now();
+    const result = await this.probe(relayer);
+    this.metrics.observe(relayer.networkType, result, (performance.now() - started) / 1000);
+    await this.apply(relayerId, result);
+  }
+
+  /** Long enough for a check over a few slow endpoints; a crashed checker's relayers wait this long. */
+  private leaseMs(): number {
+    return 12 * this.config.healthChecks.rpcTimeoutMs + 5000;
+  }
+
+  private probe(relayer: RelayerEntity): Promise<ProbeResult> {
+    const network = this.catalogue.findNetwork(relayer.networkType, relayer.network);
+    const custom = (relayer.customRpcUrls ?? [])
+      .filter((rpc) => rpc.weight > 0)
+      .sort((a, b) => b.weight - a.weight);
+    const endpoints = custom.length > 0 ? custom.map((rpc) => rpc.url) : [...(network?.rpc_urls ?? [])];
+    const minBalance = relayer.policies?.min_balance;
+    const target = {
+      endpoints,
+      address: relayer.address,
+      minBalance:
+        typeof minBalance === 'number' || typeof minBalance === 'bigint' ? BigInt(minBalance) : null,
+      fetch: this.rpc.fetch,
+      timeoutMs: this.config.healthChecks.rpcTimeoutMs,
+      describeFailure: (url: string, error: unknown) => this.rpc.describeFailure(url, error),
+    };
+    switch (relayer.networkType) {
+      case 'evm':
+        return probeEvm(target, network?.chain_id ?? -1);
+      case 'solana':
+        return probeSolana(target);
+      case 'stellar':
+        return probeStellar(target, network?.passphrase ?? '');
+    }
+  }
+
+  /** One transaction: the relayer's state (when it changed), its event, and the check's record. */
+  private async apply(relayerId: string, result: ProbeResult): Promise<void> {
+    const disabledReason: DisabledReason | null = result.ok
+      ? null
+      : { type: result.reason, details: result.details };
+    for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
+      const done = await this.transactions.run(async (tx) => {
+        const check = await this.checks.find(relayerId);
+        if (!check) return true;
+        const outcome = await this.relayers.applyHealthVerdict(tx, relayerId, {
+          disabledReason,
+          failuresBefore: check.failures,
+        });
+        if (outcome === 'stale') return false; // a PATCH came first: read again
+        if (outcome === 'missing') return true;
+        const now = new Date();
+        const failures = result.ok ? 0 : check.failures + 1;
+        await this.checks.record(tx.manager, relayerId, this.owner, {
+          checkedAt: now,
+          balance: result.balance?.toString() ?? check.balance,
+          nonce: result.nonce?.toString() ?? check.nonce,
+          sequenceNumber: result.sequenceNumber?.toString() ?? check.sequenceNumber,
+          failures,
+          nextCheckAt: new Date(now.getTime() + this.delayMs(failures)),
+        });
+        return true;
+      });
+      if (done) return;
+    }
+    this.logger.warn(
+      `relayer ${relayerId} kept changing while its check was applied; released for the next round`,
+    );
+    await this.checks.release(relayerId, this.owner);
+  }
+
+  /** The interval; for a disabled relayer the retry delay, doubling with each failure up to the interval. */
+  private delayMs(failures: number): number {
+    const { intervalSeconds, retrySeconds } = this.config.healthChecks;
+    if (failures === 0) return intervalSeconds * 1000;
+    return Math.min(intervalSeconds, retrySeconds * 2 ** (failures - 1)) * 1000;
+  }
+}
+
+function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): RelayerStatusResponse {
+  const checked = check?.checkedAt ?? null;
+  return {
+    network_type: relayer.networkType,
+    balance: check?.balance ?? '0',
+    paused: relayer.paused,
+    system_disabled: relayer.systemDisabled,
+    pending_transactions_count: 0,
+    last_confirmed_transaction_timestamp: null,
+    ...(relayer.networkType === 'evm' ? { nonce: check?.nonce ?? '0' } : {}),
+    ...(relayer.networkType === 'stellar' ? { sequence_number: check?.sequenceNumber ?? '0' } : {}),
+    checked_at: checked === null ? null : checked.toISOString(),
+  };
+}

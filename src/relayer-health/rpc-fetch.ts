@@ -1,0 +1,152 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { fetch as undiciFetch, type Agent } from 'undici';
+import { createPolicyAgent, DnsResolver, policyRefusal } from '../common/security/policy-agent';
+import { checkUrl } from '../common/security/url-policy';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { HttpStatusError } from './network-probes';
+
+class RefusedUrlError extends Error {}
+
+/**
+ * The fetch the RPC client libraries are given: RPC_TIMEOUT_MS per call, redirects refused, and
+ * the RPC URL policy applied to the URL and, at connection time, to every address its host
+ * resolves to (contract 12.1), so that a metadata or (when blocked) private address is never
+ * contacted, even through DNS.
+ */
+@Injectable()
+export class RpcFetch implements OnApplicationShutdown {
+  private readonly agent: Agent;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    resolver: DnsResolver,
+  ) {
+    this.agent = createPolicyAgent(config.rpcUrlPolicy, resolver, { connections: 8 });
+  }
+
+  readonly fetch = (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+    const refusal = checkUrl(url, this.config.rpcUrlPolicy);
+    if (refusal !== null) throw new RefusedUrlError(refusal);
+    const timeout = AbortSignal.timeout(this.config.healthChecks.rpcTimeoutMs);
+    const response = await undiciFetch(url, {
+      method: init.method,
+      headers: init.headers as Record<string, string> | undefined,
+      body: init.body as string | undefined,
+      redirect: 'error',
+      signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+      dispatcher: this.agent,
+    });
+    return response;
+  }) as typeof globalThis.fetch;
+
+  /** What went wrong with an endpoint, naming only its host: RPC URLs often carry an API key. */
+  describeFailure(url: string, error: unknown): string {
+    const host = hostOf(url);
+    if (error instanceof RefusedUrlError) return `${host}: refused by the URL policy (${error.message})`;
+    const refusal = findCause(error, (e) => policyRefusal(e));
+    if (refusal) return `${host}: refused by the URL policy (${refusal.message})`;
+    const status = findCause(error, (e) => (e instanceof HttpStatusError ? e : hasStatus(e)));
+    if (status) return `${host}: HTTP ${status.status}`;
+    if (findCause(error, (e) => (isTimeout(e) ? e : null))) return `${host}: timed out`;
+    const rpcError = findCause(error, jsonRpcError);
+    if (rpcError) {
+      const message = rpcError.message === null ? '' : ` (${withoutUrlParts(rpcError.message, url)})`;
+      return `${host}: answered JSON-RPC error ${rpcError.code}${message}`;
+    }
+    const code = findCause(error, (e) => (hasCode(e) ? e : null));
+    if (code) return `${host}: network error (${code.code})`;
+    return `${host}: the answer was not a valid RPC response`;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.destroy();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an RPC endpoint';
+  }
+}
+
+/** Walks an error's causes (viem, undici and the SDKs wrap them) and returns the first match. */
+function findCause<T>(error: unknown, match: (error: unknown) => T | null): T | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current != null; depth++) {
+    const found = match(current);
+    if (found) return found;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+function hasStatus(error: unknown): { status: number } | null {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 300 ? { status } : null;
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = (error as { name?: unknown }).name;
+  return (
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    (error as { code?: unknown }).code === 'UND_ERR_CONNECT_TIMEOUT'
+  );
+}
+
+/**
+ * A JSON-RPC error answer: thrown as the response's error object by stellar-sdk, as a SolanaError
+ * whose context holds the code (and, for codes it has no name for, the server's message) by @solana/kit.
+ */
+function jsonRpcError(error: unknown): { code: number; message: string | null } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const context = (error as { context?: { __code?: unknown; __serverMessage?: unknown } }).context;
+  if (error instanceof Error) {
+    if (typeof context?.__code !== 'number') return null;
+    return {
+      code: context.__code,
+      message: typeof context.__serverMessage === 'string' ? context.__serverMessage : null,
+    };
+  }
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string'
+    ? { code, message }
+    : null;
+}
+
+/** A server's message, short, and without the parts of its URL that may be secret, should it echo them. */
+function withoutUrlParts(message: string, url: string): string {
+  let text = message.slice(0, 160);
+  try {
+    const parsed = new URL(url);
+    const parts = [
+      parsed.username,
+      parsed.password,
+      ...parsed.pathname.split('/'),
+      ...[...parsed.searchParams.values()],
+    ];
+    for (const part of parts.flatMap((p) => [p, safeDecode(p)]).filter((p) => p.length >= 4)) {
+      text = text.replaceAll(part, '***');
+    }
+  } catch {
+    return 'the message was withheld';
+  }
+  return text;
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+function hasCode(error: unknown): error is { code: string } {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[A-Z_]+$/.test(code);
+}
