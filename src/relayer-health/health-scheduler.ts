@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
+import { PollingLoop } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
@@ -27,10 +28,7 @@ const IDLE_POLL_MS = 1000;
 @Injectable()
 export class HealthScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RelayerHealth');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private wakeAgain = false;
-  private stopped = false;
+  private readonly loop = new PollingLoop('RelayerHealth', () => this.round(), IDLE_POLL_MS);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -58,47 +56,26 @@ export class HealthScheduler implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationBootstrap(): void {
-    if (this.config.healthChecks.enabled) this.schedule(0);
+    if (this.config.healthChecks.enabled) this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
   }
 
   private wake(): void {
-    if (this.stopped || !this.config.healthChecks.enabled) return;
-    if (this.running) this.wakeAgain = true;
-    else this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.round()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'health check round failed; retrying'))
-        .finally(() => {
-          this.running = null;
-          const again = this.wakeAgain;
-          this.wakeAgain = false;
-          this.schedule(again ? 0 : IDLE_POLL_MS);
-        });
-    }, delayMs);
-    this.timer.unref();
+    this.loop.wake();
   }
 
   private async round(): Promise<void> {
     if (!this.database.isReady) return;
     for (;;) {
       const ids = await this.checks.findDueIds(new Date(), BATCH);
-      if (ids.length === 0 || this.stopped) return;
+      if (ids.length === 0 || this.loop.isStopped) return;
       const queue = [...ids];
       await Promise.all(
         Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-          for (let id = queue.shift(); id !== undefined && !this.stopped; id = queue.shift()) {
+          for (let id = queue.shift(); id !== undefined && !this.loop.isStopped; id = queue.shift()) {
             if (await this.health.claim(id, true).catch(() => false)) {
               await this.health
                 .run(id)

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { parseJson } from '../common/http/json';
 import {
   createSolanaRpcFromTransport,
   isSolanaError,
@@ -125,7 +125,8 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
           signal,
         });
         if (!response.ok) throw new HttpStatusError(response.status);
-        return parseJsonWithExactIntegers(await response.text()) as TResponse;
+        // Exact u64 lamports: integers beyond 2^53 come back as bigints, as @solana/kit's own transport does.
+        return parseJson(await response.text()) as TResponse;
       },
     );
   const valid = await firstValid(target, async (url) => {
@@ -216,24 +217,6 @@ function hostOf(url: string): string {
   } catch {
     return 'an RPC endpoint';
   }
-}
-
-const JSON_STRING_OR_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
-
-/**
- * JSON.parse, except that integers beyond 2^53 come out exact, as bigints (Solana's u64 lamports;
- * @solana/kit's own HTTP transport parses the same way). Strings are matched first so that digits
- * inside them are left alone; each large integer becomes an object with a key no answer can hold.
- */
-export function parseJsonWithExactIntegers(text: string): unknown {
-  const tag = `bigint-${randomUUID()}`;
-  const tagged = text.replace(JSON_STRING_OR_INTEGER, (token) =>
-    token.startsWith('"') || Number.isSafeInteger(Number(token)) ? token : `{"${tag}":"${token}"}`,
-  );
-  return JSON.parse(tagged, (_key, value: unknown) => {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, tag)) return value;
-    return BigInt((value as Record<string, string>)[tag]);
-  });
 }
 
 export class HttpStatusError extends Error {

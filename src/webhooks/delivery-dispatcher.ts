@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { PollingLoop } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
@@ -45,10 +46,7 @@ export function retryDelayMs(
 export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
   private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private wakeAgain = false;
-  private stopped = false;
+  private readonly loop = new PollingLoop('Webhooks', () => this.round(), IDLE_POLL_MS);
   private lastSweep = 0;
 
   constructor(
@@ -62,22 +60,17 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     // In-flight attempts are cut short: their rows stay pending and are sent again after the lease.
-    await this.sender.close();
-    await this.running;
+    await this.loop.stop(() => this.sender.close());
   }
 
   /** Looks for due deliveries now (after this instance committed one). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) this.wakeAgain = true;
-    else this.schedule(0);
+    this.loop.wake();
   }
 
   /**
@@ -95,30 +88,13 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplication
     return this.attempt(delivery, { oneShot: true });
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.running = this.round()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'delivery round failed; retrying'))
-        .finally(() => {
-          this.running = null;
-          const again = this.wakeAgain;
-          this.wakeAgain = false;
-          this.schedule(again ? 0 : IDLE_POLL_MS);
-        });
-    }, delayMs);
-    this.timer.unref();
-  }
-
   private async round(): Promise<void> {
     if (!this.database.isReady) return;
     await this.sweep();
     for (;;) {
       const now = new Date();
       const ids = await this.deliveries.findDueIds(now, BATCH);
-      if (ids.length === 0 || this.stopped) return;
+      if (ids.length === 0 || this.loop.isStopped) return;
       const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
       const claimed: DeliveryEntity[] = [];
       for (const id of ids) {

@@ -1,0 +1,137 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A JSON-RPC 2.0 error object (https://www.jsonrpc.org/specification#error_object). */
+export interface JsonRpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** What a method handler gives back: a result, or an error object the server answers instead. */
+export type MethodOutcome = { result: unknown } | { error: JsonRpcError };
+
+export type MethodHandler = (params: unknown) => MethodOutcome;
+
+/** The codes of the JSON-RPC 2.0 specification. */
+export const JSON_RPC = {
+  parseError: { code: -32700, message: 'Parse error' },
+  invalidRequest: { code: -32600, message: 'Invalid Request' },
+  methodNotFound: { code: -32601, message: 'Method not found' },
+} as const;
+
+/**
+ * A JSON-RPC 2.0 server over node:http on a free loopback port, as the RPC nodes the service checks
+ * are: POST of one request or a batch, answered with HTTP 200 and a JSON-RPC response (errors
+ * included). Counts the calls per method; `failMethod` answers a method with an error, `httpStatus`
+ * makes every request fail at the HTTP level.
+ */
+export class JsonRpcServer {
+  private readonly server = http.createServer((req, res) => this.handle(req, res));
+  private readonly calls = new Map<string, number>();
+  port = 0;
+  /** When set, every request is answered with this HTTP status and no JSON-RPC body. */
+  httpStatus: number | null = null;
+  private readonly failures = new Map<string, JsonRpcError>();
+
+  constructor(private readonly methods: Readonly<Record<string, MethodHandler>>) {}
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** The server's URL, with an optional path (RPC providers put API keys there). */
+  url(path = '/'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  /** How many times `method` was called since the start or the last reset. */
+  callCount(method: string): number {
+    return this.calls.get(method) ?? 0;
+  }
+
+  /** Answers every call of `method` with this JSON-RPC error (null: answer it normally again). */
+  failMethod(method: string, error: JsonRpcError | null): void {
+    if (error === null) this.failures.delete(method);
+    else this.failures.set(method, error);
+  }
+
+  resetCallCounts(): void {
+    this.calls.clear();
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (this.httpStatus !== null) {
+        res.writeHead(this.httpStatus, { 'content-type': 'text/plain' }).end('unavailable');
+        return;
+      }
+      if (req.method !== 'POST') {
+        res.writeHead(405, { allow: 'POST' }).end();
+        return;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        this.send(res, { jsonrpc: '2.0', error: JSON_RPC.parseError, id: null });
+        return;
+      }
+      if (Array.isArray(body)) {
+        if (body.length === 0) {
+          this.send(res, { jsonrpc: '2.0', error: JSON_RPC.invalidRequest, id: null });
+          return;
+        }
+        this.send(
+          res,
+          body.map((one) => this.answer(one)),
+        );
+        return;
+      }
+      this.send(res, this.answer(body));
+    });
+  }
+
+  private answer(request: unknown): object {
+    const { jsonrpc, method, params, id } = (request ?? {}) as Record<string, unknown>;
+    const replyId = typeof id === 'string' || typeof id === 'number' ? id : null;
+    if (jsonrpc !== '2.0' || typeof method !== 'string') {
+      return { jsonrpc: '2.0', error: JSON_RPC.invalidRequest, id: replyId };
+    }
+    this.calls.set(method, this.callCount(method) + 1);
+    const handler = Object.hasOwn(this.methods, method) ? this.methods[method] : undefined;
+    const failure = this.failures.get(method);
+    const outcome = failure
+      ? { error: failure }
+      : handler
+        ? handler(params)
+        : { error: JSON_RPC.methodNotFound };
+    return 'error' in outcome
+      ? { jsonrpc: '2.0', error: outcome.error, id: replyId }
+      : { jsonrpc: '2.0', result: outcome.result, id: replyId };
+  }
+
+  private send(res: http.ServerResponse, body: unknown): void {
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify(body, (_key, value: unknown) =>
+          typeof value === 'bigint' ? RAW(value) : value,
+        ).replace(RAW_PATTERN, '$1'),
+      );
+  }
+}
+
+// JSON numbers of every digit: bigints are written as marked strings, then unquoted.
+const RAW_MARK = '\u0000int:';
+const RAW = (value: bigint): string => `${RAW_MARK}${value}`;
+const RAW_PATTERN = /"\\u0000int:(-?\d+)"/g;
