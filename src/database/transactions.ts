@@ -2,7 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { isTransientConflict } from '../common/errors/database-errors';
 import { DeadlineExceededError, RequestDeadline } from '../common/http/request-deadline';
+
+const MAX_CONFLICT_ATTEMPTS = 5;
 
 /** What subscribers of `<name>.committing` receive: the change, and the transaction it is part of. */
 export interface CommittingEvent<T> {
@@ -42,10 +45,26 @@ export class Transactions {
   }
 
   run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    if (!this.serialised) return this.transaction(work);
+    if (!this.serialised) return this.retryingConflicts(work);
     const result = this.tail.then(() => this.transaction(work));
     this.tail = result.catch(() => undefined);
     return result;
+  }
+
+  /**
+   * A transaction the database rolled back because of another one (a deadlock, a Galera
+   * certification conflict, a lock wait timeout) runs again, a few times with jitter, so that a
+   * client sees the outcome of its request (201, 409, 200) and not a 5xx for a conflict.
+   */
+  private async retryingConflicts<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transaction(work);
+      } catch (error) {
+        if (!isTransientConflict(error) || attempt >= MAX_CONFLICT_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
   }
 
   private async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

@@ -56,6 +56,18 @@ const CONNECTION_CODES = new Set([
   'SQLITE_CANTOPEN',
 ]);
 
+/**
+ * True for a transaction the database gave up on because of another one, which is worth running
+ * again: a deadlock or a Galera certification conflict (MySQL errno 1213) or a lock wait timeout
+ * (1205); SQLite's busy database is handled by its own timeout.
+ */
+export function isTransientConflict(error: unknown): boolean {
+  const e = driverError(error);
+  return (
+    e.errno === 1213 || e.errno === 1205 || e.code === 'ER_LOCK_DEADLOCK' || e.code === 'ER_LOCK_WAIT_TIMEOUT'
+  );
+}
+
 /** True when the database cannot be reached or cannot take the work right now. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof ServiceUnavailableError) return true;

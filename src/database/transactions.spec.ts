@@ -1,0 +1,64 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Transactions } from './transactions';
+
+/** A data source whose transactions fail with the given driver errors first, then commit. */
+function dataSource(
+  type: 'mysql' | 'better-sqlite3',
+  failures: Error[],
+): { source: DataSource; runs: () => number } {
+  let runs = 0;
+  const source = {
+    options: { type },
+    transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
+      runs += 1;
+      const result = await work({} as EntityManager);
+      const failure = failures.shift();
+      if (failure) throw failure;
+      return result;
+    },
+  } as unknown as DataSource;
+  return { source, runs: () => runs };
+}
+
+/** A driver error as TypeORM wraps it (QueryFailedError.driverError). */
+const driverFailure = (errno: number, code: string): Error =>
+  Object.assign(new Error(code), { driverError: { errno, code } });
+const deadlock = driverFailure(1213, 'ER_LOCK_DEADLOCK');
+const lockWait = driverFailure(1205, 'ER_LOCK_WAIT_TIMEOUT');
+const duplicate = driverFailure(1062, 'ER_DUP_ENTRY');
+
+describe('Transactions: conflicts the database resolved by rolling one side back are run again', () => {
+  it('a deadlock (or Galera certification conflict) and a lock wait timeout: run again, then committed', async () => {
+    const { source, runs } = dataSource('mysql', [deadlock, lockWait]);
+    const published: string[] = [];
+    const events = new EventEmitter2();
+    events.on('thing.done', () => published.push('done'));
+    const result = await new Transactions(source, events).run(async (tx) => {
+      await tx.publish('thing.done', {});
+      return 'committed';
+    });
+    // Published once: only the committed attempt's events go out.
+    expect({ result, runs: runs(), published }).toEqual({
+      result: 'committed',
+      runs: 3,
+      published: ['done'],
+    });
+  });
+
+  it('gives up after five attempts and lets the conflict through', async () => {
+    const { source, runs } = dataSource('mysql', [deadlock, deadlock, deadlock, deadlock, deadlock]);
+    await expect(new Transactions(source, new EventEmitter2()).run(() => Promise.resolve('x'))).rejects.toBe(
+      deadlock,
+    );
+    expect(runs()).toBe(5);
+  });
+
+  it('any other error is not retried', async () => {
+    const { source, runs } = dataSource('mysql', [duplicate]);
+    await expect(new Transactions(source, new EventEmitter2()).run(() => Promise.resolve('x'))).rejects.toBe(
+      duplicate,
+    );
+    expect(runs()).toBe(1);
+  });
+});
