@@ -3,6 +3,10 @@
 // run.mjs calls it at the end of a run; on its own it rebuilds the docs from a saved run:
 //
 //   node bench/report.mjs [bench/results/<file>.json]     (default: the newest)
+//
+// A run of only the webhook scenarios (--scenarios webhooks) replaces the page's section "Webhook
+// deliveries and the outbox" and keeps the rest from the run the page was made from; a run without
+// them keeps that section from the newest saved run that has it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -220,6 +224,159 @@ function sectionMarkdown(section, options) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Markdown: the webhook scenarios (bench/lib/webhooks.mjs), one section for both databases.
+
+const rate = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : int(x));
+const seconds = (x) => (x === null || x === undefined ? '–' : `${x.toFixed(1)} s`);
+const signed = (x, digits = 3) => {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  const text = Math.abs(x).toFixed(digits);
+  return Number(text) === 0 ? text : `${x > 0 ? '+' : '−'}${text}`;
+};
+
+function webhooksMarkdown(results, relPath) {
+  const o = results.options;
+  const sections = ['sqlite', 'mysql']
+    .map((key) => results.databases[key])
+    .filter((section) => section && !section.skipped && section.webhooks);
+  const skipped = ['sqlite', 'mysql']
+    .map((key) => results.databases[key])
+    .filter((section) => section?.skipped);
+  const first = sections[0]?.webhooks;
+  const lines = [
+    '## Webhook deliveries and the outbox',
+    '',
+    `Run of ${results.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} ` +
+      `(${o.quick ? '**quick run**: ' : ''}${int(o.webhookEvents)} changes per delivery phase, ${o.durationS} s per cost run, ` +
+      `${o.connections} connections), \`${results.command}\`, raw data in [\`${relPath}\`](../${relPath}); service built from ` +
+      `commit \`${(results.git.commit ?? 'unknown').slice(0, 12)}\`` +
+      (results.git.dirtyFiles.length ? ` plus ${results.git.dirtyFiles.length} uncommitted change(s)` : '') +
+      '.',
+    '',
+    'One service instance (as above: built, `NODE_ENV=production`, logging to a file) on a fresh database of its own, with ' +
+      `\`WEBHOOK_TIMEOUT_MS=${first?.serviceEnv?.WEBHOOK_TIMEOUT_MS ?? '–'}\` (only so that a held delivery stays in flight; ` +
+      'retries keep their defaults and none happen)' +
+      (first?.serviceEnv?.RELAYER_HEALTH_CHECKS === 'false'
+        ? " and `RELAYER_HEALTH_CHECKS=false` (the checks would probe the relayers' made-up RPC URLs and send " +
+          'relayer_state_update events of their own to the same receiver)'
+        : '') +
+      '. The receiver is a bare node:http process on 127.0.0.1 (bench/lib/receiver.mjs) ' +
+      'that reads each delivery and answers 200 at once; one notification target points at it, with a signing key (both signature ' +
+      'headers are computed). Times are taken at the receiver, as each delivery arrives.',
+    '',
+    `- **live**: ${int(o.webhookEvents)} POST /relayers with \`notification_id\`, as fast as the API takes them ` +
+      `(${o.connections} connections); deliveries per second from the first arrival to the last, how many arrived while the API ` +
+      "was still answering, and how long the rest took after the last answer. Event age: arrival time minus the event's own " +
+      '`timestamp` (taken in the transaction of the change).',
+    `- **backlog**: the receiver holds the first delivery unanswered (a target that is down but accepts connections), ` +
+      `${int(o.webhookEvents)} PATCH /relayers/{id} of relayers that name the target queue that many deliveries, then the receiver ` +
+      "answers and the dispatcher drains the backlog with no API load: its own rate, and the CPU it takes per delivery (the service's, " +
+      "and on MySQL the server's).",
+    '- **outbox cost**: POST /relayers with `notification_id` vs without, and PATCH /relayers/{id} of a relayer that has a target ' +
+      'vs one that has none, on the same service and database, alternated (with, without, without, with; each after a warm-up). CPU ' +
+      'per request is counted over the run, and again over the run plus the time until the outbox is empty (the dispatching that ' +
+      'the run caused, which lags behind the API): the difference between the two variants is what writing the delivery row and ' +
+      'sending it cost. For POST it also includes checking that the notification exists; a PATCH that does not name ' +
+      '`notification_id` does no such check, so its difference is the outbox alone.',
+    '',
+  ];
+  for (const section of skipped)
+    lines.push(`${DB_TITLES[section.database]}: not measured: ${section.skipped}.`, '');
+
+  lines.push(
+    '### Deliveries per second, one instance',
+    '',
+    '| Database | Phase | Changes | API | Deliveries/s | Arrived while the API was busy | Drained after the last answer | Event age p50 / p99 / max ms | Service CPU ms per event | MySQL CPU ms per event | Duplicates / failed / out of order | Other load |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const section of sections) {
+    const w = section.webhooks;
+    const title = DB_TITLES[section.database];
+    if (w.failed && !w.deliveries) {
+      lines.push(
+        `| ${title} | failed: ${w.failed.replace(/\|/g, '\\|').slice(0, 200)} | | | | | | | | | | |`,
+      );
+      continue;
+    }
+    if (!w.deliveries) continue;
+    const { live, backlog } = w.deliveries;
+    const liveDb =
+      live.cpuSeconds.load.database === undefined
+        ? null
+        : ((live.cpuSeconds.load.database + live.cpuSeconds.drain.database) * 1000) /
+          Math.max(1, live.received);
+    lines.push(
+      `| ${title} | live (POST) | ${int(live.created)} | ${int(live.apiRps)} req/s for ${seconds(live.apiSeconds)} | **${rate(live.deliveriesPerSecond)}** | ` +
+        `${int(live.deliveredDuringLoad)} (${rate(live.deliveredDuringLoad / live.apiSeconds)}/s) | ${int(live.backlogAtApiEnd)} in ${seconds(live.drainAfterApiMs / 1000)} (${rate(live.drainRate)}/s) | ` +
+        `${int(live.eventAgeMs.p50)} / ${int(live.eventAgeMs.p99)} / ${int(live.eventAgeMs.max)} | ${cpuMs(live.serviceCpuMsPerEvent)} (request and delivery) | ` +
+        `${liveDb === null ? '–' : cpuMs(liveDb)} | ${int(live.duplicates)} / ${int(live.failed)} / ${int(live.outOfOrderPerRelayer)} | ` +
+        `${cores(Math.max(live.cpuSeconds.load.foreignCores ?? 0, live.cpuSeconds.drain.foreignCores ?? 0))} |`,
+      `| ${title} | backlog (PATCH, then drain) | ${int(backlog.updated)} | – | **${rate(backlog.deliveriesPerSecond)}** | – | ${int(backlog.pendingAtRelease)} in ${seconds(backlog.drainSeconds)} | – | ` +
+        `${cpuMs(backlog.serviceCpuMsPerDelivery)} (delivery only; ${cores(backlog.serviceCores)} cores) | ${cpuMs(backlog.databaseCpuMsPerDelivery)} | ` +
+        `${int(backlog.duplicates)} / ${int(backlog.failed)} / ${int(backlog.outOfOrderPerRelayer)} | ${cores(backlog.cpuSeconds.foreignCores)} |`,
+    );
+  }
+  const gapNotes = sections
+    .filter((section) => section.webhooks.deliveries?.backlog.gaps?.longestGapsAtOneBatchPosition != null)
+    .map((section) => {
+      const g = section.webhooks.deliveries.backlog.gaps;
+      return (
+        `${DB_TITLES[section.database]}: ${ms(g.p50Ms)} ms between deliveries (median); the longest ${int(g.longestGaps)} gaps ` +
+        `(mean ${ms(g.longestGapsMeanMs)} ms) fall ${pct(g.longestGapsAtOneBatchPosition)} at one position of the ` +
+        `dispatcher's 32-row batch and take ${pct(g.longestGapsShareOfTime)} of the drain.`
+      );
+    });
+  if (gapNotes.length) {
+    lines.push(
+      '',
+      'Where the backlog drain waits (time between consecutive arrivals at the receiver): ' +
+        gapNotes.join(' '),
+    );
+  }
+  lines.push('');
+
+  lines.push(
+    '### What the outbox adds to POST and PATCH relayer',
+    '',
+    '| Database | Route | Relayer has a target | req/s | p50 / p99 ms | Service CPU ms/req, run | Service CPU ms/req, run + dispatch | MySQL CPU ms/req, run + dispatch | Deliveries | Outbox empty after the run | Other load |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const section of sections) {
+    const title = DB_TITLES[section.database];
+    for (const [key, route] of [
+      ['outboxPost', 'POST /relayers'],
+      ['outboxPatch', 'PATCH /relayers/{id}'],
+    ]) {
+      const c = section.webhooks[key];
+      if (!c) continue;
+      const row = (label, v) =>
+        `| ${title} | ${route} | ${label} | ${int(v.rps)} | ${ms(v.latency.p50)} / ${ms(v.latency.p99)} | ${cpuMs(v.cpuMsPerRequest)} | ` +
+        `${cpuMs(v.cpuMsPerRequestWithDrain)} | ${cpuMs(v.databaseCpuMsPerRequestWithDrain)} | ${int(v.deliveries)} | ` +
+        `${v.drainMs ? seconds(v.drainMs / 1000) : '–'} | ${cores(v.foreignCoresMax)} |`;
+      lines.push(
+        row('yes', c.with),
+        row('no', c.without),
+        `| ${title} | ${route} | **added** | ${signed((c.rpsRatio - 1) * 100, 0)} % | | ${signed(c.added.cpuMsPerRequest)} | ` +
+          `**${signed(c.added.cpuMsPerRequestWithDrain)}** | ${signed(c.added.databaseCpuMsPerRequestWithDrain)} | | | |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    'Caveats: the machine has 2 cores, and the service, the load generator (autocannon, in the benchmark process), the ' +
+      'receiver and MySQL share them; a delivery phase runs while the same process answers the API, so the live numbers are ' +
+      'those of a saturated instance, and the backlog numbers those of a dispatcher alone. "Other load" is the most CPU (in ' +
+      'cores) that processes outside the benchmark used during a phase or one of the runs (on average over it).' +
+      (o.quick
+        ? ` This was a quick run (${o.durationS} s per cost run, one warm-up of ${o.warmupS} s per variant): the cost ` +
+          'differences are within run-to-run noise when they are a few hundredths of a millisecond.'
+        : ''),
+    '',
+  );
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // SVG: per database, grouped horizontal bars (service, baseline) per scenario, log scale.
 
 /** The goal's minimum ratio for a scenario, when the issue sets one. */
@@ -306,7 +463,7 @@ export function renderSvg(results) {
 
 // ---------------------------------------------------------------------------------------------------------
 
-export function renderMarkdown(results, resultsRelPath, svgName) {
+export function renderMarkdown(results, resultsRelPath, svgName, webhooks = null) {
   const m = results.machine;
   const o = results.options;
   const goals = evaluateGoals(results);
@@ -321,7 +478,9 @@ export function renderMarkdown(results, resultsRelPath, svgName) {
   const lines = [
     '# Benchmarks',
     '',
-    `<!-- Generated by bench/report.mjs from ${resultsRelPath}; edits are overwritten by the next run. -->`,
+    `<!-- Generated by bench/report.mjs from ${resultsRelPath}` +
+      (webhooks && webhooks.relPath !== resultsRelPath ? ` (webhook section from ${webhooks.relPath})` : '') +
+      '; edits are overwritten by the next run. -->',
     '',
     `Run of ${results.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} (${o.quick ? '**quick smoke run**, not for comparison' : 'full run'}, ` +
       `${Math.round(results.elapsedS / 60)} min), raw data in [\`${resultsRelPath}\`](../${resultsRelPath}).`,
@@ -330,6 +489,7 @@ export function renderMarkdown(results, resultsRelPath, svgName) {
     'npm run bench                      # the full run (SQLite and MySQL, about 12 minutes)',
     'npm run bench -- --quick           # a smoke run, 2 s per measurement',
     'npm run bench -- --db sqlite --duration 5 --scenarios get-by-id,post-relayer',
+    'npm run bench -- --scenarios webhooks --quick   # only the webhook scenarios (see below)',
     'node bench/report.mjs bench/results/<run>.json   # rebuild this page from a saved run',
     '```',
     '',
@@ -350,6 +510,7 @@ export function renderMarkdown(results, resultsRelPath, svgName) {
   for (const key of ['sqlite', 'mysql']) {
     if (results.databases[key]) lines.push(...sectionMarkdown(results.databases[key], o));
   }
+  if (webhooks) lines.push(...webhooksMarkdown(webhooks.results, webhooks.relPath));
   lines.push(
     '## Machine',
     '',
@@ -408,16 +569,64 @@ export function renderMarkdown(results, resultsRelPath, svgName) {
   return `${lines.join('\n')}\n`;
 }
 
+const hasMain = (r) => Object.values(r.databases).some((s) => Array.isArray(s.scenarios));
+const hasWebhooks = (r) => Object.values(r.databases).some((s) => s.webhooks);
+
+/** The saved runs, oldest first, as [file, results]. */
+function savedRuns(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => [path.join(dir, f), JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))]);
+}
+
+/**
+ * The runs the page is made of: the main tables from `results` unless it has only the webhook
+ * scenarios (then from the run the page was made from, or the newest saved run that has them), the
+ * webhook section from `results` if it has one (else from the newest saved run that has one).
+ */
+function pickRuns(results, resultsFile, root, md) {
+  const dir = path.join(root, 'bench', 'results');
+  let main = { results, file: resultsFile };
+  if (!hasMain(results)) {
+    const current = fs.existsSync(md)
+      ? /Generated by bench\/report\.mjs from (\S+?)[;\s]/.exec(fs.readFileSync(md, 'utf8'))?.[1]
+      : null;
+    const currentFile = current ? path.join(root, current) : null;
+    const runs = savedRuns(dir).filter(([, r]) => hasMain(r));
+    const chosen =
+      runs.find(([f]) => f === currentFile) ?? runs.filter(([, r]) => !r.options.quick).pop() ?? runs.pop();
+    if (!chosen) throw new Error('no saved run with the main scenarios to make the rest of the page from');
+    main = { file: chosen[0], results: chosen[1] };
+  }
+  let webhooks = hasWebhooks(results) ? { results, file: resultsFile } : null;
+  if (!webhooks) {
+    const found = savedRuns(dir)
+      .filter(([, r]) => hasWebhooks(r))
+      .pop();
+    if (found) webhooks = { file: found[0], results: found[1] };
+  }
+  return { main, webhooks };
+}
+
 export async function writeDocs(results, resultsFile, root) {
   const docsDir = path.join(root, 'docs');
   fs.mkdirSync(docsDir, { recursive: true });
   const md = path.join(docsDir, 'benchmarks.md');
   const svg = path.join(docsDir, 'benchmarks.svg');
-  fs.writeFileSync(svg, renderSvg(results));
+  const { main, webhooks } = pickRuns(results, path.resolve(resultsFile), root, md);
+  fs.writeFileSync(svg, renderSvg(main.results));
   // Formatted like the rest of the repository, so that `npm run check` (prettier --check .) passes.
   const prettier = await import('prettier');
   const config = (await prettier.resolveConfig(md)) ?? {};
-  const text = renderMarkdown(results, path.relative(root, resultsFile), 'benchmarks.svg');
+  const text = renderMarkdown(
+    main.results,
+    path.relative(root, main.file),
+    'benchmarks.svg',
+    webhooks && { results: webhooks.results, relPath: path.relative(root, webhooks.file) },
+  );
   fs.writeFileSync(md, await prettier.format(text, { ...config, filepath: md }));
   return [md, svg];
 }

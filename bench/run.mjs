@@ -4,6 +4,7 @@
 //   npm run bench                              full run, SQLite then MySQL (about 12 minutes)
 //   npm run bench -- --quick                   smoke run: 2 s per measurement (about 5 minutes)
 //   npm run bench -- --db sqlite --duration 5  options below
+//   npm run bench -- --scenarios webhooks --quick   only the webhook scenarios (a few minutes)
 //
 // Options: --duration S (per measured run, default 10), --warmup S (default 2), --connections N
 // (50), --db sqlite,mysql, --scenarios id,id (see SCENARIOS), --signers N (20000), --cold-starts N
@@ -13,7 +14,14 @@
 // (default: the flags of package.json's start script, e.g. --max-semi-space-size=8), --no-docs
 // (results JSON only), --keep (keep the work folder: logs, databases, catalogue), --quiet-wait S
 // (30) and --quiet-budget S (300): before each measured run, wait up to S seconds (and that much
-// in all) for processes outside the benchmark to stop using more than a quarter of a core.
+// in all) for processes outside the benchmark to stop using more than a quarter of a core;
+// --webhook-events N (5000, quick 2000): the changes of each webhook-deliveries phase.
+//
+// Webhook scenarios (bench/lib/webhooks.mjs; `--scenarios webhooks` selects the three): deliveries
+// per second from one instance to a local receiver, and what the outbox adds to POST and PATCH
+// relayer (notification_id set vs not set). They run on a service and database of their own, after
+// the other scenarios; a run of only these skips the cold starts and the baselines, and its docs keep
+// the rest of docs/benchmarks.md from the run the page was made from.
 //
 // Method: for each scenario, one warm-up per target, then four measured runs in the order service,
 // baseline, baseline, service (alternated, and symmetric so that a linear drift of the machine
@@ -58,6 +66,7 @@ import {
   stopProcess,
   waitReady,
 } from './lib/proc.mjs';
+import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
 import { saveResults, writeDocs } from './report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -76,6 +85,7 @@ const { values: argv } = parseArgs({
     db: { type: 'string', default: 'sqlite,mysql' },
     scenarios: { type: 'string' },
     signers: { type: 'string', default: '20000' },
+    'webhook-events': { type: 'string' },
     'cold-starts': { type: 'string' },
     'mysql-url': { type: 'string' },
     'quiet-wait': { type: 'string', default: '30' },
@@ -107,6 +117,7 @@ const options = {
   databases: argv.db.split(',').map((d) => d.trim()),
   signers: Number(argv.signers),
   coldStarts: Number(argv['cold-starts'] ?? (argv.quick ? 1 : 3)),
+  webhookEvents: Number(argv['webhook-events'] ?? (argv.quick ? 2000 : 5000)),
   listSmall: 1000,
   listLarge: 100_000,
   mysqlUrl:
@@ -240,7 +251,7 @@ let serviceEntry;
 const databaseServerPid = findDatabaseServerPid();
 let startCounter = 0;
 
-async function startService({ databaseUrl, catalogue, label }) {
+async function startService({ databaseUrl, catalogue, label, env = {} }) {
   const port = await freePort();
   const n = ++startCounter;
   const logFile = path.join(work, `service-${n}-${label}.log`);
@@ -267,6 +278,7 @@ async function startService({ databaseUrl, catalogue, label }) {
       // be measured as the service's own cost (see docs/benchmarks.md).
       RATE_LIMIT_REQUESTS_PER_SECOND: '1000000',
       RATE_LIMIT_BURST_SIZE: '10000',
+      ...env,
     },
   });
   const url = `http://127.0.0.1:${port}`;
@@ -387,10 +399,18 @@ const SCENARIOS = [
     request: (state) => ({ method: 'GET', path: pageRotation(state), headers: AUTH }),
   },
 ];
-const selected = argv.scenarios ? argv.scenarios.split(',').map((s) => s.trim()) : SCENARIOS.map((s) => s.id);
+const ALL_SCENARIOS = [...SCENARIOS, ...WEBHOOK_SCENARIOS];
+const selected = argv.scenarios
+  ? argv.scenarios
+      .split(',')
+      .map((s) => s.trim())
+      .flatMap((id) => (id === 'webhooks' ? WEBHOOK_SCENARIOS.map((w) => w.id) : [id]))
+  : ALL_SCENARIOS.map((s) => s.id);
 for (const id of selected) {
-  if (!SCENARIOS.some((s) => s.id === id)) throw new Error(`--scenarios: unknown scenario '${id}'`);
+  if (!ALL_SCENARIOS.some((s) => s.id === id)) throw new Error(`--scenarios: unknown scenario '${id}'`);
 }
+const mainSelected = SCENARIOS.some((s) => selected.includes(s.id));
+const webhooksSelected = WEBHOOK_SCENARIOS.filter((s) => selected.includes(s.id)).map((s) => s.id);
 
 function autocannonRequests(scenario, state) {
   return [
@@ -619,138 +639,158 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
     return { url: mysqlDatabaseUrl(options.mysqlUrl, name), name, drop };
   };
 
-  // Cold start: spawn to the first 200 of /ready on a fresh database, alternating the 1-signer
-  // reference catalogue and the big one. The last big start stays up for the load runs.
-  log(
-    `${kind}: cold starts (${options.coldStarts} x ${options.signers.toLocaleString('en-US')} signers, ${options.coldStarts} x 1 signer)`,
-  );
-  const cold = { signers: options.signers, samplesMs: [], referenceSamplesMs: [], rssAtReadyMB: [] };
-  let service = null;
-  let serviceDb = null;
-  for (let i = 0; i < options.coldStarts; i++) {
-    const refDb = await freshDatabase('coldref');
-    const ref = await startService({
-      databaseUrl: refDb.url,
-      catalogue: catalogues.one,
-      label: `${kind}-ref`,
-    });
-    cold.referenceSamplesMs.push(ref.readyMs);
-    await stopProcess(ref.handle);
-    if (refDb.drop) await refDb.drop();
-
-    const db = await freshDatabase('service');
-    const s = await startService({ databaseUrl: db.url, catalogue: catalogues.big, label: kind });
-    cold.samplesMs.push(s.readyMs);
-    cold.rssAtReadyMB.push(s.rssAtReady / 2 ** 20);
+  if (mainSelected) {
+    // Cold start: spawn to the first 200 of /ready on a fresh database, alternating the 1-signer
+    // reference catalogue and the big one. The last big start stays up for the load runs.
     log(
-      `  cold start ${i + 1}: ${s.readyMs.toFixed(0)} ms with ${options.signers} signers, ${ref.readyMs.toFixed(0)} ms with 1`,
+      `${kind}: cold starts (${options.coldStarts} x ${options.signers.toLocaleString('en-US')} signers, ${options.coldStarts} x 1 signer)`,
     );
-    if (i < options.coldStarts - 1) {
-      await stopProcess(s.handle);
-      if (db.drop) await db.drop();
-    } else {
-      service = s;
-      serviceDb = db;
-    }
-  }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-  cold.medianMs = median(cold.samplesMs);
-  cold.referenceMedianMs = median(cold.referenceSamplesMs);
-  section.coldStart = cold;
+    const cold = { signers: options.signers, samplesMs: [], referenceSamplesMs: [], rssAtReadyMB: [] };
+    let service = null;
+    let serviceDb = null;
+    for (let i = 0; i < options.coldStarts; i++) {
+      const refDb = await freshDatabase('coldref');
+      const ref = await startService({
+        databaseUrl: refDb.url,
+        catalogue: catalogues.one,
+        label: `${kind}-ref`,
+      });
+      cold.referenceSamplesMs.push(ref.readyMs);
+      await stopProcess(ref.handle);
+      if (refDb.drop) await refDb.drop();
 
-  // Baselines on their own fresh database with the service's schema (copied after its migrations).
-  const baseDb = await freshDatabase('baseline');
-  if (kind === 'sqlite') copySqliteSchema(serviceDb.file, baseDb.file);
-  else await copyMysqlSchema(serviceDb.url, baseDb.url);
-  const b0 = await startBaseline('B0');
-  const bDb = await startBaseline(kind === 'sqlite' ? 'B1' : 'B2', baseDb.url);
-  section.baselines = {
-    B0: 'node:http',
-    [bDb.kind]: kind === 'sqlite' ? 'node:http + better-sqlite3' : 'node:http + mysql2 pool',
-  };
-
-  const count = (db) => (kind === 'sqlite' ? sqliteCount(db.file) : mysqlCount(db.url));
-  const seed = (db, first, last) =>
-    kind === 'sqlite' ? seedSqlite(db.file, first, last) : seedMysql(db.url, first, last);
-  const seeded = new Map([
-    [serviceDb, 0],
-    [baseDb, 0],
-  ]);
-  const seedTo = async (total) => {
-    await waitIdle([service.handle.pid, bDb.handle.pid]);
-    const started = performance.now();
-    for (const db of [serviceDb, baseDb]) {
-      const have = await count(db);
-      let need = total - have;
-      if (need < 0) {
-        // The create scenario stored more than the list scenario wants (a fast baseline does):
-        // remove the excess of those rows, so both sides list a table of the same size.
-        await (kind === 'sqlite' ? trimSqlite(db.file, -need) : trimMysql(db.url, -need));
-        need = 0;
-      }
-      const first = seeded.get(db) + 1;
-      await seed(db, first, first + need - 1);
-      seeded.set(db, first + need - 1);
-      if (kind === 'mysql') await analyzeMysql(db.url);
-    }
-    log(
-      `  seeded both databases to ${total.toLocaleString('en-US')} relayers in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-  };
-
-  await seedTo(options.listSmall);
-
-  const serviceTarget = { role: 'service', url: service.url, pid: service.handle.pid };
-  section.scenarios = [];
-  for (const scenario of SCENARIOS.filter((s) => selected.includes(s.id))) {
-    const baseline = scenario.baselineKind === 'B0' ? b0 : bDb;
-    const baselineTarget = { role: 'baseline', url: baseline.url, pid: baseline.handle.pid };
-
-    try {
-      if (scenario.rows === 'large') await seedTo(options.listLarge);
-      await waitIdle([service.handle.pid, baseline.handle.pid]);
-      const rowsBefore = { service: await count(serviceDb), baseline: await count(baseDb) };
-      if (
-        scenario.rows === 'small' &&
-        (rowsBefore.service !== options.listSmall || rowsBefore.baseline !== options.listSmall)
-      ) {
-        log(
-          `  note: ${scenario.id} runs with ${rowsBefore.service} / ${rowsBefore.baseline} relayers stored`,
-        );
-      }
-      log(`${kind}: ${scenario.id} (${scenario.label}) vs ${baseline.kind}`);
-      const result = await measure(
-        scenario,
-        [serviceTarget, baselineTarget],
-        kind === 'mysql' ? databaseServerPid : null,
+      const db = await freshDatabase('service');
+      const s = await startService({ databaseUrl: db.url, catalogue: catalogues.big, label: kind });
+      cold.samplesMs.push(s.readyMs);
+      cold.rssAtReadyMB.push(s.rssAtReady / 2 ** 20);
+      log(
+        `  cold start ${i + 1}: ${s.readyMs.toFixed(0)} ms with ${options.signers} signers, ${ref.readyMs.toFixed(0)} ms with 1`,
       );
-      section.scenarios.push({
-        id: scenario.id,
-        label: scenario.label,
-        baselineKind: baseline.kind,
-        rowsStored: rowsBefore,
-        ...result,
-      });
-      if (result.exhausted)
-        log(`  WARNING: ${scenario.id} ran out of free (signer, network) pairs: raise --signers`);
-    } catch (error) {
-      log(`  FAILED: ${error.message}`);
-      section.scenarios.push({
-        id: scenario.id,
-        label: scenario.label,
-        baselineKind: baseline.kind,
-        failed: error.message,
-      });
+      if (i < options.coldStarts - 1) {
+        await stopProcess(s.handle);
+        if (db.drop) await db.drop();
+      } else {
+        service = s;
+        serviceDb = db;
+      }
     }
-  }
-  section.rowsAtEnd = { service: await count(serviceDb), baseline: await count(baseDb) };
-  section.serviceVmHwmMB = (memoryOf(service.handle.pid).hwm ?? 0) / 2 ** 20;
-  section.serviceAliveAtEnd = (await probe(`${service.url}${API}/health`)) === 200;
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+    cold.medianMs = median(cold.samplesMs);
+    cold.referenceMedianMs = median(cold.referenceSamplesMs);
+    section.coldStart = cold;
 
-  await stopProcess(service.handle);
-  await stopProcess(b0.handle);
-  await stopProcess(bDb.handle);
-  section.serviceLog = await analyseLog(service.logFile);
+    // Baselines on their own fresh database with the service's schema (copied after its migrations).
+    const baseDb = await freshDatabase('baseline');
+    if (kind === 'sqlite') copySqliteSchema(serviceDb.file, baseDb.file);
+    else await copyMysqlSchema(serviceDb.url, baseDb.url);
+    const b0 = await startBaseline('B0');
+    const bDb = await startBaseline(kind === 'sqlite' ? 'B1' : 'B2', baseDb.url);
+    section.baselines = {
+      B0: 'node:http',
+      [bDb.kind]: kind === 'sqlite' ? 'node:http + better-sqlite3' : 'node:http + mysql2 pool',
+    };
+
+    const count = (db) => (kind === 'sqlite' ? sqliteCount(db.file) : mysqlCount(db.url));
+    const seed = (db, first, last) =>
+      kind === 'sqlite' ? seedSqlite(db.file, first, last) : seedMysql(db.url, first, last);
+    const seeded = new Map([
+      [serviceDb, 0],
+      [baseDb, 0],
+    ]);
+    const seedTo = async (total) => {
+      await waitIdle([service.handle.pid, bDb.handle.pid]);
+      const started = performance.now();
+      for (const db of [serviceDb, baseDb]) {
+        const have = await count(db);
+        let need = total - have;
+        if (need < 0) {
+          // The create scenario stored more than the list scenario wants (a fast baseline does):
+          // remove the excess of those rows, so both sides list a table of the same size.
+          await (kind === 'sqlite' ? trimSqlite(db.file, -need) : trimMysql(db.url, -need));
+          need = 0;
+        }
+        const first = seeded.get(db) + 1;
+        await seed(db, first, first + need - 1);
+        seeded.set(db, first + need - 1);
+        if (kind === 'mysql') await analyzeMysql(db.url);
+      }
+      log(
+        `  seeded both databases to ${total.toLocaleString('en-US')} relayers in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    };
+
+    await seedTo(options.listSmall);
+
+    const serviceTarget = { role: 'service', url: service.url, pid: service.handle.pid };
+    section.scenarios = [];
+    for (const scenario of SCENARIOS.filter((s) => selected.includes(s.id))) {
+      const baseline = scenario.baselineKind === 'B0' ? b0 : bDb;
+      const baselineTarget = { role: 'baseline', url: baseline.url, pid: baseline.handle.pid };
+
+      try {
+        if (scenario.rows === 'large') await seedTo(options.listLarge);
+        await waitIdle([service.handle.pid, baseline.handle.pid]);
+        const rowsBefore = { service: await count(serviceDb), baseline: await count(baseDb) };
+        if (
+          scenario.rows === 'small' &&
+          (rowsBefore.service !== options.listSmall || rowsBefore.baseline !== options.listSmall)
+        ) {
+          log(
+            `  note: ${scenario.id} runs with ${rowsBefore.service} / ${rowsBefore.baseline} relayers stored`,
+          );
+        }
+        log(`${kind}: ${scenario.id} (${scenario.label}) vs ${baseline.kind}`);
+        const result = await measure(
+          scenario,
+          [serviceTarget, baselineTarget],
+          kind === 'mysql' ? databaseServerPid : null,
+        );
+        section.scenarios.push({
+          id: scenario.id,
+          label: scenario.label,
+          baselineKind: baseline.kind,
+          rowsStored: rowsBefore,
+          ...result,
+        });
+        if (result.exhausted)
+          log(`  WARNING: ${scenario.id} ran out of free (signer, network) pairs: raise --signers`);
+      } catch (error) {
+        log(`  FAILED: ${error.message}`);
+        section.scenarios.push({
+          id: scenario.id,
+          label: scenario.label,
+          baselineKind: baseline.kind,
+          failed: error.message,
+        });
+      }
+    }
+    section.rowsAtEnd = { service: await count(serviceDb), baseline: await count(baseDb) };
+    section.serviceVmHwmMB = (memoryOf(service.handle.pid).hwm ?? 0) / 2 ** 20;
+    section.serviceAliveAtEnd = (await probe(`${service.url}${API}/health`)) === 200;
+
+    await stopProcess(service.handle);
+    await stopProcess(b0.handle);
+    await stopProcess(bDb.handle);
+    section.serviceLog = await analyseLog(service.logFile);
+  }
+  if (webhooksSelected.length > 0) {
+    section.webhooks = await benchWebhooks(
+      {
+        options,
+        log,
+        work,
+        cleanups,
+        catalogues,
+        freshDatabase,
+        startService,
+        waitQuiet,
+        databaseServerPid,
+        JSON_HEADERS,
+      },
+      kind,
+      webhooksSelected,
+    );
+  }
   for (const drop of dropLater) await drop();
   section.finishedAt = new Date().toISOString();
   return section;

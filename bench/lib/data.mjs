@@ -61,7 +61,7 @@ export const seedId = (i) => `seed-${String(i).padStart(6, '0')}`;
 // The relayers columns, in the order the seed rows are written (shared with the baselines).
 const SEED_COLUMNS = RELAYER_COLUMNS;
 
-function seedRow(i) {
+function seedRow(i, notificationId = null) {
   const at = new Date(SEED_EPOCH + i * 1000).toISOString().replace('T', ' ').replace('Z', '');
   return [
     seedId(i),
@@ -70,7 +70,7 @@ function seedRow(i) {
     'evm',
     `0x${sha256(`seed-address-${i}`).slice(0, 40)}`,
     `seed-signer-${String(i).padStart(6, '0')}`,
-    null,
+    notificationId,
     0,
     0,
     null,
@@ -140,8 +140,11 @@ export function sqliteCount(file, table = 'relayers') {
   }
 }
 
-/** Inserts seed rows first..last (inclusive) in one transaction. */
-export function seedSqlite(file, first, last) {
+/**
+ * Inserts seed rows first..last (inclusive) in one transaction; with `notificationId`, the rows name
+ * that notification target (the webhook scenarios).
+ */
+export function seedSqlite(file, first, last, { notificationId = null } = {}) {
   if (last < first) return 0;
   const db = new Database(file, { timeout: 10_000 });
   try {
@@ -149,7 +152,7 @@ export function seedSqlite(file, first, last) {
       `INSERT INTO relayers (${SEED_COLUMNS.join(', ')}) VALUES (${SEED_COLUMNS.map(() => '?').join(', ')})`,
     );
     db.transaction(() => {
-      for (let i = first; i <= last; i++) insert.run(seedRow(i));
+      for (let i = first; i <= last; i++) insert.run(seedRow(i, notificationId));
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
@@ -218,13 +221,13 @@ export function trimMysql(url, n) {
   return withMysql(url, (c) => c.query("DELETE FROM relayers WHERE id NOT LIKE 'seed-%' LIMIT ?", [n]));
 }
 
-export async function seedMysql(url, first, last) {
+export async function seedMysql(url, first, last, { notificationId = null } = {}) {
   if (last < first) return 0;
   await withMysql(url, async (c) => {
     await c.beginTransaction();
     for (let start = first; start <= last; start += 1000) {
       const rows = [];
-      for (let i = start; i <= Math.min(last, start + 999); i++) rows.push(seedRow(i));
+      for (let i = start; i <= Math.min(last, start + 999); i++) rows.push(seedRow(i, notificationId));
       await c.query(`INSERT INTO relayers (${SEED_COLUMNS.join(', ')}) VALUES ?`, [rows]);
     }
     await c.commit();
@@ -240,4 +243,55 @@ export async function seedMysql(url, first, last) {
  */
 export async function analyzeMysql(url) {
   await withMysql(url, (c) => c.query('ANALYZE TABLE relayers, notifications'));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The webhook outbox, read beside the service: how many deliveries are pending, how many rows in all.
+
+/**
+ * An open read-only handle on the service's `webhook_deliveries` (a SQLite file or a MySQL
+ * database). `counts()` resolves with { pending, total, failed }; a database without the table (a
+ * build from before the outbox) reads as empty.
+ */
+export async function openOutboxProbe(kind, db) {
+  if (kind === 'sqlite') {
+    const handle = new Database(db.file, { readonly: true, timeout: 10_000 });
+    const hasTable = () =>
+      handle.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'webhook_deliveries'").pluck().get() >
+      0;
+    return {
+      counts(withTotal = true) {
+        if (!hasTable()) return { pending: 0, total: 0, failed: 0, table: false };
+        const one = (sql) => handle.prepare(sql).pluck().get();
+        return {
+          pending: one("SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'"),
+          failed: withTotal ? one("SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'failed'") : null,
+          total: withTotal ? one('SELECT COUNT(*) FROM webhook_deliveries') : null,
+          table: true,
+        };
+      },
+      close() {
+        handle.close();
+      },
+    };
+  }
+  const connection = await mysql.createConnection({ uri: db.url, connectTimeout: 5000 });
+  return {
+    async counts(withTotal = true) {
+      const [tables] = await connection.query("SHOW TABLES LIKE 'webhook_deliveries'");
+      if (tables.length === 0) return { pending: 0, total: 0, failed: 0, table: false };
+      const one = async (sql) => Number((await connection.query(sql))[0][0].n);
+      return {
+        pending: await one("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'"),
+        failed: withTotal
+          ? await one("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'failed'")
+          : null,
+        total: withTotal ? await one('SELECT COUNT(*) AS n FROM webhook_deliveries') : null,
+        table: true,
+      };
+    },
+    close() {
+      return connection.end();
+    },
+  };
 }

@@ -35,13 +35,15 @@ export function latencySummary(values) {
 
 /**
  * Runs `requests` (autocannon request objects; setupRequest allowed) against `url` for
- * `durationS` seconds on `connections` connections, sampling the RSS of `pid` meanwhile.
+ * `durationS` seconds (or `amount` requests) on `connections` connections, sampling the RSS of `pid`
+ * meanwhile.
  * Returns the numbers and the raw latencies (ms) for merging.
  */
 export async function runLoad({
   url,
   connections,
   durationS,
+  amount,
   requests,
   pid,
   otherPids = {},
@@ -61,7 +63,8 @@ export async function runLoad({
   const instance = autocannon({
     url,
     connections,
-    duration: durationS,
+    // A fixed number of requests instead of a duration, when given (autocannon then ignores duration).
+    ...(amount ? { amount } : { duration: durationS }),
     requests,
     timeout: timeoutS,
     // The bench reads latencies from the events below; autocannon's own table is not printed.
