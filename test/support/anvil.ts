@@ -1,17 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, PROJECT_ROOT } from './service-process';
 import { waitFor } from './wait';
 
-/** The anvil binary that @foundry-rs/anvil installs for this platform (no download at run time). */
-const ANVIL = path.join(
-  PROJECT_ROOT,
-  'node_modules',
-  '@foundry-rs',
-  `anvil-linux-${process.arch === 'arm64' ? 'arm64' : 'amd64'}`,
-  'bin',
-  'anvil',
-);
+/**
+ * The anvil binary of Foundry's npm package for Linux x64 (the binary ships in the package; no
+ * download at run time). The project depends on the platform package directly: the registry it
+ * installs from serves no other platform's, so the @foundry-rs/anvil wrapper, which lists them
+ * all as optional dependencies, leaves a lock file that `npm ci` refuses.
+ */
+const ANVIL = path.join(PROJECT_ROOT, 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil');
 
 /** A real EVM node (anvil) on a loopback port, started and stopped by the test. */
 export class Anvil {
@@ -24,6 +23,11 @@ export class Anvil {
   }
 
   async start(): Promise<this> {
+    if (!fs.existsSync(ANVIL)) {
+      throw new Error(
+        `anvil is not installed at ${ANVIL}: the project installs it (@foundry-rs/anvil-linux-amd64) on Linux x64 only`,
+      );
+    }
     this.port ||= await freePort();
     const child = spawn(
       ANVIL,
