@@ -5,6 +5,7 @@
 //   npm run bench -- --quick                   smoke run: 2 s per measurement (about 5 minutes)
 //   npm run bench -- --db sqlite --duration 5  options below
 //   npm run bench -- --scenarios webhooks --quick   only the webhook scenarios (a few minutes)
+//   npm run bench -- --scenarios health-round --db sqlite   one round of health checks (see below)
 //
 // Options: --duration S (per measured run, default 10), --warmup S (default 2), --connections N
 // (50), --db sqlite,mysql, --scenarios id,id (see SCENARIOS), --signers N (20000), --cold-starts N
@@ -15,7 +16,13 @@
 // (results JSON only), --keep (keep the work folder: logs, databases, catalogue), --quiet-wait S
 // (30) and --quiet-budget S (300): before each measured run, wait up to S seconds (and that much
 // in all) for processes outside the benchmark to stop using more than a quarter of a core;
-// --webhook-events N (5000, quick 2000): the changes of each webhook-deliveries phase.
+// --webhook-events N (5000, quick 2000): the changes of each webhook-deliveries phase;
+// --health-relayers N (10000, quick 1000): the relayers of the health-round scenario;
+// --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call.
+//
+// Health-check scenario (bench/lib/health.mjs, `--scenarios health-round`): one round of checks over
+// N relayers against one local anvil, time and CPU, and GET /relayers/{id} during it next to the
+// same without checks. Like the webhook scenarios: its own services and database, after the rest.
 //
 // Webhook scenarios (bench/lib/webhooks.mjs; `--scenarios webhooks` selects the three): deliveries
 // per second from one instance to a local receiver, and what the outbox adds to POST and PATCH
@@ -66,6 +73,7 @@ import {
   stopProcess,
   waitReady,
 } from './lib/proc.mjs';
+import { benchHealth, HEALTH_SCENARIOS } from './lib/health.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
 import { saveResults, writeDocs } from './report.mjs';
 
@@ -86,6 +94,8 @@ const { values: argv } = parseArgs({
     scenarios: { type: 'string' },
     signers: { type: 'string', default: '20000' },
     'webhook-events': { type: 'string' },
+    'health-relayers': { type: 'string' },
+    'health-rpc-delay-ms': { type: 'string', default: '20' },
     'cold-starts': { type: 'string' },
     'mysql-url': { type: 'string' },
     'quiet-wait': { type: 'string', default: '30' },
@@ -118,6 +128,8 @@ const options = {
   signers: Number(argv.signers),
   coldStarts: Number(argv['cold-starts'] ?? (argv.quick ? 1 : 3)),
   webhookEvents: Number(argv['webhook-events'] ?? (argv.quick ? 2000 : 5000)),
+  healthRelayers: Number(argv['health-relayers'] ?? (argv.quick ? 1000 : 10_000)),
+  healthRpcDelayMs: Number(argv['health-rpc-delay-ms']),
   listSmall: 1000,
   listLarge: 100_000,
   mysqlUrl:
@@ -399,7 +411,7 @@ const SCENARIOS = [
     request: (state) => ({ method: 'GET', path: pageRotation(state), headers: AUTH }),
   },
 ];
-const ALL_SCENARIOS = [...SCENARIOS, ...WEBHOOK_SCENARIOS];
+const ALL_SCENARIOS = [...SCENARIOS, ...WEBHOOK_SCENARIOS, ...HEALTH_SCENARIOS];
 const selected = argv.scenarios
   ? argv.scenarios
       .split(',')
@@ -411,6 +423,7 @@ for (const id of selected) {
 }
 const mainSelected = SCENARIOS.some((s) => selected.includes(s.id));
 const webhooksSelected = WEBHOOK_SCENARIOS.filter((s) => selected.includes(s.id)).map((s) => s.id);
+const healthSelected = HEALTH_SCENARIOS.some((s) => selected.includes(s.id));
 
 function autocannonRequests(scenario, state) {
   return [
@@ -789,6 +802,12 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
       },
       kind,
       webhooksSelected,
+    );
+  }
+  if (healthSelected) {
+    section.healthRound = await benchHealth(
+      { options, log, root, work, cleanups, freshDatabase, startService, waitQuiet, databaseServerPid, AUTH },
+      kind,
     );
   }
   for (const drop of dropLater) await drop();

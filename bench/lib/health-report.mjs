@@ -1,0 +1,139 @@
+// The section "Health-check rounds" of docs/benchmarks.md, from the `healthRound` entries that
+// bench/lib/health.mjs writes into a run's results (report.mjs calls it). No dependencies, so that
+// report.mjs can rebuild the page without the database drivers.
+
+const int = (x) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US');
+const ms = (x) => (x === null || x === undefined ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(1));
+const dec = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
+const TITLES = { sqlite: 'SQLite', mysql: 'MySQL' };
+/** What runs without them in their results recorded (src/relayer-health/health-scheduler.ts, rpc-fetch.ts). */
+const SCHEDULER = { batch: 50, concurrency: 16, idlePollMs: 1000, rpcCallsPerCheck: 3, agentConnections: 8 };
+
+export const hasHealth = (results) => Object.values(results.databases ?? {}).some((s) => s.healthRound);
+
+export function healthMarkdown(results, relPath) {
+  const o = results.options;
+  const sections = ['sqlite', 'mysql']
+    .map((key) => results.databases[key])
+    .filter((section) => section && !section.skipped && section.healthRound);
+  const first = sections.find((s) => !s.healthRound.failed)?.healthRound ?? sections[0]?.healthRound;
+  const s = first?.scheduler ?? SCHEDULER;
+  const lines = [
+    '## Health-check rounds',
+    '',
+    `Run of ${results.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} ` +
+      `(${o.quick ? '**quick run**: ' : ''}${int(o.healthRelayers)} relayers, ${o.durationS} s per GET run, ${o.connections} connections), ` +
+      `\`${results.command}\`, raw data in [\`${relPath}\`](../${relPath}); service built from commit ` +
+      `\`${(results.git.commit ?? 'unknown').slice(0, 12)}\`` +
+      (results.git.dirtyFiles.length ? ` plus ${results.git.dirtyFiles.length} uncommitted change(s)` : '') +
+      `; anvil ${first?.anvil?.version ?? '–'}.`,
+    '',
+    `One local anvil (\`node_modules/@foundry-rs\`, \`--chain-id ${first?.chainId ?? 31337} --silent\`, as the e2e tests start it) and a catalogue with one ` +
+      `EVM network on it and ${int(o.healthRelayers)} signers; ${int(o.healthRelayers)} relayers on that network written with SQL, with the ` +
+      'addresses the service derives from those signers, each funded above its `min_balance` (so every check passes and ' +
+      'nothing changes state: the steady state), and their `relayer_checks` rows. The service runs with ' +
+      `\`RELAYER_HEALTH_CHECK_INTERVAL_SECONDS=${first?.serviceEnv?.RELAYER_HEALTH_CHECK_INTERVAL_SECONDS ?? '–'}\` and the same retry, ` +
+      'so one round is never followed by another, and `RPC_TIMEOUT_MS` at its default. A round starts when one `UPDATE` makes ' +
+      "every row due and ends at the last `checked_at` the service writes; it includes the scheduler's idle poll (up to " +
+      `${s.idlePollMs} ms before the first check). CPU is each process's own time from \`/proc/<pid>/stat\` over the round.`,
+    '',
+    '- **round, no API load**: the round alone on a warmed-up service.',
+    '- **added per RPC call**: a round over the first relayers again (their signers on a second network of the same ' +
+      'chain), whose RPC URL is a proxy in the benchmark process that holds every call that long before passing it to ' +
+      'anvil: the round trip of a remote node. See below.',
+    `- **round under load**: the same round again while GET /relayers/{id} (ids rotating over all the relayers) runs at full ` +
+      `load on ${o.connections} connections, from the first check to the last; beside it, the same GET on a service with ` +
+      '`RELAYER_HEALTH_CHECKS=false` (same database), and on the checks-on service once nothing is due (a drift check).',
+    '',
+    '| Database | Round | Relayers | Round time | Checks/s | First check after | Service CPU | Service CPU ms/check | anvil CPU | MySQL CPU | Disabled after | Other load |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const section of sections) {
+    const h = section.healthRound;
+    const title = TITLES[section.database];
+    if (h.failed && !h.roundAlone) {
+      lines.push(
+        `| ${title} | failed: ${h.failed.replace(/\|/g, '\\|').slice(0, 200)} | | | | | | | | | | |`,
+      );
+      continue;
+    }
+    for (const [key, label] of [
+      ['roundAlone', 'no API load'],
+      ['roundUnderLoad', 'under GET by id load'],
+      ['roundRemote', `no API load, ${h.roundRemote?.rpcDelayMs ?? '–'} ms added per RPC call`],
+    ]) {
+      const r = h[key];
+      if (!r) continue;
+      lines.push(
+        `| ${title} | ${label} | ${int(r.checked)} | **${dec(r.seconds, 1)} s** | ${int(r.checksPerSecond)} | ${int(r.firstCheckAfterMs)} ms | ` +
+          `${dec(r.serviceCores)} cores | ${dec(r.serviceCpuMsPerCheck)} | ${dec(r.anvilCores)} cores (${dec(r.anvilCpuMsPerCheck)} ms/check) | ` +
+          `${r.databaseCores === null ? '–' : `${dec(r.databaseCores)} cores (${dec(r.databaseCpuMsPerCheck)} ms/check)`} | ${int(r.disabledAfter)} | ${dec(r.foreignCores)} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    '| Database | GET /relayers/{id} | req/s | p50 ms | p99 ms | Service CPU | non-2xx | Other load |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const section of sections) {
+    const h = section.healthRound;
+    const title = TITLES[section.database];
+    for (const [label, g] of [
+      ['`RELAYER_HEALTH_CHECKS=false`', h.getWithoutChecks],
+      ['**during the round**', h.roundUnderLoad?.get],
+      ['checks on, nothing due', h.getChecksOnIdle],
+    ]) {
+      if (!g) continue;
+      lines.push(
+        `| ${title} | ${label} | ${int(g.rps)} | ${ms(g.latency.p50)} | ${ms(g.latency.p99)} | ${dec(g.serviceCores)} cores | ${int(g.non2xx + g.errors)} | ${dec(g.foreignCores)} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    `What bounds a round: the scheduler (src/relayer-health/health-scheduler.ts) takes ${s.batch} due rows at a time and runs ` +
+      `at most ${s.concurrency} checks at once; each check claims its row (an \`UPDATE\`, committed on its own), reads the relayer, ` +
+      `makes ${s.rpcCallsPerCheck} RPC calls one after the other (\`eth_chainId\`, \`eth_getTransactionCount(pending)\`, ` +
+      '`eth_getBalance`, through viem and the URL-policy agent) and applies the verdict in a transaction (reads the check and ' +
+      'the relayer, writes the check). With anvil on the same machine an RPC call takes a fraction of a millisecond, so the ' +
+      "local rounds are bound by the service's one JavaScript thread: its CPU per check (the RPC client stack, TypeORM) and, on " +
+      'SQLite, the two commits per check, whose fsync (`synchronous = FULL`) blocks that thread; under API load the requests ' +
+      'take most of the same thread, and the round slows down rather than the API.',
+    '',
+    ...remoteLines(sections, s),
+    'Caveats: the machine has 2 cores, and the service, anvil, the load generator (autocannon, in the benchmark process) and ' +
+      'MySQL share them, so the "under load" rows are those of a saturated machine; "Other load" is the most CPU (in cores) ' +
+      'that processes outside the benchmark used during the round or run (on average over it).' +
+      (o.quick
+        ? ' This was a quick run: fewer relayers and short GET runs, for trying the scenario, not for the numbers.'
+        : ''),
+    '',
+  );
+  return lines;
+}
+
+/** The paragraph on the round behind the delaying proxy, from what the proxy counted. */
+function remoteLines(sections, s) {
+  const rows = sections.filter((section) => section.healthRound.roundRemote);
+  if (rows.length === 0) return [];
+  const parts = rows.map((section) => {
+    const r = section.healthRound.roundRemote;
+    const inFlight = Math.min(s.concurrency, r.rpcMaxInFlight);
+    const bound = (r.checked * s.rpcCallsPerCheck * r.rpcDelayMs) / 1000 / inFlight;
+    return (
+      `${TITLES[section.database]}: ${int(r.checked)} relayers in ${dec(r.seconds, 1)} s (${int(r.checksPerSecond)} checks/s), ` +
+      `${int(r.rpcCalls)} calls, at most ${int(r.rpcMaxInFlight)} held at once on ${int(r.rpcConnections)} connections; ` +
+      `with ${int(r.rpcMaxInFlight)} in flight the calls alone take at least ${dec(bound, 1)} s`
+    );
+  });
+  const r = rows[0].healthRound.roundRemote;
+  return [
+    `Against a remote node a round is bound by the round trip instead. The round behind the proxy (${int(r.rpcDelayMs)} ms ` +
+      `added to every call, the first ${int(r.checked)} relayers on a second network with the same anvil behind it): ` +
+      `${parts.join('; ')}. ${rows.some((x) => x.healthRound.roundRemote.rpcMaxInFlight < s.concurrency) ? `The RPC agent (src/relayer-health/rpc-fetch.ts) keeps at most ${s.agentConnections} connections per origin, so on one node only ${s.agentConnections} of the ${s.concurrency} concurrent checks have a call in flight; ` : ''}` +
+      `a round of N relayers on one node takes at least N × ${s.rpcCallsPerCheck} × RTT / (calls in flight).`,
+    '',
+  ];
+}

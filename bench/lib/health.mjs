@@ -1,0 +1,638 @@
+// The health-check scenario of `npm run bench` (src/relayer-health): one round of checks over N
+// relayers (10,000; --health-relayers) against one local anvil, and what it does to GET
+// /relayers/{id}. run.mjs calls benchHealth() once per database with its own plumbing (ctx); see
+// docs/benchmarks.md, "Health-check rounds".
+//
+// health-round  anvil (node_modules/@foundry-rs, as the e2e tests start it) on a loopback port; a
+//               catalogue with one EVM network on it (chain id 31337) and N signers; N relayers on
+//               that network written with SQL (the addresses the service derives from those
+//               signers, funded on anvil above their min_balance, so every check passes), with their
+//               relayer_checks rows not due. Then:
+//                 1. a service with RELAYER_HEALTH_CHECKS=false: GET /relayers/{id} (ids rotating
+//                    over the N) for --duration after a warm-up: the API without checks;
+//                 2. a service with checks on and a one-day interval and retry (so a round is never
+//                    followed by another): the rows are made due with one UPDATE, and the round is
+//                    timed until every row has a checked_at, with the CPU of the service, anvil and
+//                    (MySQL) the server over it: the round alone;
+//                 3. the same again, with GET /relayers/{id} at full load from the first check to
+//                    the last: the round under load, and the API's latency during it;
+//                 4. GET /relayers/{id} for --duration on that service, nothing due: the API with
+//                    checks on but idle (drift check against 1);
+//                 5. with --health-rpc-delay-ms D (20; 0 skips it): a round over the first 2,000
+//                    relayers of a second network whose RPC URL is a proxy in the bench process
+//                    that holds each call D ms before passing it to anvil (a remote node's round
+//                    trip), counting the calls it holds at once.
+import Database from 'better-sqlite3';
+import { Buffer } from 'node:buffer';
+import mysql from 'mysql2/promise';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { privateKeyToAddress } from 'viem/accounts';
+import { RELAYER_COLUMNS } from '../baselines/common.mjs';
+import { signerId } from './data.mjs';
+import { runLoad } from './load.mjs';
+import { cpuSnapshot, cpuUsage, freePort, httpRequest, startProcess, stopProcess } from './proc.mjs';
+
+export const HEALTH_SCENARIOS = [
+  {
+    id: 'health-round',
+    label:
+      'A round of health checks over N relayers against one local anvil, and GET /relayers/{id} meanwhile',
+  },
+];
+
+const API = '/api/v1';
+const CHAIN_ID = 31337;
+const NETWORK = 'anvil-bench';
+/** The same anvil behind the delaying proxy. */
+const REMOTE_NETWORK = 'anvil-bench-remote';
+/** Relayers of the round behind the delaying proxy (the first ones, moved to that network). */
+const REMOTE_RELAYERS = 2000;
+const MIN_BALANCE = 100_000_000_000_000_000n; // 0.1 ETH, the seed rows' policy
+const FUNDING = 10n ** 18n; // 1 ETH each
+/** A due date no round reaches: the rows wait for the bench's UPDATE. */
+const NOT_DUE = '2999-01-01 00:00:00.000';
+/** A day: after its one round, no relayer is due again while the bench runs (nor retried). */
+const ONE_DAY_S = '86400';
+/** The scheduler's constants (src/relayer-health/health-scheduler.ts), shown beside the numbers. */
+const SCHEDULER = { batch: 50, concurrency: 16, idlePollMs: 1000, rpcCallsPerCheck: 3, agentConnections: 8 };
+
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+const healthId = (i) => `health-${String(i).padStart(6, '0')}`;
+const remoteId = (i) => `health-r${String(i).padStart(5, '0')}`;
+/** The rows of a round: `relayer_id LIKE` these (the ids above). */
+const MAIN_ROWS = 'health-0%';
+const REMOTE_ROWS = 'health-r%';
+const sqlTime = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+const now = () => performance.timeOrigin + performance.now();
+
+function anvilBinary(root) {
+  return path.join(
+    root,
+    'node_modules',
+    '@foundry-rs',
+    `anvil-linux-${process.arch === 'arm64' ? 'arm64' : 'amd64'}`,
+    'bin',
+    'anvil',
+  );
+}
+
+/** One JSON-RPC POST (a call or a batch) to `url`; resolves with the parsed answer. */
+function rpc(url, body) {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        timeout: 30_000,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch (error) {
+            reject(error);
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${url}: no answer within 30 s`)));
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+/**
+ * A proxy in front of anvil that holds every call `delayMs` before forwarding it (keep-alive to
+ * anvil): the round trip of a remote node. Counts the calls it holds at once and the connections
+ * the service opens to it.
+ */
+async function startDelayProxy(ctx, anvilUrl, delayMs) {
+  const target = new URL(anvilUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const stats = { calls: 0, inFlight: 0, maxInFlight: 0, sockets: new Set() };
+  const server = http.createServer((req, res) => {
+    stats.sockets.add(req.socket);
+    stats.calls++;
+    stats.inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      setTimeout(() => {
+        const body = Buffer.concat(chunks);
+        const upstream = http.request(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: 'POST',
+            path: '/',
+            agent,
+            headers: { 'content-type': 'application/json', 'content-length': body.length },
+          },
+          (answer) => {
+            const parts = [];
+            answer.on('data', (c) => parts.push(c));
+            answer.on('end', () => {
+              stats.inFlight--;
+              const out = Buffer.concat(parts);
+              res.writeHead(answer.statusCode ?? 502, {
+                'content-type': 'application/json',
+                'content-length': out.length,
+              });
+              res.end(out);
+            });
+          },
+        );
+        upstream.on('error', () => {
+          stats.inFlight--;
+          res.destroy();
+        });
+        upstream.end(body);
+      }, delayMs);
+    });
+  });
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+      agent.destroy();
+    });
+  ctx.cleanups.push(close);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    reset() {
+      stats.calls = 0;
+      stats.maxInFlight = stats.inFlight;
+      stats.sockets = new Set();
+    },
+    close,
+  };
+}
+
+async function startAnvil(ctx) {
+  const port = await freePort();
+  const binary = anvilBinary(ctx.root);
+  if (!fs.existsSync(binary)) throw new Error(`anvil not found at ${binary} (npm install @foundry-rs/anvil)`);
+  const handle = startProcess({
+    name: 'anvil',
+    command: binary,
+    args: ['--port', String(port), '--host', '127.0.0.1', '--chain-id', String(CHAIN_ID), '--silent'],
+    cwd: ctx.work,
+    outputFile: path.join(ctx.work, `anvil-${port}.out`),
+    env: { PATH: process.env.PATH, HOME: process.env.HOME ?? os.homedir() },
+  });
+  ctx.cleanups.push(() => stopProcess(handle));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + 20_000;
+  for (;;) {
+    if (handle.exitInfo)
+      throw new Error(`anvil exited (${JSON.stringify(handle.exitInfo)}); see ${handle.outputFile}`);
+    const answer = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }).catch(
+      () => null,
+    );
+    if (answer?.result === `0x${CHAIN_ID.toString(16)}`) break;
+    if (performance.now() > deadline) throw new Error('anvil did not answer eth_chainId within 20 s');
+    await sleep(100);
+  }
+  const version = fs.existsSync(binary)
+    ? (await rpc(url, { jsonrpc: '2.0', id: 1, method: 'web3_clientVersion', params: [] }).catch(() => null))
+        ?.result
+    : null;
+  return { handle, url, version: version ?? null };
+}
+
+/** Balances above min_balance for every address, in batches of JSON-RPC calls. */
+async function fund(url, addresses) {
+  for (let start = 0; start < addresses.length; start += 500) {
+    const batch = addresses.slice(start, start + 500).map((address, k) => ({
+      jsonrpc: '2.0',
+      id: start + k,
+      method: 'anvil_setBalance',
+      params: [address, `0x${FUNDING.toString(16)}`],
+    }));
+    const answers = await rpc(url, batch);
+    const failed = Array.isArray(answers) ? answers.filter((a) => a.error) : [answers];
+    if (failed.length > 0) throw new Error(`anvil_setBalance: ${JSON.stringify(failed[0]).slice(0, 300)}`);
+  }
+}
+
+/**
+ * The catalogue: one EVM network on anvil (and, with a delay proxy, a second one on it: same chain)
+ * and N signers (deterministic keys); their addresses.
+ */
+function writeHealthCatalogue(file, anvilUrl, proxyUrl, count) {
+  const signers = [];
+  const addresses = [];
+  for (let i = 1; i <= count; i++) {
+    const key = sha256(`relayer-bench-health-signer-${i}`);
+    signers.push({ id: signerId(i, count), type: 'plain', config: { key: { type: 'plain', value: key } } });
+    addresses.push(privateKeyToAddress(`0x${key}`));
+  }
+  const networks = [{ type: 'evm', network: NETWORK, chain_id: CHAIN_ID, rpc_urls: [anvilUrl] }];
+  if (proxyUrl)
+    networks.push({ type: 'evm', network: REMOTE_NETWORK, chain_id: CHAIN_ID, rpc_urls: [proxyUrl] });
+  fs.writeFileSync(file, JSON.stringify({ networks, signers }));
+  return addresses;
+}
+
+function relayerRow(i, count, address, remote = false) {
+  const at = sqlTime(Date.UTC(remote ? 2022 : 2021, 0, 1) + i * 1000);
+  const policies = { eip1559_pricing: true, min_balance: Number(MIN_BALANCE), gas_price_cap: 300000000000 };
+  const values = {
+    id: remote ? remoteId(i) : healthId(i),
+    name: `Health bench relayer ${remote ? 'r' : ''}${i}`,
+    network: remote ? REMOTE_NETWORK : NETWORK,
+    network_type: 'evm',
+    address,
+    signer_id: signerId(i, count),
+    notification_id: null,
+    paused: 0,
+    system_disabled: 0,
+    disabled_reason: null,
+    custom_rpc_urls: null,
+    policies: JSON.stringify(policies),
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  return RELAYER_COLUMNS.map((column) => {
+    if (!(column in values)) throw new Error(`health bench: no value for relayers.${column}`);
+    return values[column];
+  });
+}
+
+const CHECK_COLUMNS = ['relayer_id', 'next_check_at', 'failures'];
+
+/**
+ * The database beside the service: seeding, the UPDATE that starts a round, and the count of
+ * relayers checked (with the first and last checked_at, the service's own clock).
+ */
+async function openDatabase(kind, db) {
+  if (kind === 'sqlite') {
+    const handle = new Database(db.file, { timeout: 10_000 });
+    const progress = handle.prepare(
+      'SELECT COUNT(*) AS n, MIN(checked_at) AS first, MAX(checked_at) AS last FROM relayer_checks WHERE checked_at IS NOT NULL AND relayer_id LIKE ?',
+    );
+    return {
+      seed(rows, checks) {
+        const insertRelayer = handle.prepare(
+          `INSERT INTO relayers (${RELAYER_COLUMNS.join(', ')}) VALUES (${RELAYER_COLUMNS.map(() => '?').join(', ')})`,
+        );
+        const insertCheck = handle.prepare(
+          `INSERT INTO relayer_checks (${CHECK_COLUMNS.join(', ')}) VALUES (?, ?, ?)`,
+        );
+        handle.transaction(() => {
+          for (const row of rows) insertRelayer.run(row);
+          for (const row of checks) insertCheck.run(row);
+        })();
+        handle.pragma('wal_checkpoint(TRUNCATE)');
+      },
+      makeDue(at, rows) {
+        return handle
+          .prepare(
+            'UPDATE relayer_checks SET next_check_at = ?, checked_at = NULL, lease_owner = NULL, lease_until = NULL WHERE relayer_id LIKE ?',
+          )
+          .run(at, rows).changes;
+      },
+      progress(rows) {
+        const r = progress.get(rows);
+        return { n: r.n, first: parseTime(r.first), last: parseTime(r.last) };
+      },
+      disabled() {
+        return handle.prepare('SELECT COUNT(*) FROM relayers WHERE system_disabled = 1').pluck().get();
+      },
+      close() {
+        handle.close();
+      },
+    };
+  }
+  const connection = await mysql.createConnection({ uri: db.url, connectTimeout: 5000, dateStrings: true });
+  await connection.query("SET time_zone = '+00:00'");
+  return {
+    async seed(rows, checks) {
+      await connection.beginTransaction();
+      for (let start = 0; start < rows.length; start += 1000) {
+        await connection.query(`INSERT INTO relayers (${RELAYER_COLUMNS.join(', ')}) VALUES ?`, [
+          rows.slice(start, start + 1000),
+        ]);
+      }
+      for (let start = 0; start < checks.length; start += 1000) {
+        await connection.query(`INSERT INTO relayer_checks (${CHECK_COLUMNS.join(', ')}) VALUES ?`, [
+          checks.slice(start, start + 1000),
+        ]);
+      }
+      await connection.commit();
+      await connection.query('ANALYZE TABLE relayers, relayer_checks');
+    },
+    async makeDue(at, rows) {
+      const [result] = await connection.query(
+        'UPDATE relayer_checks SET next_check_at = ?, checked_at = NULL, lease_owner = NULL, lease_until = NULL WHERE relayer_id LIKE ?',
+        [at, rows],
+      );
+      return result.affectedRows;
+    },
+    async progress(rows) {
+      const [[r]] = await connection.query(
+        'SELECT COUNT(*) AS n, MIN(checked_at) AS first, MAX(checked_at) AS last FROM relayer_checks WHERE checked_at IS NOT NULL AND relayer_id LIKE ?',
+        [rows],
+      );
+      return { n: Number(r.n), first: parseTime(r.first), last: parseTime(r.last) };
+    },
+    async disabled() {
+      const [[r]] = await connection.query('SELECT COUNT(*) AS n FROM relayers WHERE system_disabled = 1');
+      return Number(r.n);
+    },
+    close() {
+      return connection.end();
+    },
+  };
+}
+
+/** 'YYYY-MM-DD HH:MM:SS.mmm' (UTC, as the service writes it) to epoch ms. */
+function parseTime(text) {
+  if (text === null || text === undefined) return null;
+  return Date.parse(`${String(text).replace(' ', 'T')}Z`);
+}
+
+/** CPU seconds each named pid used between two snapshots, and the cores of everything else. */
+function snapshot(pids) {
+  return { ...cpuSnapshot(Object.values(pids).filter(Boolean)), at: performance.now() };
+}
+function cpuSeconds(before, after, pids) {
+  const usage = cpuUsage(before, after, os.cpus().length);
+  const seconds = (after.at - before.at) / 1000;
+  const out = {};
+  for (const [role, pid] of Object.entries(pids)) if (pid) out[role] = (usage?.perPid[pid] ?? 0) * seconds;
+  out.foreignCores = usage?.foreign ?? null;
+  return out;
+}
+
+/**
+ * Runs the health-round scenario on one database (a fresh database, anvil, and services of its
+ * own). Returns the section's `healthRound` entry.
+ */
+export async function benchHealth(ctx, kind) {
+  const { options, log } = ctx;
+  const n = options.healthRelayers;
+  const result = {
+    startedAt: new Date().toISOString(),
+    relayers: n,
+    connections: options.connections,
+    durationS: options.durationS,
+    warmupS: options.warmupS,
+    scheduler: SCHEDULER,
+    chainId: CHAIN_ID,
+  };
+  log(`${kind}: health-round (${n.toLocaleString('en-US')} relayers, one local anvil)`);
+  const anvil = await startAnvil(ctx);
+  result.anvil = { version: anvil.version };
+  const delayMs = options.healthRpcDelayMs;
+  const remoteN = delayMs > 0 ? Math.min(n, REMOTE_RELAYERS) : 0;
+  const proxy = remoteN > 0 ? await startDelayProxy(ctx, anvil.url, delayMs) : null;
+  const catalogue = path.join(ctx.work, `catalogue-health-${n}.json`);
+  let started = performance.now();
+  const addresses = writeHealthCatalogue(catalogue, anvil.url, proxy?.url, n);
+  await fund(anvil.url, addresses);
+  log(
+    `  catalogue of ${n} signers written and their addresses funded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  const db = await ctx.freshDatabase('health');
+  const serviceEnv = {
+    RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: ONE_DAY_S,
+    RELAYER_HEALTH_RETRY_SECONDS: ONE_DAY_S,
+  };
+  result.serviceEnv = serviceEnv;
+  // Checks off: the migrations, the seed, and the API's numbers without checks.
+  let service = await ctx.startService({
+    databaseUrl: db.url,
+    catalogue,
+    label: `${kind}-health-off`,
+    env: { ...serviceEnv, RELAYER_HEALTH_CHECKS: 'false' },
+  });
+  const database = await openDatabase(kind, db);
+  ctx.cleanups.push(() => database.close());
+  try {
+    started = performance.now();
+    // The relayers of the remote round use the first signers again, on the other network.
+    const rows = [
+      ...addresses.map((address, k) => relayerRow(k + 1, n, address)),
+      ...addresses.slice(0, remoteN).map((address, k) => relayerRow(k + 1, n, address, true)),
+    ];
+    await database.seed(
+      rows,
+      rows.map((row) => [row[0], NOT_DUE, 0]),
+    );
+    log(
+      `  seeded ${rows.length} relayers and their relayer_checks rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+
+    const get = { n: 0 };
+    const getRequest = () => ({
+      method: 'GET',
+      path: `${API}/relayers/${healthId((get.n++ % n) + 1)}`,
+      headers: ctx.AUTH,
+    });
+    const requests = [
+      {
+        setupRequest: (req) => {
+          const r = getRequest();
+          return { ...req, ...r, headers: { ...req.headers, ...r.headers } };
+        },
+      },
+    ];
+    const first = await httpRequest(service.url, getRequest());
+    if (first.status !== 200)
+      throw new Error(`GET /relayers/{id}: ${first.status} ${first.body.slice(0, 300)}`);
+    const pidsOf = (s) => ({
+      service: s.handle.pid,
+      anvil: anvil.handle.pid,
+      ...(kind === 'mysql' && ctx.databaseServerPid ? { database: ctx.databaseServerPid } : {}),
+    });
+
+    const getLoad = async (s, label, extra = {}) => {
+      const pids = pidsOf(s);
+      const quiet = extra.noQuietWait ? null : await ctx.waitQuiet([s.handle.pid, anvil.handle.pid]);
+      const load = await runLoad({
+        url: s.url,
+        connections: options.connections,
+        durationS: extra.durationS ?? options.durationS,
+        requests,
+        pid: s.handle.pid,
+        otherPids: { anvil: pids.anvil, ...(pids.database ? { database: pids.database } : {}) },
+        shouldStop: extra.shouldStop,
+      });
+      const out = {
+        rps: load.rps,
+        durationS: load.durationS,
+        responses: load.responses,
+        non2xx: load.non2xx,
+        errors: load.errors + load.timeouts,
+        latency: load.latency,
+        latencyAll: load.latencyAll,
+        serviceCores: load.cpu?.target ?? null,
+        databaseCores: load.cpu?.database ?? null,
+        generatorCores: load.cpu?.generator ?? null,
+        foreignCores: load.cpu?.foreign ?? null,
+        cpuMsPerRequest: load.cpuMsPerRequest,
+        quietWait: quiet,
+      };
+      if (label) {
+        log(
+          `  ${label.padEnd(26)} ${out.rps.toFixed(0).padStart(6)} req/s  p50 ${out.latency.p50?.toFixed(2)} ms` +
+            `  p99 ${out.latency.p99?.toFixed(2)} ms  non-2xx ${out.non2xx}  service ${out.serviceCores?.toFixed(2)} cores` +
+            `  others ${out.foreignCores?.toFixed(2)}`,
+        );
+      }
+      return out;
+    };
+
+    // 1. Checks off.
+    await getLoad(service, null, { durationS: options.warmupS, noQuietWait: true });
+    result.getWithoutChecks = await getLoad(service, 'GET by id, checks off');
+    await stopProcess(service.handle);
+
+    // 2-4. Checks on.
+    service = await ctx.startService({
+      databaseUrl: db.url,
+      catalogue,
+      label: `${kind}-health-on`,
+      env: { ...serviceEnv, RELAYER_HEALTH_CHECKS: 'true' },
+    });
+    result.serviceReadyMs = service.readyMs;
+    await getLoad(service, null, { durationS: options.warmupS, noQuietWait: true });
+
+    /** Makes every row of the round due, then times the round until all have a checked_at. */
+    const round = async (label, withLoad, { rowsLike = MAIN_ROWS, count = n } = {}) => {
+      const pids = pidsOf(service);
+      const quiet = await ctx.waitQuiet([service.handle.pid, anvil.handle.pid]);
+      proxy?.reset();
+      const cpu0 = snapshot(pids);
+      const dueAt = now();
+      const made = await database.makeDue(sqlTime(dueAt), rowsLike);
+      if (made !== count) throw new Error(`made ${made} rows due, expected ${count}`);
+      const timeline = [];
+      let done = false;
+      let firstSeenAt = null;
+      const deadline = dueAt + 30 * 60_000;
+      const poll = (async () => {
+        for (;;) {
+          const p = await database.progress(rowsLike);
+          const t = now();
+          timeline.push([Math.round(t - dueAt), p.n]);
+          if (p.n > 0 && firstSeenAt === null) firstSeenAt = t;
+          if (p.n >= count) {
+            done = true;
+            return { at: t, progress: p };
+          }
+          if (t > deadline) {
+            done = true;
+            throw new Error(`${label}: ${p.n} of ${count} relayers checked after 30 minutes`);
+          }
+          await sleep(firstSeenAt === null ? 20 : 100);
+        }
+      })();
+      let load = null;
+      if (withLoad) {
+        // From the first check on (the scheduler looks for due rows once a second), to the last.
+        while (firstSeenAt === null && !done) await sleep(5);
+        load = await getLoad(service, null, { durationS: 3600, noQuietWait: true, shouldStop: () => done });
+      }
+      const end = await poll;
+      const cpu1 = snapshot(pids);
+      const cpu = cpuSeconds(cpu0, cpu1, pids);
+      const p = end.progress;
+      const roundS = (p.last - dueAt) / 1000;
+      const out = {
+        checked: p.n,
+        disabledAfter: await database.disabled(),
+        // From the UPDATE that made the rows due to the last checked_at (written by the service).
+        seconds: roundS,
+        // From the first checked_at to the last: the round without the scheduler's idle poll.
+        firstToLastSeconds: (p.last - p.first) / 1000,
+        firstCheckAfterMs: p.first - dueAt,
+        checksPerSecond: count / roundS,
+        cpuSeconds: cpu,
+        serviceCores: cpu.service / ((end.at - dueAt) / 1000),
+        anvilCores: cpu.anvil / ((end.at - dueAt) / 1000),
+        databaseCores: cpu.database === undefined ? null : cpu.database / ((end.at - dueAt) / 1000),
+        serviceCpuMsPerCheck: (cpu.service * 1000) / count,
+        anvilCpuMsPerCheck: (cpu.anvil * 1000) / count,
+        databaseCpuMsPerCheck: cpu.database === undefined ? null : (cpu.database * 1000) / count,
+        foreignCores: cpu.foreignCores,
+        quietWait: quiet,
+        timeline: thin(timeline),
+        get: load,
+        ...(rowsLike === REMOTE_ROWS
+          ? {
+              rpcDelayMs: delayMs,
+              rpcCalls: proxy.stats.calls,
+              rpcMaxInFlight: proxy.stats.maxInFlight,
+              rpcConnections: proxy.stats.sockets.size,
+            }
+          : {}),
+      };
+      log(
+        `  ${label.padEnd(26)} ${out.checked} checked in ${out.seconds.toFixed(1)} s (${out.checksPerSecond.toFixed(0)}/s; first after ${out.firstCheckAfterMs.toFixed(0)} ms), ` +
+          `service ${out.serviceCores.toFixed(2)} cores (${out.serviceCpuMsPerCheck.toFixed(2)} ms/check), anvil ${out.anvilCores.toFixed(2)}` +
+          (out.databaseCores !== null ? `, mysql ${out.databaseCores.toFixed(2)}` : '') +
+          `, others ${out.foreignCores?.toFixed(2)}; disabled ${out.disabledAfter}` +
+          (out.rpcCalls !== undefined
+            ? `; ${out.rpcCalls} RPC calls, at most ${out.rpcMaxInFlight} at once on ${out.rpcConnections} connections`
+            : '') +
+          (load
+            ? `; GET by id meanwhile ${load.rps.toFixed(0)} req/s p50 ${load.latency.p50?.toFixed(2)} ms p99 ${load.latency.p99?.toFixed(2)} ms non-2xx ${load.non2xx}`
+            : ''),
+      );
+      return out;
+    };
+
+    result.roundAlone = await round('round, no API load', false);
+    result.roundUnderLoad = await round('round under GET by id load', true);
+    result.getChecksOnIdle = await getLoad(service, 'GET by id, checks on, idle');
+    if (remoteN > 0) {
+      result.roundRemote = await round(`round, ${delayMs} ms per RPC call`, false, {
+        rowsLike: REMOTE_ROWS,
+        count: remoteN,
+      });
+    }
+    result.serviceAliveAtEnd =
+      (await httpRequest(service.url, { path: `${API}/health` }).catch(() => null))?.status === 200;
+  } catch (error) {
+    log(`  FAILED: ${error.message}`);
+    result.failed = error.message;
+  } finally {
+    await stopProcess(service.handle);
+    await stopProcess(anvil.handle);
+    await proxy?.close();
+    await database.close();
+    if (db.drop) await db.drop();
+  }
+  result.finishedAt = new Date().toISOString();
+  return result;
+}
+
+/** At most ~200 points of [ms since due, checked], evenly spread, the last one kept. */
+function thin(points) {
+  if (points.length <= 200) return points;
+  const step = points.length / 200;
+  const out = [];
+  for (let i = 0; i < 200; i++) out.push(points[Math.floor(i * step)]);
+  out.push(points[points.length - 1]);
+  return out;
+}
