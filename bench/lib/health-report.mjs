@@ -39,12 +39,15 @@ export function healthMarkdown(results, relPath) {
       `${s.idlePollMs} ms before the first check). CPU is each process's own time from \`/proc/<pid>/stat\` over the round.`,
     '',
     '- **round, no API load**: the round alone on a warmed-up service.',
-    '- **added per RPC call**: a round over the first relayers again (their signers on a second network of the same ' +
-      'chain), whose RPC URL is a proxy in the benchmark process that holds every call that long before passing it to ' +
-      'anvil: the round trip of a remote node. See below.',
     `- **round under load**: the same round again while GET /relayers/{id} (ids rotating over all the relayers) runs at full ` +
       `load on ${o.connections} connections, from the first check to the last; beside it, the same GET on a service with ` +
       '`RELAYER_HEALTH_CHECKS=false` (same database), and on the checks-on service once nothing is due (a drift check).',
+    '- **added per RPC call**: a round over other relayers (the first signers again, on a second network of the same ' +
+      'chain) whose RPC URL is a proxy in the benchmark process that holds every call that long before passing it to ' +
+      'anvil: the round trip of a remote node. See below.',
+    `- A round that writes no \`checked_at\` for ${int(first?.stallSeconds ?? 60)} s counts as **stalled**: the benchmark then asks the ` +
+      'service for GET /health (no database) and GET /relayers/{id}, lists its MySQL connections, and skips the rest of ' +
+      'that database.',
     '',
     '| Database | Round | Relayers | Round time | Checks/s | First check after | Service CPU | Service CPU ms/check | anvil CPU | MySQL CPU | Disabled after | Other load |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -65,6 +68,19 @@ export function healthMarkdown(results, relPath) {
     ]) {
       const r = h[key];
       if (!r) continue;
+      if (r.stalled) {
+        const st = r.stalled;
+        lines.push(
+          `| ${title} | ${label} | ${int(st.of)} | **stalled**: ${int(st.checked)} checked, then none for ${int(st.noProgressForSeconds)} s ` +
+            `(GET /health: ${st.health}; GET /relayers/{id}: ${st.getById}` +
+            (st.databaseConnections
+              ? `; the service's MySQL connections: ${st.databaseConnections.total}, ${st.databaseConnections.running} running a statement, ` +
+                `the others idle for ${Math.min(...st.databaseConnections.sleepingSeconds)}–${Math.max(...st.databaseConnections.sleepingSeconds)} s`
+              : '') +
+            `) | | | | | | | | ${dec(r.foreignCores)} |`,
+        );
+        continue;
+      }
       lines.push(
         `| ${title} | ${label} | ${int(r.checked)} | **${dec(r.seconds, 1)} s** | ${int(r.checksPerSecond)} | ${int(r.firstCheckAfterMs)} ms | ` +
           `${dec(r.serviceCores)} cores | ${dec(r.serviceCpuMsPerCheck)} | ${dec(r.anvilCores)} cores (${dec(r.anvilCpuMsPerCheck)} ms/check) | ` +
@@ -102,7 +118,7 @@ export function healthMarkdown(results, relPath) {
       'SQLite, the two commits per check, whose fsync (`synchronous = FULL`) blocks that thread; under API load the requests ' +
       'take most of the same thread, and the round slows down rather than the API.',
     '',
-    ...remoteLines(sections, s),
+    ...remoteLines(sections, s, o.healthRelayers),
     'Caveats: the machine has 2 cores, and the service, anvil, the load generator (autocannon, in the benchmark process) and ' +
       'MySQL share them, so the "under load" rows are those of a saturated machine; "Other load" is the most CPU (in cores) ' +
       'that processes outside the benchmark used during the round or run (on average over it).' +
@@ -115,7 +131,7 @@ export function healthMarkdown(results, relPath) {
 }
 
 /** The paragraph on the round behind the delaying proxy, from what the proxy counted. */
-function remoteLines(sections, s) {
+function remoteLines(sections, s, relayers) {
   const rows = sections.filter((section) => section.healthRound.roundRemote);
   if (rows.length === 0) return [];
   const parts = rows.map((section) => {
@@ -133,7 +149,10 @@ function remoteLines(sections, s) {
     `Against a remote node a round is bound by the round trip instead. The round behind the proxy (${int(r.rpcDelayMs)} ms ` +
       `added to every call, the first ${int(r.checked)} relayers on a second network with the same anvil behind it): ` +
       `${parts.join('; ')}. ${rows.some((x) => x.healthRound.roundRemote.rpcMaxInFlight < s.concurrency) ? `The RPC agent (src/relayer-health/rpc-fetch.ts) keeps at most ${s.agentConnections} connections per origin, so on one node only ${s.agentConnections} of the ${s.concurrency} concurrent checks have a call in flight; ` : ''}` +
-      `a round of N relayers on one node takes at least N × ${s.rpcCallsPerCheck} × RTT / (calls in flight).`,
+      `a round of N relayers on one node takes at least N × ${s.rpcCallsPerCheck} × RTT / (calls in flight): for ` +
+      `${int(relayers)} relayers at ${int(r.rpcDelayMs)} ms, ${dec((relayers * s.rpcCallsPerCheck * r.rpcDelayMs) / 1000 / Math.min(s.concurrency, r.rpcMaxInFlight), 0)} s, ` +
+      `against the default interval of 60 s (\`RELAYER_HEALTH_CHECK_INTERVAL_SECONDS\`; a round that runs late delays the next, ` +
+      'no relayer is checked twice at once).',
     '',
   ];
 }

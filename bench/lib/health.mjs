@@ -53,6 +53,8 @@ const NETWORK = 'anvil-bench';
 const REMOTE_NETWORK = 'anvil-bench-remote';
 /** Relayers of the round behind the delaying proxy (the first ones, moved to that network). */
 const REMOTE_RELAYERS = 2000;
+/** A round that writes no checked_at for this long has stalled (the rest of the scenario is skipped). */
+const STALL_MS = 60_000;
 const MIN_BALANCE = 100_000_000_000_000_000n; // 0.1 ETH, the seed rows' policy
 const FUNDING = 10n ** 18n; // 1 ETH each
 /** A due date no round reaches: the rows wait for the bench's UPDATE. */
@@ -316,6 +318,9 @@ async function openDatabase(kind, db) {
       disabled() {
         return handle.prepare('SELECT COUNT(*) FROM relayers WHERE system_disabled = 1').pluck().get();
       },
+      connections() {
+        return null;
+      },
       close() {
         handle.close();
       },
@@ -357,6 +362,18 @@ async function openDatabase(kind, db) {
       const [[r]] = await connection.query('SELECT COUNT(*) AS n FROM relayers WHERE system_disabled = 1');
       return Number(r.n);
     },
+    /** The service's connections to this database (not ours): how many, running what, idle how long. */
+    async connections() {
+      const [[{ id }]] = await connection.query('SELECT CONNECTION_ID() AS id');
+      const [rows] = await connection.query('SHOW PROCESSLIST');
+      const name = new URL(db.url).pathname.slice(1);
+      const theirs = rows.filter((r) => r.db === name && Number(r.Id) !== Number(id));
+      return {
+        total: theirs.length,
+        running: theirs.filter((r) => r.Command !== 'Sleep').length,
+        sleepingSeconds: theirs.filter((r) => r.Command === 'Sleep').map((r) => Number(r.Time)),
+      };
+    },
     close() {
       return connection.end();
     },
@@ -397,6 +414,7 @@ export async function benchHealth(ctx, kind) {
     warmupS: options.warmupS,
     scheduler: SCHEDULER,
     chainId: CHAIN_ID,
+    stallSeconds: STALL_MS / 1000,
   };
   log(`${kind}: health-round (${n.toLocaleString('en-US')} relayers, one local anvil)`);
   const anvil = await startAnvil(ctx);
@@ -529,24 +547,25 @@ export async function benchHealth(ctx, kind) {
       const timeline = [];
       let done = false;
       let firstSeenAt = null;
-      const deadline = dueAt + 30 * 60_000;
+      // Done when every row has a checked_at; stalled when none was added for STALL_MS.
+      let moved = { n: -1, at: dueAt };
       const poll = (async () => {
         for (;;) {
           const p = await database.progress(rowsLike);
           const t = now();
           timeline.push([Math.round(t - dueAt), p.n]);
           if (p.n > 0 && firstSeenAt === null) firstSeenAt = t;
-          if (p.n >= count) {
+          if (p.n !== moved.n) moved = { n: p.n, at: t };
+          if (p.n >= count || t - moved.at > STALL_MS) {
             done = true;
-            return { at: t, progress: p };
-          }
-          if (t > deadline) {
-            done = true;
-            throw new Error(`${label}: ${p.n} of ${count} relayers checked after 30 minutes`);
+            return { at: t, progress: p, stalled: p.n < count ? { sinceMs: t - moved.at } : null };
           }
           await sleep(firstSeenAt === null ? 20 : 100);
         }
-      })();
+      })().catch((error) => {
+        done = true;
+        return { error };
+      });
       let load = null;
       if (withLoad) {
         // From the first check on (the scheduler looks for due rows once a second), to the last.
@@ -554,6 +573,39 @@ export async function benchHealth(ctx, kind) {
         load = await getLoad(service, null, { durationS: 3600, noQuietWait: true, shouldStop: () => done });
       }
       const end = await poll;
+      if (end.error) throw end.error;
+      if (end.stalled) {
+        // Nothing moved for STALL_MS: what the service still answers, for the report.
+        const answers = async (p) =>
+          (await Promise.race([
+            httpRequest(service.url, { path: `${API}${p}`, headers: ctx.AUTH }).then((a) => a.status),
+            sleep(5000).then(() => 'no answer within 5 s'),
+          ]).catch((error) => error.message)) ?? null;
+        const out = {
+          stalled: {
+            checked: end.progress.n,
+            of: count,
+            afterSeconds: (end.at - dueAt) / 1000,
+            noProgressForSeconds: end.stalled.sinceMs / 1000,
+            health: await answers('/health'),
+            getById: await answers(`/relayers/${healthId(1)}`),
+            databaseConnections: await database.connections(),
+          },
+          timeline: thin(timeline),
+          get: load,
+        };
+        log(
+          `  ${label.padEnd(26)} STALLED: ${out.stalled.checked} of ${count} checked, none for ${out.stalled.noProgressForSeconds.toFixed(0)} s; ` +
+            `GET /health: ${out.stalled.health}, GET /relayers/{id}: ${out.stalled.getById}` +
+            (out.stalled.databaseConnections
+              ? `; the service's MySQL connections: ${out.stalled.databaseConnections.total}, ${out.stalled.databaseConnections.running} running a statement, idle for ${out.stalled.databaseConnections.sleepingSeconds.join(', ')} s`
+              : '') +
+            (load
+              ? `; GET by id meanwhile ${load.rps.toFixed(0)} req/s, ${load.non2xx + load.errors} errors or non-2xx`
+              : ''),
+        );
+        return out;
+      }
       const cpu1 = snapshot(pids);
       const cpu = cpuSeconds(cpu0, cpu1, pids);
       const p = end.progress;
@@ -602,8 +654,10 @@ export async function benchHealth(ctx, kind) {
       return out;
     };
 
+    const stalled = () => [result.roundAlone, result.roundUnderLoad].find((r) => r?.stalled);
     result.roundAlone = await round('round, no API load', false);
-    result.roundUnderLoad = await round('round under GET by id load', true);
+    if (!stalled()) result.roundUnderLoad = await round('round under GET by id load', true);
+    if (stalled()) throw new Error(`a round stalled: the rest of the scenario was skipped`);
     result.getChecksOnIdle = await getLoad(service, 'GET by id, checks on, idle');
     if (remoteN > 0) {
       result.roundRemote = await round(`round, ${delayMs} ms per RPC call`, false, {
