@@ -39,8 +39,17 @@ export class RelayerChecksRepository {
     await manager.update(RelayerCheckEntity, { relayerId }, { nextCheckAt: now });
   }
 
-  find(relayerId: string): Promise<RelayerCheckEntity | null> {
-    return this.repository.findOneBy({ relayerId });
+  /**
+   * The relayer's check row; inside a transaction pass its manager. A read through the repository
+   * there takes a second pool connection while the transaction holds one, and with as many such
+   * transactions as the pool has connections (the scheduler runs more checks at once than that)
+   * none ever gets it: the pool, and every request that needs it, stalls for good (MySQL).
+   */
+  find(
+    relayerId: string,
+    manager: EntityManager = this.repository.manager,
+  ): Promise<RelayerCheckEntity | null> {
+    return manager.findOneBy(RelayerCheckEntity, { relayerId });
   }
 
   async findDueIds(now: Date, limit: number): Promise<string[]> {

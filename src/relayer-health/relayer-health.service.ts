@@ -126,7 +126,8 @@ export class RelayerHealthService {
       : { type: result.reason, details: result.details };
     for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
       const done = await this.transactions.run(async (tx) => {
-        const check = await this.checks.find(relayerId);
+        // In the transaction, with its connection: see RelayerChecksRepository.find.
+        const check = await this.checks.find(relayerId, tx.manager);
         if (!check) return true;
         const outcome = await this.relayers.applyHealthVerdict(tx, relayerId, {
           disabledReason,
