@@ -34,7 +34,7 @@ export async function createApp(
   app.set('etag', false);
   const express: Express = app.getHttpAdapter().getInstance();
   express.get(LIVENESS_PATH, answerLiveness);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics', 'metrics/:metric_name', 'debug/metrics/scrape'] });
   setupOpenApi(app);
   return app;
 }

@@ -69,12 +69,12 @@ describe('request hardening', () => {
   });
 });
 
-describe('Prometheus metrics at /metrics', () => {
+describe('Prometheus metrics at /debug/metrics/scrape', () => {
   const handle = useTestApp({ RATE_LIMIT_BURST_SIZE: '2', RATE_LIMIT_REQUESTS_PER_SECOND: '1' });
   const app = () => handle.current;
 
   it('needs the API key, and counts requests by route and status, latency, rate-limit rejections and the pool', async () => {
-    expectError(await app().get('/metrics', false), 401, 'Unauthorized');
+    expectError(await app().get('/debug/metrics/scrape', false), 401, 'Unauthorized');
     await app()
       .post('/api/v1/notifications', {
         id: `m-${randomBytes(3).toString('hex')}`,
@@ -83,12 +83,12 @@ describe('Prometheus metrics at /metrics', () => {
       .expect(201);
     await app().get('/api/v1/notifications/missing').expect(404);
     expectError(await app().get('/api/v1/notifications'), 429, 'Too Many Requests');
-    // /metrics is behind the same limit: ask until the window has passed, counting the refusals.
+    // The metrics are behind the same limit: ask until the window has passed, counting the refusals.
     let refusals = 1;
     const res = await waitFor(
-      'GET /metrics to pass the rate limit',
+      'GET /debug/metrics/scrape to pass the rate limit',
       async () => {
-        const answer = await app().get('/metrics');
+        const answer = await app().get('/debug/metrics/scrape');
         if (answer.status !== 429) return answer;
         refusals += 1;
         return false;

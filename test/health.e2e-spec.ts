@@ -67,9 +67,9 @@ describe('a database that cannot be reached (MySQL on an unused port)', () => {
     expectError(await app.get('/api/v1/notifications', false), 401, 'Unauthorized');
   });
 
-  it('keeps /metrics answering (200, Prometheus text) while the API answers 503', async () => {
+  it('keeps the metrics answering (200, Prometheus text) while the API answers 503', async () => {
     expectError(await app.get('/api/v1/relayers'), 503, 'Service Unavailable');
-    const res = await app.get('/metrics');
+    const res = await app.get('/debug/metrics/scrape');
     expect({ status: res.status, type: res.type }).toEqual({ status: 200, type: 'text/plain' });
     expect(res.text.split('\n')).toEqual(
       expect.arrayContaining([
@@ -77,6 +77,6 @@ describe('a database that cannot be reached (MySQL on an unused port)', () => {
         'http_requests_total{method="GET",route="/api/v1/relayers",status="503"} 1',
       ]),
     );
-    expectError(await app.get('/metrics', false), 401, 'Unauthorized');
+    expectError(await app.get('/debug/metrics/scrape', false), 401, 'Unauthorized');
   });
 });

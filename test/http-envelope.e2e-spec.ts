@@ -203,6 +203,8 @@ describe('envelope, body parsing and errors (contract section 2)', () => {
       ['POST', '/api/v1/health', 'GET, HEAD'],
       ['DELETE', '/api/v1/ready', 'GET, HEAD'],
       ['POST', '/metrics', 'GET, HEAD'],
+      ['DELETE', '/metrics/http_requests_total', 'GET, HEAD'],
+      ['POST', '/debug/metrics/scrape', 'GET, HEAD'],
     ]) {
       const authed = await rawRequest(app().port, { method, path, headers: [auth(), json], body: '{}' });
       expect({ method, path, status: authed.status, body: authed.body, allow: authed.headers.allow }).toEqual(

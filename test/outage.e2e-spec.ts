@@ -67,7 +67,7 @@ describeMysql('database outage through a proxy (MySQL)', () => {
       fast: true,
     });
     await app.get('/api/v1/health', false).expect(200);
-    const metrics = await app.get('/metrics');
+    const metrics = await app.get('/debug/metrics/scrape');
     expect({ status: metrics.status, type: metrics.type }).toEqual({ status: 200, type: 'text/plain' });
     expect(metrics.text.split('\n')).toEqual(
       expect.arrayContaining([

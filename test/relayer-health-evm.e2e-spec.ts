@@ -289,8 +289,8 @@ describe('RPC endpoints the URL policy refuses are never contacted, even through
     }
   });
 
-  it('/metrics counts checks by outcome and reason, their latency per network type, and relayers disabled now', async () => {
-    const text = (await app().get('/metrics').expect(200)).text;
+  it('the metrics count checks by outcome and reason, their latency per network type, and relayers disabled now', async () => {
+    const text = (await app().get('/debug/metrics/scrape').expect(200)).text;
     expect({
       failed:
         /^relayer_health_checks_total\{network_type="evm",outcome="failed",reason="RpcValidationFailed"\} [1-9]\d*$/m.test(

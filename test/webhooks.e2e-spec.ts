@@ -162,9 +162,9 @@ describe('webhook events: relayer changes reach their notification target, signe
     expect(receiver.to('/refused').map((r) => r.json.event)).toEqual(['relayer_created']);
   });
 
-  /** The webhook counters of /metrics by outcome, and whether the oldest-pending gauge is there. */
+  /** The webhook counters of the metrics by outcome, and whether the oldest-pending gauge is there. */
   const webhookMetrics = async () => {
-    const text = (await app().get('/metrics').expect(200)).text;
+    const text = (await app().get('/debug/metrics/scrape').expect(200)).text;
     const count = (outcome: string) =>
       Number(
         new RegExp(`^webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0,

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       trustProxy: config.http.trustProxy,
       encryption: config.storageEncryptionKey,
       production: config.production,
+      metrics: config.metrics,
     }).toEqual({
       port: 8080,
       host: '0.0.0.0',
@@ -29,12 +30,18 @@ describe('loadConfig', () => {
       trustProxy: false,
       encryption: null,
       production: false,
+      metrics: { port: null, host: '127.0.0.1' },
     });
   });
 
   it.each([
     [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535'],
     [{ PORT: '65536' }, 'PORT must be a whole number from 0 to 65535'],
+    [{ METRICS_PORT: 'abc' }, 'METRICS_PORT must be a whole number from 0 to 65535'],
+    [{ METRICS_PORT: '65536' }, 'METRICS_PORT must be a whole number from 0 to 65535'],
+    [{ METRICS_PORT: '-1' }, 'METRICS_PORT must be a whole number from 0 to 65535'],
+    [{ METRICS_PORT: '8080' }, 'METRICS_PORT must differ from PORT'],
+    [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT must differ from PORT'],
     [{ RATE_LIMIT_BURST_SIZE: '0' }, 'RATE_LIMIT_BURST_SIZE must be a whole number from 1 to 10000000'],
     [{ RATE_LIMIT_REQUESTS_PER_SECOND: '-1' }, 'RATE_LIMIT_REQUESTS_PER_SECOND must be a positive number'],
     [{ RPC_BLOCK_PRIVATE_IPS: 'yes' }, 'RPC_BLOCK_PRIVATE_IPS must be true or false'],
@@ -92,6 +99,25 @@ describe('loadConfig', () => {
       trust: 2,
       db: { kind: 'mysql', url: 'mysql://u:p@127.0.0.1:3306/db' },
     });
+  });
+
+  it.each([
+    [{ METRICS_PORT: '9464' }, { port: 9464, host: '127.0.0.1' }],
+    [
+      { METRICS_PORT: ' 9464 ', METRICS_HOST: '0.0.0.0' },
+      { port: 9464, host: '0.0.0.0' },
+    ],
+    [{ METRICS_PORT: '0' }, { port: 0, host: '127.0.0.1' }],
+    [
+      { PORT: '0', METRICS_PORT: '0' },
+      { port: 0, host: '127.0.0.1' },
+    ],
+    [
+      { METRICS_PORT: '', METRICS_HOST: '0.0.0.0' },
+      { port: null, host: '0.0.0.0' },
+    ],
+  ])('metrics listener %j → %j', (env, metrics) => {
+    expect(loadConfig({ API_KEY: KEY, ...env }).metrics).toEqual(metrics);
   });
 
   it('keeps a frozen snapshot of the environment for the catalogue secrets, unaffected by later changes', () => {

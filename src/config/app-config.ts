@@ -24,6 +24,12 @@ export interface AppConfig {
     readonly generated: boolean;
   };
   readonly database: DatabaseConfig;
+  /** A second listener serving GET /metrics without a key, for a scraper in the pod (contract 13.3). */
+  readonly metrics: {
+    /** METRICS_PORT; null: no second listener. */
+    readonly port: number | null;
+    readonly host: string;
+  };
   readonly redisUrl: string | null;
   readonly configFile: string;
   readonly dataDir: string;
@@ -218,6 +224,10 @@ export function loadConfig(env: Env): AppConfig {
     },
     auth: parseApiKey(reader, production),
     database,
+    metrics: {
+      port: reader.raw('METRICS_PORT') === undefined ? null : reader.integer('METRICS_PORT', 0, 0, 65535),
+      host: reader.string('METRICS_HOST', '127.0.0.1'),
+    },
     redisUrl: reader.raw('REDIS_URL') ?? null,
     configFile: path.resolve(reader.string('CONFIG_FILE', 'config/config.json')),
     dataDir: path.resolve(reader.string('DATA_DIR', 'data')),
@@ -255,6 +265,9 @@ export function loadConfig(env: Env): AppConfig {
   };
   if (config.redisUrl !== null && !/^rediss?:\/\//.test(config.redisUrl)) {
     reader.problems.push('REDIS_URL must start with redis:// or rediss://');
+  }
+  if (config.metrics.port !== null && config.metrics.port !== 0 && config.metrics.port === config.http.port) {
+    reader.problems.push('METRICS_PORT must differ from PORT');
   }
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return config;

@@ -1,22 +1,56 @@
-import { Controller, Get, Header } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, HttpCode, Param } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Registry } from 'prom-client';
+import { ApiErrors } from '../common/http/openapi';
 import { RawResponse } from '../common/http/raw-response.decorator';
 import { DatabaseOptional } from '../database/database-ready.guard';
 import { MetricsService } from './metrics.service';
 
-/** Prometheus text format at /metrics (outside /api/v1), behind the API key like every route. */
+const prometheusText = {
+  content: { [Registry.PROMETHEUS_CONTENT_TYPE]: { schema: { type: 'string' } } },
+} as const;
+
+/**
+ * The metrics in the reference system's shapes (contract 13.3), outside /api/v1 and outside the
+ * envelope, behind the API key like every route, and answering while the database is away.
+ */
 @ApiTags('metrics')
 @ApiBearerAuth()
-@Controller('metrics')
+@DatabaseOptional()
+@Controller()
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
-  @Get()
+  @Get('metrics')
+  @HttpCode(200)
   @RawResponse()
-  @DatabaseOptional()
-  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOkResponse({ description: 'Prometheus text exposition format' })
-  scrape(): Promise<string> {
-    return this.metrics.registry.metrics();
+  @ApiOkResponse({
+    description: 'The name of every metric, sorted (a bare JSON array)',
+    schema: { type: 'array', items: { type: 'string' }, example: ['http_requests_total'] },
+  })
+  @ApiErrors(401, 429, 500)
+  listMetrics(): string[] {
+    return this.metrics.names();
+  }
+
+  @Get('metrics/:metric_name')
+  @HttpCode(200)
+  @RawResponse()
+  @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
+  @ApiParam({ name: 'metric_name', example: 'http_requests_total' })
+  @ApiOkResponse({ description: 'That metric alone, in Prometheus text', ...prometheusText })
+  @ApiErrors(401, 404, 429, 500)
+  metricDetail(@Param('metric_name') name: string): Promise<string> {
+    return this.metrics.metricText(name);
+  }
+
+  @Get('debug/metrics/scrape')
+  @HttpCode(200)
+  @RawResponse()
+  @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
+  @ApiOkResponse({ description: 'Every metric, in Prometheus text', ...prometheusText })
+  @ApiErrors(401, 429, 500)
+  scrapeMetrics(): Promise<string> {
+    return this.metrics.scrapeText();
   }
 }

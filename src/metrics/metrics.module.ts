@@ -1,11 +1,12 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { MetricsController } from './metrics.controller';
+import { MetricsListener } from './metrics-listener';
 import { MetricsMiddleware } from './metrics.middleware';
 import { MetricsService } from './metrics.service';
 
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService],
+  providers: [MetricsService, MetricsListener],
   exports: [MetricsService],
 })
 export class MetricsModule implements NestModule {

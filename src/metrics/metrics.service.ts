@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { NotFoundError } from '../common/errors/domain-errors';
 
 /** mysql2's pool keeps these arrays; read at scrape time only. */
 interface Mysql2PoolInternals {
@@ -64,5 +65,30 @@ export class MetricsService {
         this.set({ state: 'waiting' }, pool._connectionQueue?.length ?? 0);
       },
     });
+  }
+
+  /** The Content-Type of the Prometheus text exposition format. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Every metric's name, sorted (as the reference system's registry gathers them). */
+  names(): string[] {
+    return this.registry
+      .getMetricsAsArray()
+      .map((metric) => metric.name)
+      .sort();
+  }
+
+  /** One metric in Prometheus text; a name the registry does not hold is a 404. */
+  async metricText(name: string): Promise<string> {
+    // Looked up among the names: the registry's own lookup is a plain object, where `constructor` exists.
+    if (!this.names().includes(name)) throw new NotFoundError('Metric not found');
+    return `${await this.registry.getSingleMetricAsString(name)}\n`;
+  }
+
+  /** Every metric in Prometheus text. */
+  scrapeText(): Promise<string> {
+    return this.registry.metrics();
   }
 }

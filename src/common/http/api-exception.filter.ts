@@ -75,7 +75,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
     if (allow) response.setHeader('Allow', allow.join(', '));
-    response.status(status).json(errorEnvelope(message));
+    // A route may have set its own Content-Type (@Header) before it failed: an error is JSON.
+    response.status(status).type('json').json(errorEnvelope(message));
   }
 
   private describe(exception: unknown, request: Request): Answer {

@@ -1,0 +1,83 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorEnvelope } from '../common/http/api-exception.filter';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { MetricsService } from './metrics.service';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * With METRICS_PORT set, a second plain HTTP listener on METRICS_HOST (127.0.0.1 by default)
+ * that serves GET /metrics in Prometheus text without a key, for a scraper inside the pod
+ * (contract 13.3); any other request is a 404. Started with the application, before the API
+ * listens, and closed on shutdown before the database goes.
+ */
+@Injectable()
+export class MetricsListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('MetricsListener');
+  private server: Server | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /** Where it listens; null without METRICS_PORT. */
+  address(): AddressInfo | null {
+    return (this.server?.address() as AddressInfo | null | undefined) ?? null;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { port, host } = this.config.metrics;
+    if (port === null) return;
+    const server = createServer((req, res) => void this.answer(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    const { address, port: bound } = server.address() as AddressInfo;
+    this.logger.log(`metrics without a key on http://${address}:${bound}/metrics`);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // A scrape cut short is taken again at the scraper's next interval: never worth a wait.
+      server.closeAllConnections();
+    });
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').split('?', 1)[0];
+    if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      send(res, 404, JSON_TYPE, JSON.stringify(errorEnvelope('Not Found')));
+      return;
+    }
+    try {
+      send(res, 200, this.metrics.contentType, await this.metrics.scrapeText());
+    } catch (error) {
+      this.logger.error({ err: error }, 'collecting the metrics failed');
+      send(res, 500, JSON_TYPE, JSON.stringify(errorEnvelope('Internal Server Error')));
+    }
+  }
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
