@@ -21,6 +21,8 @@ describe('OpenAPI document', () => {
         'DELETE /api/v1/relayers/{relayer_id}',
         'GET /api/v1/health',
         'GET /api/v1/networks',
+        'GET /api/v1/networks/{network_id}',
+        'PATCH /api/v1/networks/{network_id}',
         'GET /api/v1/notifications',
         'GET /api/v1/notifications/{notification_id}',
         'GET /api/v1/notifications/{notification_id}/deliveries',
@@ -33,6 +35,10 @@ describe('OpenAPI document', () => {
         'GET /api/v1/relayers/{relayer_id}/status',
         'POST /api/v1/relayers/{relayer_id}/check',
         'GET /api/v1/signers',
+        'GET /api/v1/signers/{signer_id}',
+        'POST /api/v1/signers',
+        'PATCH /api/v1/signers/{signer_id}',
+        'DELETE /api/v1/signers/{signer_id}',
         'GET /debug/metrics/scrape',
         'GET /metrics',
         'GET /metrics/{metric_name}',
@@ -80,8 +86,16 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/api/v1/notifications/{notification_id}'].patch.requestBody).toEqual(
       jsonBody('UpdateNotificationDto'),
     );
+    expect(doc.paths['/api/v1/signers'].post.requestBody).toEqual(jsonBody('CreateSignerDto'));
+    expect(doc.paths['/api/v1/networks/{network_id}'].patch.requestBody).toEqual(
+      jsonBody('UpdateNetworkDto'),
+    );
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining([
+        'CreateSignerDto',
+        'SignerResponse',
+        'UpdateNetworkDto',
+        'NetworkResponse',
         'CreateRelayerDto',
         'UpdateRelayerDto',
         'RelayerResponse',

@@ -109,7 +109,7 @@ describe('loadCatalogue: the shipped config/config.json', () => {
     const catalogue = await load(shippedConfig);
     const network = catalogue.findNetwork(type, name);
     expect(network).toMatchObject(expected);
-    for (const url of network?.rpc_urls ?? []) expect(new URL(url).protocol).toBe('https:');
+    for (const rpc of network?.rpc_urls ?? []) expect(new URL(rpc.url).protocol).toBe('https:');
   });
 
   it('has exactly those networks and a development signer that works outside production', async () => {
@@ -121,25 +121,61 @@ describe('loadCatalogue: the shipped config/config.json', () => {
 });
 
 describe('loadCatalogue: valid configs', () => {
-  it('reads networks, defaults is_testnet to false and accepts {url, weight} RPC entries', async () => {
+  it('reads networks, defaults is_testnet to false and weight to 100, and keeps {url, weight} entries', async () => {
     const catalogue = await load(await writeConfig(baseConfig()));
     expect(catalogue.listNetworks()).toEqual([
       {
         type: 'evm',
         network: 'sepolia',
         chain_id: 11155111,
-        rpc_urls: ['https://rpc.example/sepolia'],
+        rpc_urls: [{ url: 'https://rpc.example/sepolia', weight: 100 }],
         is_testnet: false,
       },
-      { type: 'solana', network: 'devnet', rpc_urls: ['https://rpc.example/devnet'], is_testnet: false },
+      {
+        type: 'solana',
+        network: 'devnet',
+        rpc_urls: [{ url: 'https://rpc.example/devnet', weight: 50 }],
+        is_testnet: false,
+      },
       {
         type: 'stellar',
         network: 'testnet',
         passphrase: 'Test SDF Network ; September 2015',
-        rpc_urls: ['https://rpc.example/stellar'],
+        rpc_urls: [{ url: 'https://rpc.example/stellar', weight: 100 }],
         is_testnet: true,
       },
     ]);
+  });
+
+  it('keeps the optional descriptive fields of a network and finds it by its API id in any case', async () => {
+    const details = {
+      symbol: 'ETH',
+      explorer_urls: ['https://sepolia.etherscan.io'],
+      average_blocktime_ms: 12000,
+      required_confirmations: 6,
+      features: ['eip1559'],
+      tags: ['rollup'],
+    };
+    const catalogue = await load(
+      await writeConfig(
+        withNetwork({
+          type: 'evm',
+          network: 'Holesky',
+          chain_id: 17000,
+          rpc_urls: ['https://rpc.example/h'],
+          ...details,
+        }),
+      ),
+    );
+    expect(catalogue.findNetworkById('EVM:holesky')).toEqual({
+      type: 'evm',
+      network: 'Holesky',
+      chain_id: 17000,
+      rpc_urls: [{ url: 'https://rpc.example/h', weight: 100 }],
+      is_testnet: false,
+      ...details,
+    });
+    expect(catalogue.findNetworkById('evm:nowhere')).toBeUndefined();
   });
 
   it.each([
@@ -252,6 +288,35 @@ describe('loadCatalogue: bad configs stop the start with a message naming the en
       }),
       {},
       ["network 'testnet' (solana): rpc_urls[0].weight must be a whole number from 0 to 100"],
+    ],
+    [
+      'two networks whose names differ only in case (one API id)',
+      withNetwork({ type: 'evm', network: 'Sepolia', chain_id: 1, rpc_urls: ['https://rpc.example/x'] }),
+      {},
+      ["network 'Sepolia' (evm): defined more than once (first in networks[0])"],
+    ],
+    [
+      'a non-string symbol',
+      withNetwork({ type: 'solana', network: 'testnet', rpc_urls: ['https://rpc.example/x'], symbol: 5 }),
+      {},
+      ["network 'testnet' (solana): symbol must be a non-empty string"],
+    ],
+    [
+      'tags that are not strings',
+      withNetwork({ type: 'solana', network: 'testnet', rpc_urls: ['https://rpc.example/x'], tags: [1] }),
+      {},
+      ["network 'testnet' (solana): tags must be an array of non-empty strings"],
+    ],
+    [
+      'a negative average_blocktime_ms',
+      withNetwork({
+        type: 'solana',
+        network: 'testnet',
+        rpc_urls: ['https://rpc.example/x'],
+        average_blocktime_ms: -1,
+      }),
+      {},
+      ["network 'testnet' (solana): average_blocktime_ms must be a whole number of at least 0"],
     ],
     [
       'a non-boolean is_testnet',

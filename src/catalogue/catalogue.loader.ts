@@ -1,16 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { link, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { isPlainObject, isRpcWeight, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
+import { isPlainObject, isRpcWeight, RPC_WEIGHT, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
+import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { KEY_LENGTH_BYTES, isValidSecp256k1PrivateKey } from './address-derivation';
 import { Catalogue, SecretKey, type CatalogueSigner } from './catalogue';
+import { createKeyFileOnce } from './key-file';
 import {
   NETWORK_TYPES,
   SIGNER_ID_PATTERN,
   SIGNER_TYPES,
   isNetworkType,
   isSignerType,
+  networkId,
   type CatalogueNetwork,
+  type NetworkDetails,
   type NetworkType,
 } from './catalogue.types';
 
@@ -170,7 +174,8 @@ function parseNetworks(entries: readonly NetworkEntry[]): CatalogueNetwork[] {
   const origins = new Map<string, string>();
   return entries.map((entry) => {
     const network = parseNetwork(entry);
-    const key = `${network.type}/${network.network}`;
+    // Names differing only in case would share an API id (`evm:sepolia`).
+    const key = networkId(network.type, network.network);
     const firstOrigin = origins.get(key);
     if (firstOrigin !== undefined) {
       entry.scope
@@ -201,7 +206,34 @@ function parseNetwork(entry: NetworkEntry): CatalogueNetwork {
     rpc_urls: parseRpcUrls(value.rpc_urls, scope),
     ...typeSpecificFields(value.type, value, scope),
     is_testnet: parseIsTestnet(value.is_testnet, scope),
+    ...parseDetails(value, scope),
   };
+}
+
+/** The optional descriptive fields, kept when given (answered by GET /networks). */
+function parseDetails(value: Record<string, unknown>, scope: Scope): NetworkDetails {
+  const details: { -readonly [K in keyof NetworkDetails]: NetworkDetails[K] } = {};
+  if (value.symbol !== undefined) {
+    if (!isNonEmptyString(value.symbol)) scope.fail('symbol must be a non-empty string');
+    details.symbol = value.symbol;
+  }
+  for (const field of ['explorer_urls', 'features', 'tags'] as const) {
+    const list = value[field];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || !list.every(isNonEmptyString)) {
+      scope.fail(`${field} must be an array of non-empty strings`);
+    }
+    details[field] = Object.freeze([...list]);
+  }
+  for (const field of ['average_blocktime_ms', 'required_confirmations'] as const) {
+    const number = value[field];
+    if (number === undefined) continue;
+    if (!Number.isSafeInteger(number) || (number as number) < 0) {
+      scope.fail(`${field} must be a whole number of at least 0`);
+    }
+    details[field] = number as number;
+  }
+  return details;
 }
 
 function typeSpecificFields(
@@ -221,8 +253,8 @@ function typeSpecificFields(
   }
 }
 
-/** Items are URLs or `{url, weight}` as in OpenZeppelin Relayer; weights are checked but not kept. */
-function parseRpcUrls(value: unknown, scope: Scope): string[] {
+/** Items are URLs or `{url, weight}` as in OpenZeppelin Relayer; a bare URL weighs 100. */
+function parseRpcUrls(value: unknown, scope: Scope): RpcUrl[] {
   if (!Array.isArray(value) || value.length === 0) {
     scope.fail('rpc_urls must be a non-empty array of http(s) URLs');
   }
@@ -234,7 +266,8 @@ function parseRpcUrls(value: unknown, scope: Scope): string[] {
     if (isPlainObject(item) && item.weight !== undefined && !isRpcWeight(item.weight)) {
       scope.fail(`rpc_urls[${index}].weight ${RPC_WEIGHT_RULE}`);
     }
-    return url;
+    const weight = isPlainObject(item) && isRpcWeight(item.weight) ? item.weight : RPC_WEIGHT.default;
+    return { url, weight };
   });
 }
 
@@ -439,24 +472,6 @@ async function readExistingKeyFile(file: string, scope: Scope): Promise<string |
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     return scope.fail(`cannot read the key file ${file} (${errorCode(error) ?? 'unknown error'})`);
-  }
-}
-
-/**
- * Writes a temporary file then hard-links it into place, so that two instances starting at once never
- * see a half-written key: the loser of the race gets EEXIST (answered `undefined`) and reads the winner's.
- */
-async function createKeyFileOnce(file: string, hexKey: string): Promise<string | undefined> {
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temporary, `${hexKey}\n`, { mode: 0o600, flag: 'wx' });
-  try {
-    await link(temporary, file);
-    return hexKey;
-  } catch (error) {
-    if (errorCode(error) === 'EEXIST') return undefined;
-    throw error;
-  } finally {
-    await rm(temporary, { force: true });
   }
 }
 

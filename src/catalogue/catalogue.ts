@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { KEY_KIND_BY_SIGNER_TYPE, deriveAddress, keyKindSuits } from './address-derivation';
 import {
   NETWORK_TYPES,
+  networkId,
   type CatalogueNetwork,
   type NetworkType,
   type SignerAddresses,
@@ -54,6 +55,8 @@ export class UnknownSignerError extends Error {
 /** The networks and signers read from CONFIG_FILE. Keys never leave this class. */
 export class Catalogue {
   readonly #networks = new Map<string, CatalogueNetwork>();
+  /** The same networks by API id (`evm:sepolia`). */
+  readonly #networksById = new Map<string, CatalogueNetwork>();
   readonly #signers = new Map<string, SignerRecord>();
 
   /** Expects validated input (see `loadCatalogue`); a duplicate network or signer is a programming error. */
@@ -74,10 +77,21 @@ export class Catalogue {
     return this.#networks.get(networkKey(type, name));
   }
 
+  /** By API id (`<type>:<name>`, any case). */
+  findNetworkById(id: string): CatalogueNetwork | undefined {
+    return this.#networksById.get(id.toLowerCase());
+  }
+
   /** All networks, or those of one type, in config order. */
   listNetworks(type?: NetworkType): CatalogueNetwork[] {
     const networks = [...this.#networks.values()];
     return type === undefined ? networks : networks.filter((network) => network.type === type);
+  }
+
+  /** The signer with its addresses (derived once), or undefined. */
+  findSigner(id: string): SignerSummary | undefined {
+    const signer = this.#signers.get(id);
+    return signer && { id: signer.id, type: signer.type, addresses: this.#addressesOf(signer) };
   }
 
   hasSigner(id: string): boolean {
@@ -123,10 +137,13 @@ export class Catalogue {
 
   #addNetwork(network: CatalogueNetwork): void {
     const key = networkKey(network.type, network.network);
-    if (this.#networks.has(key)) {
+    const id = networkId(network.type, network.network);
+    if (this.#networks.has(key) || this.#networksById.has(id)) {
       throw new Error(`Duplicate network '${network.network}' for network type '${network.type}'`);
     }
-    this.#networks.set(key, freezeNetwork(network));
+    const frozen = freezeNetwork(network);
+    this.#networks.set(key, frozen);
+    this.#networksById.set(id, frozen);
   }
 
   #addSigner(signer: CatalogueSigner): void {
@@ -164,5 +181,8 @@ function networkKey(type: NetworkType, name: string): string {
 }
 
 function freezeNetwork(network: CatalogueNetwork): CatalogueNetwork {
-  return Object.freeze({ ...network, rpc_urls: Object.freeze([...network.rpc_urls]) });
+  return Object.freeze({
+    ...network,
+    rpc_urls: Object.freeze(network.rpc_urls.map((rpc) => Object.freeze({ ...rpc }))),
+  });
 }

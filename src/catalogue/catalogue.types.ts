@@ -1,3 +1,5 @@
+import type { RpcUrl } from '../common/validation/rpc-url-list';
+
 export const NETWORK_TYPES = ['evm', 'solana', 'stellar'] as const;
 export type NetworkType = (typeof NETWORK_TYPES)[number];
 
@@ -5,16 +7,31 @@ export function isNetworkType(value: unknown): value is NetworkType {
   return typeof value === 'string' && (NETWORK_TYPES as readonly string[]).includes(value);
 }
 
+/** The optional descriptive fields of a network, kept as the file gives them (as in OpenZeppelin Relayer). */
+export interface NetworkDetails {
+  readonly symbol?: string;
+  readonly explorer_urls?: readonly string[];
+  readonly average_blocktime_ms?: number;
+  readonly required_confirmations?: number;
+  readonly features?: readonly string[];
+  readonly tags?: readonly string[];
+}
+
 /** A network of the catalogue, as read from the config file (immutable once loaded). */
-export interface CatalogueNetwork {
+export interface CatalogueNetwork extends NetworkDetails {
   readonly type: NetworkType;
   readonly network: string;
-  readonly rpc_urls: readonly string[];
+  readonly rpc_urls: readonly RpcUrl[];
   /** EVM only. */
   readonly chain_id?: number;
   /** Stellar only: the network passphrase that transactions are signed for. */
   readonly passphrase?: string;
   readonly is_testnet: boolean;
+}
+
+/** A network's id in the API (contract 13.2): `<type>:<name>` in lower case, `evm:sepolia`. */
+export function networkId(type: NetworkType, name: string): string {
+  return `${type}:${name}`.toLowerCase();
 }
 
 export const SIGNER_TYPES = ['plain', 'local'] as const;
@@ -33,6 +50,7 @@ export type SignerAddresses = Readonly<Partial<Record<NetworkType, string>>>;
 /** What may be shown of a signer: never its key material. */
 export interface SignerSummary {
   readonly id: string;
+  /** `plain` and `local` from the file, `plain` from the API. */
   readonly type: SignerType;
   /** One address per network type that the signer's key suits. */
   readonly addresses: SignerAddresses;

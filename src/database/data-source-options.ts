@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
+import { NetworkRpcUrlsEntity } from '../catalogue/network-rpc-urls.entity';
+import { SignerEntity } from '../catalogue/signer.entity';
 import type { DatabaseConfig } from '../config/app-config';
 import { NotificationEntity } from '../notifications/notification.entity';
 import { RelayerCheckEntity } from '../relayer-health/relayer-check.entity';
@@ -7,7 +9,14 @@ import { RelayerEntity } from '../relayers/relayer.entity';
 import { DeliveryEntity } from '../webhooks/delivery.entity';
 
 /** Every entity of the service; the schema itself comes only from the migrations below. */
-export const ENTITIES = [NotificationEntity, RelayerEntity, DeliveryEntity, RelayerCheckEntity];
+export const ENTITIES = [
+  NotificationEntity,
+  RelayerEntity,
+  DeliveryEntity,
+  RelayerCheckEntity,
+  SignerEntity,
+  NetworkRpcUrlsEntity,
+];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];
 

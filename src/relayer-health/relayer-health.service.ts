@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Catalogue } from '../catalogue/catalogue';
+import { NetworksService } from '../catalogue/networks.service';
 import type { NetworkType } from '../catalogue/catalogue.types';
+import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { withRawIntegers } from '../common/http/json';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -38,6 +40,7 @@ export class RelayerHealthService {
     private readonly relayers: RelayersService,
     private readonly checks: RelayerChecksRepository,
     private readonly catalogue: Catalogue,
+    private readonly networks: NetworksService,
     private readonly rpc: RpcFetch,
     private readonly transactions: Transactions,
     private readonly metrics: RelayerHealthMetrics,
@@ -93,12 +96,14 @@ export class RelayerHealthService {
     return 12 * this.config.healthChecks.rpcTimeoutMs + 5000;
   }
 
-  private probe(relayer: RelayerEntity): Promise<ProbeResult> {
+  private async probe(relayer: RelayerEntity): Promise<ProbeResult> {
     const network = this.catalogue.findNetwork(relayer.networkType, relayer.network);
-    const custom = (relayer.customRpcUrls ?? [])
-      .filter((rpc) => rpc.weight > 0)
-      .sort((a, b) => b.weight - a.weight);
-    const endpoints = custom.length > 0 ? custom.map((rpc) => rpc.url) : [...(network?.rpc_urls ?? [])];
+    const custom = byWeight(relayer.customRpcUrls ?? []);
+    // Without custom URLs, the network's list as it is now (the file's, or the one set through the API).
+    const endpoints =
+      custom.length > 0
+        ? custom
+        : byWeight((await this.networks.rpcUrls(relayer.networkType, relayer.network)) ?? []);
     const minBalance = relayer.policies?.min_balance;
     const target = {
       endpoints,
@@ -176,4 +181,12 @@ function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): Rel
     ...(relayer.networkType === 'stellar' ? { sequence_number: check?.sequenceNumber ?? '0' } : {}),
     checked_at: checked === null ? null : checked.toISOString(),
   };
+}
+
+/** The URLs to try, heaviest first; weight 0 means never. */
+function byWeight(list: readonly RpcUrl[]): string[] {
+  return list
+    .filter((rpc) => rpc.weight > 0)
+    .sort((a, b) => b.weight - a.weight)
+    .map((rpc) => rpc.url);
 }

@@ -1,11 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { NetworkType } from '../catalogue/catalogue.types';
+import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { jsonColumn } from '../database/json-column';
 
-export interface StoredRpcUrl {
-  url: string;
-  weight: number;
-}
+/** A custom RPC endpoint as stored. */
+export type StoredRpcUrl = RpcUrl;
 
 export interface DisabledReason {
   type: string;

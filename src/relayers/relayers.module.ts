@@ -1,6 +1,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueModule } from '../catalogue/catalogue.module';
+import { SignerUsersRegistry } from '../catalogue/signer-users';
 import { NotificationUsersRegistry } from '../notifications/notification-users';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RelayerEntity } from './relayer.entity';
@@ -17,6 +18,7 @@ import { RelayersService } from './relayers.service';
 export class RelayersModule implements OnModuleInit {
   constructor(
     private readonly notificationUsers: NotificationUsersRegistry,
+    private readonly signerUsers: SignerUsersRegistry,
     private readonly relayers: RelayersRepository,
   ) {}
 
@@ -25,6 +27,11 @@ export class RelayersModule implements OnModuleInit {
     this.notificationUsers.register({
       kind: 'relayers',
       findIdsUsing: (notificationId, limit) => this.relayers.findIdsByNotification(notificationId, limit),
+    });
+    // ...and signers: a signer they use cannot be deleted (contract 13.1).
+    this.signerUsers.register({
+      kind: 'relayers',
+      findIdsUsing: (manager, signerId, limit) => this.relayers.findIdsBySigner(manager, signerId, limit),
     });
   }
 }

@@ -59,6 +59,19 @@ export class RelayersRepository {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * In the caller's transaction; on MySQL a locking read, so that no relayer using the signer can
+   * be inserted until that transaction ends.
+   */
+  async findIdsBySigner(manager: EntityManager, signerId: string, limit: number): Promise<string[]> {
+    const lock = manager.connection.options.type === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+    const rows = await manager.query<Array<{ id: string }>>(
+      `SELECT id FROM relayers WHERE signer_id = ? ORDER BY id LIMIT ?${lock}`,
+      [signerId, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Inserts the relayer, or says which rule of the database refused it. */
   async insert(manager: EntityManager, entity: RelayerEntity): Promise<InsertRefusal | null> {
     try {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Catalogue } from '../catalogue/catalogue';
+import { SignersService } from '../catalogue/signers.service';
 import type { NetworkType } from '../catalogue/catalogue.types';
 import {
   ConflictError,
@@ -10,20 +11,13 @@ import {
 } from '../common/errors/domain-errors';
 import { stringifyJson } from '../common/http/json';
 import { Page, PageQueryDto } from '../common/http/page';
-import { resolveSentUrl } from '../common/security/url-masking';
-import { checkUrl } from '../common/security/url-policy';
 import type { Checked } from '../common/validation/validate-dto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions, type Tx } from '../database/transactions';
 import { NotificationsService } from '../notifications/notifications.service';
-import {
-  CreateRelayerDto,
-  MAX_RPC_URLS,
-  RelayerResponse,
-  RpcConfigDto,
-  UpdateRelayerDto,
-} from './dto/relayer.dto';
+import { MAX_RPC_URLS, RpcConfigDto, resolveRpcUrlList } from '../common/validation/rpc-url-list';
+import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
 import {
   PATCHABLE_FIELDS,
@@ -37,11 +31,11 @@ import { toRelayerResponse } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason, type StoredRpcUrl } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
 
-const DEFAULT_RPC_WEIGHT = 100;
 const MAX_UPDATE_ATTEMPTS = 200;
 
 export const relayerNotFound = (id: string) => new NotFoundError(`Relayer with ID ${id} not found`);
 const duplicateRelayer = () => new ConflictError('Relayer with this ID already exists');
+const signerNotFound = (id: string) => `Signer with ID ${id} not found`;
 const notificationNotFound = (id: string) => new ValidationError(`Notification with ID ${id} not found`);
 
 /** The sorted names of the PATCH-able fields whose values differ. */
@@ -62,6 +56,7 @@ export class RelayersService {
     private readonly relayers: RelayersRepository,
     private readonly notifications: NotificationsService,
     private readonly catalogue: Catalogue,
+    private readonly signers: SignersService,
     private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -82,14 +77,15 @@ export class RelayersService {
     if (type !== null && !invalid.has('network') && !this.catalogue.findNetwork(type, dto.network)) {
       problems.push(`Network '${dto.network}' not found for network type '${type}'`);
     }
+    let address: string | null = null;
     if (!invalid.has('signer_id')) {
-      if (!this.catalogue.hasSigner(dto.signer_id))
-        problems.push(`Signer with ID ${dto.signer_id} not found`);
-      else if (type !== null && !this.catalogue.signerSuits(dto.signer_id, type)) {
+      const signer = await this.signers.addressFor(dto.signer_id, type ?? 'evm');
+      if (signer.kind === 'unknown') problems.push(signerNotFound(dto.signer_id));
+      else if (type !== null && signer.kind === 'unsuitable') {
         problems.push(`Signer with ID ${dto.signer_id} has no key for network type '${type}'`);
-      }
+      } else if (signer.kind === 'found') address = signer.address;
     }
-    if (problems.length > 0 || type === null) throw new ValidationError(problems);
+    if (problems.length > 0 || type === null || address === null) throw new ValidationError(problems);
 
     const id = dto.id ?? randomUUID();
     if (dto.notification_id != null) await this.assertNotificationExists(dto.notification_id);
@@ -102,7 +98,7 @@ export class RelayersService {
       name: dto.name,
       network: dto.network,
       networkType: type,
-      address: this.catalogue.signerAddress(dto.signer_id, type),
+      address,
       signerId: dto.signer_id,
       notificationId: dto.notification_id ?? null,
       paused: dto.paused,
@@ -116,6 +112,10 @@ export class RelayersService {
     });
     const response = toRelayerResponse(entity);
     await this.transactions.run(async (tx) => {
+      // A signer deleted since it was read above: the same answer as if it had never been.
+      if (!(await this.signers.holdForUse(tx.manager, dto.signer_id))) {
+        throw new ValidationError(signerNotFound(dto.signer_id));
+      }
       const refusal = await this.relayers.insert(tx.manager, entity);
       if (refusal === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
       if (refusal === 'duplicate') {
@@ -297,34 +297,13 @@ export class RelayersService {
     return null;
   }
 
-  /**
-   * Applies the RPC URL policy to each new URL. A masked URL sent back as GET showed it keeps the
-   * stored URL it stands for, wherever it is in the list; one that stands for none, or for two, is
-   * refused, so the mask text is never stored.
-   */
   private checkRpcUrls(
     given: ReadonlyArray<RpcConfigDto | null> | null,
     stored: readonly StoredRpcUrl[],
     problems: string[],
   ): StoredRpcUrl[] | null {
     if (given === null) return null;
-    const storedUrls = stored.map((rpc) => rpc.url);
-    const urls: StoredRpcUrl[] = [];
-    given.forEach((rpc, i) => {
-      if (rpc === null) return;
-      const sent = resolveSentUrl(rpc.url, storedUrls);
-      const field = `custom_rpc_urls[${i}].url`;
-      if (sent.kind === 'ambiguous') {
-        problems.push(`${field} is a masked URL that matches more than one stored URL: send the full URL`);
-      } else if (sent.kind === 'unmatched') {
-        problems.push(`${field} is a masked URL that matches no stored URL: send the full URL`);
-      } else if (sent.kind === 'new') {
-        const reason = checkUrl(rpc.url, this.config.rpcUrlPolicy);
-        if (reason !== null) problems.push(`${field} ${reason}`);
-      }
-      urls.push({ url: sent.kind === 'kept' ? sent.url : rpc.url, weight: rpc.weight ?? DEFAULT_RPC_WEIGHT });
-    });
-    return urls;
+    return resolveRpcUrlList(given, stored, this.config.rpcUrlPolicy, 'custom_rpc_urls', problems);
   }
 
   private async assertNotificationExists(notificationId: string): Promise<void> {

@@ -75,6 +75,8 @@ export async function startTestApp(env: Env, extensions: AppExtensions = {}): Pr
     RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}`,
     // Health checks would call the test catalogue's RPC URLs; the suites that test them turn them on.
     RELAYER_HEALTH_CHECKS: 'false',
+    // What the service generates outside production (the storage key of signers) stays out of the checkout.
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-data-')),
     ...env,
   });
   const app = await createApp(config, extensions);

@@ -100,6 +100,15 @@ describe('FieldCipher', () => {
     },
   );
 
+  it('decrypts only with the associated data it was encrypted with', () => {
+    const cipher = FieldCipher.fromBase64Key(KEY);
+    const stored = cipher.encrypt('secret', 'signer-a');
+    expect(cipher.decrypt(stored, 'signer-a')).toBe('secret');
+    expect(errorOf(() => cipher.decrypt(stored, 'signer-b')).message).toBe(TAMPERED);
+    expect(errorOf(() => cipher.decrypt(stored)).message).toBe(TAMPERED);
+    expect(errorOf(() => cipher.decrypt(cipher.encrypt('secret'), 'signer-a')).message).toBe(TAMPERED);
+  });
+
   it('never shows its key', () => {
     expect(inspect(cipher)).toBe('FieldCipher');
     expect(JSON.stringify({ cipher })).toBe('{"cipher":"FieldCipher"}');

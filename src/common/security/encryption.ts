@@ -14,7 +14,7 @@ export function isEncrypted(stored: string): boolean {
 }
 
 /**
- * AES-256-GCM encryption of single database fields (webhook signing keys) with the key from
+ * AES-256-GCM encryption of single database fields (webhook signing keys, signer keys) with the key from
  * STORAGE_ENCRYPTION_KEY. Stored form: `enc:v1:` + base64(iv (12) | tag (16) | ciphertext).
  */
 export class FieldCipher {
@@ -33,15 +33,20 @@ export class FieldCipher {
     return new FieldCipher(key);
   }
 
-  encrypt(plain: string): string {
+  /**
+   * `associatedData` (such as the row's id) is authenticated, not stored: the value decrypts only
+   * with the same associated data, so a ciphertext copied into another row is refused.
+   */
+  encrypt(plain: string, associatedData?: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv(ALGORITHM, this.#key, iv, { authTagLength: TAG_BYTES });
+    if (associatedData !== undefined) cipher.setAAD(Buffer.from(associatedData, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
   }
 
   /** Values without the `enc:v1:` prefix were stored before encryption was enabled: returned as they are. */
-  decrypt(stored: string): string {
+  decrypt(stored: string, associatedData?: string): string {
     if (!isEncrypted(stored)) return stored;
     const payload = decodeStrictBase64(stored.slice(PREFIX.length));
     if (payload === null || payload.length < IV_BYTES + TAG_BYTES) {
@@ -53,6 +58,7 @@ export class FieldCipher {
     try {
       const decipher = createDecipheriv(ALGORITHM, this.#key, iv, { authTagLength: TAG_BYTES });
       decipher.setAuthTag(tag);
+      if (associatedData !== undefined) decipher.setAAD(Buffer.from(associatedData, 'utf8'));
       return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
     } catch (cause) {
       throw new Error(

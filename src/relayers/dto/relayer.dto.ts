@@ -16,28 +16,14 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.types';
-import {
-  IsOptionalNewId,
-  IsOptionalRpcWeight,
-  IsResourceId,
-  IsUrlText,
-} from '../../common/validation/field-rules';
+import { IsOptionalNewId, IsResourceId } from '../../common/validation/field-rules';
+import { MAX_RPC_URLS, RpcConfigDto } from '../../common/validation/rpc-url-list';
 import { policySchema } from '../policies/policy-validation';
 
-export const MAX_RPC_URLS = 20;
 const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
 const BOOLEAN_RULE = '$property must be true or false';
 const NETWORK_TYPE_RULE = `network_type must be one of: ${NETWORK_TYPES.join(', ')}`;
 const RPC_LIST_RULE = `custom_rpc_urls must be an array of at most ${MAX_RPC_URLS} {url, weight} objects`;
-
-export class RpcConfigDto {
-  @ApiProperty({ example: 'https://eth-mainnet.example.com/v2/KEY' })
-  @IsUrlText()
-  url: string;
-
-  @IsOptionalRpcWeight()
-  weight?: number | null;
-}
 
 const IsRelayerName = (): PropertyDecorator =>
   applyDecorators(

@@ -1,0 +1,117 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
+import { Page, PageQueryDto } from '../common/http/page';
+import { maskUrl } from '../common/security/url-masking';
+import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
+import type { Checked } from '../common/validation/validate-dto';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { asColumnValues } from '../database/json-column';
+import { Transactions } from '../database/transactions';
+import { Catalogue } from './catalogue';
+import { networkId, type CatalogueNetwork, type NetworkType } from './catalogue.types';
+import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
+import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
+import { isMysql } from './signers.repository';
+
+export const networkNotFound = (id: string): NotFoundError =>
+  new NotFoundError(`Network with ID '${id}' not found`);
+
+function toNetworkResponse(network: CatalogueNetwork, rpcUrls: readonly RpcUrl[]): NetworkResponse {
+  const response: NetworkResponse = {
+    id: networkId(network.type, network.network),
+    name: network.network,
+    network_type: network.type,
+    rpc_urls: rpcUrls.map((rpc) => ({ url: maskUrl(rpc.url), weight: rpc.weight })),
+    is_testnet: network.is_testnet,
+  };
+  if (network.chain_id !== undefined) response.chain_id = network.chain_id;
+  if (network.passphrase !== undefined) response.passphrase = network.passphrase;
+  if (network.symbol !== undefined) response.symbol = network.symbol;
+  if (network.explorer_urls !== undefined) response.explorer_urls = [...network.explorer_urls];
+  if (network.average_blocktime_ms !== undefined)
+    response.average_blocktime_ms = network.average_blocktime_ms;
+  if (network.required_confirmations !== undefined) {
+    response.required_confirmations = network.required_confirmations;
+  }
+  if (network.features !== undefined) response.features = [...network.features];
+  if (network.tags !== undefined) response.tags = [...network.tags];
+  return response;
+}
+
+/**
+ * The catalogue's networks with the RPC lists set through the API, which replace the file's on
+ * every instance (read from the database on each use: a change is seen at once everywhere).
+ */
+@Injectable()
+export class NetworksService {
+  constructor(
+    private readonly catalogue: Catalogue,
+    @InjectRepository(NetworkRpcUrlsEntity) private readonly overrides: Repository<NetworkRpcUrlsEntity>,
+    private readonly transactions: Transactions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(query: PageQueryDto): Promise<Page<NetworkResponse>> {
+    const all = this.catalogue.listNetworks();
+    const page = all.slice(query.offset, query.offset + query.per_page);
+    const stored = new Map((await this.overrides.find()).map((row) => [row.networkId, row.rpcUrls]));
+    const items = page.map((network) => {
+      const id = networkId(network.type, network.network);
+      return toNetworkResponse(network, stored.get(id) ?? network.rpc_urls);
+    });
+    return new Page(items, query, all.length);
+  }
+
+  async get(id: string): Promise<NetworkResponse> {
+    const network = this.catalogue.findNetworkById(id);
+    if (!network) throw networkNotFound(id);
+    return toNetworkResponse(network, await this.rpcUrlsOfNetwork(network));
+  }
+
+  /** The RPC list relayers of this network use unless they have custom URLs; undefined for an unknown network. */
+  async rpcUrls(type: NetworkType, name: string): Promise<readonly RpcUrl[] | undefined> {
+    const network = this.catalogue.findNetwork(type, name);
+    return network && this.rpcUrlsOfNetwork(network);
+  }
+
+  /** Replaces the network's RPC list (contract 13.2); masked URLs sent back keep the stored ones. */
+  async update(id: string, input: Checked<UpdateNetworkDto>): Promise<NetworkResponse> {
+    if (input.problems.length > 0) throw new ValidationError(input.problems);
+    const network = this.catalogue.findNetworkById(id);
+    if (!network) throw networkNotFound(id);
+    const key = networkId(network.type, network.network);
+    const rpcUrls = await this.transactions.run(async (tx) => {
+      // Locked until commit: two PATCHes of one network resolve their masked URLs one after the other.
+      const read = tx.manager
+        .createQueryBuilder(NetworkRpcUrlsEntity, 'n')
+        .where('n.network_id = :key', { key });
+      const row = await (isMysql(tx.manager) ? read.setLock('pessimistic_write') : read).getOne();
+      const problems: string[] = [];
+      const next = resolveRpcUrlList(
+        input.value.rpc_urls,
+        row?.rpcUrls ?? network.rpc_urls,
+        this.config.rpcUrlPolicy,
+        'rpc_urls',
+        problems,
+      );
+      if (problems.length > 0) throw new ValidationError(problems);
+      const values = asColumnValues<NetworkRpcUrlsEntity>({
+        networkId: key,
+        rpcUrls: next,
+        updatedAt: new Date(),
+      });
+      if (row) await tx.manager.update(NetworkRpcUrlsEntity, { networkId: key }, values);
+      else await tx.manager.insert(NetworkRpcUrlsEntity, values);
+      return next;
+    });
+    return toNetworkResponse(network, rpcUrls);
+  }
+
+  private async rpcUrlsOfNetwork(network: CatalogueNetwork): Promise<readonly RpcUrl[]> {
+    const row = await this.overrides.findOneBy({ networkId: networkId(network.type, network.network) });
+    return row?.rpcUrls ?? network.rpc_urls;
+  }
+}

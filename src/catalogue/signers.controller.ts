@@ -1,0 +1,64 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { ValidationError } from '../common/errors/domain-errors';
+import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
+import { Page, PageQueryDto } from '../common/http/page';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import type { Checked } from '../common/validation/validate-dto';
+import { CheckedBodyPipe } from '../common/validation/validation.pipe';
+import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
+import { signerNotFound, SignersService } from './signers.service';
+
+const SignerId = (): ParameterDecorator => Param('signer_id', new ParseIdPipe(signerNotFound));
+
+/** Signers of the catalogue file and those created here (contract 13.1), in the SDK's shapes. */
+@ApiTags('signers')
+@ApiBearerAuth()
+@Controller('signers')
+export class SignersController {
+  constructor(private readonly signers: SignersService) {}
+
+  @Get()
+  @HttpCode(200)
+  @ApiEnvelope(SignerResponse, 200, { list: true })
+  @ApiErrors(400, 401, 429, 500, 503)
+  list(@Query() query: PageQueryDto): Promise<Page<SignerResponse>> {
+    return this.signers.list(query);
+  }
+
+  @Get(':signer_id')
+  @HttpCode(200)
+  @ApiEnvelope(SignerResponse, 200)
+  @ApiErrors(401, 404, 429, 500, 503)
+  get(@SignerId() id: string): Promise<SignerResponse> {
+    return this.signers.get(id);
+  }
+
+  @Post()
+  @ApiJsonBody()
+  @HttpCode(201)
+  @ApiBody({ type: CreateSignerDto })
+  @ApiEnvelope(SignerResponse, 201)
+  @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503, 504)
+  create(
+    @Body(new CheckedBodyPipe(CreateSignerDto)) body: Checked<CreateSignerDto>,
+  ): Promise<SignerResponse> {
+    return this.signers.create(body);
+  }
+
+  /** A key never changes under a relayer: delete the signer and create another. */
+  @Patch(':signer_id')
+  @HttpCode(400)
+  @ApiErrors(400, 401, 429)
+  update(): never {
+    throw new ValidationError('Signer updates are not allowed: delete the signer and create a new one');
+  }
+
+  @Delete(':signer_id')
+  @HttpCode(200)
+  @ApiEnvelope(String, 200)
+  @ApiErrors(401, 404, 409, 429, 500, 503, 504)
+  remove(@SignerId() id: string): Promise<string> {
+    return this.signers.remove(id);
+  }
+}

@@ -1,0 +1,166 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import {
+  ConflictError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '../common/errors/domain-errors';
+import { Page, PageQueryDto } from '../common/http/page';
+import type { FieldCipher } from '../common/security/encryption';
+import { isPlainObject } from '../common/validation/field-rules';
+import type { Checked } from '../common/validation/validate-dto';
+import { Transactions } from '../database/transactions';
+import { deriveAddress, isValidSecp256k1PrivateKey } from './address-derivation';
+import { Catalogue } from './catalogue';
+import { NETWORK_TYPES, type NetworkType, type SignerAddresses } from './catalogue.types';
+import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
+import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
+import { SignerUsersRegistry } from './signer-users';
+import { SignerEntity } from './signer.entity';
+import { SignersRepository } from './signers.repository';
+
+const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;
+const KEY_RULE = 'config.key must be 32 bytes as 64 hex characters (0x allowed)';
+const KEY_VALUE_RULE = 'config.key must be a valid secp256k1 private key: not zero and below the curve order';
+
+export const signerNotFound = (id: string): NotFoundError =>
+  new NotFoundError(`Signer with ID ${id} not found`);
+const duplicateSigner = (): ConflictError => new ConflictError('Signer with this ID already exists');
+
+/** What a relayer create learns of its signer. */
+export type SignerForNetwork =
+  | { readonly kind: 'found'; readonly address: string }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'unsuitable' };
+
+function toSignerResponse(id: string, addresses: SignerAddresses): SignerResponse {
+  return { id, type: 'local', config: {}, addresses: { ...addresses } };
+}
+
+/**
+ * Signers: those of the catalogue file (read-only, in memory) and those created through the API
+ * (rows, key encrypted). Lists show the file's first, in file order, then the API's by creation.
+ */
+@Injectable()
+export class SignersService {
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly signers: SignersRepository,
+    private readonly users: SignerUsersRegistry,
+    private readonly transactions: Transactions,
+    @Inject(SIGNER_KEY_CIPHER) private readonly cipher: FieldCipher | null,
+  ) {}
+
+  async list(query: PageQueryDto): Promise<Page<SignerResponse>> {
+    const fileCount = this.catalogue.signerCount;
+    const fromFile =
+      query.offset < fileCount ? this.catalogue.listSignerPage(query.offset, query.per_page) : [];
+    const stored = await this.signers.findPage(
+      Math.max(0, query.offset - fileCount),
+      query.per_page - fromFile.length,
+    );
+    const items = [
+      ...fromFile.map((signer) => toSignerResponse(signer.id, signer.addresses)),
+      ...stored.items.map((row) => toSignerResponse(row.id, row.addresses)),
+    ];
+    return new Page(items, query, fileCount + stored.total);
+  }
+
+  async get(id: string): Promise<SignerResponse> {
+    const fromFile = this.catalogue.findSigner(id);
+    if (fromFile) return toSignerResponse(fromFile.id, fromFile.addresses);
+    const row = await this.signers.findById(id);
+    if (!row) throw signerNotFound(id);
+    return toSignerResponse(row.id, row.addresses);
+  }
+
+  async create(input: Checked<CreateSignerDto>): Promise<SignerResponse> {
+    const { value: dto, invalid } = input;
+    const problems = [...input.problems];
+    let key: Uint8Array | null = null;
+    if (!invalid.has('type') && dto.type !== 'plain') {
+      problems.push(`Signer type '${dto.type}' is not supported`);
+    } else if (!invalid.has('type') && !invalid.has('config')) {
+      key = parsePlainConfig(dto.config, problems);
+    }
+    if (problems.length > 0 || key === null) throw new ValidationError(problems);
+    if (this.cipher === null) {
+      throw new ServiceUnavailableError(
+        'Service Unavailable: STORAGE_ENCRYPTION_KEY is not set, so signer keys cannot be stored',
+      );
+    }
+
+    const id = dto.id ?? randomUUID();
+    if (this.catalogue.hasSigner(id)) throw duplicateSigner();
+    const addresses: Partial<Record<NetworkType, string>> = {};
+    for (const type of NETWORK_TYPES) addresses[type] = deriveAddress(type, key);
+    const entity = Object.assign(new SignerEntity(), {
+      id,
+      type: 'plain' as const,
+      encryptedKey: this.cipher.encrypt(Buffer.from(key).toString('hex'), id),
+      addresses,
+      createdAt: new Date(),
+    });
+    key.fill(0);
+    await this.transactions.run(async (tx) => {
+      if (!(await this.signers.insert(tx.manager, entity))) throw duplicateSigner();
+    });
+    return toSignerResponse(id, addresses);
+  }
+
+  /** The file's signers are read-only; one that relayers use stays (contract 13.1). */
+  async remove(id: string): Promise<string> {
+    if (this.catalogue.hasSigner(id)) {
+      throw new ConflictError(`Signer ${id} is defined in the configuration file`);
+    }
+    await this.transactions.run(async (tx) => {
+      if (!(await this.signers.lock(tx.manager, id, 'update'))) throw signerNotFound(id);
+      const uses = await this.users.describeUsesOf(tx.manager, id);
+      if (uses.length > 0) throw new ConflictError(`Signer ${id} is used by ${uses.join('; ')}`);
+      await this.signers.delete(tx.manager, id);
+    });
+    return 'Signer deleted successfully';
+  }
+
+  /** The signer's address on networks of `type`, from the file or the database. */
+  async addressFor(signerId: string, type: NetworkType): Promise<SignerForNetwork> {
+    if (this.catalogue.hasSigner(signerId)) {
+      return this.catalogue.signerSuits(signerId, type)
+        ? { kind: 'found', address: this.catalogue.signerAddress(signerId, type) }
+        : { kind: 'unsuitable' };
+    }
+    const row = await this.signers.findById(signerId);
+    if (!row) return { kind: 'unknown' };
+    const address = row.addresses[type];
+    return address === undefined ? { kind: 'unsuitable' } : { kind: 'found', address };
+  }
+
+  /**
+   * In a transaction that makes a resource use the signer: false when it is gone. Until that
+   * transaction ends, the signer cannot be deleted.
+   */
+  async holdForUse(manager: EntityManager, signerId: string): Promise<boolean> {
+    return this.catalogue.hasSigner(signerId) || this.signers.lock(manager, signerId, 'share');
+  }
+}
+
+/** `{"key": "<64 hex>"}` and nothing else; the problems never quote the key. */
+function parsePlainConfig(config: Record<string, unknown>, problems: string[]): Uint8Array | null {
+  if (!isPlainObject(config)) return null;
+  for (const field of Object.keys(config)) {
+    if (field !== 'key') problems.push(`config.${field} is not an allowed field`);
+  }
+  const text = config.key;
+  if (typeof text !== 'string' || !HEX_KEY.test(text)) {
+    problems.push(KEY_RULE);
+    return null;
+  }
+  const key = Uint8Array.from(Buffer.from(text.replace(/^0x/, ''), 'hex'));
+  if (!isValidSecp256k1PrivateKey(key)) {
+    problems.push(KEY_VALUE_RULE);
+    return null;
+  }
+  return key;
+}
