@@ -15,6 +15,7 @@ import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { DatabaseReadyGuard } from './database/database-ready.guard';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
+import { RequestContext } from './common/http/request-context';
 import { RequestTimeoutMiddleware } from './common/http/request-timeout.middleware';
 import { LoggingModule } from './common/logging/logging.module';
 import { ApiKeyThrottlerGuard } from './common/rate-limit/api-key-throttler.guard';
@@ -42,14 +43,16 @@ export interface AppExtensions {
 
 /**
  * The whole service. The global pipeline, in the order a request meets it:
- * request id and log (pino-http) → metrics → timeout → auth guard → rate-limit guard →
+ * request id and log (pino-http) → metrics → request context → timeout → auth guard → rate-limit guard →
  * database-ready guard → envelope → JSON body → validation pipe → handler; errors of any stage go
  * to the one exception filter.
  */
 @Module({})
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestTimeoutMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+    consumer
+      .apply(RequestContext.middleware, RequestTimeoutMiddleware)
+      .forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 
   static register(config: AppConfig, extensions: AppExtensions = {}): DynamicModule {

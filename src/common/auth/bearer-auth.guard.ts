@@ -2,6 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { UnauthorizedError } from '../errors/domain-errors';
+import { RequestContext } from '../http/request-context';
+import { ADMIN } from './principal';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { IS_PUBLIC } from './public.decorator';
 
@@ -19,6 +21,8 @@ export class BearerAuthGuard implements CanActivate {
     }
     const request = context.switchToHttp().getRequest<Request>();
     if (this.verifier.verify(request.headers, request.rawHeaders) === null) throw new UnauthorizedError();
+    const scope = RequestContext.current();
+    if (scope) scope.principal = ADMIN;
     return true;
   }
 }

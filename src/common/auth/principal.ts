@@ -1,0 +1,35 @@
+/** The permissions of contract 14; `*` grants all of them. */
+export const PERMISSIONS = [
+  'relayers:read',
+  'relayers:write',
+  'notifications:read',
+  'notifications:write',
+  'signers:read',
+  'signers:write',
+  'networks:read',
+  'networks:write',
+  'api_keys:manage',
+  'audit:read',
+  'metrics:read',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+export type Grant = Permission | '*';
+
+/** Who is asking: the administrator (the environment's API_KEY) or a key managed through the API. */
+export interface Principal {
+  readonly type: 'admin' | 'api_key';
+  readonly id: string;
+  readonly name: string;
+  readonly permissions: readonly Grant[];
+}
+
+export const ADMIN: Principal = Object.freeze({
+  type: 'admin',
+  id: 'admin',
+  name: 'API_KEY',
+  permissions: Object.freeze(['*'] as const),
+});
+
+export function grants(principal: Principal, permission: Permission): boolean {
+  return principal.permissions.includes('*') || principal.permissions.includes(permission);
+}
