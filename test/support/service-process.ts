@@ -93,8 +93,11 @@ export class ServiceProcess {
     return this.waitFor200('/api/v1/ready', timeoutMs);
   }
 
-  /** Waits for the process to exit by itself (a refused start); kills it if the deadline passes. */
-  async exited(timeoutMs = 20_000): Promise<ExitStatus> {
+  /**
+   * Waits for the process to exit by itself (a refused start); kills it if the deadline passes.
+   * 40 s: a start on a loaded 2-core CI machine was seen to take over 20 s to fail.
+   */
+  async exited(timeoutMs = 40_000): Promise<ExitStatus> {
     if (!this.exit) throw new Error('the service has not been started');
     try {
       return await withDeadline('the service to exit by itself', this.exit, timeoutMs, () => this.tail());
