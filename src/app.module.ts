@@ -26,6 +26,8 @@ import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RelayerHealthModule } from './relayer-health/relayer-health.module';
@@ -44,8 +46,9 @@ export interface AppExtensions {
 /**
  * The whole service. The global pipeline, in the order a request meets it:
  * request id and log (pino-http) → metrics → request context → timeout → auth guard → rate-limit guard →
- * database-ready guard → envelope → JSON body → validation pipe → handler; errors of any stage go
- * to the one exception filter.
+ * database-ready guard → JSON body → idempotency key → envelope → validation pipe → handler; errors
+ * of any stage go to the one exception filter. The idempotency key sits between the body (part of
+ * its digest) and the envelope (it stores and replays the answer as sent).
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -67,6 +70,7 @@ export class AppModule implements NestModule {
         RedisModule,
         RateLimitModule,
         DatabaseModule,
+        IdempotencyModule,
         CatalogueModule,
         MetricsModule,
         HealthModule,
@@ -80,8 +84,9 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_GUARD, useClass: ApiKeyThrottlerGuard },
         { provide: APP_GUARD, useClass: DatabaseReadyGuard },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ],

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { LIVENESS_PATH } from './health/liveness';
+import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 
 /** The liveness route is answered by Express directly (see health/liveness.ts); document it here. */
 function withLiveness(document: OpenAPIObject): OpenAPIObject {
@@ -44,7 +45,7 @@ export function setupOpenApi(app: INestApplication): void {
           .build(),
       ),
     );
-  SwaggerModule.setup('api/docs', app, document, {
+  SwaggerModule.setup('api/docs', app, () => documentIdempotencyKeys(document()), {
     jsonDocumentUrl: 'api/docs-json',
     useGlobalPrefix: false,
   });

@@ -3,6 +3,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { NetworkRpcUrlsEntity } from '../catalogue/network-rpc-urls.entity';
 import { SignerEntity } from '../catalogue/signer.entity';
 import type { DatabaseConfig } from '../config/app-config';
+import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
 import { NotificationEntity } from '../notifications/notification.entity';
 import { RelayerCheckEntity } from '../relayer-health/relayer-check.entity';
 import { RelayerEntity } from '../relayers/relayer.entity';
@@ -16,6 +17,7 @@ export const ENTITIES = [
   RelayerCheckEntity,
   SignerEntity,
   NetworkRpcUrlsEntity,
+  IdempotencyKeyEntity,
 ];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];

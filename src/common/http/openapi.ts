@@ -21,7 +21,7 @@ const ERROR_TEXT: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-const errorEnvelopeSchema: SchemaObject = {
+export const errorEnvelopeSchema: SchemaObject = {
   type: 'object',
   required: ['success', 'data', 'message', 'error'],
   properties: {

@@ -32,6 +32,11 @@ export class RequestDeadline {
     RequestDeadline.storage.run(this, next);
   }
 
+  /** Runs `work` under no deadline: writes that are not the request's change (its idempotency key). */
+  static outside<T>(work: () => T): T {
+    return RequestDeadline.storage.exit(work);
+  }
+
   /** Called when the time is up: true when the 504 may be answered (nothing committed or committing). */
   expire(): boolean {
     if (this.#committing > 0 || this.#committed) return false;

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/errors/database-errors';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
+
+/** What a finished request leaves for its repeats. */
+export interface StoredAnswer {
+  readonly status: number;
+  /** The envelope, as JSON text. */
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Which claim a write is about: only its holder completes or releases it. */
+export interface ClaimRef {
+  readonly scope: string;
+  readonly key: string;
+  readonly token: string;
+}
+
+/**
+ * The idempotency keys table. Every write is one statement whose WHERE names the claim it expects
+ * (conditional UPDATE or DELETE, or an INSERT the primary key refuses), so instances on one server
+ * or on several Galera nodes never both hold one key.
+ */
+@Injectable()
+export class IdempotencyKeysRepository {
+  constructor(
+    @InjectRepository(IdempotencyKeyEntity) private readonly repository: Repository<IdempotencyKeyEntity>,
+  ) {}
+
+  find(scope: string, key: string): Promise<IdempotencyKeyEntity | null> {
+    return this.repository.findOneBy({ scope, key });
+  }
+
+  /** Claims a key nobody holds; false when the primary key says someone does. */
+  async insertClaim(manager: EntityManager, claim: IdempotencyKeyEntity): Promise<boolean> {
+    try {
+      await manager.insert(IdempotencyKeyEntity, claim);
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Takes over a key whose claim ran out (an answer older than 24 hours, or a request that never
+   * finished): false when another request took it over, released it or completed it first.
+   */
+  async takeOver(
+    manager: EntityManager,
+    previousToken: string,
+    claim: IdempotencyKeyEntity,
+  ): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(IdempotencyKeyEntity)
+      .set({ ...claim, responseStatus: null, responseBody: null, responseHeaders: null })
+      .where('scope = :scope AND idempotency_key = :key AND claim_token = :previousToken', {
+        scope: claim.scope,
+        key: claim.key,
+        previousToken,
+      })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Stores the answer of the claim's request; false when the claim was taken over meanwhile. */
+  async complete(manager: EntityManager, claim: ClaimRef, answer: StoredAnswer): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(IdempotencyKeyEntity)
+      .set({
+        state: 'done',
+        responseStatus: answer.status,
+        responseBody: answer.body,
+        responseHeaders: JSON.stringify(answer.headers),
+      })
+      .where('scope = :scope AND idempotency_key = :key AND claim_token = :token', { ...claim })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Gives the key up (its request failed with a 5xx): the next request with it runs. */
+  async release(manager: EntityManager, claim: ClaimRef): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(IdempotencyKeyEntity)
+      .where('scope = :scope AND idempotency_key = :key AND claim_token = :token', { ...claim })
+      .execute();
+  }
+
+  /**
+   * Removes up to about `batch` keys claimed before `before`, oldest first, and says how many: a
+   * bounded DELETE keeps each transaction small (Galera replicates a transaction as one write set).
+   */
+  async deleteCreatedBefore(manager: EntityManager, before: Date, batch: number): Promise<number> {
+    const [last] = await manager
+      .createQueryBuilder(IdempotencyKeyEntity, 'k')
+      .select('k.created_at', 'createdAt')
+      .where('k.created_at < :before', { before })
+      .orderBy('k.created_at')
+      .offset(batch - 1)
+      .limit(1)
+      .getRawMany<{ createdAt: Date | string }>();
+    const query = manager.createQueryBuilder().delete().from(IdempotencyKeyEntity);
+    const result = last
+      ? await query.where('created_at <= :upTo', { upTo: last.createdAt }).execute()
+      : await query.where('created_at < :before', { before }).execute();
+    return result.affected ?? 0;
+  }
+}

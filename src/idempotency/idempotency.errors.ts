@@ -1,0 +1,27 @@
+import { ConflictError, DomainError } from '../common/errors/domain-errors';
+
+/** 422 (contract 2 and 15): the key already stands for a request with another path or body. */
+export class IdempotencyKeyReusedError extends DomainError {
+  readonly status = 422;
+
+  constructor() {
+    super('This Idempotency-Key was used for another request: send a new key for a new request');
+  }
+}
+
+/** 409 (contract 15): the key's first request is still running. */
+export class IdempotencyKeyInProgressError extends ConflictError {
+  constructor() {
+    super('A request with this Idempotency-Key is still in progress: retry later');
+  }
+}
+
+/** A stored 4xx answer, answered again: through the one filter, as the first one was. */
+export class ReplayedErrorAnswer extends DomainError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

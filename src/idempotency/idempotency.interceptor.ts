@@ -1,0 +1,141 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
+import { DomainError } from '../common/errors/domain-errors';
+import { errorEnvelope } from '../common/http/api-exception.filter';
+import { parseJson, stringifyJson, withRawIntegers } from '../common/http/json';
+import { RAW_RESPONSE } from '../common/http/raw-response.decorator';
+import { RequestContext } from '../common/http/request-context';
+import { ReplayedErrorAnswer } from './idempotency.errors';
+import { IdempotencyKeys, type IdempotentRequest } from './idempotency-keys.service';
+import type { ClaimRef, StoredAnswer } from './idempotency-keys.repository';
+import { IDEMPOTENT_REPLAY_OMITS } from './idempotent-replay.decorator';
+import { readIdempotencyKey, REPLAYED_HEADER, requestDigest, withoutFields } from './idempotent-request';
+
+/** Headers of the first answer that its replays repeat. */
+const KEPT_HEADERS = ['ETag', 'Location'];
+/** The scope of a request no principal made (a public route): none take a body today. */
+const NO_PRINCIPAL = '-';
+
+/** What the route answers when it succeeds, and how: fixed per route, so a replay gives the same. */
+interface RouteAnswer {
+  readonly status: number;
+  readonly raw: boolean;
+  readonly omits: readonly string[];
+}
+
+/**
+ * `Idempotency-Key` on every POST (contract 15). It runs after the guards, so the caller is known
+ * (keys are scoped per principal), inside the JSON body interceptor, so the body is parsed (it is
+ * part of the request's digest), and outside the envelope interceptor, so what it stores is the
+ * answer as it is sent: the whole envelope, and the ETag that interceptor sets. The validation
+ * pipe and the handler run inside it: their 4xx answers are stored and replayed too (through the
+ * exception filter, as the first one went). The answer is stored before it is sent, so a client
+ * that has its answer finds the key done.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly keys: IdempotencyKeys,
+    private readonly reflector: Reflector,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    if (context.getType() !== 'http' || request.method !== 'POST') return next.handle();
+    const key = readIdempotencyKey(request.headers, request.rawHeaders);
+    if (key === undefined) return next.handle();
+    const response = http.getResponse<Response>();
+    const idempotent: IdempotentRequest = {
+      scope: RequestContext.current()?.principal?.id ?? NO_PRINCIPAL,
+      key,
+      request: `${request.method} ${request.originalUrl.split('?')[0]}`.slice(0, 2048),
+      digest: requestDigest(request.method, request.originalUrl, request.body),
+    };
+    const handler = context.getHandler();
+    const route: RouteAnswer = {
+      status: this.reflector.get<number | undefined>(HTTP_CODE_METADATA, handler) ?? 201,
+      raw: this.reflector.get<boolean | undefined>(RAW_RESPONSE, handler) === true,
+      omits: this.reflector.get<string[] | undefined>(IDEMPOTENT_REPLAY_OMITS, handler) ?? [],
+    };
+    return from(this.keys.admit(idempotent)).pipe(
+      mergeMap((admission) =>
+        admission.kind === 'replay'
+          ? this.replay(admission.answer, response)
+          : this.run(admission.claim, route, response, next),
+      ),
+    );
+  }
+
+  private run(
+    claim: ClaimRef,
+    route: RouteAnswer,
+    response: Response,
+    next: CallHandler,
+  ): Observable<unknown> {
+    return next.handle().pipe(
+      mergeMap(async (answer: unknown) => {
+        // Sent already: the 504 went out (and the change, if any, was refused). Let a retry run.
+        if (response.headersSent) {
+          await this.keys.release(claim);
+          return answer;
+        }
+        await this.keys.complete(claim, {
+          status: route.status,
+          body: stringifyJson(this.storable(answer, route)),
+          headers: keptHeaders(response),
+        });
+        return answer;
+      }),
+      catchError((error: unknown) =>
+        from(this.settleFailure(claim, error, response)).pipe(mergeMap(() => throwError(() => error))),
+      ),
+    );
+  }
+
+  /** The answer as it is stored and replayed: without the fields the route shows only once. */
+  private storable(answer: unknown, route: RouteAnswer): unknown {
+    if (route.omits.length === 0) return answer;
+    if (route.raw) return withoutFields(answer, route.omits);
+    const envelope = answer as Record<string, unknown>;
+    return { ...envelope, data: withoutFields(envelope.data, route.omits) };
+  }
+
+  /** A 4xx of ours is the request's answer (stored); anything else, a 5xx above all, frees the key. */
+  private async settleFailure(claim: ClaimRef, error: unknown, response: Response): Promise<void> {
+    if (error instanceof DomainError && error.status < 500 && !response.headersSent) {
+      await this.keys.complete(claim, {
+        status: error.status,
+        body: stringifyJson(errorEnvelope(error.message)),
+        headers: {},
+      });
+    } else {
+      await this.keys.release(claim);
+    }
+  }
+
+  private replay(answer: StoredAnswer, response: Response): Observable<unknown> {
+    response.setHeader(REPLAYED_HEADER, 'true');
+    for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+    const body = parseJson(answer.body);
+    if (answer.status >= 400) {
+      const { message } = body as { message?: unknown };
+      return throwError(
+        () => new ReplayedErrorAnswer(answer.status, typeof message === 'string' ? message : ''),
+      );
+    }
+    return of(withRawIntegers(body));
+  }
+}
+
+function keptHeaders(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = response.getHeader(name);
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdempotencyKeyEntity } from './idempotency-key.entity';
+import { IdempotencyKeysCleanup } from './idempotency-keys.cleanup';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { IdempotencyKeys } from './idempotency-keys.service';
+
+/**
+ * Idempotency keys (contract 15). The interceptor that applies them to every POST is registered by
+ * the app module with the other global enhancers, where their order is decided.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([IdempotencyKeyEntity])],
+  providers: [IdempotencyKeysRepository, IdempotencyKeys, IdempotencyKeysCleanup],
+  exports: [IdempotencyKeys],
+})
+export class IdempotencyModule {}

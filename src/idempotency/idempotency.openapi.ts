@@ -1,0 +1,53 @@
+import type { OpenAPIObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
+import { errorEnvelopeSchema } from '../common/http/openapi';
+import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotent-request';
+
+const KEY_PARAMETER: ParameterObject = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Makes the POST safe to retry (1 to 255 printable ASCII characters, scoped to your API key): ' +
+    'a repeat with the same key and the same request within 24 hours answers the first answer again ' +
+    `(with ${REPLAYED_HEADER}: true) and changes nothing`,
+  schema: { type: 'string', minLength: 1, maxLength: 255, example: 'deploy-2024-05-01-sepolia-main' },
+};
+
+const errorResponse = (description: string): ResponseObject => ({
+  description,
+  content: { 'application/json': { schema: errorEnvelopeSchema } },
+});
+
+const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress: retry later';
+const REUSED = 'This Idempotency-Key was used for another request (another path or body)';
+
+/**
+ * Documents Idempotency-Key on every POST of the document, where the interceptor applies it: the
+ * header, the replay marker on success answers, 409 while the first request runs and 422 for a
+ * key reused with another request. Done once here rather than with a decorator on each route,
+ * which a new route could miss.
+ */
+export function documentIdempotencyKeys(document: OpenAPIObject): OpenAPIObject {
+  for (const path of Object.values(document.paths)) {
+    const operation = path.post;
+    if (!operation) continue;
+    operation.parameters = [...(operation.parameters ?? []), KEY_PARAMETER];
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!/^2\d\d$/.test(status) || response === undefined || '$ref' in response) continue;
+      response.headers = {
+        ...response.headers,
+        [REPLAYED_HEADER]: {
+          description:
+            'true when this is the stored answer of an earlier request with the same Idempotency-Key',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      };
+    }
+    const conflict = operation.responses['409'] as ResponseObject | undefined;
+    operation.responses['409'] = conflict
+      ? { ...conflict, description: `${conflict.description}; or: ${IN_PROGRESS}` }
+      : errorResponse(IN_PROGRESS);
+    operation.responses['422'] = errorResponse(REUSED);
+  }
+  return document;
+}
