@@ -85,7 +85,7 @@ curl() {
   local status=\${out##*$'\\n'}
   local body=\${out%$'\\n'*}
   printf '%s\\n' "$body"
-  printf '%s\\t%s\\t%s\\n' "$line" "$code:$status" "$(printf '%s' "$body" | head -c 2000 | tr '\\n\\t' '  ')" >> "$README_CALLS"
+  printf '%s\\t%s\\t%s\\n' "$line" "$code:$status" "$(printf '%s' "$body" | head -c 1000000 | tr '\\n\\t' '  ')" >> "$README_CALLS"
   return 0
 }
 `;
