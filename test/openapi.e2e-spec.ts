@@ -66,6 +66,7 @@ describe('OpenAPI document', () => {
       '400',
       '401',
       '404',
+      '412',
       '413',
       '415',
       '429',
@@ -208,6 +209,57 @@ describe('OpenAPI document', () => {
       description: 'wei, exact: a whole JSON number or a string of decimal digits (answered as a number)',
       nullable: true,
     });
+  });
+
+  it('documents safe writes (contract 15): ETag on single resources, If-Match and 412, dry_run', async () => {
+    interface Operation {
+      parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
+      responses: Record<string, { headers?: Record<string, { schema: { type: string } }> }>;
+    }
+    const res = await handle.current.get('/api/docs-json', false).expect(200);
+    const paths = (res.body as { paths: Record<string, Record<string, Operation>> }).paths;
+    const relayer = '/api/v1/relayers/{relayer_id}';
+    const notification = '/api/v1/notifications/{notification_id}';
+    const tagged: Array<[string, string, string]> = [
+      ['/api/v1/relayers', 'post', '201'],
+      [relayer, 'get', '200'],
+      [relayer, 'patch', '200'],
+      ['/api/v1/notifications', 'post', '201'],
+      [notification, 'get', '200'],
+      [notification, 'patch', '200'],
+    ];
+    for (const [path, method, status] of tagged) {
+      const etag = paths[path][method].responses[status].headers?.ETag.schema.type;
+      expect({ path, method, etag }).toEqual({ path, method, etag: 'string' });
+    }
+    expect(paths['/api/v1/relayers'].get.responses['200'].headers).toBeUndefined();
+    const parameter = (path: string, method: string, name: string) =>
+      paths[path][method].parameters?.find((p) => p.name === name);
+    for (const [path, method] of [
+      [relayer, 'patch'],
+      [relayer, 'delete'],
+      [notification, 'patch'],
+      [notification, 'delete'],
+    ]) {
+      expect({ path, method, header: parameter(path, method, 'If-Match') }).toEqual({
+        path,
+        method,
+        header: expect.objectContaining({ in: 'header', required: false }),
+      });
+      expect(Object.keys(paths[path][method].responses)).toContain('412');
+    }
+    for (const [path, method] of [
+      ['/api/v1/relayers', 'post'],
+      [relayer, 'patch'],
+    ]) {
+      expect(parameter(path, method, 'dry_run')).toEqual(
+        expect.objectContaining({
+          in: 'query',
+          required: false,
+          schema: { type: 'boolean', default: false },
+        }),
+      );
+    }
   });
 
   it('serves the UI at /api/docs without a token', async () => {

@@ -62,3 +62,41 @@ describe('Transactions: conflicts the database resolved by rolling one side back
     expect(runs()).toBe(1);
   });
 });
+
+describe('Transactions: a dry run (rollback) runs the work and keeps nothing', () => {
+  it('resolves with the work result, rolls the transaction back and publishes nothing at all', async () => {
+    let outcome: 'committed' | 'rolled back' | undefined;
+    const source = {
+      options: { type: 'better-sqlite3' },
+      transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
+        try {
+          const result = await work({} as EntityManager);
+          outcome = 'committed';
+          return result;
+        } catch (error) {
+          outcome = 'rolled back';
+          throw error;
+        }
+      },
+    } as unknown as DataSource;
+    const heard: string[] = [];
+    const events = new EventEmitter2({ wildcard: true });
+    events.onAny((name) => heard.push(String(name)));
+    const result = await new Transactions(source, events).run(
+      async (tx) => {
+        await tx.publish('thing.done', {});
+        return 'would be';
+      },
+      { rollback: true },
+    );
+    expect({ result, outcome, heard }).toEqual({ result: 'would be', outcome: 'rolled back', heard: [] });
+  });
+
+  it("the work's own error still reaches the caller", async () => {
+    const { source } = dataSource('better-sqlite3', []);
+    const refusal = new Error('refused');
+    await expect(
+      new Transactions(source, new EventEmitter2()).run(() => Promise.reject(refusal), { rollback: true }),
+    ).rejects.toBe(refusal);
+  });
+});

@@ -24,6 +24,22 @@ export interface Tx {
   publish(name: string, event: object): Promise<void>;
 }
 
+export interface RunOptions {
+  /**
+   * A dry run (contract 15): the work runs with every statement and check, then the transaction
+   * is rolled back and `run` resolves with the work's result. Nothing is published, neither
+   * `<name>.committing` nor `<name>`.
+   */
+  readonly rollback?: boolean;
+}
+
+/** Carries a dry run's result out of the transaction it rolls back. */
+class RolledBack<T> extends Error {
+  constructor(readonly result: T) {
+    super('rolled back: dry run');
+  }
+}
+
 /**
  * The one way the service writes: every change runs in a transaction through `run`, which
  * - commits only while the request's deadline allows it, so a 504 never hides a committed change;
@@ -44,9 +60,9 @@ export class Transactions {
     this.serialised = dataSource.options.type === 'better-sqlite3';
   }
 
-  run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    if (!this.serialised) return this.retryingConflicts(work);
-    const result = this.tail.then(() => this.transaction(work));
+  run<T>(work: (tx: Tx) => Promise<T>, options: RunOptions = {}): Promise<T> {
+    if (!this.serialised) return this.retryingConflicts(work, options);
+    const result = this.tail.then(() => this.transaction(work, options));
     this.tail = result.catch(() => undefined);
     return result;
   }
@@ -56,10 +72,10 @@ export class Transactions {
    * certification conflict, a lock wait timeout) runs again, a few times with jitter, so that a
    * client sees the outcome of its request (201, 409, 200) and not a 5xx for a conflict.
    */
-  private async retryingConflicts<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  private async retryingConflicts<T>(work: (tx: Tx) => Promise<T>, options: RunOptions): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transaction(work);
+        return await this.transaction(work, options);
       } catch (error) {
         if (!isTransientConflict(error) || attempt >= MAX_CONFLICT_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
@@ -67,7 +83,7 @@ export class Transactions {
     }
   }
 
-  private async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (tx: Tx) => Promise<T>, options: RunOptions): Promise<T> {
     const deadline = RequestDeadline.current();
     const published: Array<[string, object]> = [];
     let committing = false;
@@ -77,6 +93,7 @@ export class Transactions {
         const value = await work({
           manager,
           publish: async (name, event) => {
+            if (options.rollback) return;
             await this.events.emitAsync(`${name}.committing`, {
               manager,
               event,
@@ -84,6 +101,7 @@ export class Transactions {
             published.push([name, event]);
           },
         });
+        if (options.rollback) throw new RolledBack(value);
         deadline?.beginCommit();
         committing = true;
         return value;
@@ -92,6 +110,7 @@ export class Transactions {
       for (const [name, event] of published) this.publishCommitted(name, event);
       return result;
     } catch (error) {
+      if (error instanceof RolledBack) return error.result as T;
       if (error instanceof DeadlineExceededError) {
         this.logger.warn('the request deadline passed before commit: its change was rolled back');
       }

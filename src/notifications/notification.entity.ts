@@ -18,6 +18,10 @@ export class NotificationEntity {
   @Column({ name: 'signing_key', type: 'text', nullable: true })
   signingKey: string | null;
 
+  /** Bumped by every update; the entity tag (contract 15) is derived from it. */
+  @Column({ type: 'integer' })
+  version: number;
+
   @Column({ name: 'created_at', type: 'datetime', precision: 3 })
   createdAt: Date;
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
+import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
+import { ApiEnvelope, ApiErrors, ApiIfMatch, ApiJsonBody } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
@@ -19,9 +20,9 @@ export class NotificationsController {
   @Post()
   @ApiJsonBody()
   @HttpCode(201)
-  @ApiEnvelope(NotificationResponse, 201)
+  @ApiEnvelope(NotificationResponse, 201, { etag: true })
   @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503)
-  create(@Body() dto: CreateNotificationDto): Promise<NotificationResponse> {
+  create(@Body() dto: CreateNotificationDto): Promise<Tagged<NotificationResponse>> {
     return this.notifications.create(dto);
   }
 
@@ -35,26 +36,32 @@ export class NotificationsController {
 
   @Get(':notification_id')
   @HttpCode(200)
-  @ApiEnvelope(NotificationResponse, 200)
+  @ApiEnvelope(NotificationResponse, 200, { etag: true })
   @ApiErrors(401, 404, 429, 500, 503)
-  get(@NotificationId() id: string): Promise<NotificationResponse> {
-    return this.notifications.get(id);
+  get(@NotificationId() id: string): Promise<Tagged<NotificationResponse>> {
+    return this.notifications.getTagged(id);
   }
 
   @Patch(':notification_id')
   @ApiJsonBody()
   @HttpCode(200)
-  @ApiEnvelope(NotificationResponse, 200)
-  @ApiErrors(400, 401, 404, 413, 415, 429, 500, 503)
-  update(@NotificationId() id: string, @Body() dto: UpdateNotificationDto): Promise<NotificationResponse> {
-    return this.notifications.update(id, dto);
+  @ApiEnvelope(NotificationResponse, 200, { etag: true })
+  @ApiIfMatch()
+  @ApiErrors(400, 401, 404, 412, 413, 415, 429, 500, 503)
+  update(
+    @NotificationId() id: string,
+    @Body() dto: UpdateNotificationDto,
+    @IfMatchHeader() ifMatch: IfMatch | null,
+  ): Promise<Tagged<NotificationResponse>> {
+    return this.notifications.update(id, dto, { ifMatch });
   }
 
   @Delete(':notification_id')
   @HttpCode(200)
   @ApiEnvelope(String, 200)
-  @ApiErrors(401, 404, 409, 429, 500, 503)
-  remove(@NotificationId() id: string): Promise<string> {
-    return this.notifications.remove(id);
+  @ApiIfMatch()
+  @ApiErrors(401, 404, 409, 412, 429, 500, 503)
+  remove(@NotificationId() id: string, @IfMatchHeader() ifMatch: IfMatch | null): Promise<string> {
+    return this.notifications.remove(id, { ifMatch });
   }
 }

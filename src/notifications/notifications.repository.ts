@@ -42,21 +42,39 @@ export class NotificationsRepository {
     }
   }
 
-  /** Applies only the given columns; false when no such notification exists. */
+  /**
+   * Applies only the given columns and bumps the version; with `version`, only while the
+   * notification still has it. False when no such notification (at that version) exists.
+   */
   async update(
     manager: EntityManager,
     id: string,
     changes: NotificationChanges,
     now: Date,
+    version?: number,
   ): Promise<boolean> {
-    const result = await manager.update(NotificationEntity, { id }, { ...changes, updatedAt: now });
+    const result = await manager.update(
+      NotificationEntity,
+      version === undefined ? { id } : { id, version },
+      { ...changes, updatedAt: now, version: () => 'version + 1' },
+    );
     return (result.affected ?? 0) > 0;
   }
 
-  /** 'in_use' when a row still references it (the foreign key decides, even against a racing write). */
-  async deleteById(manager: EntityManager, id: string): Promise<'deleted' | 'missing' | 'in_use'> {
+  /**
+   * 'in_use' when a row still references it (the foreign key decides, even against a racing write);
+   * with `version`, 'missing' unless the notification still has it.
+   */
+  async deleteById(
+    manager: EntityManager,
+    id: string,
+    version?: number,
+  ): Promise<'deleted' | 'missing' | 'in_use'> {
     try {
-      const result = await manager.delete(NotificationEntity, { id });
+      const result = await manager.delete(
+        NotificationEntity,
+        version === undefined ? { id } : { id, version },
+      );
       return (result.affected ?? 0) > 0 ? 'deleted' : 'missing';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'in_use';

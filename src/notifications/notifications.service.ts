@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ConflictError, NotFoundError, ValidationError } from '../common/errors/domain-errors';
+import {
+  ConflictError,
+  NotFoundError,
+  PreconditionFailedError,
+  ValidationError,
+} from '../common/errors/domain-errors';
+import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { FieldCipher, isEncrypted } from '../common/security/encryption';
 import { checkUrl } from '../common/security/url-policy';
@@ -22,6 +28,11 @@ export function toNotificationResponse(entity: NotificationEntity): Notification
   return { id: entity.id, type: entity.type, url: entity.url, has_signing_key: entity.signingKey !== null };
 }
 
+/** The notification's answer with its entity tag (contract 15), which changes with every write of it. */
+function toTaggedNotification(entity: NotificationEntity): Tagged<NotificationResponse> {
+  return new Tagged(toNotificationResponse(entity), entityTag(entity.version, entity.createdAt));
+}
+
 @Injectable()
 export class NotificationsService {
   constructor(
@@ -32,7 +43,7 @@ export class NotificationsService {
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {}
 
-  async create(dto: CreateNotificationDto): Promise<NotificationResponse> {
+  async create(dto: CreateNotificationDto): Promise<Tagged<NotificationResponse>> {
     this.assertUrlAllowed(dto.url);
     const now = new Date();
     const entity = Object.assign(new NotificationEntity(), {
@@ -40,44 +51,64 @@ export class NotificationsService {
       type: dto.type ?? 'webhook',
       url: dto.url,
       signingKey: dto.signing_key ? this.sealKey(dto.signing_key) : null,
+      version: 1,
       createdAt: now,
       updatedAt: now,
     });
-    const response = toNotificationResponse(entity);
+    const created = toTaggedNotification(entity);
     await this.transactions.run(async (tx) => {
       if (!(await this.notifications.insert(tx.manager, entity))) {
         throw new ConflictError('Notification with this ID already exists');
       }
-      await tx.publish(NOTIFICATION_EVENTS.created, { notification: response } satisfies NotificationEvent);
+      await tx.publish(NOTIFICATION_EVENTS.created, {
+        notification: created.data,
+      } satisfies NotificationEvent);
     });
-    return response;
+    return created;
   }
 
-  async update(id: string, dto: UpdateNotificationDto): Promise<NotificationResponse> {
+  /** With `If-Match` (contract 15), only the version it matched is written: a write since then makes it a 412. */
+  async update(
+    id: string,
+    dto: UpdateNotificationDto,
+    options: { ifMatch?: IfMatch | null } = {},
+  ): Promise<Tagged<NotificationResponse>> {
+    const { ifMatch } = options;
     const changes: NotificationChanges = {};
     if (dto.type != null) changes.type = dto.type;
     if (dto.url != null) changes.url = dto.url;
     if (dto.signing_key === '') changes.signingKey = null;
     else if (dto.signing_key != null) changes.signingKey = this.sealKey(dto.signing_key);
-    if (!(await this.notifications.existsById(id))) throw notificationNotFound();
+    const current = await this.notifications.findById(id);
+    if (!current) throw notificationNotFound();
+    ifMatch?.assertMatches(entityTag(current.version, current.createdAt));
     if (changes.url !== undefined) this.assertUrlAllowed(changes.url);
 
-    if (Object.keys(changes).length === 0) return this.get(id);
+    if (Object.keys(changes).length === 0) return toTaggedNotification(current);
     return this.transactions.run(async (tx) => {
-      if (!(await this.notifications.update(tx.manager, id, changes, new Date())))
-        throw notificationNotFound();
+      const expected = ifMatch ? current.version : undefined;
+      if (!(await this.notifications.update(tx.manager, id, changes, new Date(), expected))) {
+        throw ifMatch ? new PreconditionFailedError() : notificationNotFound();
+      }
       const updated = await this.notifications.findById(id, tx.manager);
       if (!updated) throw notificationNotFound();
-      const response = toNotificationResponse(updated);
-      await tx.publish(NOTIFICATION_EVENTS.updated, { notification: response } satisfies NotificationEvent);
-      return response;
+      const tagged = toTaggedNotification(updated);
+      await tx.publish(NOTIFICATION_EVENTS.updated, {
+        notification: tagged.data,
+      } satisfies NotificationEvent);
+      return tagged;
     });
   }
 
   async get(id: string): Promise<NotificationResponse> {
+    return (await this.getTagged(id)).data;
+  }
+
+  /** The notification with its entity tag (contract 15). */
+  async getTagged(id: string): Promise<Tagged<NotificationResponse>> {
     const entity = await this.notifications.findById(id);
     if (!entity) throw notificationNotFound();
-    return toNotificationResponse(entity);
+    return toTaggedNotification(entity);
   }
 
   /** Where and how to deliver to the target: its URL and its signing key in clear, or null when gone. */
@@ -100,11 +131,18 @@ export class NotificationsService {
     return new Page(items.map(toNotificationResponse), query, total);
   }
 
-  /** 409 naming the relayers while any relayer references the notification (contract 8). */
-  async remove(id: string): Promise<string> {
+  /**
+   * 409 naming the relayers while any relayer references the notification (contract 8). With
+   * `If-Match`, only the version it matched is deleted: a write since then makes it a 412.
+   */
+  async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
+    const { ifMatch } = options;
     const outcome = await this.transactions.run(async (tx) => {
       const last = await this.notifications.findById(id, tx.manager);
-      const deleted = last ? await this.notifications.deleteById(tx.manager, id) : 'missing';
+      if (last) ifMatch?.assertMatches(entityTag(last.version, last.createdAt));
+      const expected = ifMatch ? last?.version : undefined;
+      const deleted = last ? await this.notifications.deleteById(tx.manager, id, expected) : 'missing';
+      if (last && deleted === 'missing' && ifMatch) throw new PreconditionFailedError();
       if (last && deleted === 'deleted') {
         await tx.publish(NOTIFICATION_EVENTS.deleted, {
           notification: toNotificationResponse(last),

@@ -1,3 +1,4 @@
+import { entityTag, Tagged } from '../common/http/etag';
 import { withRawIntegers } from '../common/http/json';
 import { maskUrl } from '../common/security/url-masking';
 import type { RelayerResponse } from './dto/relayer.dto';
@@ -22,4 +23,9 @@ export function toRelayerResponse(entity: RelayerEntity): RelayerResponse {
     created_at: entity.createdAt.toISOString(),
     updated_at: entity.updatedAt.toISOString(),
   };
+}
+
+/** The relayer's answer with its entity tag (contract 15), which changes with every write of it. */
+export function toTaggedRelayer(entity: RelayerEntity): Tagged<RelayerResponse> {
+  return new Tagged(toRelayerResponse(entity), entityTag(entity.version, entity.createdAt));
 }

@@ -1,7 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
-import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
+import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
+import { ApiDryRun, ApiEnvelope, ApiErrors, ApiIfMatch, ApiJsonBody } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
+import { ParseFlagPipe } from '../common/validation/parse-flag.pipe';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import type { Checked } from '../common/validation/validate-dto';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
@@ -20,12 +22,14 @@ export class RelayersController {
   @ApiJsonBody()
   @HttpCode(201)
   @ApiBody({ type: CreateRelayerDto })
-  @ApiEnvelope(RelayerResponse, 201)
+  @ApiEnvelope(RelayerResponse, 201, { etag: true })
+  @ApiDryRun()
   @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503, 504)
   create(
     @Body(new CheckedBodyPipe(CreateRelayerDto)) body: Checked<CreateRelayerDto>,
-  ): Promise<RelayerResponse> {
-    return this.relayers.create(body);
+    @Query('dry_run', new ParseFlagPipe('dry_run')) dryRun: boolean,
+  ): Promise<Tagged<RelayerResponse>> {
+    return this.relayers.create(body, { dryRun });
   }
 
   @Get()
@@ -38,30 +42,35 @@ export class RelayersController {
 
   @Get(':relayer_id')
   @HttpCode(200)
-  @ApiEnvelope(RelayerResponse, 200)
+  @ApiEnvelope(RelayerResponse, 200, { etag: true })
   @ApiErrors(401, 404, 429, 500, 503)
-  get(@RelayerId() id: string): Promise<RelayerResponse> {
-    return this.relayers.get(id);
+  get(@RelayerId() id: string): Promise<Tagged<RelayerResponse>> {
+    return this.relayers.getTagged(id);
   }
 
   @Patch(':relayer_id')
   @ApiJsonBody()
   @HttpCode(200)
   @ApiBody({ type: UpdateRelayerDto })
-  @ApiEnvelope(RelayerResponse, 200)
-  @ApiErrors(400, 401, 404, 413, 415, 429, 500, 503, 504)
+  @ApiEnvelope(RelayerResponse, 200, { etag: true })
+  @ApiIfMatch()
+  @ApiDryRun()
+  @ApiErrors(400, 401, 404, 412, 413, 415, 429, 500, 503, 504)
   update(
     @RelayerId() id: string,
     @Body(new CheckedBodyPipe(UpdateRelayerDto)) body: Checked<UpdateRelayerDto>,
-  ): Promise<RelayerResponse> {
-    return this.relayers.update(id, body);
+    @IfMatchHeader() ifMatch: IfMatch | null,
+    @Query('dry_run', new ParseFlagPipe('dry_run')) dryRun: boolean,
+  ): Promise<Tagged<RelayerResponse>> {
+    return this.relayers.update(id, body, { ifMatch, dryRun });
   }
 
   @Delete(':relayer_id')
   @HttpCode(200)
   @ApiEnvelope(String, 200)
-  @ApiErrors(401, 404, 429, 500, 503, 504)
-  remove(@RelayerId() id: string): Promise<string> {
-    return this.relayers.remove(id);
+  @ApiIfMatch()
+  @ApiErrors(401, 404, 412, 429, 500, 503, 504)
+  remove(@RelayerId() id: string, @IfMatchHeader() ifMatch: IfMatch | null): Promise<string> {
+    return this.relayers.remove(id, { ifMatch });
   }
 }

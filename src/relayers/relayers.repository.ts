@@ -130,8 +130,9 @@ export class RelayersRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  async deleteById(manager: EntityManager, id: string): Promise<boolean> {
-    const result = await manager.delete(RelayerEntity, { id });
+  /** With a version, only while the relayer still has it (false when it changed since it was read). */
+  async deleteById(manager: EntityManager, id: string, version?: number): Promise<boolean> {
+    const result = await manager.delete(RelayerEntity, version === undefined ? { id } : { id, version });
     this.rows.countChanged();
     return (result.affected ?? 0) > 0;
   }

@@ -6,9 +6,11 @@ import type { NetworkType } from '../catalogue/catalogue.types';
 import {
   ConflictError,
   NotFoundError,
+  PreconditionFailedError,
   ServiceUnavailableError,
   ValidationError,
 } from '../common/errors/domain-errors';
+import { entityTag, type IfMatch, type Tagged } from '../common/http/etag';
 import { stringifyJson } from '../common/http/json';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { Checked } from '../common/validation/validate-dto';
@@ -27,7 +29,7 @@ import {
   type RelayerStateChangedEvent,
   type RelayerUpdatedEvent,
 } from './relayer-events';
-import { toRelayerResponse } from './relayer.mapper';
+import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason, type StoredRpcUrl } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
 
@@ -65,7 +67,10 @@ export class RelayersService {
    * Every check that needs no database runs first and all their problems are answered in one 400
    * (the DTO's, the policy rules, the URL policy, the catalogue); then the checks against stored data.
    */
-  async create(input: Checked<CreateRelayerDto>): Promise<RelayerResponse> {
+  async create(
+    input: Checked<CreateRelayerDto>,
+    options: { dryRun?: boolean } = {},
+  ): Promise<Tagged<RelayerResponse>> {
     const { value: dto, invalid } = input;
     const problems = [...input.problems];
     const type = invalid.has('network_type') ? null : dto.network_type;
@@ -110,32 +115,42 @@ export class RelayersService {
       createdAt: now,
       updatedAt: now,
     });
-    const response = toRelayerResponse(entity);
-    await this.transactions.run(async (tx) => {
-      // A signer deleted since it was read above: the same answer as if it had never been.
-      if (!(await this.signers.holdForUse(tx.manager, dto.signer_id))) {
-        throw new ValidationError(signerNotFound(dto.signer_id));
-      }
-      const refusal = await this.relayers.insert(tx.manager, entity);
-      if (refusal === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
-      if (refusal === 'duplicate') {
-        // A racing request won between the checks above and this insert: say which rule it broke.
-        if (await this.relayers.existsById(id)) throw duplicateRelayer();
-        await this.assertSignerFreeOnNetwork(type, dto.network, dto.signer_id);
-        throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
-      }
-      await tx.publish(RELAYER_EVENTS.created, { relayer: response } satisfies RelayerEvent);
-    });
-    return response;
+    const created = toTaggedRelayer(entity);
+    // A dry run inserts too (the database's own rules answer as they would), then rolls back.
+    await this.transactions.run(
+      async (tx) => {
+        // A signer deleted since it was read above: the same answer as if it had never been.
+        if (!(await this.signers.holdForUse(tx.manager, dto.signer_id))) {
+          throw new ValidationError(signerNotFound(dto.signer_id));
+        }
+        const refusal = await this.relayers.insert(tx.manager, entity);
+        if (refusal === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
+        if (refusal === 'duplicate') {
+          // A racing request won between the checks above and this insert: say which rule it broke.
+          if (await this.relayers.existsById(id)) throw duplicateRelayer();
+          await this.assertSignerFreeOnNetwork(type, dto.network, dto.signer_id);
+          throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
+        }
+        await tx.publish(RELAYER_EVENTS.created, { relayer: created.data } satisfies RelayerEvent);
+      },
+      { rollback: options.dryRun },
+    );
+    return created;
   }
 
   /**
    * JSON merge patch, validated as a whole after merging, written only if the relayer did not
    * change since it was read; otherwise read, merge and validate again (optimistic locking).
    * Order (contract 6.2): body shape, then existence, then the rest; a body with shape problems
-   * names the problems of the merge too when the relayer exists.
+   * names the problems of the merge too when the relayer exists. `If-Match` (contract 15) is
+   * checked against each read, and the write applies only to the version read: a write in
+   * between makes the next read a 412.
    */
-  async update(id: string, input: Checked<UpdateRelayerDto>): Promise<RelayerResponse> {
+  async update(
+    id: string,
+    input: Checked<UpdateRelayerDto>,
+    options: { ifMatch?: IfMatch | null; dryRun?: boolean } = {},
+  ): Promise<Tagged<RelayerResponse>> {
     const dto = input.value;
     if (input.problems.length > 0) {
       const current = await this.relayers.findById(id);
@@ -143,28 +158,31 @@ export class RelayersService {
       if (current) this.merge(current, input, problems);
       throw new ValidationError(problems);
     }
-    if (dto.notification_id != null) {
-      if (!(await this.relayers.existsById(id))) throw relayerNotFound(id);
-      await this.assertNotificationExists(dto.notification_id);
-    }
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const current = await this.relayers.findById(id);
       if (!current) throw relayerNotFound(id);
+      options.ifMatch?.assertMatches(entityTag(current.version, current.createdAt));
+      if (attempt === 0 && dto.notification_id != null) {
+        await this.assertNotificationExists(dto.notification_id);
+      }
       const problems: string[] = [];
       const changes = this.merge(current, input, problems);
       if (problems.length > 0) throw new ValidationError(problems);
-      if (changes === null) return toRelayerResponse(current);
-      const updated = toRelayerResponse({ ...current, ...changes, version: current.version + 1 });
-      const outcome = await this.transactions.run(async (tx) => {
-        const written = await this.relayers.updateIfVersion(tx.manager, id, current.version, changes);
-        if (written === 'written') {
-          await tx.publish(RELAYER_EVENTS.updated, {
-            relayer: updated,
-            changed: changedFields(current, changes),
-          } satisfies RelayerUpdatedEvent);
-        }
-        return written;
-      });
+      if (changes === null) return toTaggedRelayer(current);
+      const updated = toTaggedRelayer({ ...current, ...changes, version: current.version + 1 });
+      const outcome = await this.transactions.run(
+        async (tx) => {
+          const written = await this.relayers.updateIfVersion(tx.manager, id, current.version, changes);
+          if (written === 'written') {
+            await tx.publish(RELAYER_EVENTS.updated, {
+              relayer: updated.data,
+              changed: changedFields(current, changes),
+            } satisfies RelayerUpdatedEvent);
+          }
+          return written;
+        },
+        { rollback: options.dryRun },
+      );
       if (outcome === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
       if (outcome === 'written') return updated;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
@@ -213,9 +231,14 @@ export class RelayersService {
   }
 
   async get(id: string): Promise<RelayerResponse> {
+    return (await this.getTagged(id)).data;
+  }
+
+  /** The relayer with its entity tag (contract 15). */
+  async getTagged(id: string): Promise<Tagged<RelayerResponse>> {
     const entity = await this.relayers.findById(id);
     if (!entity) throw relayerNotFound(id);
-    return toRelayerResponse(entity);
+    return toTaggedRelayer(entity);
   }
 
   async list(query: PageQueryDto): Promise<Page<RelayerResponse>> {
@@ -223,11 +246,17 @@ export class RelayersService {
     return new Page(items.map(toRelayerResponse), query, total);
   }
 
-  async remove(id: string): Promise<string> {
+  /** With `If-Match`, only the version it matched is deleted: a write since the read makes it a 412. */
+  async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
+    const { ifMatch } = options;
     await this.transactions.run(async (tx) => {
       // Read in the transaction: the event carries the relayer's last state.
       const last = await this.relayers.findById(id, tx.manager);
-      if (!last || !(await this.relayers.deleteById(tx.manager, id))) throw relayerNotFound(id);
+      if (!last) throw relayerNotFound(id);
+      ifMatch?.assertMatches(entityTag(last.version, last.createdAt));
+      if (!(await this.relayers.deleteById(tx.manager, id, ifMatch ? last.version : undefined))) {
+        throw ifMatch ? new PreconditionFailedError() : relayerNotFound(id);
+      }
       await tx.publish(RELAYER_EVENTS.deleted, { relayer: toRelayerResponse(last) } satisfies RelayerEvent);
     });
     return 'Relayer deleted successfully';

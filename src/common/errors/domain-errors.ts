@@ -36,6 +36,15 @@ export class ConflictError extends DomainError {
   readonly status = 409;
 }
 
+/** 412: `If-Match` names no current entity tag of the resource (contract 15); nothing was changed. */
+export class PreconditionFailedError extends DomainError {
+  readonly status = 412;
+
+  constructor() {
+    super('Precondition Failed');
+  }
+}
+
 export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
 }

@@ -1,6 +1,8 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import { map, Observable } from 'rxjs';
+import { Tagged } from './etag';
 import { Page } from './page';
 import { RAW_RESPONSE } from './raw-response.decorator';
 
@@ -28,13 +30,22 @@ export function successEnvelope<T>(data: T): SuccessEnvelope<T> | SuccessEnvelop
   return { success: true, data, error: null };
 }
 
-/** Wraps every handler result in the success envelope of contract section 2. */
+/**
+ * Wraps every handler result in the success envelope of contract section 2; a `Tagged` result
+ * sends its data and its entity tag as `ETag`.
+ */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (this.reflector.get<boolean>(RAW_RESPONSE, context.getHandler())) return next.handle();
-    return next.handle().pipe(map((data: unknown) => successEnvelope(data)));
+    return next.handle().pipe(
+      map((data: unknown) => {
+        if (!(data instanceof Tagged)) return successEnvelope(data);
+        context.switchToHttp().getResponse<Response>().setHeader('ETag', data.etag);
+        return successEnvelope<unknown>(data.data);
+      }),
+    );
   }
 }

@@ -2,6 +2,8 @@ import { applyDecorators, type Type } from '@nestjs/common';
 import {
   ApiConsumes,
   ApiExtraModels,
+  ApiHeader,
+  ApiQuery,
   ApiResponse,
   getSchemaPath,
   type ReferenceObject,
@@ -13,6 +15,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Unauthorized',
   404: 'Not found',
   409: 'Conflict',
+  412: 'Precondition Failed: If-Match names no current ETag of the resource; nothing changed',
   413: 'Request body exceeds 1 MiB (after decoding its Content-Encoding)',
   415: 'Content-Encoding other than identity, gzip, deflate or br',
   429: 'Too Many Requests (Retry-After header in seconds)',
@@ -41,11 +44,19 @@ const paginationSchema: SchemaObject = {
   },
 };
 
-/** Documents the success envelope around a model (or a list of it, with pagination). */
+const ETAG_HEADER = {
+  description: 'Strong entity tag of the resource, changed by every change; send it back in If-Match',
+  schema: { type: 'string', example: '"3-mbx2k1a0b"' },
+} as const;
+
+/**
+ * Documents the success envelope around a model (or a list of it, with pagination); `etag`: the
+ * answer carries the resource's `ETag` (contract 15).
+ */
 export function ApiEnvelope(
   model: Type<unknown> | StringConstructor,
   status: number,
-  options: { list?: boolean } = {},
+  options: { list?: boolean; etag?: boolean } = {},
 ) {
   const data: SchemaObject | ReferenceObject =
     model === String
@@ -59,7 +70,8 @@ export function ApiEnvelope(
     error: { type: 'string', nullable: true, example: null },
   };
   if (options.list) properties.pagination = paginationSchema;
-  const decorators = [ApiResponse({ status, schema: { type: 'object', properties } })];
+  const headers = options.etag ? { ETag: ETAG_HEADER } : undefined;
+  const decorators = [ApiResponse({ status, headers, schema: { type: 'object', properties } })];
   return model === String
     ? applyDecorators(...decorators)
     : applyDecorators(ApiExtraModels(model as Type<unknown>), ...decorators);
@@ -76,3 +88,22 @@ export function ApiErrors(...statuses: number[]) {
 
 /** Write bodies are JSON; a PATCH is a JSON merge patch, which may say so (RFC 7396). */
 export const ApiJsonBody = () => ApiConsumes('application/json', 'application/merge-patch+json');
+
+/** Documents `If-Match` on a PATCH or DELETE (contract 15). */
+export const ApiIfMatch = () =>
+  ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description:
+      'Apply only if the resource is unchanged: its current ETag (or a list of tags, or *); otherwise 412 and nothing changes',
+  });
+
+/** Documents `?dry_run` (contract 15). */
+export const ApiDryRun = () =>
+  ApiQuery({
+    name: 'dry_run',
+    required: false,
+    schema: { type: 'boolean', default: false },
+    description:
+      'true: run every check and answer what the request would answer, without writing anything or sending any event',
+  });

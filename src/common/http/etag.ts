@@ -1,0 +1,61 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { PreconditionFailedError } from '../errors/domain-errors';
+
+/**
+ * One resource's answer with its entity tag: the envelope interceptor sends `data` in the envelope
+ * and the tag as `ETag` (contract 15).
+ */
+export class Tagged<T> {
+  constructor(
+    readonly data: T,
+    readonly etag: string,
+  ) {}
+}
+
+/**
+ * The strong entity tag of a stored resource: its version, which every write bumps, and its
+ * creation time, so that a resource deleted and created again under the same id never matches a
+ * tag of the one before.
+ */
+export function entityTag(version: number, createdAt: Date): string {
+  return `"${version}-${createdAt.getTime().toString(36)}"`;
+}
+
+/**
+ * The condition of an `If-Match` header (RFC 9110 13.1.1): `*`, any current representation, or a
+ * list of entity tags compared strongly (a weak tag never matches). A value that is neither
+ * matches nothing.
+ */
+export class IfMatch {
+  private constructor(private readonly tags: ReadonlySet<string> | 'any') {}
+
+  static parse(header: string): IfMatch {
+    if (header.trim() === '*') return new IfMatch('any');
+    // One list element (RFC 9110 5.6.1: empty elements allowed) and the comma or end after it.
+    const element = /[\t ]*(?:(W\/)?("[\x21\x23-\x7e\x80-\xff]*"))?[\t ]*(,|$)/y;
+    const tags = new Set<string>();
+    while (element.lastIndex < header.length) {
+      const match = element.exec(header);
+      if (!match) return new IfMatch(new Set());
+      if (match[2] !== undefined && match[1] === undefined) tags.add(match[2]);
+      if (match[3] === '') break;
+    }
+    return new IfMatch(tags);
+  }
+
+  matches(etag: string): boolean {
+    return this.tags === 'any' || this.tags.has(etag);
+  }
+
+  /** 412 unless the condition holds for the resource's current tag. */
+  assertMatches(etag: string): void {
+    if (!this.matches(etag)) throw new PreconditionFailedError();
+  }
+}
+
+/** The request's `If-Match` condition, or null when it has none. */
+export const IfMatchHeader = createParamDecorator((_: unknown, context: ExecutionContext): IfMatch | null => {
+  const header = context.switchToHttp().getRequest<Request>().headers['if-match'];
+  return header === undefined ? null : IfMatch.parse(header);
+});
