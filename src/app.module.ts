@@ -8,6 +8,8 @@ import {
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditModule } from './audit/audit.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { AuthModule } from './common/auth/auth.module';
 import { BearerAuthGuard } from './common/auth/bearer-auth.guard';
@@ -78,6 +80,8 @@ export class AppModule implements NestModule {
         RelayersModule,
         WebhooksModule,
         RelayerHealthModule,
+        ApiKeysModule,
+        AuditModule,
         ...(extensions.imports ?? []),
       ],
       providers: [

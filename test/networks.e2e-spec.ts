@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { createConnection } from 'mysql2/promise';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +10,7 @@ import { secrets } from './support/secrets';
 import { freePort } from './support/service-process';
 import { startTestApp, useTestApp, type TestApp } from './support/test-app';
 import { RPC_SECRET } from './support/test-catalogue';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { createTestDatabase, TEST_DB, type TestDatabase } from './support/test-database';
 
 const SEPOLIA = {
   id: 'evm:sepolia',
@@ -60,6 +62,28 @@ const ALL_NETWORKS = [
     passphrase: 'Public Global Stellar Network ; September 2015',
   },
 ];
+
+/** The RPC list stored for a network, read from its row. */
+async function storedRpcUrls(database: TestDatabase, id: string): Promise<unknown> {
+  const sql = 'SELECT rpc_urls AS urls FROM network_rpc_urls WHERE network_id = ?';
+  if (TEST_DB === 'sqlite') {
+    const db = new Database(database.url.slice('sqlite:'.length), { readonly: true });
+    try {
+      const row = db.prepare(sql).get(id) as { urls: string } | undefined;
+      return row ? (JSON.parse(row.urls) as unknown) : null;
+    } finally {
+      db.close();
+    }
+  }
+  const connection = await createConnection({ uri: database.url });
+  try {
+    const [rows] = await connection.query<import('mysql2').RowDataPacket[]>(sql, [id]);
+    const text = rows[0]?.urls as string | undefined;
+    return text === undefined ? null : (JSON.parse(text) as unknown);
+  } finally {
+    await connection.end();
+  }
+}
 
 const rpcKey = (): string => secrets.add(`k${randomBytes(10).toString('hex')}`);
 
@@ -146,7 +170,11 @@ describe('networks through the API (contract 13.2)', () => {
     ]);
     const dump = await handle.database.dump();
     expect(dump).toContain(`https://stellar.example.org/soroban/${key}`);
-    expect(dump).not.toContain('***');
+    // The stored list holds the real URLs, never the mask text (the audit trail keeps masked answers).
+    expect(await storedRpcUrls(handle.database, 'stellar:testnet')).toEqual([
+      { url: 'https://first.example.org/rpc', weight: 100 },
+      { url: `https://stellar.example.org/soroban/${key}`, weight: 40 },
+    ]);
   });
 
   it.each([

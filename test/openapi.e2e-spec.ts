@@ -17,6 +17,12 @@ describe('OpenAPI document', () => {
     );
     expect(routes.sort()).toEqual(
       [
+        'DELETE /api/v1/api-keys/{api_key_id}',
+        'GET /api/v1/api-keys',
+        'GET /api/v1/api-keys/{api_key_id}',
+        'GET /api/v1/api-keys/{api_key_id}/permissions',
+        'GET /api/v1/audit',
+        'POST /api/v1/api-keys',
         'DELETE /api/v1/notifications/{notification_id}',
         'DELETE /api/v1/relayers/{relayer_id}',
         'GET /api/v1/health',
@@ -52,6 +58,7 @@ describe('OpenAPI document', () => {
       '201',
       '400',
       '401',
+      '403',
       '409',
       '413',
       '415',
@@ -65,6 +72,7 @@ describe('OpenAPI document', () => {
       '200',
       '400',
       '401',
+      '403',
       '404',
       '412',
       '413',

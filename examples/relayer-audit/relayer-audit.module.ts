@@ -5,6 +5,7 @@ import type { RelayerResponse } from '../../src/relayers/dto/relayer.dto';
 import { RELAYER_EVENTS, type RelayerEvent } from '../../src/relayers/relayer-events';
 import { RelayersModule } from '../../src/relayers/relayers.module';
 import { RelayersService } from '../../src/relayers/relayers.service';
+import { RequirePermission } from '../../src/common/auth/require-permission.decorator';
 
 export interface AuditEntry {
   readonly event: string;
@@ -62,12 +63,14 @@ export class RelayerAuditController {
   constructor(private readonly audit: RelayerAuditService) {}
 
   @Get()
+  @RequirePermission('relayers:read')
   @HttpCode(200)
   list(): AuditEntry[] {
     return this.audit.list();
   }
 
   @Get(':relayer_id')
+  @RequirePermission('relayers:read')
   @HttpCode(200)
   history(@Param('relayer_id') id: string): Promise<{ relayer: RelayerResponse; changes: AuditEntry[] }> {
     return this.audit.history(id);

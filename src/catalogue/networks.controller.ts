@@ -7,6 +7,7 @@ import type { Checked } from '../common/validation/validate-dto';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { NetworksService } from './networks.service';
+import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 /** The catalogue's networks by `<type>:<name>` (contract 13.2), in the SDK's shapes. */
 @ApiTags('networks')
@@ -17,6 +18,7 @@ export class NetworksController {
   constructor(private readonly networks: NetworksService) {}
 
   @Get()
+  @RequirePermission('networks:read')
   @HttpCode(200)
   @ApiEnvelope(NetworkResponse, 200, { list: true })
   @ApiErrors(400, 401, 429, 500, 503)
@@ -25,6 +27,7 @@ export class NetworksController {
   }
 
   @Get(':network_id')
+  @RequirePermission('networks:read')
   @HttpCode(200)
   @ApiEnvelope(NetworkResponse, 200)
   @ApiErrors(401, 404, 429, 500, 503)
@@ -34,6 +37,7 @@ export class NetworksController {
 
   /** Replaces the network's RPC list on every instance; nothing else of a network changes here. */
   @Patch(':network_id')
+  @RequirePermission('networks:write')
   @ApiJsonBody()
   @HttpCode(200)
   @ApiBody({ type: UpdateNetworkDto })

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { maskUrl } from '../common/security/url-masking';
@@ -105,6 +106,13 @@ export class NetworksService {
       });
       if (row) await tx.manager.update(NetworkRpcUrlsEntity, { networkId: key }, values);
       else await tx.manager.insert(NetworkRpcUrlsEntity, values);
+      await tx.publish(AUDIT_CHANGE, {
+        resourceType: 'network',
+        resourceId: key,
+        operation: 'update',
+        before: toNetworkResponse(network, row?.rpcUrls ?? network.rpc_urls),
+        after: toNetworkResponse(network, next),
+      } satisfies AuditChange);
       return next;
     });
     return toNetworkResponse(network, rpcUrls);

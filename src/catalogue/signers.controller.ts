@@ -8,6 +8,7 @@ import type { Checked } from '../common/validation/validate-dto';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
 import { signerNotFound, SignersService } from './signers.service';
+import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 const SignerId = (): ParameterDecorator => Param('signer_id', new ParseIdPipe(signerNotFound));
 
@@ -19,6 +20,7 @@ export class SignersController {
   constructor(private readonly signers: SignersService) {}
 
   @Get()
+  @RequirePermission('signers:read')
   @HttpCode(200)
   @ApiEnvelope(SignerResponse, 200, { list: true })
   @ApiErrors(400, 401, 429, 500, 503)
@@ -27,6 +29,7 @@ export class SignersController {
   }
 
   @Get(':signer_id')
+  @RequirePermission('signers:read')
   @HttpCode(200)
   @ApiEnvelope(SignerResponse, 200)
   @ApiErrors(401, 404, 429, 500, 503)
@@ -35,6 +38,7 @@ export class SignersController {
   }
 
   @Post()
+  @RequirePermission('signers:write')
   @ApiJsonBody()
   @HttpCode(201)
   @ApiBody({ type: CreateSignerDto })
@@ -48,6 +52,7 @@ export class SignersController {
 
   /** A key never changes under a relayer: delete the signer and create another. */
   @Patch(':signer_id')
+  @RequirePermission('signers:write')
   @HttpCode(400)
   @ApiErrors(400, 401, 429)
   update(): never {
@@ -55,6 +60,7 @@ export class SignersController {
   }
 
   @Delete(':signer_id')
+  @RequirePermission('signers:write')
   @HttpCode(200)
   @ApiEnvelope(String, 200)
   @ApiErrors(401, 404, 409, 429, 500, 503, 504)

@@ -15,8 +15,9 @@ export class SignersRepository {
     this.rows = new EntityRows(repository);
   }
 
-  findById(id: string): Promise<SignerEntity | null> {
-    return this.rows.findById(id);
+  /** With a transaction's manager, read inside that transaction. */
+  findById(id: string, manager?: EntityManager): Promise<SignerEntity | null> {
+    return manager ? manager.findOneBy(SignerEntity, { id }) : this.rows.findById(id);
   }
 
   findPage(offset: number, limit: number): Promise<{ items: SignerEntity[]; total: number }> {

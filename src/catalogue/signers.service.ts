@@ -7,6 +7,7 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../common/errors/domain-errors';
+import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { isPlainObject } from '../common/validation/field-rules';
@@ -104,10 +105,18 @@ export class SignersService {
       createdAt: new Date(),
     });
     key.fill(0);
+    const created = toSignerResponse(id, addresses);
     await this.transactions.run(async (tx) => {
       if (!(await this.signers.insert(tx.manager, entity))) throw duplicateSigner();
+      await tx.publish(AUDIT_CHANGE, {
+        resourceType: 'signer',
+        resourceId: id,
+        operation: 'create',
+        before: null,
+        after: created,
+      } satisfies AuditChange);
     });
-    return toSignerResponse(id, addresses);
+    return created;
   }
 
   /** The file's signers are read-only; one that relayers use stays (contract 13.1). */
@@ -119,7 +128,15 @@ export class SignersService {
       if (!(await this.signers.lock(tx.manager, id, 'update'))) throw signerNotFound(id);
       const uses = await this.users.describeUsesOf(tx.manager, id);
       if (uses.length > 0) throw new ConflictError(`Signer ${id} is used by ${uses.join('; ')}`);
+      const row = await this.signers.findById(id, tx.manager);
       await this.signers.delete(tx.manager, id);
+      await tx.publish(AUDIT_CHANGE, {
+        resourceType: 'signer',
+        resourceId: id,
+        operation: 'delete',
+        before: row && toSignerResponse(row.id, row.addresses),
+        after: null,
+      } satisfies AuditChange);
     });
     return 'Signer deleted successfully';
   }

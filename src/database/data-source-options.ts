@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
+import { ApiKeyEntity } from '../api-keys/api-key.entity';
+import { AuditEventEntity } from '../audit/audit-event.entity';
 import { NetworkRpcUrlsEntity } from '../catalogue/network-rpc-urls.entity';
 import { SignerEntity } from '../catalogue/signer.entity';
 import type { DatabaseConfig } from '../config/app-config';
@@ -18,6 +20,8 @@ export const ENTITIES = [
   SignerEntity,
   NetworkRpcUrlsEntity,
   IdempotencyKeyEntity,
+  ApiKeyEntity,
+  AuditEventEntity,
 ];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];

@@ -5,6 +5,7 @@ import { ApiErrors } from '../common/http/openapi';
 import { RawResponse } from '../common/http/raw-response.decorator';
 import { DatabaseOptional } from '../database/database-ready.guard';
 import { MetricsService } from './metrics.service';
+import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 const prometheusText = {
   content: { [Registry.PROMETHEUS_CONTENT_TYPE]: { schema: { type: 'string' } } },
@@ -22,6 +23,7 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get('metrics')
+  @RequirePermission('metrics:read')
   @HttpCode(200)
   @RawResponse()
   @ApiOkResponse({
@@ -34,6 +36,7 @@ export class MetricsController {
   }
 
   @Get('metrics/:metric_name')
+  @RequirePermission('metrics:read')
   @HttpCode(200)
   @RawResponse()
   @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
@@ -45,6 +48,7 @@ export class MetricsController {
   }
 
   @Get('debug/metrics/scrape')
+  @RequirePermission('metrics:read')
   @HttpCode(200)
   @RawResponse()
   @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)

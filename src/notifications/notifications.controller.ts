@@ -6,6 +6,7 @@ import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { notificationNotFound, NotificationsService } from './notifications.service';
+import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 /** The `notification_id` path parameter; an id that cannot exist is a 404 at once. */
 export const NotificationId = (): ParameterDecorator =>
@@ -18,6 +19,7 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationsService) {}
 
   @Post()
+  @RequirePermission('notifications:write')
   @ApiJsonBody()
   @HttpCode(201)
   @ApiEnvelope(NotificationResponse, 201, { etag: true })
@@ -27,6 +29,7 @@ export class NotificationsController {
   }
 
   @Get()
+  @RequirePermission('notifications:read')
   @HttpCode(200)
   @ApiEnvelope(NotificationResponse, 200, { list: true })
   @ApiErrors(400, 401, 429, 500, 503)
@@ -35,6 +38,7 @@ export class NotificationsController {
   }
 
   @Get(':notification_id')
+  @RequirePermission('notifications:read')
   @HttpCode(200)
   @ApiEnvelope(NotificationResponse, 200, { etag: true })
   @ApiErrors(401, 404, 429, 500, 503)
@@ -43,6 +47,7 @@ export class NotificationsController {
   }
 
   @Patch(':notification_id')
+  @RequirePermission('notifications:write')
   @ApiJsonBody()
   @HttpCode(200)
   @ApiEnvelope(NotificationResponse, 200, { etag: true })
@@ -57,6 +62,7 @@ export class NotificationsController {
   }
 
   @Delete(':notification_id')
+  @RequirePermission('notifications:write')
   @HttpCode(200)
   @ApiEnvelope(String, 200)
   @ApiIfMatch()

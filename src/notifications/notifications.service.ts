@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import {
   ConflictError,
   NotFoundError,
@@ -63,6 +64,13 @@ export class NotificationsService {
       await tx.publish(NOTIFICATION_EVENTS.created, {
         notification: created.data,
       } satisfies NotificationEvent);
+      await tx.publish(AUDIT_CHANGE, {
+        resourceType: 'notification',
+        resourceId: entity.id,
+        operation: 'create',
+        before: null,
+        after: created.data,
+      } satisfies AuditChange);
     });
     return created;
   }
@@ -96,6 +104,13 @@ export class NotificationsService {
       await tx.publish(NOTIFICATION_EVENTS.updated, {
         notification: tagged.data,
       } satisfies NotificationEvent);
+      await tx.publish(AUDIT_CHANGE, {
+        resourceType: 'notification',
+        resourceId: id,
+        operation: 'update',
+        before: toNotificationResponse(current),
+        after: tagged.data,
+      } satisfies AuditChange);
       return tagged;
     });
   }
@@ -147,6 +162,13 @@ export class NotificationsService {
         await tx.publish(NOTIFICATION_EVENTS.deleted, {
           notification: toNotificationResponse(last),
         } satisfies NotificationEvent);
+        await tx.publish(AUDIT_CHANGE, {
+          resourceType: 'notification',
+          resourceId: id,
+          operation: 'delete',
+          before: toNotificationResponse(last),
+          after: null,
+        } satisfies AuditChange);
       }
       return deleted;
     });

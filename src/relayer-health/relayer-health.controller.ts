@@ -6,6 +6,7 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { relayerNotFound } from '../relayers/relayers.service';
 import { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
 import { RelayerHealthService } from './relayer-health.service';
+import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 const RelayerId = (): ParameterDecorator => Param('relayer_id', new ParseIdPipe(relayerNotFound));
 
@@ -17,6 +18,7 @@ export class RelayerHealthController {
   constructor(private readonly health: RelayerHealthService) {}
 
   @Get('status')
+  @RequirePermission('relayers:read')
   @HttpCode(200)
   @ApiEnvelope(RelayerStatusResponse, 200)
   @ApiErrors(401, 404, 429, 500, 503)
@@ -25,6 +27,7 @@ export class RelayerHealthController {
   }
 
   @Get('balance')
+  @RequirePermission('relayers:read')
   @HttpCode(200)
   @ApiEnvelope(BalanceResponse, 200)
   @ApiErrors(401, 404, 429, 500, 503)
@@ -33,6 +36,7 @@ export class RelayerHealthController {
   }
 
   @Post('check')
+  @RequirePermission('relayers:write')
   @HttpCode(200)
   @NoBody()
   @ApiEnvelope(RelayerStatusResponse, 200)

@@ -9,6 +9,7 @@ import type { Checked } from '../common/validation/validate-dto';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
 import { relayerNotFound, RelayersService } from './relayers.service';
+import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 const RelayerId = (): ParameterDecorator => Param('relayer_id', new ParseIdPipe(relayerNotFound));
 
@@ -19,6 +20,7 @@ export class RelayersController {
   constructor(private readonly relayers: RelayersService) {}
 
   @Post()
+  @RequirePermission('relayers:write')
   @ApiJsonBody()
   @HttpCode(201)
   @ApiBody({ type: CreateRelayerDto })
@@ -33,6 +35,7 @@ export class RelayersController {
   }
 
   @Get()
+  @RequirePermission('relayers:read')
   @HttpCode(200)
   @ApiEnvelope(RelayerResponse, 200, { list: true })
   @ApiErrors(400, 401, 429, 500, 503)
@@ -41,6 +44,7 @@ export class RelayersController {
   }
 
   @Get(':relayer_id')
+  @RequirePermission('relayers:read')
   @HttpCode(200)
   @ApiEnvelope(RelayerResponse, 200, { etag: true })
   @ApiErrors(401, 404, 429, 500, 503)
@@ -49,6 +53,7 @@ export class RelayersController {
   }
 
   @Patch(':relayer_id')
+  @RequirePermission('relayers:write')
   @ApiJsonBody()
   @HttpCode(200)
   @ApiBody({ type: UpdateRelayerDto })
@@ -66,6 +71,7 @@ export class RelayersController {
   }
 
   @Delete(':relayer_id')
+  @RequirePermission('relayers:write')
   @HttpCode(200)
   @ApiEnvelope(String, 200)
   @ApiIfMatch()

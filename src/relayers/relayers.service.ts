@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { Catalogue } from '../catalogue/catalogue';
 import { SignersService } from '../catalogue/signers.service';
 import type { NetworkType } from '../catalogue/catalogue.types';
@@ -117,7 +118,7 @@ export class RelayersService {
     });
     const created = toTaggedRelayer(entity);
     // A dry run inserts too (the database's own rules answer as they would), then rolls back.
-    await this.transactions.run(
+    const refused = await this.transactions.run(
       async (tx) => {
         // A signer deleted since it was read above: the same answer as if it had never been.
         if (!(await this.signers.holdForUse(tx.manager, dto.signer_id))) {
@@ -125,16 +126,27 @@ export class RelayersService {
         }
         const refusal = await this.relayers.insert(tx.manager, entity);
         if (refusal === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
-        if (refusal === 'duplicate') {
-          // A racing request won between the checks above and this insert: say which rule it broke.
-          if (await this.relayers.existsById(id)) throw duplicateRelayer();
-          await this.assertSignerFreeOnNetwork(type, dto.network, dto.signer_id);
-          throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
-        }
+        // Which rule it broke is read after the transaction: reading through the pool while this
+        // transaction holds a connection could wait forever once every connection does the same.
+        if (refusal === 'duplicate') return true;
         await tx.publish(RELAYER_EVENTS.created, { relayer: created.data } satisfies RelayerEvent);
+        await tx.publish(AUDIT_CHANGE, {
+          resourceType: 'relayer',
+          resourceId: id,
+          operation: 'create',
+          before: null,
+          after: created.data,
+        } satisfies AuditChange);
+        return false;
       },
       { rollback: options.dryRun },
     );
+    if (refused) {
+      // A racing request won between the checks above and the insert: say which rule it broke.
+      if (await this.relayers.existsById(id)) throw duplicateRelayer();
+      await this.assertSignerFreeOnNetwork(type, dto.network, dto.signer_id);
+      throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
+    }
     return created;
   }
 
@@ -178,6 +190,13 @@ export class RelayersService {
               relayer: updated.data,
               changed: changedFields(current, changes),
             } satisfies RelayerUpdatedEvent);
+            await tx.publish(AUDIT_CHANGE, {
+              resourceType: 'relayer',
+              resourceId: id,
+              operation: 'update',
+              before: toRelayerResponse(current),
+              after: updated.data,
+            } satisfies AuditChange);
           }
           return written;
         },
@@ -258,6 +277,13 @@ export class RelayersService {
         throw ifMatch ? new PreconditionFailedError() : relayerNotFound(id);
       }
       await tx.publish(RELAYER_EVENTS.deleted, { relayer: toRelayerResponse(last) } satisfies RelayerEvent);
+      await tx.publish(AUDIT_CHANGE, {
+        resourceType: 'relayer',
+        resourceId: id,
+        operation: 'delete',
+        before: toRelayerResponse(last),
+        after: null,
+      } satisfies AuditChange);
     });
     return 'Relayer deleted successfully';
   }

@@ -7,6 +7,7 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { NotificationId } from '../notifications/notifications.controller';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
 import { deliveryNotFound, WebhooksService } from './webhooks.service';
+import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 @ApiTags('notifications')
 @ApiBearerAuth()
@@ -15,6 +16,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Get('deliveries')
+  @RequirePermission('notifications:read')
   @HttpCode(200)
   @ApiEnvelope(DeliveryResponse, 200, { list: true })
   @ApiErrors(400, 401, 404, 429, 500, 503)
@@ -26,6 +28,7 @@ export class WebhooksController {
   }
 
   @Post('deliveries/:delivery_id/retry')
+  @RequirePermission('notifications:write')
   @HttpCode(202)
   @NoBody()
   @ApiEnvelope(DeliveryResponse, 202)
@@ -38,6 +41,7 @@ export class WebhooksController {
   }
 
   @Post('test')
+  @RequirePermission('notifications:write')
   @HttpCode(200)
   @NoBody()
   @ApiEnvelope(TestDeliveryResponse, 200)

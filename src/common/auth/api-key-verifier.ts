@@ -18,6 +18,12 @@ export class ApiKeyVerifier {
 
   /** The presented token when it is the API key, otherwise null. */
   verify(headers: IncomingHttpHeaders, rawHeaders: readonly string[]): string | null {
+    const token = this.bearerToken(headers, rawHeaders);
+    return token !== null && this.isAdmin(token) ? token : null;
+  }
+
+  /** The one bearer token of the request, or null when there is none, or several, or it is malformed. */
+  bearerToken(headers: IncomingHttpHeaders, rawHeaders: readonly string[]): string | null {
     let count = 0;
     for (let i = 0; i < rawHeaders.length; i += 2) {
       if (rawHeaders[i].toLowerCase() === 'authorization') count += 1;
@@ -25,7 +31,11 @@ export class ApiKeyVerifier {
     const value = headers.authorization;
     if (count !== 1 || typeof value !== 'string') return null;
     const match = /^Bearer ([^\s,]+)$/i.exec(value);
-    if (!match) return null;
-    return timingSafeEqual(digest(match[1]), this.expected) ? match[1] : null;
+    return match ? match[1] : null;
+  }
+
+  /** Whether the token is the environment's API_KEY (constant time, by digest). */
+  isAdmin(token: string): boolean {
+    return timingSafeEqual(digest(token), this.expected);
   }
 }

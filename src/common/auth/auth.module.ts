@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ApiKeyVerifier } from './api-key-verifier';
+import { Authenticator } from './authenticator';
 
+/** Who is asking: the API_KEY verifier and the authenticator that managed keys plug into. */
 @Module({
   providers: [
     {
@@ -10,7 +12,8 @@ import { ApiKeyVerifier } from './api-key-verifier';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new ApiKeyVerifier(config.auth.apiKey),
     },
+    Authenticator,
   ],
-  exports: [ApiKeyVerifier],
+  exports: [ApiKeyVerifier, Authenticator],
 })
 export class AuthModule {}

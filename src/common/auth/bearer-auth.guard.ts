@@ -1,28 +1,35 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { UnauthorizedError } from '../errors/domain-errors';
+import { ForbiddenError, UnauthorizedError } from '../errors/domain-errors';
 import { RequestContext } from '../http/request-context';
-import { ADMIN } from './principal';
-import { ApiKeyVerifier } from './api-key-verifier';
+import { Authenticator } from './authenticator';
+import { grants, type Permission } from './principal';
 import { IS_PUBLIC } from './public.decorator';
+import { REQUIRED_PERMISSION } from './require-permission.decorator';
 
-/** Global guard: every route needs the API key unless it is marked @Public(). */
+/**
+ * Global guard: every route needs an API key unless it is marked @Public(): 401 without a valid
+ * one, 403 when the key lacks the route's @RequirePermission (a route without one is the
+ * administrator's alone). The principal goes to the RequestContext (audit trail, idempotency keys).
+ */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly verifier: ApiKeyVerifier,
+    private readonly authenticator: Authenticator,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) {
-      return true;
-    }
-    const request = context.switchToHttp().getRequest<Request>();
-    if (this.verifier.verify(request.headers, request.rawHeaders) === null) throw new UnauthorizedError();
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const principal = await this.authenticator.authenticate(context.switchToHttp().getRequest<Request>());
+    if (principal === null) throw new UnauthorizedError();
     const scope = RequestContext.current();
-    if (scope) scope.principal = ADMIN;
+    if (scope) scope.principal = principal;
+    const required = this.reflector.get<Permission | undefined>(REQUIRED_PERMISSION, context.getHandler());
+    const allowed = required === undefined ? principal.type === 'admin' : grants(principal, required);
+    if (!allowed) throw new ForbiddenError();
     return true;
   }
 }

@@ -70,3 +70,12 @@ export class UnauthorizedError extends DomainError {
     super('Unauthorized');
   }
 }
+
+/** A valid API key without the route's permission (contract 14). */
+export class ForbiddenError extends DomainError {
+  readonly status = 403;
+
+  constructor() {
+    super('Forbidden');
+  }
+}

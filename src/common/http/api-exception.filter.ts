@@ -9,7 +9,7 @@ import {
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
-import { ApiKeyVerifier } from '../auth/api-key-verifier';
+import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { DomainError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
@@ -63,12 +63,22 @@ interface Answer {
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  constructor(private readonly verifier: ApiKeyVerifier) {}
+  constructor(private readonly authenticator: Authenticator) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
-    const { status, message, kind, allow } = this.describe(exception, request);
+    if (exception instanceof NotFoundException) {
+      void this.unknownRoute(request).then(
+        (answer) => this.send(response, exception, answer),
+        (error: unknown) => this.send(response, error, this.describe(error)),
+      );
+      return;
+    }
+    this.send(response, exception, this.describe(exception));
+  }
+
+  private send(response: Response, exception: unknown, { status, message, kind, allow }: Answer): void {
     if (kind) recordAnsweredError(response, kind);
     if (response.headersSent) {
       this.logger.error({ err: exception }, 'error after the response was sent');
@@ -79,21 +89,24 @@ export class ApiExceptionFilter implements ExceptionFilter {
     response.status(status).type('json').json(errorEnvelope(message));
   }
 
-  private describe(exception: unknown, request: Request): Answer {
+  /**
+   * Only the router throws Nest's NotFoundException: an unknown route, or a known path with a
+   * method it does not answer. Contract 2 makes both a 404 "Not Found" after authentication (so
+   * does the conformance kit); the latter also says, in Allow (RFC 9110 allows it on any 4xx),
+   * which methods the path does answer.
+   */
+  private async unknownRoute(request: Request): Promise<Answer> {
+    if ((await this.authenticator.authenticate(request)) === null) {
+      return { status: 401, message: 'Unauthorized' };
+    }
+    const allow = allowedMethods(request);
+    return { status: 404, message: 'Not Found', ...(allow.length > 0 ? { allow } : {}) };
+  }
+
+  private describe(exception: unknown): Answer {
     if (exception instanceof DomainError) {
       if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);
       return { status: exception.status, message: exception.message };
-    }
-    if (exception instanceof NotFoundException) {
-      // Only the router throws Nest's NotFoundException: an unknown route, or a known path with
-      // a method it does not answer. Contract 2 makes both a 404 "Not Found" (so does the
-      // conformance kit); the latter also says, in Allow (RFC 9110 allows it on any 4xx), which
-      // methods the path does answer.
-      if (!this.verifier.verify(request.headers, request.rawHeaders)) {
-        return { status: 401, message: 'Unauthorized' };
-      }
-      const allow = allowedMethods(request);
-      return { status: 404, message: 'Not Found', ...(allow.length > 0 ? { allow } : {}) };
     }
     if (exception instanceof ThrottlerException) {
       return { status: 429, message: 'Too Many Requests', kind: 'rate-limited' };

@@ -5,6 +5,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { RequestContext } from '../http/request-context';
 import { REDIS_CLIENT, RedisModule } from '../redis/redis.module';
 import { FailOpenThrottlerStorage } from './fail-open-storage';
 import { FixedWindowThrottlerStorage } from './fixed-window-storage';
@@ -25,10 +26,14 @@ import { FixedWindowThrottlerStorage } from './fixed-window-storage';
         const key = `${keyPrefix}:${tracker}`;
         return {
           throttlers: [{ name: 'default', ttl: windowMs, limit: burstSize }],
-          // The guard runs after authentication, so every request it sees carries the API key: one
-          // budget per key across every route, named by a digest so the key never reaches Redis.
+          // The guard runs after authentication, so every request it sees has a principal: one
+          // budget per key across every route. The administrator's counter is named by a digest
+          // of API_KEY, a managed key's by its id: no key reaches Redis.
           getTracker: () => tracker,
-          generateKey: () => key,
+          generateKey: () => {
+            const principal = RequestContext.current()?.principal;
+            return principal?.type === 'api_key' ? `${keyPrefix}:key-${principal.id}` : key;
+          },
           storage: redis
             ? new FailOpenThrottlerStorage(new ThrottlerStorageRedisService(redis))
             : new FixedWindowThrottlerStorage(),

@@ -1,0 +1,37 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { Grant } from '../common/auth/principal';
+import { jsonColumn } from '../database/json-column';
+
+/** A managed API key: its SHA-256 digest, never the key. */
+@Entity({ name: 'api_keys' })
+export class ApiKeyEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name: string;
+
+  @Column({ type: 'text', transformer: jsonColumn })
+  permissions: Grant[];
+
+  /** Hex SHA-256 of the key (unique): what a presented key is looked up by. */
+  @Column({ name: 'key_digest', type: 'varchar', length: 64 })
+  keyDigest: string;
+
+  /** `rk_` and the first characters: enough to recognise a key in a list, not to use it. */
+  @Column({ name: 'key_prefix', type: 'varchar', length: 16 })
+  keyPrefix: string;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt: Date;
+
+  @Column({ name: 'expires_at', type: 'datetime', precision: 3, nullable: true })
+  expiresAt: Date | null;
+
+  @Column({ name: 'last_used_at', type: 'datetime', precision: 3, nullable: true })
+  lastUsedAt: Date | null;
+
+  /** Set by DELETE: the key is refused from then on, and no longer listed. */
+  @Column({ name: 'revoked_at', type: 'datetime', precision: 3, nullable: true })
+  revokedAt: Date | null;
+}

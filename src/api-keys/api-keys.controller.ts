@@ -1,0 +1,68 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../common/auth/require-permission.decorator';
+import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
+import { Page, PageQueryDto } from '../common/http/page';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { IdempotentReplayOmits } from '../idempotency/idempotent-replay.decorator';
+import { ApiKeysService, apiKeyNotFound } from './api-keys.service';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
+
+const ApiKeyId = (): ParameterDecorator => Param('api_key_id', new ParseIdPipe(apiKeyNotFound));
+
+/** Managed API keys with least privilege (contract 14); all routes need api_keys:manage. */
+@ApiTags('api-keys')
+@ApiBearerAuth()
+@Controller('api-keys')
+export class ApiKeysController {
+  constructor(private readonly keys: ApiKeysService) {}
+
+  @Post()
+  @ApiJsonBody()
+  @HttpCode(201)
+  @RequirePermission('api_keys:manage')
+  // A retry with the same Idempotency-Key learns the key's id, never the key a second time.
+  @IdempotentReplayOmits('key')
+  @ApiBody({ type: CreateApiKeyDto })
+  @ApiEnvelope(CreatedApiKeyResponse, 201)
+  @ApiErrors(400, 401, 413, 415, 429, 500, 503, 504)
+  create(@Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
+    return this.keys.create(body);
+  }
+
+  @Get()
+  @HttpCode(200)
+  @RequirePermission('api_keys:manage')
+  @ApiEnvelope(ApiKeyResponse, 200, { list: true })
+  @ApiErrors(400, 401, 429, 500, 503)
+  list(@Query() query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
+    return this.keys.list(query);
+  }
+
+  @Get(':api_key_id')
+  @HttpCode(200)
+  @RequirePermission('api_keys:manage')
+  @ApiEnvelope(ApiKeyResponse, 200)
+  @ApiErrors(401, 404, 429, 500, 503)
+  get(@ApiKeyId() id: string): Promise<ApiKeyResponse> {
+    return this.keys.get(id);
+  }
+
+  @Get(':api_key_id/permissions')
+  @HttpCode(200)
+  @RequirePermission('api_keys:manage')
+  @ApiEnvelope(String, 200, { list: true })
+  @ApiErrors(401, 404, 429, 500, 503)
+  permissions(@ApiKeyId() id: string): Promise<string[]> {
+    return this.keys.permissions(id);
+  }
+
+  @Delete(':api_key_id')
+  @HttpCode(200)
+  @RequirePermission('api_keys:manage')
+  @ApiEnvelope(String, 200)
+  @ApiErrors(401, 404, 429, 500, 503, 504)
+  revoke(@ApiKeyId() id: string): Promise<string> {
+    return this.keys.revoke(id);
+  }
+}

@@ -1,0 +1,26 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../common/auth/auth.module';
+import { Authenticator } from '../common/auth/authenticator';
+import { RedisModule } from '../common/redis/redis.module';
+import { ApiKeyPrincipals } from './api-key-principals';
+import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysController } from './api-keys.controller';
+import { ApiKeysService } from './api-keys.service';
+
+/** Managed API keys: the routes, and the store the global auth guard looks keys up in. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), AuthModule, RedisModule],
+  controllers: [ApiKeysController],
+  providers: [ApiKeysService, ApiKeyPrincipals],
+})
+export class ApiKeysModule implements OnModuleInit {
+  constructor(
+    private readonly authenticator: Authenticator,
+    private readonly principals: ApiKeyPrincipals,
+  ) {}
+
+  onModuleInit(): void {
+    this.authenticator.useStore(this.principals);
+  }
+}

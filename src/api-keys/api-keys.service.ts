@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { IsNull, type Repository } from 'typeorm';
+import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
+import { Page, PageQueryDto } from '../common/http/page';
+import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
+import { asColumnValues } from '../database/json-column';
+import { Transactions } from '../database/transactions';
+import { ApiKeyPrincipals, digestOf } from './api-key-principals';
+import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
+
+const PREFIX_LENGTH = 8;
+
+export const apiKeyNotFound = (): NotFoundError => new NotFoundError('API key not found');
+
+function toResponse(row: ApiKeyEntity): ApiKeyResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: [...row.permissions],
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
+    last_used_at: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+    key_prefix: row.keyPrefix,
+  };
+}
+
+/** Managed API keys (contract 14): stored as SHA-256 digests; the key is shown once, at create. */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly principals: ApiKeyPrincipals,
+    private readonly transactions: Transactions,
+  ) {}
+
+  async create(dto: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
+    const expiresAt = dto.expires_at == null ? null : new Date(dto.expires_at);
+    if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
+      throw new ValidationError('expires_at must be an ISO 8601 date and time in the future');
+    }
+    const key = `rk_${randomBytes(32).toString('base64url')}`;
+    const row = Object.assign(new ApiKeyEntity(), {
+      id: randomUUID(),
+      name: dto.name,
+      permissions: [...new Set(dto.permissions)],
+      keyDigest: digestOf(key),
+      keyPrefix: key.slice(0, PREFIX_LENGTH),
+      createdAt: new Date(),
+      expiresAt,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    const response = toResponse(row);
+    await this.transactions.run(async (tx) => {
+      await tx.manager.insert(ApiKeyEntity, asColumnValues(row));
+      await tx.publish(AUDIT_CHANGE, {
+        resourceType: 'api_key',
+        resourceId: row.id,
+        operation: 'create',
+        before: null,
+        after: response,
+      } satisfies AuditChange);
+    });
+    return { ...response, key };
+  }
+
+  async list(query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
+    const [rows, total] = await this.keys.findAndCount({
+      where: { revokedAt: IsNull() },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: query.offset,
+      take: query.per_page,
+    });
+    return new Page(rows.map(toResponse), query, total);
+  }
+
+  async get(id: string): Promise<ApiKeyResponse> {
+    return toResponse(await this.find(id));
+  }
+
+  async permissions(id: string): Promise<string[]> {
+    return [...(await this.find(id)).permissions];
+  }
+
+  /** Refused from now on by this instance, within a second by every other. */
+  async revoke(id: string): Promise<string> {
+    await this.transactions.run(async (tx) => {
+      const row = await tx.manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
+      if (!row) throw apiKeyNotFound();
+      const result = await tx.manager.update(
+        ApiKeyEntity,
+        { id, revokedAt: IsNull() },
+        { revokedAt: new Date() },
+      );
+      if ((result.affected ?? 0) === 0) throw apiKeyNotFound();
+      await tx.publish(AUDIT_CHANGE, {
+        resourceType: 'api_key',
+        resourceId: id,
+        operation: 'delete',
+        before: toResponse(row),
+        after: null,
+      } satisfies AuditChange);
+    });
+    await this.principals.revoked(id);
+    return 'API key revoked successfully';
+  }
+
+  private async find(id: string): Promise<ApiKeyEntity> {
+    const row = await this.keys.findOneBy({ id, revokedAt: IsNull() });
+    if (!row) throw apiKeyNotFound();
+    return row;
+  }
+}

@@ -1,0 +1,71 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+} from 'class-validator';
+import { PERMISSIONS, type Grant } from '../../common/auth/principal';
+
+const GRANTS: readonly string[] = [...PERMISSIONS, '*'];
+const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
+const PERMISSIONS_RULE = `permissions must be a non-empty array of: ${GRANTS.join(', ')}`;
+
+export class CreateApiKeyDto {
+  @ApiProperty({ maxLength: 255, example: 'grafana dashboards' })
+  @IsString({ message: NAME_RULE })
+  @MaxLength(255, { message: NAME_RULE })
+  @Matches(/\S/, { message: NAME_RULE })
+  name: string;
+
+  @ApiProperty({ type: [String], enum: GRANTS, example: ['relayers:read', 'metrics:read'] })
+  @IsArray({ message: PERMISSIONS_RULE })
+  @ArrayNotEmpty({ message: PERMISSIONS_RULE })
+  @IsIn(GRANTS, { each: true, message: PERMISSIONS_RULE })
+  permissions: Grant[];
+
+  @ApiPropertyOptional({
+    description: 'ISO 8601, in the future; absent or null: never expires',
+    nullable: true,
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'expires_at must be an ISO 8601 date and time in the future' })
+  expires_at?: string | null;
+}
+
+/** A managed key as listed: never the key itself. */
+export class ApiKeyResponse {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ type: [String] })
+  permissions: Grant[];
+
+  @ApiProperty()
+  created_at: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  expires_at: string | null;
+
+  @ApiProperty({ nullable: true, type: String, description: 'Kept to within a few seconds' })
+  last_used_at: string | null;
+
+  @ApiProperty({ example: 'rk_AbCd', description: 'The first characters of the key, to recognise it' })
+  key_prefix: string;
+}
+
+/** The create answer: the only time the key is shown. */
+export class CreatedApiKeyResponse extends ApiKeyResponse {
+  @ApiProperty({
+    example: 'rk_…',
+    description: '`rk_` and 43 base64url characters; shown in this answer only',
+  })
+  key: string;
+}

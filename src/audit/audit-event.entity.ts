@@ -1,0 +1,39 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { jsonColumn } from '../database/json-column';
+
+/** One change made through the API: who, what, when, and the resource before and after. */
+@Entity({ name: 'audit_events' })
+export class AuditEventEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: 'datetime', precision: 3 })
+  at: Date;
+
+  @Column({ name: 'actor_type', type: 'varchar', length: 16 })
+  actorType: string;
+
+  @Column({ name: 'actor_id', type: 'varchar', length: 36 })
+  actorId: string;
+
+  @Column({ name: 'actor_name', type: 'varchar', length: 255 })
+  actorName: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  action: string;
+
+  @Column({ name: 'resource_type', type: 'varchar', length: 16 })
+  resourceType: string;
+
+  @Column({ name: 'resource_id', type: 'varchar', length: 120 })
+  resourceId: string;
+
+  @Column({ name: 'request_id', type: 'varchar', length: 128 })
+  requestId: string;
+
+  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  before: object | null;
+
+  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  after: object | null;
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditController } from './audit.controller';
+import { AuditEventEntity } from './audit-event.entity';
+import { AuditService } from './audit.service';
+
+/** The audit trail of contract 14: records written with each change, read at GET /api/v1/audit. */
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditEventEntity])],
+  controllers: [AuditController],
+  providers: [AuditService],
+})
+export class AuditModule {}

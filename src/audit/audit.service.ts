@@ -1,0 +1,116 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import type { Repository } from 'typeorm';
+import { Page } from '../common/http/page';
+import { RequestContext } from '../common/http/request-context';
+import { PollingLoop } from '../common/scheduling/polling-loop';
+import { asColumnValues } from '../database/json-column';
+import type { CommittingEvent } from '../database/transactions';
+import { AUDIT_CHANGE, type AuditChange } from './audit-change';
+import { AuditEventEntity } from './audit-event.entity';
+import { AuditEventResponse, AuditQueryDto } from './dto/audit.dto';
+
+export const AUDIT_RETENTION_MS = 90 * 24 * 3600 * 1000;
+
+let sequence = 0;
+/**
+ * 36 hex characters ordered by time: the millisecond (12), a counter of this process (8), random
+ * (16). Records of one millisecond keep their order, so "newest first" is stable within an instance.
+ */
+function nextId(): string {
+  sequence = (sequence + 1) % 0x1_0000_0000;
+  return (
+    Date.now().toString(16).padStart(12, '0') +
+    sequence.toString(16).padStart(8, '0') +
+    randomBytes(8).toString('hex')
+  );
+}
+const SWEEP_EVERY_MS = 3600 * 1000;
+
+function toResponse(row: AuditEventEntity): AuditEventResponse {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    actor: { type: row.actorType, id: row.actorId, name: row.actorName },
+    action: row.action,
+    resource_type: row.resourceType,
+    resource_id: row.resourceId,
+    request_id: row.requestId,
+    before: row.before,
+    after: row.after,
+  };
+}
+
+/** The audit trail: written in each change's transaction, read newest first, kept 90 days. */
+@Injectable()
+export class AuditService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Audit');
+  private readonly sweeper = new PollingLoop('AuditRetention', () => this.sweep(), SWEEP_EVERY_MS);
+
+  constructor(@InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>) {}
+
+  onApplicationBootstrap(): void {
+    this.sweeper.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sweeper.stop();
+  }
+
+  /**
+   * In the change's transaction: a change that rolls back leaves no record. The actor is the
+   * request's principal; a change made outside a request (an extension's job) is the `system`'s.
+   */
+  @OnEvent(`${AUDIT_CHANGE}.committing`, { async: true, promisify: true, suppressErrors: false })
+  async record({ manager, event }: CommittingEvent<AuditChange>): Promise<void> {
+    const context = RequestContext.current();
+    const actor = context?.principal ?? { type: 'system', id: 'system', name: 'service' };
+    await manager.insert(
+      AuditEventEntity,
+      asColumnValues<AuditEventEntity>({
+        id: nextId(),
+        at: new Date(),
+        actorType: actor.type,
+        actorId: actor.id,
+        actorName: actor.name,
+        action: `${event.resourceType}.${event.operation}`,
+        resourceType: event.resourceType,
+        resourceId: event.resourceId,
+        requestId: context?.requestId ?? '',
+        before: event.before,
+        after: event.after,
+      }),
+    );
+  }
+
+  async list(query: AuditQueryDto): Promise<Page<AuditEventResponse>> {
+    const select = this.events.createQueryBuilder('e');
+    if (query.resource_type !== undefined)
+      select.andWhere('e.resource_type = :type', { type: query.resource_type });
+    if (query.resource_id !== undefined) select.andWhere('e.resource_id = :rid', { rid: query.resource_id });
+    if (query.actor_id !== undefined) select.andWhere('e.actor_id = :actor', { actor: query.actor_id });
+    if (query.action !== undefined) select.andWhere('e.action = :action', { action: query.action });
+    if (query.since !== undefined) select.andWhere('e.at >= :since', { since: new Date(query.since) });
+    if (query.until !== undefined) select.andWhere('e.at < :until', { until: new Date(query.until) });
+    const [rows, total] = await select
+      .orderBy('e.at', 'DESC')
+      .addOrderBy('e.id', 'DESC')
+      .skip(query.offset)
+      .take(query.per_page)
+      .getManyAndCount();
+    return new Page(rows.map(toResponse), query, total);
+  }
+
+  private async sweep(): Promise<void> {
+    const result = await this.events
+      .createQueryBuilder()
+      .delete()
+      .from(AuditEventEntity)
+      .where('at < :before', { before: new Date(Date.now() - AUDIT_RETENTION_MS) })
+      .execute();
+    if ((result.affected ?? 0) > 0)
+      this.logger.log(`removed ${result.affected} audit records older than 90 days`);
+  }
+}

@@ -1,0 +1,91 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '../../common/http/page';
+import { AUDITED_RESOURCES } from '../audit-change';
+
+const ACTIONS = AUDITED_RESOURCES.flatMap((type) =>
+  ['create', 'update', 'delete'].map((op) => `${type}.${op}`),
+);
+
+/** `page`, `per_page` and the filters of GET /api/v1/audit. */
+export class AuditQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: AUDITED_RESOURCES })
+  @IsOptional()
+  @IsIn(AUDITED_RESOURCES, { message: `resource_type must be one of: ${AUDITED_RESOURCES.join(', ')}` })
+  resource_type?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString({ message: 'resource_id must be a string' })
+  @MaxLength(120, { message: 'resource_id must be at most 120 characters' })
+  resource_id?: string;
+
+  @ApiPropertyOptional({ description: '`admin` for the API_KEY, or a managed key id' })
+  @IsOptional()
+  @IsString({ message: 'actor_id must be a string' })
+  @MaxLength(36, { message: 'actor_id must be at most 36 characters' })
+  actor_id?: string;
+
+  @ApiPropertyOptional({ enum: ACTIONS })
+  @IsOptional()
+  @IsIn(ACTIONS, { message: 'action must be <resource_type>.<create|update|delete>' })
+  action?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 8601; records at or after it' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date and time' })
+  since?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 8601; records before it' })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date and time' })
+  until?: string;
+}
+
+export class AuditActor {
+  @ApiProperty({ enum: ['admin', 'api_key', 'system'] })
+  type: string;
+
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty()
+  name: string;
+}
+
+export class AuditEventResponse {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ example: '2026-11-23T18:00:00.000Z' })
+  at: string;
+
+  @ApiProperty({ type: AuditActor })
+  actor: AuditActor;
+
+  @ApiProperty({ example: 'relayer.update' })
+  action: string;
+
+  @ApiProperty({ enum: AUDITED_RESOURCES })
+  resource_type: string;
+
+  @ApiProperty()
+  resource_id: string;
+
+  @ApiProperty()
+  request_id: string;
+
+  @ApiProperty({
+    type: Object,
+    nullable: true,
+    description: 'The resource as answered before; null for a create',
+  })
+  before: object | null;
+
+  @ApiProperty({
+    type: Object,
+    nullable: true,
+    description: 'The resource as answered after; null for a delete',
+  })
+  after: object | null;
+}
