@@ -1,17 +1,25 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { DataSource } from 'typeorm';
-import { isDatabaseUnavailable } from '../common/errors/database-errors';
+import {
+  isDatabaseUnavailable,
+  isTransientConflict,
+  isUniqueViolation,
+} from '../common/errors/database-errors';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
-const MIGRATION_LOCK = 'relayer_service_migrations';
+const LOCK_TABLE = 'migration_lock';
+/** A holder renews its lease every third of it; a dead holder's lock is free after it. */
+const LOCK_LEASE_S = 30;
 const MIGRATION_LOCK_WAIT_S = 120;
 const RETRY_DELAY_MS = 2000;
 
 /**
- * Connects the data source and applies pending migrations under a lock (on MySQL a named lock,
- * so that instances starting together apply them once). A MySQL server that cannot be reached
+ * Connects the data source and applies pending migrations under a lock (on MySQL a lock row that
+ * holds across a Galera cluster too, so that instances starting together apply them once). A MySQL server that cannot be reached
  * at start does not stop the service: it keeps trying in the background, answers 503 meanwhile
  * and reports not-ready, so orchestrators see a live process that is waiting for its database.
  */
@@ -83,24 +91,82 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
       await this.dataSource.runMigrations({ transaction: 'all' });
       return;
     }
-    const runner = this.dataSource.createQueryRunner();
+    const lock = new MigrationLock(this.dataSource);
+    await lock.acquire();
     try {
-      const rows = (await runner.query('SELECT GET_LOCK(?, ?) AS acquired', [
-        MIGRATION_LOCK,
-        MIGRATION_LOCK_WAIT_S,
-      ])) as Array<{ acquired: number | string | null }>;
-      if (Number(rows[0]?.acquired) !== 1) {
+      const applied = await this.dataSource.runMigrations({ transaction: 'each' });
+      if (applied.length > 0) this.logger.log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
+    } finally {
+      await lock.release();
+    }
+  }
+}
+
+/**
+ * A lock that holds across a whole Galera cluster as on one MySQL server (contract 16): a row of
+ * its own table, taken by a replicated INSERT, so that certification lets exactly one of two
+ * instances on different nodes win (`GET_LOCK` is node-local on Galera). The holder renews it
+ * while migrating; a holder that died leaves a row that expires and is taken over. Once the
+ * INSERT commits on a node, every write certified before it (the previous holder's migrations)
+ * has been applied there too, so the winner sees what is already done.
+ */
+class MigrationLock {
+  private readonly owner = `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private renewal: NodeJS.Timeout | null = null;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async acquire(): Promise<void> {
+    await this.dataSource.query(
+      `CREATE TABLE IF NOT EXISTS ${LOCK_TABLE} (id INT NOT NULL PRIMARY KEY, owner VARCHAR(80) NOT NULL, expires_at DATETIME(3) NOT NULL)`,
+    );
+    const deadline = Date.now() + MIGRATION_LOCK_WAIT_S * 1000;
+    while (!(await this.tryTake())) {
+      if (Date.now() > deadline) {
         throw new Error(`could not take the migration lock within ${MIGRATION_LOCK_WAIT_S} s`);
       }
-      try {
-        const applied = await this.dataSource.runMigrations({ transaction: 'each' });
-        if (applied.length > 0)
-          this.logger.log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
-      } finally {
-        await runner.query('SELECT RELEASE_LOCK(?)', [MIGRATION_LOCK]);
-      }
-    } finally {
-      await runner.release();
+      await new Promise((resolve) => setTimeout(resolve, 250 + Math.random() * 250));
+    }
+    this.renewal = setInterval(
+      () => {
+        this.dataSource
+          .query(
+            `UPDATE ${LOCK_TABLE} SET expires_at = NOW(3) + INTERVAL ${LOCK_LEASE_S} SECOND WHERE id = 1 AND owner = ?`,
+            [this.owner],
+          )
+          .catch(() => undefined);
+      },
+      (LOCK_LEASE_S * 1000) / 3,
+    );
+    this.renewal.unref();
+  }
+
+  async release(): Promise<void> {
+    if (this.renewal) clearInterval(this.renewal);
+    await this.dataSource.query(`DELETE FROM ${LOCK_TABLE} WHERE id = 1 AND owner = ?`, [this.owner]);
+  }
+
+  /** True when this instance holds the lock now: a free one, or one whose holder's lease ran out. */
+  private async tryTake(): Promise<boolean> {
+    try {
+      await this.dataSource.query(
+        `INSERT INTO ${LOCK_TABLE} (id, owner, expires_at) VALUES (1, ?, NOW(3) + INTERVAL ${LOCK_LEASE_S} SECOND)`,
+        [this.owner],
+      );
+      return true;
+    } catch (error) {
+      // Taken (duplicate key), or lost to another node's insert (a certification conflict).
+      if (!isUniqueViolation(error) && !isTransientConflict(error)) throw error;
+    }
+    try {
+      const result = await this.dataSource.query<{ affectedRows?: number }>(
+        `UPDATE ${LOCK_TABLE} SET owner = ?, expires_at = NOW(3) + INTERVAL ${LOCK_LEASE_S} SECOND WHERE id = 1 AND expires_at < NOW(3)`,
+        [this.owner],
+      );
+      return (result.affectedRows ?? 0) === 1;
+    } catch (error) {
+      if (isTransientConflict(error)) return false;
+      throw error;
     }
   }
 }
