@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasHealth, healthMarkdown } from './lib/health-report.mjs';
+import { B3_METHOD, b3Goals, b3SectionMarkdown } from './lib/b3-report.mjs';
 
 const DB_TITLES = { sqlite: 'SQLite', mysql: 'MySQL' };
 const BASELINE_TITLES = {
@@ -155,6 +156,7 @@ export function evaluateGoals(results) {
       pass: peak ? peak.mb <= 200 : null,
     });
   }
+  goals.push(...b3Goals(results));
   return goals;
 }
 
@@ -221,7 +223,7 @@ function sectionMarkdown(section, options) {
         '.',
     );
   }
-  lines.push('');
+  lines.push('', ...b3SectionMarkdown(section));
   return lines;
 }
 
@@ -547,6 +549,7 @@ export function renderMarkdown(results, resultsRelPath, svgName, webhooks = null
       '`synchronous = FULL`, foreign keys on, like the service) and B2 (a mysql2 pool of 10 connections, like the service, server-side ' +
       "prepared statements) do what the service does to the database for each route, JSON in and out, in the service's envelope, on a " +
       "copy of the service's schema. They do no validation, no address derivation (their address is a constant), no logging, no auth check.",
+    B3_METHOD,
     `- Scenarios: ${o.connections} connections, keep-alive, closed loop; per scenario a ${o.warmupS} s warm-up of each target, then ` +
       `${o.durationS} s runs in the order service, baseline, baseline, service (alternated, symmetric, so a steady drift of the machine ` +
       'cancels); req/s is the mean of the two runs, p50/p99 over every response of both. Runs are strictly one at a time.',

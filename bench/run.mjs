@@ -1,4 +1,4 @@
-// `npm run bench`: load-tests the built service against three baselines on the same machine and
+// `npm run bench`: load-tests the built service against four baselines on the same machine and
 // writes bench/results/<timestamp>.json, docs/benchmarks.md and docs/benchmarks.svg.
 //
 //   npm run bench                              full run, SQLite then MySQL (about 12 minutes)
@@ -13,7 +13,8 @@
 // --dist DIR (use an existing build instead of compiling src/ into a private folder), --git-ref REF
 // (compile the sources of a commit, e.g. HEAD, instead of the working tree), --node-flags "..."
 // (default: the flags of package.json's start script, e.g. --max-semi-space-size=8), --no-docs
-// (results JSON only), --keep (keep the work folder: logs, databases, catalogue), --quiet-wait S
+// (results JSON only), --no-b3 (leave out B3, the framework floor: bench/lib/b3.mjs), --keep (keep
+// the work folder: logs, databases, catalogue), --quiet-wait S
 // (30) and --quiet-budget S (300): before each measured run, wait up to S seconds (and that much
 // in all) for processes outside the benchmark to stop using more than a quarter of a core;
 // --webhook-events N (5000, quick 2000): the changes of each webhook-deliveries phase;
@@ -32,8 +33,8 @@
 //
 // Method: for each scenario, one warm-up per target, then four measured runs in the order service,
 // baseline, baseline, service (alternated, and symmetric so that a linear drift of the machine
-// cancels out); req/s is the mean of each target's two runs, latency percentiles are over all the
-// responses of both. Everything runs one at a time; the load generator shares the machine.
+// cancels out; with B3, six runs: service, baseline, B3, B3, baseline, service); req/s is the mean
+// of each target's two runs, latency percentiles are over all the responses of both. Everything runs one at a time; the load generator shares the machine.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -75,6 +76,7 @@ import {
 } from './lib/proc.mjs';
 import { benchHealth, HEALTH_SCENARIOS } from './lib/health.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
+import { b3Env, startB3, B3_TITLE } from './lib/b3.mjs';
 import { saveResults, writeDocs } from './report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -105,6 +107,7 @@ const { values: argv } = parseArgs({
     'node-flags': { type: 'string' },
     'no-docs': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    'no-b3': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -144,6 +147,7 @@ const options = {
       : argv['node-flags'].split(/\s+/).filter(Boolean),
   docs: !argv['no-docs'],
   keep: argv.keep,
+  b3: !argv['no-b3'],
 };
 for (const db of options.databases) {
   if (db !== 'sqlite' && db !== 'mysql') throw new Error(`--db: unknown database '${db}'`);
@@ -301,11 +305,12 @@ async function startService({ databaseUrl, catalogue, label, env = {} }) {
 
 async function startBaseline(kind, databaseUrl) {
   const port = await freePort();
-  const file = { B0: 'b0-http.mjs', B1: 'b1-sqlite.mjs', B2: 'b2-mysql.mjs' }[kind];
+  const file = { B0: 'b0-http.mjs', B1: 'b1-sqlite.mjs', B2: 'b2-mysql.mjs', B3: 'b3-nest.mjs' }[kind];
   const handle = startProcess({
     name: kind,
     command: process.execPath,
-    args: [path.join(benchDir, 'baselines', file)],
+    // B3 (the framework floor) runs with the service's Node flags, like the service.
+    args: [...(kind === 'B3' ? options.nodeFlags : []), path.join(benchDir, 'baselines', file)],
     cwd: work,
     outputFile: path.join(work, `${kind}.out`),
     env: {
@@ -313,11 +318,12 @@ async function startBaseline(kind, databaseUrl) {
       PORT: String(port),
       HOST: '127.0.0.1',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(kind === 'B3' ? b3Env({ serviceEntry, apiKey, work, kind: databaseUrl.split(':')[0] }) : {}),
     },
   });
   cleanups.push(() => stopProcess(handle));
   const url = `http://127.0.0.1:${port}`;
-  await waitReady(handle, `${url}${API}/health`, { timeoutMs: 20_000 });
+  await waitReady(handle, `${url}${API}/${kind === 'B3' ? 'ready' : 'health'}`, { timeoutMs: 20_000 });
   return { handle, url, kind };
 }
 
@@ -461,14 +467,17 @@ async function measure(scenario, targets, dbPid) {
     }
   }
   const loadOn = async (target, durationS) => {
-    const other = targets.find((t) => t !== target);
+    const others = targets.filter((t) => t !== target);
     const result = await runLoad({
       url: target.url,
       connections,
       durationS,
       requests: autocannonRequests(scenario, states.get(target.role)),
       pid: target.pid,
-      otherPids: { other: other.pid, ...(dbPid ? { database: dbPid } : {}) },
+      otherPids: {
+        ...Object.fromEntries(others.map((t, i) => [i === 0 ? 'other' : `other${i + 1}`, t.pid])),
+        ...(dbPid ? { database: dbPid } : {}),
+      },
       shouldStop: () => states.get(target.role).exhausted,
     });
     const acc = perTarget.get(target.role);
@@ -481,15 +490,19 @@ async function measure(scenario, targets, dbPid) {
     perTarget.get(target.role).warmup = { rps: w.rps, non2xx: w.non2xx, errors: w.errors };
     await sleep(200);
   }
-  const [service, baseline] = targets;
-  for (const target of [service, baseline, baseline, service]) {
+  // With B3 as a third target: service, baseline, B3, B3, baseline, service (still symmetric).
+  const [service, baseline, floor] = targets;
+  const order = floor
+    ? [service, baseline, floor, floor, baseline, service]
+    : [service, baseline, baseline, service];
+  for (const target of order) {
     if (states.get(target.role).exhausted) {
       log(
         `  ${scenario.id.padEnd(18)} ${target.role.padEnd(8)} skipped: no free (signer, network) pair left (raise --signers)`,
       );
       continue;
     }
-    const quiet = await waitQuiet([service.pid, baseline.pid]);
+    const quiet = await waitQuiet([service.pid, baseline.pid, floor?.pid]);
     const loadBefore = os.loadavg()[0];
     const result = await loadOn(target, options.durationS);
     const acc = perTarget.get(target.role);
@@ -533,7 +546,14 @@ async function measure(scenario, targets, dbPid) {
   const s = summarise('service');
   const b = summarise('baseline');
   const exhausted = [...states.values()].some((st) => st.exhausted);
-  return { service: s, baseline: b, ratio: s.rps / b.rps, exhausted };
+  const b3 = floor ? summarise('b3') : null;
+  return {
+    service: s,
+    baseline: b,
+    ratio: s.rps / b.rps,
+    exhausted,
+    ...(b3 ? { b3, ratioB3: s.rps / b3.rps } : {}),
+  };
 }
 
 function mean(values) {
@@ -698,6 +718,7 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
     else await copyMysqlSchema(serviceDb.url, baseDb.url);
     const b0 = await startBaseline('B0');
     const bDb = await startBaseline(kind === 'sqlite' ? 'B1' : 'B2', baseDb.url);
+    const b3 = options.b3 ? await startB3({ freshDatabase, startBaseline }, kind, serviceDb) : null;
     section.baselines = {
       B0: 'node:http',
       [bDb.kind]: kind === 'sqlite' ? 'node:http + better-sqlite3' : 'node:http + mysql2 pool',
@@ -706,14 +727,11 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
     const count = (db) => (kind === 'sqlite' ? sqliteCount(db.file) : mysqlCount(db.url));
     const seed = (db, first, last) =>
       kind === 'sqlite' ? seedSqlite(db.file, first, last) : seedMysql(db.url, first, last);
-    const seeded = new Map([
-      [serviceDb, 0],
-      [baseDb, 0],
-    ]);
+    const seeded = new Map([[serviceDb, 0], [baseDb, 0], ...(b3 ? [[b3.db, 0]] : [])]);
     const seedTo = async (total) => {
-      await waitIdle([service.handle.pid, bDb.handle.pid]);
+      await waitIdle([service.handle.pid, bDb.handle.pid, b3?.handle.pid]);
       const started = performance.now();
-      for (const db of [serviceDb, baseDb]) {
+      for (const db of seeded.keys()) {
         const have = await count(db);
         let need = total - have;
         if (need < 0) {
@@ -742,8 +760,9 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
 
       try {
         if (scenario.rows === 'large') await seedTo(options.listLarge);
-        await waitIdle([service.handle.pid, baseline.handle.pid]);
+        await waitIdle([service.handle.pid, baseline.handle.pid, b3?.handle.pid]);
         const rowsBefore = { service: await count(serviceDb), baseline: await count(baseDb) };
+        if (b3) rowsBefore.b3 = await count(b3.db);
         if (
           scenario.rows === 'small' &&
           (rowsBefore.service !== options.listSmall || rowsBefore.baseline !== options.listSmall)
@@ -755,7 +774,7 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
         log(`${kind}: ${scenario.id} (${scenario.label}) vs ${baseline.kind}`);
         const result = await measure(
           scenario,
-          [serviceTarget, baselineTarget],
+          [serviceTarget, baselineTarget, ...(b3 ? [b3.target] : [])],
           kind === 'mysql' ? databaseServerPid : null,
         );
         section.scenarios.push({
@@ -778,12 +797,17 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
       }
     }
     section.rowsAtEnd = { service: await count(serviceDb), baseline: await count(baseDb) };
+    if (b3) {
+      section.rowsAtEnd.b3 = await count(b3.db);
+      section.baselines.B3 = B3_TITLE;
+    }
     section.serviceVmHwmMB = (memoryOf(service.handle.pid).hwm ?? 0) / 2 ** 20;
     section.serviceAliveAtEnd = (await probe(`${service.url}${API}/health`)) === 200;
 
     await stopProcess(service.handle);
     await stopProcess(b0.handle);
     await stopProcess(bDb.handle);
+    if (b3) await stopProcess(b3.handle);
     section.serviceLog = await analyseLog(service.logFile);
   }
   if (webhooksSelected.length > 0) {
