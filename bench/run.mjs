@@ -6,6 +6,7 @@
 //   npm run bench -- --db sqlite --duration 5  options below
 //   npm run bench -- --scenarios webhooks --quick   only the webhook scenarios (a few minutes)
 //   npm run bench -- --scenarios health-round --db sqlite   one round of health checks (see below)
+//   npm run bench -- --soak 600                 memory soak: 600 s of mixed load per database (below)
 //
 // Options: --duration S (per measured run, default 10), --warmup S (default 2), --connections N
 // (50), --db sqlite,mysql, --scenarios id,id (see SCENARIOS), --signers N (20000), --cold-starts N
@@ -20,6 +21,12 @@
 // --webhook-events N (5000, quick 2000): the changes of each webhook-deliveries phase;
 // --health-relayers N (10000, quick 1000): the relayers of the health-round scenario;
 // --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call.
+//
+// Soak mode (bench/lib/soak.mjs, `--soak S`): per database, a service of its own on a fresh database
+// under S seconds of mixed load (GET by id, PATCH, list, POST relayer) at --soak-rate req/s (400; 0:
+// as fast as it answers) on --soak-connections (20), RSS and heap used sampled every --soak-interval
+// seconds (10), and the least-squares slope of each after the warm-up (2 minutes, or a third of a
+// shorter soak). Alone it runs only the soak; with --scenarios, after them.
 //
 // Health-check scenario (bench/lib/health.mjs, `--scenarios health-round`): one round of checks over
 // N relayers against one local anvil, time and CPU, and GET /relayers/{id} during it next to the
@@ -76,6 +83,7 @@ import {
 } from './lib/proc.mjs';
 import { benchHealth, HEALTH_SCENARIOS } from './lib/health.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
+import { benchSoak } from './lib/soak.mjs';
 import { b3Env, startB3, B3_TITLE } from './lib/b3.mjs';
 import { saveResults, writeDocs } from './report.mjs';
 
@@ -107,6 +115,11 @@ const { values: argv } = parseArgs({
     'node-flags': { type: 'string' },
     'no-docs': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    // Soak mode (bench/lib/soak.mjs): S seconds of mixed load per database, RSS and heap sampled.
+    soak: { type: 'string' },
+    'soak-rate': { type: 'string', default: '400' },
+    'soak-interval': { type: 'string', default: '10' },
+    'soak-connections': { type: 'string', default: '20' },
     'no-b3': { type: 'boolean', default: false },
   },
   strict: true,
@@ -147,6 +160,10 @@ const options = {
       : argv['node-flags'].split(/\s+/).filter(Boolean),
   docs: !argv['no-docs'],
   keep: argv.keep,
+  soakS: argv.soak === undefined ? null : Number(argv.soak),
+  soakRate: Number(argv['soak-rate']),
+  soakIntervalS: Number(argv['soak-interval']),
+  soakConnections: Number(argv['soak-connections']),
   b3: !argv['no-b3'],
 };
 for (const db of options.databases) {
@@ -423,7 +440,9 @@ const selected = argv.scenarios
       .split(',')
       .map((s) => s.trim())
       .flatMap((id) => (id === 'webhooks' ? WEBHOOK_SCENARIOS.map((w) => w.id) : [id]))
-  : ALL_SCENARIOS.map((s) => s.id);
+  : argv.soak !== undefined
+    ? [] // --soak alone: only the soak
+    : ALL_SCENARIOS.map((s) => s.id);
 for (const id of selected) {
   if (!ALL_SCENARIOS.some((s) => s.id === id)) throw new Error(`--scenarios: unknown scenario '${id}'`);
 }
@@ -831,6 +850,12 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
   if (healthSelected) {
     section.healthRound = await benchHealth(
       { options, log, root, work, cleanups, freshDatabase, startService, waitQuiet, databaseServerPid, AUTH },
+      kind,
+    );
+  }
+  if (options.soakS) {
+    section.soak = await benchSoak(
+      { options, log, cleanups, catalogues, freshDatabase, startService, AUTH, JSON_HEADERS },
       kind,
     );
   }
