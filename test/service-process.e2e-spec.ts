@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { secrets } from './support/secrets';
-import { PROJECT_ROOT, ServiceProcess } from './support/service-process';
+import { PROJECT_ROOT, ServiceProcess, START_NODE_FLAGS } from './support/service-process';
 import { TEST_DB } from './support/test-database';
 
 // The embedded default is what a new user meets: these run the compiled service as a process,
@@ -150,6 +150,26 @@ describeEmbedded('the service as a process on the embedded default database', ()
     await service.start();
     expect((await service.exited()).code).toBe(1);
     expect(service.log).toContain('API_KEY is required with NODE_ENV=production');
+  });
+});
+
+describeEmbedded('heap sizing', () => {
+  it('npm start and the Docker image run the service with the same Node flags, the old generation capped', () => {
+    const dockerfile = fs.readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+    const cmd = /^CMD (\[.*\])\s*$/m.exec(dockerfile);
+    expect(cmd).not.toBeNull();
+    const argv = JSON.parse(cmd?.[1] ?? '[]') as string[];
+    expect(argv[0]).toBe('node');
+    expect(argv[argv.length - 1]).toBe('dist/src/main.js');
+    expect(argv.slice(1, -1)).toEqual(START_NODE_FLAGS);
+    // Without a cap V8 sizes the old generation from the machine's memory and lets it grow to
+    // several times the live heap between collections (docs/performance.md, "Memory").
+    expect(START_NODE_FLAGS).toEqual(
+      expect.arrayContaining([
+        '--max-semi-space-size=8',
+        expect.stringMatching(/^--max-old-space-size=\d+$/),
+      ]),
+    );
   });
 });
 

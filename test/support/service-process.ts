@@ -7,6 +7,19 @@ import { waitFor, withDeadline } from './wait';
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const MAIN_JS = path.join(PROJECT_ROOT, 'dist', 'src', 'main.js');
 
+/**
+ * The Node flags of `npm start` (package.json; the Docker image's CMD has the same), heap sizing
+ * included, so that the spawned service runs as it ships. `--env-file-if-exists` is left out: the
+ * tests give the service its whole environment.
+ */
+export const START_NODE_FLAGS = ((): string[] => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const m = /(?:^|\s)node\s+((?:--?\S+\s+)*)dist\/src\/main\.js/.exec(pkg.scripts?.start ?? '');
+  return (m?.[1] ?? '').split(/\s+/).filter((f) => f.startsWith('--') && !f.startsWith('--env-file'));
+})();
+
 /** How long one request of the test to the service may take before it counts as hung. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -62,7 +75,7 @@ export class ServiceProcess {
       HOST: '127.0.0.1',
     };
     for (const [k, v] of Object.entries(this.env)) if (v !== undefined) env[k] = v;
-    const child = spawn(process.execPath, [MAIN_JS], {
+    const child = spawn(process.execPath, [...START_NODE_FLAGS, MAIN_JS], {
       cwd: this.cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
