@@ -6,6 +6,7 @@
 //   npm run bench -- --db sqlite --duration 5  options below
 //   npm run bench -- --scenarios webhooks --quick   only the webhook scenarios (a few minutes)
 //   npm run bench -- --scenarios health-round --db sqlite   one round of health checks (see below)
+//   npm run bench -- --profile --db sqlite     CPU profile of GET by id and POST relayer (bench/lib/profile.mjs)
 //   npm run bench -- --soak 600                 memory soak: 600 s of mixed load per database (below)
 //
 // Options: --duration S (per measured run, default 10), --warmup S (default 2), --connections N
@@ -85,6 +86,7 @@ import { benchHealth, HEALTH_SCENARIOS } from './lib/health.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
 import { benchSoak } from './lib/soak.mjs';
 import { b3Env, startB3, B3_TITLE } from './lib/b3.mjs';
+import { benchCompare, benchProfile, reportCompare, reportProfiles } from './lib/profile.mjs';
 import { saveResults, writeDocs } from './report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -121,6 +123,11 @@ const { values: argv } = parseArgs({
     'soak-interval': { type: 'string', default: '10' },
     'soak-connections': { type: 'string', default: '20' },
     'no-b3': { type: 'boolean', default: false },
+    // Profiling mode (bench/lib/profile.mjs): --cpu-prof of GET by id and POST relayer, by category.
+    profile: { type: 'boolean', default: false },
+    'profile-loads': { type: 'string' },
+    'profile-interval': { type: 'string', default: '500' },
+    'profile-compare': { type: 'string' },
   },
   strict: true,
 });
@@ -165,6 +172,11 @@ const options = {
   soakIntervalS: Number(argv['soak-interval']),
   soakConnections: Number(argv['soak-connections']),
   b3: !argv['no-b3'],
+  profile: argv.profile,
+  profileLoads: argv['profile-loads']?.split(',').map((s) => s.trim()) ?? null,
+  profileIntervalUs: Number(argv['profile-interval']),
+  // A built service (its dist folder) to compare with, without the profiler: before vs after.
+  profileCompare: argv['profile-compare'] ? path.resolve(argv['profile-compare']) : null,
 };
 for (const db of options.databases) {
   if (db !== 'sqlite' && db !== 'mysql') throw new Error(`--db: unknown database '${db}'`);
@@ -284,14 +296,14 @@ let serviceEntry;
 const databaseServerPid = findDatabaseServerPid();
 let startCounter = 0;
 
-async function startService({ databaseUrl, catalogue, label, env = {} }) {
+async function startService({ databaseUrl, catalogue, label, env = {}, entry = serviceEntry }) {
   const port = await freePort();
   const n = ++startCounter;
   const logFile = path.join(work, `service-${n}-${label}.log`);
   const handle = startProcess({
     name: `service (${label})`,
     command: process.execPath,
-    args: [...options.nodeFlags, serviceEntry],
+    args: [...options.nodeFlags, entry],
     cwd: work,
     outputFile: path.join(work, `service-${n}-${label}.out`),
     env: {
@@ -691,6 +703,32 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
     return { url: mysqlDatabaseUrl(options.mysqlUrl, name), name, drop };
   };
 
+  if (options.profile && options.profileCompare) {
+    section.compare = await benchCompare(
+      { options, log, work, cleanups, catalogues, freshDatabase, startService, AUTH, JSON_HEADERS },
+      kind,
+    );
+    return section;
+  }
+  if (options.profile) {
+    section.profile = await benchProfile(
+      {
+        options,
+        log,
+        work,
+        cleanups,
+        catalogues,
+        freshDatabase,
+        startService,
+        databaseServerPid,
+        AUTH,
+        JSON_HEADERS,
+      },
+      kind,
+    );
+    return section;
+  }
+
   if (mainSelected) {
     // Cold start: spawn to the first 200 of /ready on a fresh database, alternating the 1-signer
     // reference catalogue and the big one. The last big start stays up for the load runs.
@@ -931,6 +969,22 @@ async function main() {
     } else {
       results.databases.sqlite = await benchDatabase('sqlite', catalogues, null);
     }
+  }
+  if (options.profile) {
+    // The profiling mode writes its summaries into the work folder only (no results JSON, no docs).
+    options.keep = true;
+    const sections = Object.values(results.databases);
+    if (options.profileCompare)
+      reportCompare(
+        { work },
+        sections.flatMap((s) => s.compare ?? []),
+      );
+    else
+      reportProfiles(
+        { work, log },
+        sections.flatMap((s) => s.profile ?? []),
+      );
+    return;
   }
   results.finishedAt = new Date().toISOString();
   results.machine.loadavgAtEnd = os.loadavg();

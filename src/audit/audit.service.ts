@@ -6,7 +6,7 @@ import type { Repository } from 'typeorm';
 import { Page } from '../common/http/page';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
-import { asColumnValues } from '../database/json-column';
+import { EntityRows } from '../database/entity-rows';
 import type { CommittingEvent } from '../database/transactions';
 import { AUDIT_CHANGE, type AuditChange } from './audit-change';
 import { AuditEventEntity } from './audit-event.entity';
@@ -49,7 +49,12 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly logger = new Logger('Audit');
   private readonly sweeper = new PollingLoop('AuditRetention', () => this.sweep(), SWEEP_EVERY_MS);
 
-  constructor(@InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>) {}
+  /** The insert of every record: one fixed SQL string, not an insert query built per change. */
+  private readonly rows: EntityRows<AuditEventEntity>;
+
+  constructor(@InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>) {
+    this.rows = new EntityRows(events);
+  }
 
   onApplicationBootstrap(): void {
     this.sweeper.start();
@@ -67,22 +72,19 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
   async record({ manager, event }: CommittingEvent<AuditChange>): Promise<void> {
     const context = RequestContext.current();
     const actor = context?.principal ?? { type: 'system', id: 'system', name: 'service' };
-    await manager.insert(
-      AuditEventEntity,
-      asColumnValues<AuditEventEntity>({
-        id: nextId(),
-        at: new Date(),
-        actorType: actor.type,
-        actorId: actor.id,
-        actorName: actor.name,
-        action: `${event.resourceType}.${event.operation}`,
-        resourceType: event.resourceType,
-        resourceId: event.resourceId,
-        requestId: context?.requestId ?? '',
-        before: event.before,
-        after: event.after,
-      }),
-    );
+    await this.rows.insert(manager, {
+      id: nextId(),
+      at: new Date(),
+      actorType: actor.type,
+      actorId: actor.id,
+      actorName: actor.name,
+      action: `${event.resourceType}.${event.operation}`,
+      resourceType: event.resourceType,
+      resourceId: event.resourceId,
+      requestId: context?.requestId ?? '',
+      before: event.before,
+      after: event.after,
+    });
   }
 
   async list(query: AuditQueryDto): Promise<Page<AuditEventResponse>> {

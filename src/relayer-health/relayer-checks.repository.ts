@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
+import { EntityRows } from '../database/entity-rows';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
 export type CheckOutcome = Pick<
@@ -15,13 +16,18 @@ export type CheckOutcome = Pick<
  */
 @Injectable()
 export class RelayerChecksRepository {
+  /** The insert of every new relayer's row: one fixed SQL string, not an insert query per create. */
+  private readonly rows: EntityRows<RelayerCheckEntity>;
+
   constructor(
     @InjectRepository(RelayerCheckEntity) private readonly repository: Repository<RelayerCheckEntity>,
-  ) {}
+  ) {
+    this.rows = new EntityRows(repository);
+  }
 
   /** In the transaction that creates the relayer: its first check is due at once. */
   async insert(manager: EntityManager, relayerId: string, dueAt: Date): Promise<void> {
-    await manager.insert(RelayerCheckEntity, {
+    await this.rows.insert(manager, {
       relayerId,
       nextCheckAt: dueAt,
       leaseOwner: null,

@@ -75,7 +75,7 @@ export class RelayersRepository {
   /** Inserts the relayer, or says which rule of the database refused it. */
   async insert(manager: EntityManager, entity: RelayerEntity): Promise<InsertRefusal | null> {
     try {
-      await manager.insert(RelayerEntity, asColumnValues(entity));
+      await this.rows.insert(manager, entity);
     } catch (error) {
       if (isUniqueViolation(error)) return 'duplicate';
       if (isForeignKeyViolation(error)) return 'missing_notification';

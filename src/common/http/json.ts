@@ -16,8 +16,16 @@ const keepBigIntegers: Reviver = (_key, value, context) =>
     ? BigInt(context.source)
     : value;
 
+/**
+ * An unsafe integer (|n| > 2^53 - 1) is written with at least 16 digits in a row. Text without such
+ * a run has none, and plain JSON.parse gives the same value several times faster than a reviver,
+ * which is called for every value (the policies column of every relayer read, every request body).
+ */
+const SIXTEEN_DIGITS = /\d{16}/;
+
 /** JSON.parse that keeps unsafe integers exact (as bigint). Throws SyntaxError like JSON.parse. */
 export function parseJson(text: string): unknown {
+  if (!SIXTEEN_DIGITS.test(text)) return JSON.parse(text);
   return JSON.parse(text, keepBigIntegers as Parameters<typeof JSON.parse>[1]);
 }
 
