@@ -10,12 +10,12 @@ import type { Checked } from '../common/validation/validate-dto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { asColumnValues } from '../database/json-column';
+import { takesRowLocks } from '../database/row-locks';
 import { Transactions } from '../database/transactions';
 import { Catalogue } from './catalogue';
 import { networkId, type CatalogueNetwork, type NetworkType } from './catalogue.types';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
-import { isMysql } from './signers.repository';
 
 export const networkNotFound = (id: string): NotFoundError =>
   new NotFoundError(`Network with ID '${id}' not found`);
@@ -89,7 +89,7 @@ export class NetworksService {
       const read = tx.manager
         .createQueryBuilder(NetworkRpcUrlsEntity, 'n')
         .where('n.network_id = :key', { key });
-      const row = await (isMysql(tx.manager) ? read.setLock('pessimistic_write') : read).getOne();
+      const row = await (takesRowLocks(tx.manager) ? read.setLock('pessimistic_write') : read).getOne();
       const problems: string[] = [];
       const next = resolveRpcUrlList(
         input.value.rpc_urls,

@@ -4,6 +4,7 @@ import type { EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRows } from '../database/entity-rows';
 import { asColumnValues } from '../database/json-column';
+import { lockingReadClause } from '../database/row-locks';
 import { SignerEntity } from './signer.entity';
 
 /** Rows of the signers created through the API. Writes take the EntityManager of the caller's transaction. */
@@ -43,8 +44,10 @@ export class SignersRepository {
    * delete cannot both succeed. SQLite runs one write transaction at a time and needs none.
    */
   async lock(manager: EntityManager, id: string, mode: 'share' | 'update'): Promise<boolean> {
-    const suffix = isMysql(manager) ? (mode === 'share' ? ' LOCK IN SHARE MODE' : ' FOR UPDATE') : '';
-    const rows = await manager.query<unknown[]>(`SELECT id FROM signers WHERE id = ?${suffix}`, [id]);
+    const rows = await manager.query<unknown[]>(
+      `SELECT id FROM signers WHERE id = ?${lockingReadClause(manager, mode)}`,
+      [id],
+    );
     return rows.length > 0;
   }
 
@@ -55,8 +58,4 @@ export class SignersRepository {
       this.rows.countChanged();
     }
   }
-}
-
-export function isMysql(manager: EntityManager): boolean {
-  return manager.connection.options.type === 'mysql';
 }

@@ -4,6 +4,7 @@ import type { EntityManager, Repository } from 'typeorm';
 import type { NetworkType } from '../catalogue/catalogue.types';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRows } from '../database/entity-rows';
+import { lockingReadClause } from '../database/row-locks';
 import { asColumnValues } from '../database/json-column';
 import { RelayerEntity } from './relayer.entity';
 
@@ -64,9 +65,8 @@ export class RelayersRepository {
    * be inserted until that transaction ends.
    */
   async findIdsBySigner(manager: EntityManager, signerId: string, limit: number): Promise<string[]> {
-    const lock = manager.connection.options.type === 'mysql' ? ' LOCK IN SHARE MODE' : '';
     const rows = await manager.query<Array<{ id: string }>>(
-      `SELECT id FROM relayers WHERE signer_id = ? ORDER BY id LIMIT ?${lock}`,
+      `SELECT id FROM relayers WHERE signer_id = ? ORDER BY id LIMIT ?${lockingReadClause(manager, 'share')}`,
       [signerId, limit],
     );
     return rows.map((row) => row.id);
