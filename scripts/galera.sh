@@ -8,6 +8,9 @@
 #   scripts/galera.sh status           one line per node: port, up or down, cluster size seen
 #   scripts/galera.sh kill N           SIGKILL node N (1..3), as a lost server
 #   scripts/galera.sh restart N        start node N again: it rejoins through the others
+#   scripts/galera.sh isolate N        cut node N off from the others (a network partition): it stays
+#                                      up but leaves the primary component and refuses every table
+#   scripts/galera.sh rejoin N         end the partition of node N: it catches up (IST) and is Synced
 #   scripts/galera.sh destroy          stop and remove the data folders
 #
 # Nodes: MySQL ports 3311..3313 (GALERA_BASE_PORT + 1..3), group ports 4571..4573, IST 4581..4583,
@@ -169,12 +172,17 @@ case ${1:-} in
   status) status ;;
   kill) [[ -f $(pidfile "$2") ]] && kill -9 "$(cat "$(pidfile "$2")")" ;;
   restart) start_node "$2" ;;
+  isolate) client "$2" "SET GLOBAL wsrep_provider_options='gmcast.isolate=1'" ;;
+  rejoin)
+    client "$2" "SET GLOBAL wsrep_provider_options='gmcast.isolate=0'"
+    wait_synced "$2"
+    ;;
   destroy)
     stop
     rm -rf "$DIR"
     ;;
   *)
-    echo "usage: $0 start|stop|status|kill N|restart N|destroy" >&2
+    echo "usage: $0 start|stop|status|kill N|restart N|isolate N|rejoin N|destroy" >&2
     exit 2
     ;;
 esac

@@ -25,6 +25,8 @@ export const ENTITIES = [
 ];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];
+/** The table TypeORM records applied migrations in (the readiness probe reads it too). */
+export const MIGRATIONS_TABLE = 'migrations';
 
 /**
  * The one source of truth for TypeORM options, used by the application and by ormconfig.ts
@@ -34,7 +36,7 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
-    migrationsTableName: 'migrations',
+    migrationsTableName: MIGRATIONS_TABLE,
     synchronize: false,
     migrationsRun: false,
     logging: false,

@@ -50,6 +50,9 @@ const CONNECTION_CODES = new Set([
   'ER_LOCK_DEADLOCK',
   // A pooled connection still on a demoted primary after a failover.
   'ER_OPTION_PREVENTS_STATEMENT',
+  // A Galera node that is not (yet) part of the primary component: "WSREP has not yet prepared node
+  // for application use" (errno 1047), while it rejoins or when it is cut off from the majority.
+  'ER_UNKNOWN_COM_ERROR',
   'SQLITE_BUSY',
   'SQLITE_IOERR',
   'SQLITE_FULL',

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Anvil } from './anvil';
+import { secrets } from './secrets';
+
+/** A JSON-RPC proxy in front of anvil that counts, per relayer address, checks made and checks at once. */
+export class CountingProxy {
+  readonly checks = new Map<string, number>();
+  readonly inFlight = new Map<string, number>();
+  maxAtOnce = 0;
+  private readonly server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void this.forward(Buffer.concat(chunks).toString(), res));
+  });
+  port = 0;
+
+  constructor(private readonly upstream: string) {}
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async forward(body: string, res: http.ServerResponse): Promise<void> {
+    const call = JSON.parse(body) as { method: string; params: unknown[] };
+    // One eth_getTransactionCount per check of a relayer, naming its address.
+    const address = call.method === 'eth_getTransactionCount' ? String(call.params[0]).toLowerCase() : null;
+    if (address) {
+      this.checks.set(address, (this.checks.get(address) ?? 0) + 1);
+      const now = (this.inFlight.get(address) ?? 0) + 1;
+      this.inFlight.set(address, now);
+      this.maxAtOnce = Math.max(this.maxAtOnce, now);
+      await new Promise((resolve) => setTimeout(resolve, 30)); // widen the window two checkers would share
+    }
+    const upstream = await fetch(this.upstream, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const text = await upstream.text();
+    if (address) this.inFlight.set(address, (this.inFlight.get(address) ?? 1) - 1);
+    res.setHeader('content-type', 'application/json');
+    res.end(text);
+  }
+}
+
+/**
+ * A catalogue with one EVM network, `anvil`, whose only RPC URL is `proxy`, and `ids` as signers with
+ * random keys (registered as secrets); returns its path.
+ */
+export function writeProxiedAnvilCatalogue(proxy: CountingProxy, ids: string[]): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-anvil-')), 'config.json');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      networks: [
+        {
+          type: 'evm',
+          network: 'anvil',
+          chain_id: Anvil.CHAIN_ID,
+          rpc_urls: [`http://127.0.0.1:${proxy.port}`],
+        },
+      ],
+      signers: ids.map((id) => ({
+        id,
+        type: 'plain',
+        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
+      })),
+    }),
+  );
+  return file;
+}
