@@ -1,6 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { fetch as undiciFetch, type Agent } from 'undici';
-import { createPolicyAgent, DnsResolver, policyRefusal } from '../common/security/policy-agent';
+import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -16,13 +15,13 @@ class RefusedUrlError extends Error {}
  */
 @Injectable()
 export class RpcFetch implements OnApplicationShutdown {
-  private readonly agent: Agent;
+  private readonly agent: PolicyAgent;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     resolver: DnsResolver,
   ) {
-    this.agent = createPolicyAgent(config.rpcUrlPolicy, resolver, { connections: 8 });
+    this.agent = new PolicyAgent(config.rpcUrlPolicy, resolver, { connections: 8 });
   }
 
   readonly fetch = (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
@@ -30,13 +29,14 @@ export class RpcFetch implements OnApplicationShutdown {
     const refusal = checkUrl(url, this.config.rpcUrlPolicy);
     if (refusal !== null) throw new RefusedUrlError(refusal);
     const timeout = AbortSignal.timeout(this.config.healthChecks.rpcTimeoutMs);
+    const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([loadUndici(), this.agent.get()]);
     const response = await undiciFetch(url, {
       method: init.method,
       headers: init.headers as Record<string, string> | undefined,
       body: init.body as string | undefined,
       redirect: 'error',
       signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
-      dispatcher: this.agent,
+      dispatcher,
     });
     return response;
   }) as typeof globalThis.fetch;

@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Agent } from 'undici';
-import { request } from 'undici';
 import { version } from '../../package.json';
-import { createPolicyAgent, DnsResolver, policyRefusal } from '../common/security/policy-agent';
+import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -29,13 +27,13 @@ export interface AttemptResult {
  */
 @Injectable()
 export class WebhookSender {
-  private readonly agent: Agent;
+  private readonly agent: PolicyAgent;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     resolver: DnsResolver,
   ) {
-    this.agent = createPolicyAgent(config.webhookUrlPolicy, resolver);
+    this.agent = new PolicyAgent(config.webhookUrlPolicy, resolver);
   }
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
@@ -49,9 +47,10 @@ export class WebhookSender {
       return finish({ delivered: false, retryable: false, statusCode: null, error: `url ${refusal}` });
     }
     try {
+      const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agent.get()]);
       const response = await request(url, {
         method: 'POST',
-        dispatcher: this.agent,
+        dispatcher,
         headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
         body,
         headersTimeout: this.config.webhooks.timeoutMs,

@@ -3,7 +3,6 @@ import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type LogFn, type Logger } from 'pino';
-import pretty from 'pino-pretty';
 import type { AppConfig, LogFormat } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
@@ -79,8 +78,10 @@ function skipStartUpDetail(this: Logger, args: Parameters<LogFn>, method: LogFn,
   method.apply(this, args);
 }
 
-function destination(config: AppConfig, format: LogFormat): DestinationStream | undefined {
+/** Where the lines go; pino-pretty (30 modules) is loaded only for the pretty format. */
+async function destination(config: AppConfig, format: LogFormat): Promise<DestinationStream | undefined> {
   if (format === 'pretty') {
+    const { default: pretty } = await import('pino-pretty');
     return pretty({
       colorize: config.log.file === null && process.stdout.isTTY === true,
       translateTime: 'SYS:HH:MM:ss.l',
@@ -100,12 +101,13 @@ function destination(config: AppConfig, format: LogFormat): DestinationStream | 
   imports: [
     LoggerModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => {
+      useFactory: async (config: AppConfig) => {
         const format = chooseLogFormat(config, process.stdout.isTTY === true);
+        const stream = await destination(config, format);
         return {
           pinoHttp: {
             level: config.log.level,
-            stream: destination(config, format),
+            stream,
             hooks: format === 'pretty' ? { logMethod: skipStartUpDetail } : {},
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             genReqId: requestId,

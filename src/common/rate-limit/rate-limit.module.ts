@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -19,7 +18,7 @@ import { FixedWindowThrottlerStorage } from './fixed-window-storage';
     ThrottlerModule.forRootAsync({
       imports: [RedisModule],
       inject: [APP_CONFIG, REDIS_CLIENT],
-      useFactory: (config: AppConfig, redis: Redis | null) => {
+      useFactory: async (config: AppConfig, redis: Redis | null) => {
         const { burstSize, requestsPerSecond, keyPrefix } = config.rateLimit;
         const windowMs = Math.max(1, Math.round((burstSize / requestsPerSecond) * 1000));
         const tracker = createHash('sha256').update(config.auth.apiKey).digest('hex').slice(0, 32);
@@ -34,8 +33,11 @@ import { FixedWindowThrottlerStorage } from './fixed-window-storage';
             const principal = RequestContext.current()?.principal;
             return principal?.type === 'api_key' ? `${keyPrefix}:key-${principal.id}` : key;
           },
+          // The Redis storage (and ioredis under it) is loaded only when REDIS_URL is set.
           storage: redis
-            ? new FailOpenThrottlerStorage(new ThrottlerStorageRedisService(redis))
+            ? new FailOpenThrottlerStorage(
+                new (await import('@nest-lab/throttler-storage-redis')).ThrottlerStorageRedisService(redis),
+              )
             : new FixedWindowThrottlerStorage(),
         };
       },

@@ -1,6 +1,6 @@
 import { Inject, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { once } from 'node:events';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
@@ -12,10 +12,12 @@ const STARTUP_WAIT_MS = 2000;
 /**
  * Commands fail at once while Redis is away (no offline queue, one retry) so that callers can
  * fail open instead of queueing requests behind a dead connection; the client reconnects by itself.
+ * ioredis (39 modules) is loaded only when REDIS_URL is set.
  */
-export function createRedisClient(url: string): Redis {
+export async function createRedisClient(url: string): Promise<Redis> {
+  const { Redis: RedisClient } = await import('ioredis');
   const logger = new Logger('Redis');
-  const client = new Redis(url, {
+  const client = new RedisClient(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
@@ -39,8 +41,8 @@ export function createRedisClient(url: string): Redis {
     {
       provide: REDIS_CLIENT,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): Redis | null =>
-        config.redisUrl ? createRedisClient(config.redisUrl) : null,
+      useFactory: (config: AppConfig): Promise<Redis | null> =>
+        config.redisUrl ? createRedisClient(config.redisUrl) : Promise.resolve(null),
     },
   ],
   exports: [REDIS_CLIENT],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { checkAddress, type UrlPolicyOptions } from './url-policy';
 
 type LookupCallback = (
@@ -26,30 +26,59 @@ export class RefusedAddressError extends Error {
   readonly code = 'ERR_ADDRESS_REFUSED_BY_URL_POLICY';
 }
 
+let undiciModule: Promise<typeof import('undici')> | undefined;
+/**
+ * undici (109 modules), loaded on the first outbound request (a webhook attempt or a health
+ * check) rather than at start.
+ */
+export const loadUndici = (): Promise<typeof import('undici')> => (undiciModule ??= import('undici'));
+
 /**
  * An HTTP agent (undici) that applies a URL policy to the addresses it actually connects to:
  * every address a host name resolves to is checked, so DNS rebinding cannot point a stored name
  * at a metadata (or, when blocked, private) address. URLs written with an address are checked
- * by `checkUrl` before the request; the resolver is not asked about those.
+ * by `checkUrl` before the request; the resolver is not asked about those. The agent is made on
+ * first use.
  */
-export function createPolicyAgent(
-  policy: UrlPolicyOptions,
-  resolver: DnsResolver,
-  options: { connections?: number } = {},
-): Agent {
-  const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
-    resolver.lookup(hostname, (error, addresses) => {
-      if (error) return callback(error, []);
-      const allowed = addresses.filter((a) => checkAddress(a.address, policy) === null);
-      if (allowed.length === 0) {
-        const reason = addresses.length > 0 ? checkAddress(addresses[0].address, policy) : 'no address';
-        return callback(new RefusedAddressError(`${hostname} resolves to an address that ${reason}`), []);
-      }
-      if (lookupOptions.all) return callback(null, allowed);
-      return callback(null, allowed[0].address, allowed[0].family ?? isIP(allowed[0].address));
+export class PolicyAgent {
+  private agent: Promise<Agent> | null = null;
+
+  constructor(
+    private readonly policy: UrlPolicyOptions,
+    private readonly resolver: DnsResolver,
+    private readonly options: { connections?: number } = {},
+  ) {}
+
+  /** The agent, made on the first call. */
+  get(): Promise<Agent> {
+    return (this.agent ??= loadUndici().then(({ Agent: UndiciAgent }) => this.create(UndiciAgent)));
+  }
+
+  /** Ends every connection, in-flight requests included (they fail as network errors). */
+  async destroy(): Promise<void> {
+    if (this.agent) await (await this.agent).destroy();
+  }
+
+  private create(UndiciAgent: typeof Agent): Agent {
+    const { policy, resolver } = this;
+    const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
+      resolver.lookup(hostname, (error, addresses) => {
+        if (error) return callback(error, []);
+        const allowed = addresses.filter((a) => checkAddress(a.address, policy) === null);
+        if (allowed.length === 0) {
+          const reason = addresses.length > 0 ? checkAddress(addresses[0].address, policy) : 'no address';
+          return callback(new RefusedAddressError(`${hostname} resolves to an address that ${reason}`), []);
+        }
+        if (lookupOptions.all) return callback(null, allowed);
+        return callback(null, allowed[0].address, allowed[0].family ?? isIP(allowed[0].address));
+      });
+    };
+    return new UndiciAgent({
+      connect: { lookup },
+      connections: this.options.connections ?? 16,
+      keepAliveTimeout: 10_000,
     });
-  };
-  return new Agent({ connect: { lookup }, connections: options.connections ?? 16, keepAliveTimeout: 10_000 });
+  }
 }
 
 /** The refusal inside an undici error, when the policy refused the connection. */
