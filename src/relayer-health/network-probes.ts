@@ -1,4 +1,5 @@
 import { parseJson } from '../common/http/json';
+import { lazyRequire } from '../common/modules/lazy-require';
 import type { xdr } from '@stellar/stellar-sdk';
 import type { Address as EvmAddress } from 'viem';
 
@@ -7,12 +8,9 @@ import type { Address as EvmAddress } from 'viem';
  * take about a second to load (viem 0.44 s, stellar-sdk 0.41 s, @solana/kit 0.15 s measured), a
  * second every cold start paid for nothing while no relayer of that type is checked.
  */
-let viemModule: Promise<typeof import('viem')> | undefined;
-let solanaModule: Promise<typeof import('@solana/kit')> | undefined;
-let stellarModule: Promise<typeof import('@stellar/stellar-sdk')> | undefined;
-const loadViem = () => (viemModule ??= import('viem'));
-const loadSolana = () => (solanaModule ??= import('@solana/kit'));
-const loadStellar = () => (stellarModule ??= import('@stellar/stellar-sdk'));
+const loadViem = lazyRequire<typeof import('viem')>('viem');
+const loadSolana = lazyRequire<typeof import('@solana/kit')>('@solana/kit');
+const loadStellar = lazyRequire<typeof import('@stellar/stellar-sdk')>('@stellar/stellar-sdk');
 
 /** Why a check disabled a relayer (contract 12.1). */
 export type DisableReason =

@@ -5,6 +5,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type LogFn, type Logger } from 'pino';
 import type { AppConfig, LogFormat } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { lazyRequire } from '../modules/lazy-require';
+
+const loadPinoPretty = lazyRequire<typeof import('pino-pretty')>('pino-pretty');
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 const QUIET_PATHS = new Set(['/api/v1/health', '/api/v1/ready']);
@@ -81,7 +84,7 @@ function skipStartUpDetail(this: Logger, args: Parameters<LogFn>, method: LogFn,
 /** Where the lines go; pino-pretty (30 modules) is loaded only for the pretty format. */
 async function destination(config: AppConfig, format: LogFormat): Promise<DestinationStream | undefined> {
   if (format === 'pretty') {
-    const { default: pretty } = await import('pino-pretty');
+    const pretty = await loadPinoPretty();
     return pretty({
       colorize: config.log.file === null && process.stdout.isTTY === true,
       translateTime: 'SYS:HH:MM:ss.l',

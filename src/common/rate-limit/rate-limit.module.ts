@@ -5,9 +5,14 @@ import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { RequestContext } from '../http/request-context';
+import { lazyRequire } from '../modules/lazy-require';
 import { REDIS_CLIENT, RedisModule } from '../redis/redis.module';
 import { FailOpenThrottlerStorage } from './fail-open-storage';
 import { FixedWindowThrottlerStorage } from './fixed-window-storage';
+
+const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-redis')>(
+  '@nest-lab/throttler-storage-redis',
+);
 
 /**
  * At most RATE_LIMIT_BURST_SIZE requests per key in a window of BURST / RPS seconds; counters
@@ -35,9 +40,7 @@ import { FixedWindowThrottlerStorage } from './fixed-window-storage';
           },
           // The Redis storage (and ioredis under it) is loaded only when REDIS_URL is set.
           storage: redis
-            ? new FailOpenThrottlerStorage(
-                new (await import('@nest-lab/throttler-storage-redis')).ThrottlerStorageRedisService(redis),
-              )
+            ? new FailOpenThrottlerStorage(new (await loadRedisStorage()).ThrottlerStorageRedisService(redis))
             : new FixedWindowThrottlerStorage(),
         };
       },

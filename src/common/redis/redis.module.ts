@@ -3,6 +3,9 @@ import { once } from 'node:events';
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { lazyRequire } from '../modules/lazy-require';
+
+const loadIoredis = lazyRequire<typeof import('ioredis')>('ioredis');
 
 /** Injection token of the shared ioredis client, or null when REDIS_URL is not set. */
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
@@ -15,7 +18,7 @@ const STARTUP_WAIT_MS = 2000;
  * ioredis (39 modules) is loaded only when REDIS_URL is set.
  */
 export async function createRedisClient(url: string): Promise<Redis> {
-  const { Redis: RedisClient } = await import('ioredis');
+  const { Redis: RedisClient } = await loadIoredis();
   const logger = new Logger('Redis');
   const client = new RedisClient(url, {
     enableOfflineQueue: false,

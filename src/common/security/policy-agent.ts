@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import type { Agent } from 'undici';
+import { lazyRequire } from '../modules/lazy-require';
 import { checkAddress, type UrlPolicyOptions } from './url-policy';
 
 type LookupCallback = (
@@ -26,12 +27,11 @@ export class RefusedAddressError extends Error {
   readonly code = 'ERR_ADDRESS_REFUSED_BY_URL_POLICY';
 }
 
-let undiciModule: Promise<typeof import('undici')> | undefined;
 /**
  * undici (109 modules), loaded on the first outbound request (a webhook attempt or a health
  * check) rather than at start.
  */
-export const loadUndici = (): Promise<typeof import('undici')> => (undiciModule ??= import('undici'));
+export const loadUndici = lazyRequire<typeof import('undici')>('undici');
 
 /**
  * An HTTP agent (undici) that applies a URL policy to the addresses it actually connects to:
