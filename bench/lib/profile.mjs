@@ -242,18 +242,20 @@ async function profileOne(ctx, kind, load, db, catalogue) {
   return out;
 }
 
+/** `rows` relayers for GET by id to read, seeded with SQL. */
+async function seedRelayers(kind, db, rows) {
+  if (kind === 'sqlite') seedSqlite(db.file, 1, rows);
+  else await seedMysql(db.url, 1, rows);
+}
+
 /**
- * The profiling mode for one database. ctx: { options, log, work, cleanups, catalogues,
- * freshDatabase, startService, databaseServerPid, AUTH, JSON_HEADERS }. Returns the summaries.
+ * The two profiled loads (GET by id over `options.listSmall` seeded relayers; POST relayer with the
+ * next free signer and network), those chosen by --profile-loads.
  */
-export async function benchProfile(ctx, kind) {
-  const { options, log, AUTH, JSON_HEADERS } = ctx;
+function selectedLoads(ctx, seed) {
+  const { options, AUTH, JSON_HEADERS } = ctx;
   const rows = options.listSmall;
-  const seed = async (db) => {
-    if (kind === 'sqlite') seedSqlite(db.file, 1, rows);
-    else await seedMysql(db.url, 1, rows);
-  };
-  const loads = [
+  return [
     {
       id: 'get-by-id',
       label: 'GET /relayers/{id}',
@@ -280,6 +282,15 @@ export async function benchProfile(ctx, kind) {
       },
     },
   ].filter((l) => !options.profileLoads || options.profileLoads.includes(l.id));
+}
+
+/**
+ * The profiling mode for one database. ctx: { options, log, work, cleanups, catalogues,
+ * freshDatabase, startService, databaseServerPid, AUTH, JSON_HEADERS }. Returns the summaries.
+ */
+export async function benchProfile(ctx, kind) {
+  const { options, log } = ctx;
+  const loads = selectedLoads(ctx, (db) => seedRelayers(kind, db, options.listSmall));
   log(
     `${kind}: profiling ${loads.map((l) => l.id).join(', ')} (--cpu-prof, ${options.profileIntervalUs} µs interval)`,
   );
@@ -340,34 +351,11 @@ export function reportProfiles(ctx, summaries) {
  * each, then before, after, after, before (symmetric, so that a linear drift cancels out).
  */
 export async function benchCompare(ctx, kind) {
-  const { options, log, AUTH, JSON_HEADERS } = ctx;
+  const { options, log } = ctx;
   const rows = options.listSmall;
   const beforeEntry = path.join(options.profileCompare, 'src', 'main.js');
   if (!fs.existsSync(beforeEntry)) throw new Error(`--profile-compare: ${beforeEntry} not found`);
-  const loads = [
-    {
-      id: 'get-by-id',
-      expect: 200,
-      request: (state) => ({
-        method: 'GET',
-        path: `${API}/relayers/${seedId((state.n++ % rows) + 1)}`,
-        headers: AUTH,
-      }),
-    },
-    {
-      id: 'post-relayer',
-      expect: 201,
-      request: (state) => {
-        const pair = pairAt(state.n++, options.signers, { unlimited: true });
-        return {
-          method: 'POST',
-          path: `${API}/relayers`,
-          headers: JSON_HEADERS,
-          body: JSON.stringify({ name: `Bench relayer ${state.n}`, ...pair, paused: false }),
-        };
-      },
-    },
-  ].filter((l) => !options.profileLoads || options.profileLoads.includes(l.id));
+  const loads = selectedLoads(ctx);
   const targets = [];
   for (const [role, entry] of [
     ['before', beforeEntry],
@@ -380,8 +368,7 @@ export async function benchCompare(ctx, kind) {
       label: `${kind}-compare-${role}`,
       ...(entry ? { entry } : {}),
     });
-    if (kind === 'sqlite') seedSqlite(db.file, 1, rows);
-    else await seedMysql(db.url, 1, rows);
+    await seedRelayers(kind, db, rows);
     // Both sides create from the same signers, each in its own database.
     targets.push({ role, service, db, state: { n: 0 } });
   }
