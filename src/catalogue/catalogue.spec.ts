@@ -169,6 +169,13 @@ describe('Keys never leave the catalogue', () => {
     expect(Object.keys(key)).toEqual([]);
   });
 
+  it('holds the bytes where no reflection reaches them: no own property, nothing shown without the custom inspect', () => {
+    const key = keyOf(KEY_1);
+    expect(Reflect.ownKeys(key)).toEqual([]);
+    expect(inspect(key, { customInspect: false, showHidden: true, depth: Infinity })).toBe('SecretKey {}');
+    expect(structuredClone(key)).toEqual({});
+  });
+
   it('copies the key: clearing the caller buffer afterwards changes nothing', () => {
     const bytes = Buffer.from(KEY_1, 'hex');
     const catalogue = new Catalogue({

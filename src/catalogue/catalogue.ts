@@ -12,13 +12,23 @@ import {
 
 const REDACTED = '[redacted]';
 
-// Key bytes live only here, out of reach of anything holding a SecretKey: no accessor, no own property.
-const keyBytesOf = new WeakMap<SecretKey, Uint8Array>();
+/** The bytes of a key, for this module only (set by SecretKey's static block). */
+let revealKey: (key: SecretKey) => Uint8Array;
 
-/** A signer's key, opaque outside this module: serialising or inspecting it prints `[redacted]`. */
+/**
+ * A signer's key, opaque outside this module: the bytes are a private field with no accessor
+ * (only `revealKey`, which this module does not export, reads them), and serialising or
+ * inspecting a key prints `[redacted]`.
+ */
 export class SecretKey {
+  readonly #bytes: Uint8Array;
+
+  static {
+    revealKey = (key) => key.#bytes;
+  }
+
   constructor(bytes: Uint8Array) {
-    keyBytesOf.set(this, Uint8Array.from(bytes));
+    this.#bytes = Uint8Array.from(bytes);
   }
 
   toJSON(): string {
@@ -42,7 +52,7 @@ export interface CatalogueSigner {
 
 interface SignerRecord extends CatalogueSigner {
   /** Filled on first use: deriving 20,000 keys at start would make start-up slow. */
-  readonly addresses: Map<NetworkType, string>;
+  readonly addresses: Partial<Record<NetworkType, string>>;
 }
 
 export class UnknownSignerError extends Error {
@@ -148,7 +158,7 @@ export class Catalogue {
 
   #addSigner(signer: CatalogueSigner): void {
     if (this.#signers.has(signer.id)) throw new Error(`Duplicate signer '${signer.id}'`);
-    this.#signers.set(signer.id, { id: signer.id, type: signer.type, key: signer.key, addresses: new Map() });
+    this.#signers.set(signer.id, { id: signer.id, type: signer.type, key: signer.key, addresses: {} });
   }
 
   #addressesOf(signer: SignerRecord): SignerAddresses {
@@ -161,19 +171,8 @@ export class Catalogue {
   }
 
   #addressOf(signer: SignerRecord, type: NetworkType): string {
-    let address = signer.addresses.get(type);
-    if (address === undefined) {
-      address = deriveAddress(type, revealKey(signer.key));
-      signer.addresses.set(type, address);
-    }
-    return address;
+    return (signer.addresses[type] ??= deriveAddress(type, revealKey(signer.key)));
   }
-}
-
-function revealKey(key: SecretKey): Uint8Array {
-  const bytes = keyBytesOf.get(key);
-  if (bytes === undefined) throw new Error('SecretKey without key material');
-  return bytes;
 }
 
 function networkKey(type: NetworkType, name: string): string {
