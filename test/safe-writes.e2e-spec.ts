@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { entityTag } from '../src/common/http/etag';
+import { RELAYER_EVENTS } from '../src/relayers/relayer-events';
 import { parseDatabaseUrl } from '../src/config/database-url';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { errorBody, expectError, successBody } from './support/envelope';
@@ -517,6 +518,87 @@ describe('safe writes (contract 15): ETag, If-Match and dry runs', () => {
       expect((await app().get(`/api/v1/relayers/${body.id}`).expect(200)).body.data).toMatchObject({
         name: 'really',
       });
+    });
+  });
+
+  describe('reads while a write is under way', () => {
+    /**
+     * Holds the next transaction that publishes `event` open (its `.committing` subscribers run in
+     * it), until `release`; then it fails, so the transaction rolls back.
+     */
+    const holdThenFail = (event: string) => {
+      const emitter = app().app.get(EventEmitter2, { strict: false });
+      let release!: () => void;
+      let entered!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const open = new Promise<void>((resolve) => (entered = resolve));
+      const name = `${event}.committing`;
+      // emitAsync (Tx.publish) awaits the promise a listener returns: that holds the transaction.
+      const listener = async (): Promise<void> => {
+        // eslint-disable-next-line @typescript-eslint/no-misused-promises -- see above
+        emitter.off(name, listener);
+        entered();
+        await released;
+        throw new Error('the test failed this transaction');
+      };
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- see above
+      emitter.on(name, listener);
+      return { open, release };
+    };
+    /** Sends the reads while the transaction is open: each has answered, or waits, after 300 ms. */
+    const readWhileOpen = async <T>(
+      hold: { open: Promise<void>; release: () => void },
+      reads: () => Promise<T>,
+    ) => {
+      await hold.open;
+      const answered = reads();
+      await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, 300))]);
+      hold.release();
+      return answered;
+    };
+
+    it('a create rolled back was never visible: GET and the list answered without it, even while it was open', async () => {
+      const hold = holdThenFail(RELAYER_EVENTS.created);
+      const body = relayerBody();
+      const created = app()
+        .post('/api/v1/relayers', body)
+        .then((res) => res);
+      const [byId, list] = await readWhileOpen(hold, () =>
+        Promise.all([
+          app()
+            .get(`/api/v1/relayers/${body.id}`)
+            .then((res) => res),
+          app()
+            .get('/api/v1/relayers?per_page=100')
+            .then((res) => res),
+        ]),
+      );
+      expectError(await created, 500, 'Internal Server Error');
+      expectError(byId, 404, `Relayer with ID ${body.id} not found`);
+      expect(list.status).toBe(200);
+      expect((list.body.data as Array<{ id: string }>).map((r) => r.id)).not.toContain(body.id);
+      expectError(
+        await app().get(`/api/v1/relayers/${body.id}`),
+        404,
+        `Relayer with ID ${body.id} not found`,
+      );
+    });
+
+    it('a PATCH rolled back was never visible: a GET while it was open answered the relayer as stored', async () => {
+      const { id } = await createRelayer();
+      const stored = answer(await app().get(`/api/v1/relayers/${id}`).expect(200));
+      const hold = holdThenFail(RELAYER_EVENTS.updated);
+      const patched = app()
+        .patch(`/api/v1/relayers/${id}`, { name: 'never' })
+        .then((r) => r);
+      const got = await readWhileOpen(hold, () =>
+        app()
+          .get(`/api/v1/relayers/${id}`)
+          .then((r) => r),
+      );
+      expectError(await patched, 500, 'Internal Server Error');
+      expect(answer(got)).toEqual(stored);
+      expect(answer(await app().get(`/api/v1/relayers/${id}`))).toEqual(stored);
     });
   });
 });

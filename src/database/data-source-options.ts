@@ -10,6 +10,7 @@ import { NotificationEntity } from '../notifications/notification.entity';
 import { RelayerCheckEntity } from '../relayer-health/relayer-check.entity';
 import { RelayerEntity } from '../relayers/relayer.entity';
 import { DeliveryEntity } from '../webhooks/delivery.entity';
+import { SqliteReadGateSubscriber } from './sqlite-read-gate';
 
 /** Every entity of the service; the schema itself comes only from the migrations below. */
 export const ENTITIES = [
@@ -49,6 +50,7 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
         database: database.path,
         timeout: 5000,
         enableWAL: true,
+        subscribers: [SqliteReadGateSubscriber],
         prepareDatabase: (db: { pragma(sql: string): unknown }) => {
           // WAL with FULL sync: a committed (acknowledged) transaction survives a crash of the
           // process and of the machine.

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isTransientConflict } from '../common/errors/database-errors';
 import { DeadlineExceededError, RequestDeadline } from '../common/http/request-deadline';
+import { SqliteReadGate } from './sqlite-read-gate';
 
 /** Enough for 30 writers of one row through three Galera nodes at once (test/galera.e2e-spec.ts). */
 const MAX_CONFLICT_ATTEMPTS = 10;
@@ -46,12 +47,14 @@ class RolledBack<T> extends Error {
  * - commits only while the request's deadline allows it, so a 504 never hides a committed change;
  * - publishes the change's events after commit;
  * - on SQLite runs one transaction at a time: TypeORM shares one connection there, and two
- *   requests' transactions would otherwise interleave on it.
+ *   requests' transactions would otherwise interleave on it; and queries from outside wait until
+ *   it ends, so that they never read what it has not committed (SqliteReadGate).
  */
 @Injectable()
 export class Transactions {
   private readonly logger = new Logger('Transactions');
   private readonly serialised: boolean;
+  private readonly gate: SqliteReadGate | null;
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -59,6 +62,7 @@ export class Transactions {
     private readonly events: EventEmitter2,
   ) {
     this.serialised = dataSource.options.type === 'better-sqlite3';
+    this.gate = this.serialised ? SqliteReadGate.of(dataSource) : null;
   }
 
   run<T>(work: (tx: Tx) => Promise<T>, options: RunOptions = {}): Promise<T> {
@@ -90,23 +94,25 @@ export class Transactions {
     let committing = false;
     let committed = false;
     try {
-      const result = await this.dataSource.transaction(async (manager) => {
-        const value = await work({
-          manager,
-          publish: async (name, event) => {
-            if (options.rollback) return;
-            await this.events.emitAsync(`${name}.committing`, {
-              manager,
-              event,
-            } satisfies CommittingEvent<object>);
-            published.push([name, event]);
-          },
-        });
-        if (options.rollback) throw new RolledBack(value);
-        deadline?.beginCommit();
-        committing = true;
-        return value;
-      });
+      const result = await this.inTransaction(() =>
+        this.dataSource.transaction(async (manager) => {
+          const value = await work({
+            manager,
+            publish: async (name, event) => {
+              if (options.rollback) return;
+              await this.events.emitAsync(`${name}.committing`, {
+                manager,
+                event,
+              } satisfies CommittingEvent<object>);
+              published.push([name, event]);
+            },
+          });
+          if (options.rollback) throw new RolledBack(value);
+          deadline?.beginCommit();
+          committing = true;
+          return value;
+        }),
+      );
       committed = true;
       for (const [name, event] of published) this.publishCommitted(name, event);
       return result;
@@ -119,6 +125,10 @@ export class Transactions {
     } finally {
       if (committing) deadline?.endCommit(committed);
     }
+  }
+
+  private inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.gate ? this.gate.transaction(work) : work();
   }
 
   /** A subscriber that fails after commit must not turn a committed change into an error answer. */

@@ -1,0 +1,104 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Logger } from '@nestjs/common';
+import {
+  EventSubscriber,
+  type AfterQueryEvent,
+  type BeforeQueryEvent,
+  type DataSource,
+  type EntitySubscriberInterface,
+} from 'typeorm';
+
+/** A query held longer than this runs anyway (logged): a safety valve, never reached in use. */
+const MAX_HOLD_MS = 5000;
+
+/**
+ * SQLite has one connection (TypeORM's better-sqlite3 driver shares it between every caller), so
+ * a query outside a transaction that runs while one is open runs inside it: it would read that
+ * transaction's uncommitted rows, which a rollback (a failure, a dry run) then takes back, or a
+ * half-applied change (a relayer re-enabled before its check's balance is written).
+ *
+ * The gate gives SQLite the isolation MySQL has: a query from outside waits until the open
+ * transaction ends, and a transaction begins only once the queries under way have run. The
+ * transactions themselves already run one at a time (Transactions).
+ */
+export class SqliteReadGate {
+  private static readonly gates = new WeakMap<DataSource, SqliteReadGate>();
+
+  static of(dataSource: DataSource): SqliteReadGate {
+    let gate = SqliteReadGate.gates.get(dataSource);
+    if (!gate) {
+      gate = new SqliteReadGate();
+      SqliteReadGate.gates.set(dataSource, gate);
+    }
+    return gate;
+  }
+
+  private readonly logger = new Logger('SqliteReadGate');
+  /** Set in the transaction's own async context, so that its queries pass. */
+  private readonly inTransaction = new AsyncLocalStorage<true>();
+  /** Resolves when the open transaction ends; null when none is open. */
+  private open: Promise<void> | null = null;
+  private running = 0;
+  private drained: (() => void) | null = null;
+
+  /** Runs a transaction: after the queries under way, and holding the ones that come meanwhile. */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    let end!: () => void;
+    this.open = new Promise<void>((resolve) => (end = resolve));
+    try {
+      if (this.running > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+      return await this.inTransaction.run(true, work);
+    } finally {
+      this.open = null;
+      end();
+    }
+  }
+
+  /** Before every query; a promise only when the query must wait. */
+  enter(): Promise<void> | void {
+    if (this.inTransaction.getStore()) return;
+    if (this.open) return this.waitThenEnter();
+    this.running += 1;
+  }
+
+  /** After every query, whether it succeeded or failed. */
+  leave(): void {
+    if (this.inTransaction.getStore()) return;
+    this.running -= 1;
+    if (this.running === 0 && this.drained) {
+      const drained = this.drained;
+      this.drained = null;
+      drained();
+    }
+  }
+
+  private async waitThenEnter(): Promise<void> {
+    const deadline = Date.now() + MAX_HOLD_MS;
+    while (this.open) {
+      const remaining = deadline - Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        this.open.then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), remaining))),
+      ]);
+      clearTimeout(timer);
+      if (timedOut) {
+        this.logger.warn(`a query waited ${MAX_HOLD_MS} ms for a transaction to end; it runs now`);
+        break;
+      }
+    }
+    this.running += 1;
+  }
+}
+
+/** Registered on SQLite only (data-source-options.ts): every query passes the gate. */
+@EventSubscriber()
+export class SqliteReadGateSubscriber implements EntitySubscriberInterface {
+  beforeQuery(event: BeforeQueryEvent): Promise<void> | void {
+    return SqliteReadGate.of(event.dataSource).enter();
+  }
+
+  afterQuery(event: AfterQueryEvent): void {
+    SqliteReadGate.of(event.dataSource).leave();
+  }
+}
