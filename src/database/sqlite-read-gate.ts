@@ -8,7 +8,10 @@ import {
   type EntitySubscriberInterface,
 } from 'typeorm';
 
-/** A query held longer than this runs anyway (logged): a safety valve, never reached in use. */
+/**
+ * A query held longer than this runs anyway, with a warning: a safety valve against a deadlock (a
+ * transaction that awaits a query started outside it). The service's transactions take milliseconds.
+ */
 const MAX_HOLD_MS = 5000;
 
 /**
