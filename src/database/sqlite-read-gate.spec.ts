@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { SqliteReadGate } from './sqlite-read-gate';
 
 /** Lets every promise callback queued so far run. */
@@ -57,5 +58,29 @@ describe('SqliteReadGate', () => {
     await expect(waiting).resolves.toBeUndefined();
     gate.leave();
     expect(gate.enter()).toBeUndefined();
+  });
+
+  it('a query held 5 s runs anyway, with a warning, while the transaction stays open', async () => {
+    jest.useFakeTimers();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const gate = new SqliteReadGate();
+      let finish!: () => void;
+      const transaction = gate.transaction(() => new Promise<void>((resolve) => (finish = resolve)));
+      const waiting = gate.enter() as Promise<void>;
+      let ran = false;
+      void waiting.then(() => (ran = true));
+      await jest.advanceTimersByTimeAsync(4999);
+      expect(ran).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(ran).toBe(true);
+      expect(warn.mock.calls).toEqual([['a query waited 5000 ms for a transaction to end; it runs now']]);
+      gate.leave();
+      finish();
+      await transaction;
+    } finally {
+      warn.mockRestore();
+      jest.useRealTimers();
+    }
   });
 });
