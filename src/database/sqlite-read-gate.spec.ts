@@ -52,6 +52,7 @@ describe('SqliteReadGate', () => {
       await settle();
       throw new Error('rolled back');
     });
+    await Promise.resolve(); // the transaction begins
     const waiting = gate.enter();
     expect(waiting).toBeInstanceOf(Promise);
     await expect(transaction).rejects.toThrow('rolled back');
@@ -67,6 +68,7 @@ describe('SqliteReadGate', () => {
       const gate = new SqliteReadGate();
       let finish!: () => void;
       const transaction = gate.transaction(() => new Promise<void>((resolve) => (finish = resolve)));
+      await Promise.resolve(); // the transaction begins
       const waiting = gate.enter() as Promise<void>;
       let ran = false;
       void waiting.then(() => (ran = true));

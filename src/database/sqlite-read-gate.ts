@@ -20,9 +20,9 @@ const MAX_HOLD_MS = 5000;
  * transaction's uncommitted rows, which a rollback (a failure, a dry run) then takes back, or a
  * half-applied change (a relayer re-enabled before its check's balance is written).
  *
- * The gate gives SQLite the isolation MySQL has: a query from outside waits until the open
- * transaction ends, and a transaction begins only once the queries under way have run. The
- * transactions themselves already run one at a time (Transactions).
+ * Likewise two requests' transactions would interleave on it. The gate gives SQLite the isolation
+ * MySQL has: transactions run one at a time, a query from outside waits until the open one ends,
+ * and a transaction begins only once the queries under way have run.
  */
 export class SqliteReadGate {
   private static readonly gates = new WeakMap<DataSource, SqliteReadGate>();
@@ -43,9 +43,20 @@ export class SqliteReadGate {
   private open: Promise<void> | null = null;
   private running = 0;
   private drained: (() => void) | null = null;
+  /** The transactions queued, each after the one before it. */
+  private tail: Promise<unknown> = Promise.resolve();
 
-  /** Runs a transaction: after the queries under way, and holding the ones that come meanwhile. */
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a transaction after those queued before it and the queries under way, holding the
+   * queries that come meanwhile.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(() => this.runAlone(work));
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  private async runAlone<T>(work: () => Promise<T>): Promise<T> {
     let end!: () => void;
     this.open = new Promise<void>((resolve) => (end = resolve));
     try {

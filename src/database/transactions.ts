@@ -46,30 +46,25 @@ class RolledBack<T> extends Error {
  * The one way the service writes: every change runs in a transaction through `run`, which
  * - commits only while the request's deadline allows it, so a 504 never hides a committed change;
  * - publishes the change's events after commit;
- * - on SQLite runs one transaction at a time: TypeORM shares one connection there, and two
- *   requests' transactions would otherwise interleave on it; and queries from outside wait until
- *   it ends, so that they never read what it has not committed (SqliteReadGate).
+ * - on SQLite runs one transaction at a time, and holds queries from outside until it ends
+ *   (SqliteReadGate): TypeORM shares one connection there.
  */
 @Injectable()
 export class Transactions {
   private readonly logger = new Logger('Transactions');
-  private readonly serialised: boolean;
+  /** SQLite only: its one connection, shared by every caller (SqliteReadGate). */
   private readonly gate: SqliteReadGate | null;
-  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventEmitter2,
   ) {
-    this.serialised = dataSource.options.type === 'better-sqlite3';
-    this.gate = this.serialised ? SqliteReadGate.of(dataSource) : null;
+    this.gate = dataSource.options.type === 'better-sqlite3' ? SqliteReadGate.of(dataSource) : null;
   }
 
   run<T>(work: (tx: Tx) => Promise<T>, options: RunOptions = {}): Promise<T> {
-    if (!this.serialised) return this.retryingConflicts(work, options);
-    const result = this.tail.then(() => this.transaction(work, options));
-    this.tail = result.catch(() => undefined);
-    return result;
+    // SQLite has no concurrent transactions, hence no conflicts to retry.
+    return this.gate ? this.transaction(work, options) : this.retryingConflicts(work, options);
   }
 
   /**
