@@ -521,6 +521,9 @@ export function renderMarkdown(
     '| --- | --- | --- | :---: |',
     ...goals.map((g) => `| ${g.goal} | ${g.target} | ${g.measured} | ${mark(g.pass)} |`),
     '',
+    'Why each goal marked ✗ is out of reach, and what each remaining piece costs: ' +
+      '[performance.md, "The goals out of reach"](performance.md#the-goals-out-of-reach-why-and-at-what-cost).',
+    '',
     `![service vs baseline, req/s per scenario](${svgName})`,
     '',
   ];
