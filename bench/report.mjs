@@ -501,7 +501,7 @@ export function renderMarkdown(
       `${Math.round(results.elapsedS / 60)} min), raw data in [\`${resultsRelPath}\`](../${resultsRelPath}).`,
     '',
     '```sh',
-    'npm run bench                      # the full run (SQLite and MySQL, about 12 minutes)',
+    'npm run bench                      # the full run (SQLite and MySQL, about 35 minutes)',
     'npm run bench -- --quick           # a smoke run, 2 s per measurement',
     'npm run bench -- --db sqlite --duration 5 --scenarios get-by-id,post-relayer',
     'npm run bench -- --scenarios webhooks --quick   # only the webhook scenarios (see below)',

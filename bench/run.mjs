@@ -1,7 +1,7 @@
 // `npm run bench`: load-tests the built service against four baselines on the same machine and
 // writes bench/results/<timestamp>.json, docs/benchmarks.md and docs/benchmarks.svg.
 //
-//   npm run bench                              full run, SQLite then MySQL (about 12 minutes)
+//   npm run bench                              full run, SQLite then MySQL (about 35 minutes)
 //   npm run bench -- --quick                   smoke run: 2 s per measurement (about 5 minutes)
 //   npm run bench -- --db sqlite --duration 5  options below
 //   npm run bench -- --scenarios webhooks --quick   only the webhook scenarios (a few minutes)
