@@ -106,6 +106,31 @@ describe('the audit trail (contract 14)', () => {
     expect(JSON.stringify(data)).toContain('https://rpc.example.org/v2/***');
   });
 
+  it('keeps every digit of an amount beyond 2^53 in the records it serves', async () => {
+    const id = `aud-${randomBytes(3).toString('hex')}`;
+    await app()
+      .post('/api/v1/relayers', {
+        id,
+        name: 'wei',
+        network: 'sepolia',
+        network_type: 'evm',
+        paused: false,
+        signer_id: 'pool-0100',
+      })
+      .expect(201);
+    const patched = await app()
+      .patch(`/api/v1/relayers/${id}`, { policies: { min_balance: '1000000000000000000001' } })
+      .expect(200);
+    expect(patched.text).toContain('"min_balance":1000000000000000000001');
+    const res = await app().get(
+      `/api/v1/audit?resource_type=relayer&resource_id=${id}&action=relayer.update`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('"min_balance":1000000000000000000001');
+    const [record] = (res.body as { data: AuditRecord[] }).data;
+    expect(record.after).toEqual(patched.body.data);
+  });
+
   it('keeps secrets out: a signing key, a signer key, an RPC URL, an API key', async () => {
     const signingKey = secrets.add(`sk-${randomBytes(16).toString('hex')}`);
     await asWriter('post', '/api/v1/notifications', {

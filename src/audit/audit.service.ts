@@ -3,6 +3,7 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import type { Repository } from 'typeorm';
+import { withRawIntegers } from '../common/http/json';
 import { Page } from '../common/http/page';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
@@ -38,8 +39,9 @@ function toResponse(row: AuditEventEntity): AuditEventResponse {
     resource_type: row.resourceType,
     resource_id: row.resourceId,
     request_id: row.requestId,
-    before: row.before,
-    after: row.after,
+    // Snapshots keep amounts beyond 2^53 as bigint (jsonColumn): raw JSON numbers for res.json.
+    before: withRawIntegers(row.before) as AuditEventResponse['before'],
+    after: withRawIntegers(row.after) as AuditEventResponse['after'],
   };
 }
 
