@@ -11,7 +11,7 @@ import { Transactions } from '../database/transactions';
 import type { DisabledReason, RelayerEntity } from '../relayers/relayer.entity';
 import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
-import { probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
+import { excerpt, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
 import type { RelayerCheckEntity } from './relayer-check.entity';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthMetrics } from './relayer-health.metrics';
@@ -23,6 +23,8 @@ const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
   stellar: 'stroop',
 };
 const MAX_STATE_ATTEMPTS = 20;
+/** The longest disabled_reason.details (contract 18), whatever the endpoints answered and however many. */
+const MAX_DETAILS = 500;
 
 /**
  * Checks relayers against their networks (contract 12): runs the checks of the relayer's network
@@ -126,9 +128,7 @@ export class RelayerHealthService {
 
   /** One transaction: the relayer's state (when it changed), its event, and the check's record. */
   private async apply(relayerId: string, result: ProbeResult): Promise<void> {
-    const disabledReason: DisabledReason | null = result.ok
-      ? null
-      : { type: result.reason, details: result.details };
+    const disabledReason = disabledReasonOf(result);
     for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
       const done = await this.transactions.run(async (tx) => {
         // In the transaction, with its connection: see RelayerChecksRepository.find.
@@ -166,6 +166,14 @@ export class RelayerHealthService {
     if (failures === 0) return intervalSeconds * 1000;
     return Math.min(intervalSeconds, retrySeconds * 2 ** (failures - 1)) * 1000;
   }
+}
+
+/**
+ * The verdict's disabled_reason, as stored and shown everywhere (GET, list, the state event): the
+ * one place its details are bounded, whatever the endpoints answered and however many there are.
+ */
+export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
+  return result.ok ? null : { type: result.reason, details: excerpt(result.details, MAX_DETAILS) };
 }
 
 function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): RelayerStatusResponse {
