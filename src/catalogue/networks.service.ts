@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
@@ -72,10 +72,17 @@ export class NetworksService {
     return toNetworkResponse(network, await this.rpcUrlsOfNetwork(network));
   }
 
-  /** The RPC list relayers of this network use unless they have custom URLs; undefined for an unknown network. */
-  async rpcUrls(type: NetworkType, name: string): Promise<readonly RpcUrl[] | undefined> {
+  /**
+   * The RPC list relayers of this network use unless they have custom URLs; undefined for an
+   * unknown network. Inside a transaction pass its manager (see RelayerChecksRepository.find).
+   */
+  async rpcUrls(
+    type: NetworkType,
+    name: string,
+    manager: EntityManager = this.overrides.manager,
+  ): Promise<readonly RpcUrl[] | undefined> {
     const network = this.catalogue.findNetwork(type, name);
-    return network && this.rpcUrlsOfNetwork(network);
+    return network && this.rpcUrlsOfNetwork(network, manager);
   }
 
   /** Replaces the network's RPC list (contract 13.2); masked URLs sent back keep the stored ones. */
@@ -118,8 +125,13 @@ export class NetworksService {
     return toNetworkResponse(network, rpcUrls);
   }
 
-  private async rpcUrlsOfNetwork(network: CatalogueNetwork): Promise<readonly RpcUrl[]> {
-    const row = await this.overrides.findOneBy({ networkId: networkId(network.type, network.network) });
+  private async rpcUrlsOfNetwork(
+    network: CatalogueNetwork,
+    manager: EntityManager = this.overrides.manager,
+  ): Promise<readonly RpcUrl[]> {
+    const row = await manager.findOneBy(NetworkRpcUrlsEntity, {
+      networkId: networkId(network.type, network.network),
+    });
     return row?.rpcUrls ?? network.rpc_urls;
   }
 }

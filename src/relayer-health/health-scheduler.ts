@@ -76,9 +76,10 @@ export class HealthScheduler implements OnApplicationBootstrap, OnApplicationShu
       await Promise.all(
         Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
           for (let id = queue.shift(); id !== undefined && !this.loop.isStopped; id = queue.shift()) {
-            if (await this.health.claim(id, true).catch(() => false)) {
+            const lease = await this.health.claim(id, true).catch(() => null);
+            if (lease !== null) {
               await this.health
-                .run(id)
+                .run(id, lease)
                 .catch((error: unknown) => this.logger.warn({ err: error }, `check of ${id} failed`));
             }
           }

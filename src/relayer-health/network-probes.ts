@@ -90,25 +90,31 @@ export async function probeEvm(target: ProbeTarget, chainId: number): Promise<Pr
   if ('problems' in valid)
     return failed('RpcValidationFailed', noEndpointText('answered with the right chain', valid.problems));
   const address = target.address as EvmAddress;
-  let nonce: bigint;
+  let nonce: bigint | null;
   try {
-    nonce = BigInt(await valid.value.getTransactionCount({ address, blockTag: 'pending' }));
+    nonce = unsigned(await valid.value.getTransactionCount({ address, blockTag: 'pending' }), 64n);
   } catch (error) {
     return failed(
-      'NonceSyncFailed',
+      reasonFor('NonceSyncFailed', error),
       `eth_getTransactionCount failed: ${target.describeFailure(valid.url, error)}`,
     );
   }
-  let balance: bigint;
+  if (nonce === null)
+    return failed('NonceSyncFailed', `eth_getTransactionCount failed: ${notValid(valid.url, 'nonce')}`);
+  let balance: bigint | null;
   try {
-    balance = await valid.value.getBalance({ address, blockTag: 'latest' });
+    balance = unsigned(await valid.value.getBalance({ address, blockTag: 'latest' }), 256n);
   } catch (error) {
     return failed(
-      'BalanceCheckFailed',
+      reasonFor('BalanceCheckFailed', error),
       `eth_getBalance failed: ${target.describeFailure(valid.url, error)}`,
       { nonce },
     );
   }
+  if (balance === null)
+    return failed('BalanceCheckFailed', `eth_getBalance failed: ${notValid(valid.url, 'balance')}`, {
+      nonce,
+    });
   if (belowMinimum(balance, target.minBalance)) {
     return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
       balance,
@@ -151,16 +157,21 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
       const behind = error.context.numSlotsBehind;
       return `${hostOf(url)}: getHealth answered "Node is unhealthy"${behind === undefined ? '' : ` (behind by ${behind} slots)`}`;
     }
-    return health === 'ok' ? rpc : `${hostOf(url)}: getHealth answered ${JSON.stringify(health)}`;
+    return health === 'ok' ? rpc : `${hostOf(url)}: getHealth answered ${quote(health)}`;
   });
   if ('problems' in valid)
     return failed('RpcValidationFailed', noEndpointText('answered getHealth "ok"', valid.problems));
-  let balance: bigint;
+  let balance: bigint | null;
   try {
-    balance = (await valid.value.getBalance(solanaAddress(target.address)).send()).value;
+    balance = unsigned((await valid.value.getBalance(solanaAddress(target.address)).send()).value, 64n);
   } catch (error) {
-    return failed('BalanceCheckFailed', `getBalance failed: ${target.describeFailure(valid.url, error)}`);
+    return failed(
+      reasonFor('BalanceCheckFailed', error),
+      `getBalance failed: ${target.describeFailure(valid.url, error)}`,
+    );
   }
+  if (balance === null)
+    return failed('BalanceCheckFailed', `getBalance failed: ${notValid(valid.url, 'balance')}`);
   if (belowMinimum(balance, target.minBalance)) {
     return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
       balance,
@@ -182,7 +193,7 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
     const network = await server.getNetwork();
     return network.passphrase === passphrase
       ? server
-      : `network passphrase '${network.passphrase}' differs from the catalogue's '${passphrase}'`;
+      : `network passphrase '${typeof network.passphrase === 'string' ? excerpt(network.passphrase) : quote(network.passphrase)}' differs from the catalogue's '${passphrase}'`;
   });
   if ('problems' in valid)
     return failed('RpcValidationFailed', noEndpointText('answered the catalogue passphrase', valid.problems));
@@ -207,12 +218,19 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
     account = data.account;
   } catch (error) {
     return failed(
-      'SequenceSyncFailed',
+      reasonFor('SequenceSyncFailed', error),
       `getLedgerEntries failed: ${target.describeFailure(valid.url, error)}`,
     );
   }
-  const sequenceNumber = account.seqNum;
-  const balance = account.balance;
+  // Int64 in the XDR: a negative one is no sequence number or balance an account can have.
+  const sequenceNumber = unsigned(account.seqNum, 63n);
+  if (sequenceNumber === null)
+    return failed('SequenceSyncFailed', `getLedgerEntries failed: ${notValid(valid.url, 'sequence number')}`);
+  const balance = unsigned(account.balance, 63n);
+  if (balance === null)
+    return failed('BalanceCheckFailed', `getLedgerEntries failed: ${notValid(valid.url, 'balance')}`, {
+      sequenceNumber,
+    });
   if (belowMinimum(balance, target.minBalance)) {
     return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
       balance,
@@ -222,6 +240,40 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
   return { ok: true, balance, sequenceNumber };
 }
 
+/**
+ * A count or amount an endpoint answered, when it is an integer in [0, 2^bits) (u64 nonces and
+ * lamports, u256 wei, non-negative int64 stroops and sequences); anything else (another type, a
+ * negative, a number of a million digits) is null, and never stored.
+ */
+function unsigned(value: unknown, bits: bigint): bigint | null {
+  const integer =
+    typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value as number) : null;
+  return integer !== null && integer >= 0n && integer < 1n << bits ? integer : null;
+}
+
+const notValid = (url: string, what: string): string => `${hostOf(url)}: the answer was not a valid ${what}`;
+
+/**
+ * An endpoint's own text, quoted only in part (contract 18): it may be of any length up to the
+ * answer's 1 MiB, and it ends up in disabled_reason.details, in every GET and every event.
+ */
+export function excerpt(text: string, max = 80): string {
+  if (text.length <= max) return text;
+  // At most `max` characters with the ellipsis, and never half of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2]) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** A value an endpoint answered, as JSON text, in part; whatever it is (a bigint, nesting too deep to write). */
+function quote(value: unknown): string {
+  try {
+    const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    return excerpt(text ?? typeof value);
+  } catch {
+    return `a ${typeof value} that cannot be written`;
+  }
+}
+
 /** An endpoint's host: what a text about it may name (its path and credentials often hold an API key). */
 function hostOf(url: string): string {
   try {
@@ -229,6 +281,34 @@ function hostOf(url: string): string {
   } catch {
     return 'an RPC endpoint';
   }
+}
+
+/** The most of an RPC answer that is read (contract 18): a larger one fails the check. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** An RPC answer beyond MAX_ANSWER_BYTES; thrown by the fetch the probes are given. */
+export class AnswerTooLargeError extends Error {
+  constructor() {
+    super('answer larger than 1 MiB');
+  }
+}
+
+/** Walks an error's causes (viem, undici and the SDKs wrap them) and returns the first match. */
+export function findCause<T>(error: unknown, match: (error: unknown) => T | null): T | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current != null; depth++) {
+    const found = match(current);
+    if (found) return found;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** An answer too large is no valid RPC answer, whichever call it came to (contract 18). */
+function reasonFor(reason: DisableReason, error: unknown): DisableReason {
+  return findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null))
+    ? 'RpcValidationFailed'
+    : reason;
 }
 
 export class HttpStatusError extends Error {

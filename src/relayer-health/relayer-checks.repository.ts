@@ -40,9 +40,30 @@ export class RelayerChecksRepository {
     });
   }
 
-  /** Makes the next check due now (after a change of the relayer's RPC URLs or policies). */
+  /**
+   * Makes the next check due now (after a change of the relayer's RPC URLs or policies) and takes
+   * the relayer from a check in flight, whose verdict is about what the relayer had before
+   * (contract 18): the new check need not wait for it, and its record or release, which match its
+   * own lease, can no longer push this due time later.
+   */
   async dueNow(manager: EntityManager, relayerId: string, now: Date): Promise<void> {
-    await manager.update(RelayerCheckEntity, { relayerId }, { nextCheckAt: now });
+    await manager.update(
+      RelayerCheckEntity,
+      { relayerId },
+      { nextCheckAt: now, leaseOwner: null, leaseUntil: null },
+    );
+  }
+
+  /**
+   * A check whose verdict was dropped (what it probed changed meanwhile): due again now and
+   * released, unless another check has the relayer already.
+   */
+  async dueAgain(manager: EntityManager, relayerId: string, owner: string, now: Date): Promise<void> {
+    await manager.update(
+      RelayerCheckEntity,
+      { relayerId, leaseOwner: owner },
+      { nextCheckAt: now, leaseOwner: null, leaseUntil: null },
+    );
   }
 
   /**

@@ -1,17 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Catalogue } from '../catalogue/catalogue';
 import { NetworksService } from '../catalogue/networks.service';
 import type { NetworkType } from '../catalogue/catalogue.types';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
-import { withRawIntegers } from '../common/http/json';
+import { stringifyJson, withRawIntegers } from '../common/http/json';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
 import type { DisabledReason, RelayerEntity } from '../relayers/relayer.entity';
 import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
-import { probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
+import { excerpt, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
 import type { RelayerCheckEntity } from './relayer-check.entity';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthMetrics } from './relayer-health.metrics';
@@ -23,6 +23,8 @@ const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
   stellar: 'stroop',
 };
 const MAX_STATE_ATTEMPTS = 20;
+/** The longest disabled_reason.details (contract 18), whatever the endpoints answered and however many. */
+const MAX_DETAILS = 500;
 
 /**
  * Checks relayers against their networks (contract 12): runs the checks of the relayer's network
@@ -66,29 +68,37 @@ export class RelayerHealthService {
   async checkNow(relayerId: string): Promise<RelayerStatusResponse> {
     if (!(await this.relayers.findEntity(relayerId))) throw relayerNotFound(relayerId);
     const deadline = Date.now() + this.leaseMs();
-    while (!(await this.claim(relayerId, false))) {
-      if (Date.now() > deadline) break;
+    let lease = await this.claim(relayerId, false);
+    while (lease === null && Date.now() <= deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
+      lease = await this.claim(relayerId, false);
     }
-    await this.run(relayerId);
+    // Past the deadline the check runs all the same; without a lease it records nothing.
+    await this.run(relayerId, lease ?? '');
     return this.status(relayerId);
   }
 
-  /** Claims the relayer's check for this instance; `onlyIfDue` for the scheduler's rounds. */
-  claim(relayerId: string, onlyIfDue: boolean): Promise<boolean> {
+  /**
+   * Claims the relayer's check; `onlyIfDue` for the scheduler's rounds. The lease names this
+   * instance and this one check: a check dropped or taken over never releases another's.
+   */
+  async claim(relayerId: string, onlyIfDue: boolean): Promise<string | null> {
     const now = new Date();
     const until = new Date(now.getTime() + this.leaseMs());
-    return this.checks.claim(relayerId, this.owner, now, until, onlyIfDue);
+    const lease = `${this.owner}-${randomBytes(4).toString('hex')}`;
+    return (await this.checks.claim(relayerId, lease, now, until, onlyIfDue)) ? lease : null;
   }
 
   /** Runs the checks of a claimed relayer and applies the verdict. */
-  async run(relayerId: string): Promise<void> {
+  async run(relayerId: string, lease: string): Promise<void> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) return;
+    const networkUrls = (await this.networks.rpcUrls(relayer.networkType, relayer.network)) ?? [];
+    const basis = checkBasis(relayer, networkUrls);
     const started = performance.now();
-    const result = await this.probe(relayer);
+    const result = await this.probe(relayer, networkUrls);
     this.metrics.observe(relayer.networkType, result, (performance.now() - started) / 1000);
-    await this.apply(relayerId, result);
+    await this.apply(relayer, lease, basis, result);
   }
 
   /** Long enough for a check over a few slow endpoints; a crashed checker's relayers wait this long. */
@@ -96,14 +106,11 @@ export class RelayerHealthService {
     return 12 * this.config.healthChecks.rpcTimeoutMs + 5000;
   }
 
-  private async probe(relayer: RelayerEntity): Promise<ProbeResult> {
+  /** `networkUrls`: the network's list as it is now (the file's, or the one set through the API). */
+  private async probe(relayer: RelayerEntity, networkUrls: readonly RpcUrl[]): Promise<ProbeResult> {
     const network = this.catalogue.findNetwork(relayer.networkType, relayer.network);
     const custom = byWeight(relayer.customRpcUrls ?? []);
-    // Without custom URLs, the network's list as it is now (the file's, or the one set through the API).
-    const endpoints =
-      custom.length > 0
-        ? custom
-        : byWeight((await this.networks.rpcUrls(relayer.networkType, relayer.network)) ?? []);
+    const endpoints = custom.length > 0 ? custom : byWeight(networkUrls);
     const minBalance = relayer.policies?.min_balance;
     const target = {
       endpoints,
@@ -124,25 +131,40 @@ export class RelayerHealthService {
     }
   }
 
-  /** One transaction: the relayer's state (when it changed), its event, and the check's record. */
-  private async apply(relayerId: string, result: ProbeResult): Promise<void> {
-    const disabledReason: DisabledReason | null = result.ok
-      ? null
-      : { type: result.reason, details: result.details };
+  /**
+   * One transaction: the relayer's state (when it changed), its event, and the check's record;
+   * or, when the relayer no longer has what was probed (`basis`), nothing but making the check
+   * due again, so that it is checked with what it has now (contract 18).
+   */
+  private async apply(
+    relayer: RelayerEntity,
+    lease: string,
+    basis: string,
+    result: ProbeResult,
+  ): Promise<void> {
+    const relayerId = relayer.id;
+    const disabledReason = disabledReasonOf(result);
     for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
       const done = await this.transactions.run(async (tx) => {
         // In the transaction, with its connection: see RelayerChecksRepository.find.
         const check = await this.checks.find(relayerId, tx.manager);
         if (!check) return true;
+        const networkUrls =
+          (await this.networks.rpcUrls(relayer.networkType, relayer.network, tx.manager)) ?? [];
         const outcome = await this.relayers.applyHealthVerdict(tx, relayerId, {
           disabledReason,
           failuresBefore: check.failures,
+          probed: (current) => checkBasis(current, networkUrls) === basis,
         });
         if (outcome === 'stale') return false; // a PATCH came first: read again
         if (outcome === 'missing') return true;
+        if (outcome === 'outdated') {
+          await this.checks.dueAgain(tx.manager, relayerId, lease, new Date());
+          return true;
+        }
         const now = new Date();
         const failures = result.ok ? 0 : check.failures + 1;
-        await this.checks.record(tx.manager, relayerId, this.owner, {
+        await this.checks.record(tx.manager, relayerId, lease, {
           checkedAt: now,
           balance: result.balance?.toString() ?? check.balance,
           nonce: result.nonce?.toString() ?? check.nonce,
@@ -157,7 +179,7 @@ export class RelayerHealthService {
     this.logger.warn(
       `relayer ${relayerId} kept changing while its check was applied; released for the next round`,
     );
-    await this.checks.release(relayerId, this.owner);
+    await this.checks.release(relayerId, lease);
   }
 
   /** The interval; for a disabled relayer the retry delay, doubling with each failure up to the interval. */
@@ -166,6 +188,14 @@ export class RelayerHealthService {
     if (failures === 0) return intervalSeconds * 1000;
     return Math.min(intervalSeconds, retrySeconds * 2 ** (failures - 1)) * 1000;
   }
+}
+
+/**
+ * The verdict's disabled_reason, as stored and shown everywhere (GET, list, the state event): the
+ * one place its details are bounded, whatever the endpoints answered and however many there are.
+ */
+export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
+  return result.ok ? null : { type: result.reason, details: excerpt(result.details, MAX_DETAILS) };
 }
 
 function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): RelayerStatusResponse {
@@ -181,6 +211,15 @@ function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): Rel
     ...(relayer.networkType === 'stellar' ? { sequence_number: check?.sequenceNumber ?? '0' } : {}),
     checked_at: checked === null ? null : checked.toISOString(),
   };
+}
+
+/**
+ * What a check probes (contract 18): the relayer's custom RPC URLs and policies and its network's
+ * RPC list, as one digest taken before probing and compared when the verdict is applied.
+ */
+function checkBasis(relayer: RelayerEntity, networkUrls: readonly RpcUrl[]): string {
+  const probed = stringifyJson([relayer.customRpcUrls ?? null, relayer.policies ?? null, networkUrls]);
+  return createHash('sha256').update(probed).digest('base64url');
 }
 
 /** The URLs to try, heaviest first; weight 0 means never. */

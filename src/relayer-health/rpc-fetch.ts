@@ -3,15 +3,20 @@ import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/s
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { HttpStatusError } from './network-probes';
+import { AnswerTooLargeError, excerpt, findCause, HttpStatusError, MAX_ANSWER_BYTES } from './network-probes';
 
 class RefusedUrlError extends Error {}
+
+/** Statuses whose Response may not carry a body (the Fetch standard's null body statuses). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /**
  * The fetch the RPC client libraries are given: RPC_TIMEOUT_MS per call, redirects refused, and
  * the RPC URL policy applied to the URL and, at connection time, to every address its host
  * resolves to (contract 12.1), so that a metadata or (when blocked) private address is never
- * contacted, even through DNS.
+ * contacted, even through DNS. Every answer is read here, whole and at most 1 MiB (contract 18),
+ * before any client sees it: viem, @solana/kit and stellar-sdk each get a Response over bytes
+ * already in memory, so none of them can read more, whatever its own limit.
  */
 @Injectable()
 export class RpcFetch implements OnApplicationShutdown {
@@ -30,6 +35,7 @@ export class RpcFetch implements OnApplicationShutdown {
     if (refusal !== null) throw new RefusedUrlError(refusal);
     const timeout = AbortSignal.timeout(this.config.healthChecks.rpcTimeoutMs);
     const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([loadUndici(), this.agent.get()]);
+    // The signal also ends the body's stream: a slow drip is bounded by RPC_TIMEOUT_MS as a whole.
     const response = await undiciFetch(url, {
       method: init.method,
       headers: init.headers as Record<string, string> | undefined,
@@ -38,13 +44,24 @@ export class RpcFetch implements OnApplicationShutdown {
       signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
       dispatcher,
     });
-    return response;
+    const body = await readAtMost(response, MAX_ANSWER_BYTES);
+    const headers = new Headers(response.headers);
+    // The bytes are decoded already and counted anew: the wire's length and encoding no longer apply.
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
   }) as typeof globalThis.fetch;
 
   /** What went wrong with an endpoint, naming only its host: RPC URLs often carry an API key. */
   describeFailure(url: string, error: unknown): string {
     const host = hostOf(url);
     if (error instanceof RefusedUrlError) return `${host}: refused by the URL policy (${error.message})`;
+    if (findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null)))
+      return `${host}: ${TOO_LARGE}`;
     const refusal = findCause(error, (e) => policyRefusal(e));
     if (refusal) return `${host}: refused by the URL policy (${refusal.message})`;
     const status = findCause(error, (e) => (e instanceof HttpStatusError ? e : hasStatus(e)));
@@ -65,23 +82,45 @@ export class RpcFetch implements OnApplicationShutdown {
   }
 }
 
+const TOO_LARGE = new AnswerTooLargeError().message;
+
+/**
+ * The answer's body, read to its end but never past `limit` bytes: a larger declared length is
+ * refused before reading, and the stream is cancelled (the connection closed) as soon as the
+ * bytes read pass the limit, so an endless or huge answer costs at most `limit` of memory.
+ */
+async function readAtMost(
+  response: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null },
+  limit: number,
+): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new AnswerTooLargeError();
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
     return 'an RPC endpoint';
   }
-}
-
-/** Walks an error's causes (viem, undici and the SDKs wrap them) and returns the first match. */
-function findCause<T>(error: unknown, match: (error: unknown) => T | null): T | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current != null; depth++) {
-    const found = match(current);
-    if (found) return found;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return null;
 }
 
 function hasStatus(error: unknown): { status: number } | null {
@@ -118,9 +157,12 @@ function jsonRpcError(error: unknown): { code: number; message: string | null } 
     : null;
 }
 
-/** A server's message, short, and without the parts of its URL that may be secret, should it echo them. */
+/**
+ * A server's message, in part, and without the parts of its URL that may be secret, should it echo
+ * them: those are taken out of the whole message first, so that the cut never leaves half a key.
+ */
 function withoutUrlParts(message: string, url: string): string {
-  let text = message.slice(0, 160);
+  let text = message;
   try {
     const parsed = new URL(url);
     const parts = [
@@ -135,7 +177,7 @@ function withoutUrlParts(message: string, url: string): string {
   } catch {
     return 'the message was withheld';
   }
-  return text;
+  return excerpt(text, 160);
 }
 
 function safeDecode(part: string): string {

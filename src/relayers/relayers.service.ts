@@ -219,15 +219,23 @@ export class RelayersService {
    * Applies a health check's verdict in the caller's transaction (contract 12.1): writes
    * system_disabled and disabled_reason when they change and publishes relayer.state_changed
    * when the relayer is disabled or re-enabled. 'stale' when a PATCH wrote it since it was read
-   * (read again and retry), so neither overwrites the other.
+   * (read again and retry), so neither overwrites the other. 'outdated' when the relayer no
+   * longer has what the check probed (contract 18): the verdict is about something that is no
+   * longer there and changes nothing. `probed` is asked about the very row whose version the
+   * write is conditional on, so no change can slip between the comparison and the write.
    */
   async applyHealthVerdict(
     tx: Tx,
     id: string,
-    verdict: { disabledReason: DisabledReason | null; failuresBefore: number },
-  ): Promise<'applied' | 'stale' | 'missing'> {
+    verdict: {
+      disabledReason: DisabledReason | null;
+      failuresBefore: number;
+      probed: (relayer: RelayerEntity) => boolean;
+    },
+  ): Promise<'applied' | 'stale' | 'missing' | 'outdated'> {
     const relayer = await this.relayers.findById(id, tx.manager);
     if (!relayer) return 'missing';
+    if (!verdict.probed(relayer)) return 'outdated';
     const disabled = verdict.disabledReason !== null;
     if (
       relayer.systemDisabled === disabled &&

@@ -32,6 +32,10 @@ export class JsonRpcServer {
   port = 0;
   /** When set, every request is answered with this HTTP status and no JSON-RPC body. */
   httpStatus: number | null = null;
+  /** How long each answer is held before it is sent (a slow node). */
+  answerDelayMs = 0;
+  /** Requests received, answered or not yet (calls per method count answered ones). */
+  received = 0;
   private readonly failures = new Map<string, JsonRpcError>();
 
   constructor(private readonly methods: Readonly<Record<string, MethodHandler>>) {}
@@ -71,34 +75,40 @@ export class JsonRpcServer {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (this.httpStatus !== null) {
-        res.writeHead(this.httpStatus, { 'content-type': 'text/plain' }).end('unavailable');
-        return;
-      }
-      if (req.method !== 'POST') {
-        res.writeHead(405, { allow: 'POST' }).end();
-        return;
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        this.send(res, { jsonrpc: '2.0', error: JSON_RPC.parseError, id: null });
-        return;
-      }
-      if (Array.isArray(body)) {
-        if (body.length === 0) {
-          this.send(res, { jsonrpc: '2.0', error: JSON_RPC.invalidRequest, id: null });
-          return;
-        }
-        this.send(
-          res,
-          body.map((one) => this.answer(one)),
-        );
-        return;
-      }
-      this.send(res, this.answer(body));
+      this.received += 1;
+      if (this.answerDelayMs > 0) setTimeout(() => this.reply(req, res, chunks), this.answerDelayMs);
+      else this.reply(req, res, chunks);
     });
+  }
+
+  private reply(req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[]): void {
+    if (this.httpStatus !== null) {
+      res.writeHead(this.httpStatus, { 'content-type': 'text/plain' }).end('unavailable');
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      this.send(res, { jsonrpc: '2.0', error: JSON_RPC.parseError, id: null });
+      return;
+    }
+    if (Array.isArray(body)) {
+      if (body.length === 0) {
+        this.send(res, { jsonrpc: '2.0', error: JSON_RPC.invalidRequest, id: null });
+        return;
+      }
+      this.send(
+        res,
+        body.map((one) => this.answer(one)),
+      );
+      return;
+    }
+    this.send(res, this.answer(body));
   }
 
   private answer(request: unknown): object {

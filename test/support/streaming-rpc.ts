@@ -1,0 +1,79 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const CHUNK = Buffer.alloc(64 * 1024, 'a');
+
+/**
+ * A hostile JSON-RPC endpoint: every POST is answered with HTTP 200 and a well-formed JSON-RPC
+ * answer (the request's id echoed) whose result is a string of `resultBytes` bytes, streamed in
+ * 64 KiB chunks as fast as the reader takes them, until it has all or closes the connection. Every
+ * other answer declares its length (Content-Length), the others are chunked. Counts calls per
+ * method and the bytes it managed to send.
+ */
+export class StreamingRpc {
+  private readonly server = http.createServer((req, res) => this.handle(req, res));
+  private readonly calls = new Map<string, number>();
+  private answers = 0;
+  port = 0;
+  bytesSent = 0;
+
+  constructor(private readonly resultBytes: number) {}
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  url(path = '/'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  callCount(method: string): number {
+    return this.calls.get(method) ?? 0;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let request: { id?: unknown; method?: unknown } = {};
+      try {
+        request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof request;
+      } catch {
+        // Answered all the same: the answer's size is the point.
+      }
+      const method = typeof request.method === 'string' ? request.method : '?';
+      this.calls.set(method, this.callCount(method) + 1);
+      const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(request.id ?? null)},"result":"`);
+      const tail = Buffer.from('"}');
+      const declared = this.answers++ % 2 === 0;
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        ...(declared ? { 'content-length': String(head.length + this.resultBytes + tail.length) } : {}),
+      });
+      // The reader going away mid-answer is what a capped reader does: not an error here.
+      res.on('error', () => undefined);
+      let left = this.resultBytes;
+      const resume = (): void => {
+        while (left > 0 && !res.destroyed) {
+          const piece = left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left);
+          left -= piece.length;
+          this.bytesSent += piece.length;
+          if (!res.write(piece)) {
+            res.once('drain', resume);
+            return;
+          }
+        }
+        if (!res.destroyed) res.end(tail);
+      };
+      res.write(head);
+      resume();
+    });
+  }
+}
