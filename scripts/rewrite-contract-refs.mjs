@@ -8,10 +8,12 @@
 //
 // It handles "contract N", "contract section N", "contract §N", lists ("N and N", "N, N"), any
 // case, and a citation broken over two comment lines. A number the table does not
-// map is left as it is and reported. Then run `npm run check:refs`.
+// map is left as it is and reported. The files it changed are then formatted with Prettier. Then run
+// `npm run check:refs`.
 //
 //   node scripts/rewrite-contract-refs.mjs             rewrite in place, list what changed
 //   node scripts/rewrite-contract-refs.mjs --dry-run   only list what would change
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -67,6 +69,7 @@ function* sourceFiles(dir) {
 const mapping = readMapping();
 const unmapped = new Set();
 let files = 0;
+const changed = [];
 let citations = 0;
 for (const dir of DIRS) {
   for (const file of sourceFiles(path.join(root, dir))) {
@@ -83,7 +86,13 @@ for (const dir of DIRS) {
       if (line !== before[i]) console.log(`${rel}:${i + 1}: ${line.trim()}`);
     });
     if (!dryRun) fs.writeFileSync(file, next);
+    changed.push(file);
   }
+}
+// A longer title can push a call past the print width: format what changed as the repository does.
+if (!dryRun && changed.length > 0) {
+  const prettier = spawnSync('npx', ['prettier', '--write', ...changed], { cwd: root, encoding: 'utf8' });
+  if (prettier.status !== 0) console.log(`prettier failed:\n${prettier.stderr}`);
 }
 for (const n of unmapped) console.log(`not in the mapping table, left as it was: ${n}`);
 console.log(`${dryRun ? 'would rewrite' : 'rewrote'} ${citations} citations in ${files} files`);
