@@ -1,14 +1,16 @@
-// Runs the README's API examples, in order, the way a new user would paste them: every ```sh block
-// under "## The API" goes to bash against the built service (dist/), started here on a free port
-// with a throwaway SQLite database, the shipped catalogue and a known API key.
+// Runs the examples a new user pastes, in order: every ```sh block under "## First five minutes" in
+// README.md, then every ```sh block of docs/api.md, go to one bash session against the built service
+// (dist/), started here on a free port with a throwaway SQLite database, the shipped catalogue and a
+// known API key.
 //
-// What is rewritten: `localhost:8080` becomes the service's port, and `export KEY=...` sets the
-// test's key (the README asks the reader to paste the key `npm start` printed there).
-// The blocks run in one bash session, as if pasted into one terminal. What is checked: no command
-// fails; every curl call answers 2xx, or the status its comment announces (`# 409 ...` on a line
-// of that command, or on a comment line after it, marks an example meant to fail); a JSON answer
-// to a 2xx that has the envelope's `success` says true; every block makes at least one call; the
-// API key never reaches the log file. A failure names the README line.
+// What is rewritten: `localhost:8080` becomes the service's port, `localhost:9000` and `listen(9000)`
+// (the README's webhook receiver) a free port of their own, and `export KEY=...` sets the test's key
+// (the docs ask the reader to paste the key `npm start` printed there). The blocks run in one bash
+// session, as if pasted into one terminal; background jobs still running at the end are stopped.
+// What is checked: no command fails; every curl call answers 2xx, or the status its comment
+// announces (`# 409 ...` on a line of that command, or on a comment line after it, marks an example
+// meant to fail); a JSON answer to a 2xx that has the envelope's `success` says true; every block
+// that calls curl makes at least one call; the API key never reaches the log file. A failure names the file and line.
 // The last line is "N passed, N failed" (one per curl call, plus one per problem found otherwise).
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -20,16 +22,20 @@ import path from 'node:path';
 import { clearTimeout } from 'node:timers';
 
 const root = path.resolve(import.meta.dirname, '..');
-const readmePath = path.join(root, 'README.md');
+/** Where the examples are, in the order they run: the file, and the `## ` section (null: every block). */
+const SOURCES = [
+  { file: 'README.md', section: '## First five minutes' },
+  { file: 'docs/api.md', section: null },
+];
 const mainJs = path.join(root, 'dist', 'src', 'main.js');
 const START_TIMEOUT_MS = 30_000;
 const SESSION_TIMEOUT_MS = 120_000;
 
-/** The ```sh blocks between "## The API" and the next "## " heading, with their README line numbers. */
-function apiBlocks(markdown) {
+/** The ```sh blocks of one file (of one `## ` section of it, when given), with their line numbers. */
+function shBlocks(markdown, file, section) {
   const lines = markdown.split('\n');
   const blocks = [];
-  let inApi = false;
+  let inSection = section === null;
   let block = null;
   lines.forEach((line, i) => {
     if (block) {
@@ -39,8 +45,8 @@ function apiBlocks(markdown) {
       } else block.lines.push(line);
       return;
     }
-    if (/^## /.test(line)) inApi = line.trim() === '## The API';
-    else if (inApi && line.trim() === '```sh') block = { startLine: i + 2, lines: [] };
+    if (section !== null && /^## /.test(line)) inSection = line.trim() === section;
+    else if (inSection && line.trim() === '```sh') block = { file, startLine: i + 2, lines: [] };
   });
   return blocks;
 }
@@ -93,20 +99,30 @@ curl() {
 /**
  * All blocks in one bash session, as a reader pastes them into one terminal: variables carry
  * over, and a failing command does not stop the next one but is recorded (ERR trap) with its line.
+ * Lines are counted in the script; `where` turns a script line into the file and line it came from.
  */
-function runSession(blocks, { port, apiKey, workdir }) {
+function runSession(blocks, { port, receiverPort, apiKey, workdir }) {
   const header = [CURL_WRAPPER.trim(), `trap 'printf "%s\\t%s\\n" "$LINENO" "$?" >> "$README_ERRORS"' ERR`];
   const scriptLines = header.join('\n').split('\n');
-  const readmeLine = new Map(); // script line (1-based) -> README line
   for (const block of blocks) {
-    block.lines.forEach((line, j) => {
+    block.scriptStart = scriptLines.length + 1;
+    block.lines.forEach((line) => {
       const rewritten = /^\s*export KEY=/.test(line)
         ? 'export KEY="$README_TEST_KEY"'
-        : line.replaceAll('localhost:8080', `localhost:${port}`);
+        : line
+            .replaceAll('localhost:8080', `localhost:${port}`)
+            .replaceAll('localhost:9000', `localhost:${receiverPort}`)
+            .replaceAll('listen(9000)', `listen(${receiverPort})`);
       scriptLines.push(rewritten);
-      readmeLine.set(scriptLines.length, block.startLine + j);
     });
   }
+  // What a reader would stop by closing the terminal: a background job the examples left running.
+  scriptLines.push(
+    'trap - ERR',
+    'for job in $(jobs -p); do kill "$job" 2>/dev/null; done',
+    'wait 2>/dev/null',
+    'true',
+  );
   const file = path.join(workdir, 'readme-examples.sh');
   fs.writeFileSync(file, scriptLines.join('\n') + '\n');
   const calls = path.join(workdir, 'calls.tsv');
@@ -131,24 +147,33 @@ function runSession(blocks, { port, apiKey, workdir }) {
       .split('\n')
       .filter(Boolean)
       .map((row) => row.split('\t'));
-  const toReadme = (line) => readmeLine.get(Number(line)) ?? 0;
   return {
     bash,
     calls: rows(calls).map(([line, result, body]) => {
       const [exit, status] = result.split(':').map(Number);
-      return { line: toReadme(line), exit, status, body };
+      return { line: Number(line), exit, status, body };
     }),
-    errors: rows(errors).map(([line, code]) => ({ line: toReadme(line), code: Number(code) })),
+    errors: rows(errors).map(([line, code]) => ({ line: Number(line), code: Number(code) })),
   };
 }
 
-/** The statuses announced by comments (`# 409 ...`), by README line. */
+/** "docs/api.md:42" for a script line, or "the script's line N" outside every block. */
+function where(blocks, scriptLine) {
+  const block = blocks.find(
+    (b) => scriptLine >= b.scriptStart && scriptLine < b.scriptStart + b.lines.length,
+  );
+  return block
+    ? `${block.file}:${block.startLine + (scriptLine - block.scriptStart)}`
+    : `the script's line ${scriptLine}`;
+}
+
+/** The statuses announced by comments (`# 409 ...`), by script line. */
 function expectedStatuses(blocks) {
   const marks = [];
   for (const block of blocks) {
     block.lines.forEach((line, j) => {
       const m = /(?:^|\s)#\s*([1-5]\d\d)\b/.exec(line);
-      if (m) marks.push({ line: block.startLine + j, status: Number(m[1]) });
+      if (m) marks.push({ line: block.scriptStart + j, status: Number(m[1]) });
     });
   }
   return marks;
@@ -180,16 +205,21 @@ async function main() {
     process.exit(1);
   }
   if (spawnSync('curl', ['--version']).status !== 0) {
-    console.error('curl is needed to run the README examples');
+    console.error('curl is needed to run the examples');
     process.exit(1);
   }
-  const blocks = apiBlocks(fs.readFileSync(readmePath, 'utf8'));
-  if (blocks.length === 0) {
-    console.error('no ```sh blocks found under "## The API" in README.md');
-    process.exit(1);
+  const blocks = [];
+  for (const { file, section } of SOURCES) {
+    const found = shBlocks(fs.readFileSync(path.join(root, file), 'utf8'), file, section);
+    if (found.length === 0) {
+      console.error(`no \`\`\`sh blocks found in ${file}${section ? ` under "${section}"` : ''}`);
+      process.exit(1);
+    }
+    blocks.push(...found);
   }
   const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-readme-'));
   const port = await freePort();
+  const receiverPort = await freePort();
   const apiKey = crypto.randomBytes(32).toString('hex');
   const logFile = path.join(workdir, 'service.log');
   const child = spawn(process.execPath, [mainJs], {
@@ -217,7 +247,7 @@ async function main() {
   let failed = 0;
   try {
     await waitHealthy(port, child, () => output);
-    const { bash, calls, errors } = runSession(blocks, { port, apiKey, workdir });
+    const { bash, calls, errors } = runSession(blocks, { port, receiverPort, apiKey, workdir });
     const marks = expectedStatuses(blocks);
     const starts = [...new Set(calls.map((c) => c.line))].sort((x, y) => x - y);
     for (const call of calls) {
@@ -225,23 +255,26 @@ async function main() {
       const problem = judge(call, next, marks);
       if (problem) {
         failed += 1;
-        console.log(`FAIL README.md:${call.line}: ${problem}`);
+        console.log(`FAIL ${where(blocks, call.line)}: ${problem}`);
       } else passed += 1;
     }
     for (const error of errors) {
       failed += 1;
-      console.log(`FAIL README.md:${error.line}: a command exited ${error.code}`);
+      console.log(`FAIL ${where(blocks, error.line)}: a command exited ${error.code}`);
     }
     if (bash.status !== 0 || bash.error) {
       failed += 1;
       console.log(`FAIL bash: ${bash.error ? bash.error.message : `exited ${bash.status ?? bash.signal}`}`);
     }
     if (bash.stderr.trim() !== '') console.log(`bash wrote to stderr:\n${bash.stderr.trim()}`);
-    for (const block of blocks) {
-      const end = block.startLine + block.lines.length;
-      if (!calls.some((c) => c.line >= block.startLine && c.line < end)) {
+    // A block that calls curl must have made a call (one that only sets up, such as the key, need not).
+    for (const block of blocks.filter((b) =>
+      b.lines.some((line) => /\bcurl\b/.test(line.replace(/#.*/, ''))),
+    )) {
+      const end = block.scriptStart + block.lines.length;
+      if (!calls.some((c) => c.line >= block.scriptStart && c.line < end)) {
         failed += 1;
-        console.log(`FAIL README.md:${block.startLine}: no curl call of this block ran`);
+        console.log(`FAIL ${block.file}:${block.startLine}: no curl call of this block ran`);
       }
     }
     const marked = marks.filter(
@@ -249,7 +282,7 @@ async function main() {
     );
     for (const mark of marked) {
       failed += 1;
-      console.log(`FAIL README.md:${mark.line}: announces ${mark.status}, but no curl call ran there`);
+      console.log(`FAIL ${where(blocks, mark.line)}: announces ${mark.status}, but no curl call ran there`);
     }
   } catch (error) {
     failed += 1;
@@ -267,7 +300,7 @@ async function main() {
   }
   if (failed === 0) fs.rmSync(workdir, { recursive: true, force: true });
   else console.log(`(scripts and service log kept in ${workdir})`);
-  console.log(`README examples: ${blocks.length} blocks`);
+  console.log(`Examples: ${blocks.length} blocks (${SOURCES.map((s) => s.file).join(', ')})`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed === 0 ? 0 : 1);
 }

@@ -1,5 +1,5 @@
 // `npm test`: builds the service, then runs the unit and e2e suites on SQLite, the e2e suite
-// again on MySQL, and the README's API examples against the built service (on SQLite, so they
+// again on MySQL, and the README's and docs/api.md's examples against the built service (on SQLite, so they
 // run anywhere). MySQL and Redis suites run when those servers answer; on a machine without
 // them they are skipped with a plain notice, and with CI=true (or REQUIRE_SERVICES=1) a missing
 // server fails the run instead. The last line is "N passed, N failed".
@@ -71,7 +71,7 @@ function jest(label, args, env) {
 
 /** scripts/readme-examples.mjs; its last line is "N passed, N failed". */
 function readmeExamples() {
-  console.log('\n=== README examples ===');
+  console.log('\n=== README and API examples ===');
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'readme-examples.mjs')], {
     cwd: root,
     encoding: 'utf8',
