@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { PERMISSIONS, type Permission } from '../src/common/auth/principal';
-import { expectError, successBody } from './support/envelope';
+import { errorBody, expectError, successBody } from './support/envelope';
 import { secrets } from './support/secrets';
 import { startTestApp, useTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from './support/test-database';
@@ -216,6 +216,97 @@ describe('API keys (contract 14)', () => {
   });
 });
 
+describe('a key grants only what it holds (contract 18)', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  const keyIds = async () =>
+    ((await app().get('/api/v1/api-keys?per_page=100').expect(200)).body.data as CreatedKey[]).map(
+      (k) => k.id,
+    );
+  const auditIds = async () =>
+    (
+      (await app().get('/api/v1/audit?resource_type=api_key&per_page=100').expect(200)).body.data as Array<{
+        id: string;
+      }>
+    ).map((r) => r.id);
+
+  it('a manager creates keys only with permissions it holds itself; a refusal creates nothing', async () => {
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const [keysBefore, auditBefore] = [await keyIds(), await auditIds()];
+    for (const permissions of [['*'], ['relayers:write'], ['relayers:read', 'audit:read']]) {
+      const res = await as(app(), manager.key).post('/api/v1/api-keys', { name: 'wider', permissions });
+      expect({ permissions, status: res.status, body: res.body as unknown }).toEqual({
+        permissions,
+        status: 403,
+        body: errorBody('Forbidden'),
+      });
+    }
+    expect([await keyIds(), await auditIds()]).toEqual([keysBefore, auditBefore]);
+    const subset = await as(app(), manager.key).post('/api/v1/api-keys', {
+      name: 'subset',
+      permissions: ['relayers:read', 'api_keys:manage'],
+    });
+    expect({ status: subset.status, permissions: subset.body.data?.permissions as unknown }).toEqual({
+      status: 201,
+      permissions: ['relayers:read', 'api_keys:manage'],
+    });
+    secrets.add((subset.body.data as CreatedKey).key);
+    expect(await keyIds()).toEqual([...keysBefore, (subset.body.data as CreatedKey).id]);
+  });
+
+  it('only a principal holding * grants *: a key holding * may, the administrator may', async () => {
+    const root = await createKey(app(), ['*']);
+    const res = await as(app(), root.key).post('/api/v1/api-keys', { name: 'all', permissions: ['*'] });
+    expect({ status: res.status, permissions: res.body.data?.permissions as unknown }).toEqual({
+      status: 201,
+      permissions: ['*'],
+    });
+    secrets.add((res.body.data as CreatedKey).key);
+  });
+
+  it('a manager revokes only keys whose permissions it holds; a refusal revokes nothing', async () => {
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const wider = await createKey(app(), ['relayers:read', 'relayers:write']);
+    const root = await createKey(app(), ['*']);
+    const narrow = await createKey(app(), ['relayers:read']);
+    const [keysBefore, auditBefore] = [await keyIds(), await auditIds()];
+    for (const target of [wider, root]) {
+      expectError(await as(app(), manager.key).delete(`/api/v1/api-keys/${target.id}`), 403, 'Forbidden');
+    }
+    expect([await keyIds(), await auditIds()]).toEqual([keysBefore, auditBefore]);
+    await as(app(), wider.key).get('/api/v1/relayers').expect(200);
+    await as(app(), root.key).get('/api/v1/relayers').expect(200);
+    expect((await as(app(), manager.key).delete(`/api/v1/api-keys/${narrow.id}`)).body).toEqual(
+      successBody('API key revoked successfully'),
+    );
+    expect(await keyIds()).toEqual(keysBefore.filter((id) => id !== narrow.id));
+    // The manager may revoke itself: it holds what it holds.
+    await as(app(), manager.key).delete(`/api/v1/api-keys/${manager.id}`).expect(200);
+    // The administrator holds * and revokes anything.
+    await app().delete(`/api/v1/api-keys/${root.id}`).expect(200);
+  });
+
+  it('the OpenAPI document says so on create and revoke', async () => {
+    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+      paths: Record<
+        string,
+        Record<string, { description?: string; responses: Record<string, { description: string }> }>
+      >;
+    };
+    const create = doc.paths['/api/v1/api-keys'].post;
+    const revoke = doc.paths['/api/v1/api-keys/{api_key_id}'].delete;
+    expect([create.responses['403'].description, revoke.responses['403'].description]).toEqual([
+      'Forbidden: the API key lacks api_keys:manage, or one of the permissions asked for (* only by a key holding *)',
+      'Forbidden: the API key lacks api_keys:manage, or one of the permissions of the key to revoke',
+    ]);
+    expect([create.description, revoke.description]).toEqual([
+      'A key grants only what it holds: the new key may hold only permissions the caller holds, and * only a caller holding *.',
+      'A key grants only what it holds: the caller may revoke only a key whose permissions it holds all of.',
+    ]);
+  });
+});
+
 /**
  * The route inventory: every operation of the OpenAPI document names its permission (or is one of
  * the public probes); for each, a key with exactly that permission passes (neither 401 nor 403)
@@ -265,7 +356,8 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
         config: { key: secrets.add(randomBytes(32).toString('hex')) },
       })
       .expect(201);
-    const target = await createKey(app(), ['relayers:read']);
+    // A key the api_keys:manage key may revoke (contract 18: it holds what the target holds).
+    const target = await createKey(app(), ['api_keys:manage']);
     const params: Record<string, string> = {
       relayer_id: 'perm-relayer',
       notification_id: 'perm-hook',
