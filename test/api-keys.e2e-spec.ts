@@ -320,12 +320,13 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
   interface Operation {
     method: string;
     path: string;
-    permission: Permission;
+    /** Every one of them is needed (a string in the document when there is one). */
+    permissions: Permission[];
   }
 
   const operations = async (): Promise<Operation[]> => {
     const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
-      paths: Record<string, Record<string, { 'x-required-permission'?: Permission }>>;
+      paths: Record<string, Record<string, { 'x-required-permission'?: Permission | Permission[] }>>;
     };
     const missing: string[] = [];
     const found: Operation[] = [];
@@ -333,15 +334,21 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
       for (const [method, op] of Object.entries(ops)) {
         const name = `${method.toUpperCase()} ${path}`;
         if (PUBLIC.has(name)) continue;
-        if (op['x-required-permission'] === undefined) missing.push(name);
-        else found.push({ method: method.toUpperCase(), path, permission: op['x-required-permission'] });
+        const required = op['x-required-permission'];
+        if (required === undefined) missing.push(name);
+        else
+          found.push({
+            method: method.toUpperCase(),
+            path,
+            permissions: typeof required === 'string' ? [required] : required,
+          });
       }
     }
     expect(missing).toEqual([]);
     return found;
   };
 
-  it('every route names a permission, and exactly that permission opens it', async () => {
+  it('every route names a permission, and exactly that permission opens it (all of them, when several)', async () => {
     const ops = await operations();
     expect(ops.length).toBeGreaterThanOrEqual(30);
     // Fixtures the routes' path parameters name.
@@ -367,15 +374,22 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
       api_key_id: target.id,
       metric_name: 'http_requests_total',
     };
-    const keys = new Map<Permission, { exact: CreatedKey; others: CreatedKey }>();
-    for (const permission of new Set(ops.map((o) => o.permission))) {
-      keys.set(permission, {
-        exact: await createKey(app(), [permission]),
-        others: await createKey(
-          app(),
-          PERMISSIONS.filter((p) => p !== permission),
-        ),
-      });
+    // For each set of permissions a route needs: a key with exactly them, and for each of them a
+    // key with every other permission.
+    const keys = new Map<string, { exact: CreatedKey; others: CreatedKey[] }>();
+    for (const op of ops) {
+      const name = op.permissions.join(' ');
+      if (keys.has(name)) continue;
+      const others: CreatedKey[] = [];
+      for (const missing of op.permissions) {
+        others.push(
+          await createKey(
+            app(),
+            PERMISSIONS.filter((p) => p !== missing),
+          ),
+        );
+      }
+      keys.set(name, { exact: await createKey(app(), op.permissions), others });
     }
     const auditCount = async () =>
       ((await app().get('/api/v1/audit?per_page=1').expect(200)).body.pagination as { total_items: number })
@@ -400,21 +414,23 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
             return client.delete(path);
         }
       };
-      const { exact, others } = keys.get(op.permission)!;
+      const { exact, others } = keys.get(op.permissions.join(' '))!;
       const before = await auditCount();
-      const refused = await send(others.key);
-      expect({
-        route: `${op.method} ${op.path}`,
-        status: refused.status,
-        body: refused.body as unknown,
-      }).toEqual({
-        route: `${op.method} ${op.path}`,
-        status: 403,
-        body: { success: false, data: null, message: 'Forbidden', error: 'Forbidden' },
-      });
+      for (const other of others) {
+        const refused = await send(other.key);
+        expect({
+          route: `${op.method} ${op.path}`,
+          status: refused.status,
+          body: refused.body as unknown,
+        }).toEqual({
+          route: `${op.method} ${op.path}`,
+          status: 403,
+          body: { success: false, data: null, message: 'Forbidden', error: 'Forbidden' },
+        });
+      }
       expect(await auditCount()).toBe(before);
       const allowed = await send(exact.key);
-      outcomes.push(`${op.method} ${op.path} ${op.permission} → ${allowed.status}`);
+      outcomes.push(`${op.method} ${op.path} ${op.permissions.join(' ')} → ${allowed.status}`);
       expect({ route: `${op.method} ${op.path}`, refused: [401, 403].includes(allowed.status) }).toEqual({
         route: `${op.method} ${op.path}`,
         refused: false,
