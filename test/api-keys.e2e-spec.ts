@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { PERMISSIONS, type Permission } from '../src/common/auth/principal';
 import { errorBody, expectError, successBody } from './support/envelope';
 import { secrets } from './support/secrets';
@@ -156,6 +157,29 @@ describe('API keys (contract 14)', () => {
     );
     expectError(await as(app(), 'rk_short').get('/api/v1/relayers'), 401, 'Unauthorized');
     expectError(await as(app(), 'rk_short').get('/api/v1/no-such-route'), 401, 'Unauthorized');
+  });
+
+  it('repeats of an unknown key are answered from a short negative cache, not the database', async () => {
+    const dataSource = app().app.get(DataSource);
+    const lookups = jest.spyOn(dataSource.logger, 'logQuery');
+    // Lookups by digest only: the last_used_at flush also writes api_keys now and then.
+    const keyLookups = () => lookups.mock.calls.filter(([sql]) => /^SELECT.*key_digest/is.test(sql)).length;
+    try {
+      const unknown = `rk_${randomBytes(32).toString('base64url')}`;
+      // Spaced out over 3 s: longer than a found key's lookup is trusted without Redis (500 ms).
+      for (let i = 0; i < 6; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 600));
+        expectError(await as(app(), unknown).get('/api/v1/relayers'), 401, 'Unauthorized');
+      }
+      expect(keyLookups()).toBe(1);
+      // A key created a moment ago works at once, and its first use is one lookup.
+      const created = await createKey(app(), ['relayers:read']);
+      lookups.mockClear();
+      await as(app(), created.key).get('/api/v1/relayers').expect(200);
+      expect(keyLookups()).toBe(1);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it('a managed key on an unknown route gets 404 like the administrator', async () => {

@@ -49,11 +49,12 @@ export class ApiKeysService {
       throw new ValidationError('expires_at must be an ISO 8601 date and time in the future');
     }
     const key = `rk_${randomBytes(32).toString('base64url')}`;
+    const digest = digestOf(key);
     const row = Object.assign(new ApiKeyEntity(), {
       id: randomUUID(),
       name: dto.name,
       permissions: [...new Set(dto.permissions)],
-      keyDigest: digestOf(key),
+      keyDigest: digest,
       keyPrefix: key.slice(0, PREFIX_LENGTH),
       createdAt: new Date(),
       expiresAt,
@@ -71,6 +72,7 @@ export class ApiKeysService {
         after: response,
       } satisfies AuditChange);
     });
+    this.principals.created(digest);
     return { ...response, key };
   }
 
