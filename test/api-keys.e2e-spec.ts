@@ -109,15 +109,57 @@ describe('API keys (contract 14)', () => {
     ],
     [
       { name: 'x', permissions: ['*'], expires_at: '2020-01-01T00:00:00Z' },
-      'expires_at must be an ISO 8601 date and time in the future',
+      'expires_at must be an RFC 3339 date and time in the future',
     ],
     [
       { name: 'x', permissions: ['*'], expires_at: 'tomorrow' },
-      'expires_at must be an ISO 8601 date and time in the future',
+      'expires_at must be an RFC 3339 date and time in the future',
     ],
     [{ name: 'x', permissions: ['*'], key: 'rk_mine' }, 'key is not an allowed field'],
   ])('refuses bad body %# with a 400 naming the problem', async (body, message) => {
     expectError(await app().post('/api/v1/api-keys', body), 400, message);
+  });
+
+  // Contract 18 "Dates": RFC 3339 only; the ISO 8601 forms the validator took were 500s.
+  it.each([
+    '2030-W01',
+    '2030-W01-1',
+    '2030-123',
+    '20300101',
+    '20300101T000000Z',
+    '2030-01-01',
+    '2030-01-01T00:00Z',
+    '2030-01-01T00:00:00',
+    '2030-02-30T00:00:00Z',
+    '2030-01-01T25:00:00Z',
+    '2030-01-01T00:00:00+24:00',
+    '2030-01-01 00:00:00Z',
+    '',
+    12345,
+  ])('refuses expires_at %j with a 400 naming it, and creates nothing', async (expires) => {
+    const res = await app().post('/api/v1/api-keys', {
+      name: 'dated',
+      permissions: ['relayers:read'],
+      expires_at: expires,
+    });
+    expectError(res, 400, 'expires_at must be an RFC 3339 date and time in the future');
+    const listed = (await app().get('/api/v1/api-keys?per_page=100').expect(200)).body.data as CreatedKey[];
+    expect(listed.filter((k) => k.name === 'dated')).toEqual([]);
+  });
+
+  it.each([
+    ['2030-01-01T00:00:00Z', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01t00:00:00z', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01T02:30:00+02:30', '2030-01-01T00:00:00.000Z'],
+    ['2029-12-31T23:00:00-01:00', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01T00:00:00.5Z', '2030-01-01T00:00:00.500Z'],
+    ['2030-01-01T00:00:00.123456789Z', '2030-01-01T00:00:00.123Z'],
+    ['2032-02-29T12:00:00Z', '2032-02-29T12:00:00.000Z'],
+  ])('accepts expires_at %j (answered as %j)', async (expires, answered) => {
+    const created = await createKey(app(), ['relayers:read'], { expires_at: expires });
+    expect((await app().get(`/api/v1/api-keys/${created.id}`).expect(200)).body.data.expires_at).toBe(
+      answered,
+    );
   });
 
   it('a key is refused (401) once revoked; a revoked key is gone from get and list', async () => {

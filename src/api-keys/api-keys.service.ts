@@ -10,7 +10,7 @@ import { asColumnValues } from '../database/json-column';
 import { Transactions } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, EXPIRES_RULE } from './dto/api-key.dto';
 
 const PREFIX_LENGTH = 8;
 
@@ -44,10 +44,8 @@ export class ApiKeysService {
    */
   async create(dto: CreateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
     if (!holdsAll(caller, dto.permissions)) throw new ForbiddenError();
-    const expiresAt = dto.expires_at == null ? null : new Date(dto.expires_at);
-    if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
-      throw new ValidationError('expires_at must be an ISO 8601 date and time in the future');
-    }
+    const expiresAt = dto.expires_at ?? null;
+    if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw new ValidationError(EXPIRES_RULE);
     const key = `rk_${randomBytes(32).toString('base64url')}`;
     const digest = digestOf(key);
     const row = Object.assign(new ApiKeyEntity(), {
