@@ -399,7 +399,8 @@ describe('webhook targets whose name resolves to a blocked address are never con
       successBody({
         delivered: false,
         status_code: null,
-        error: 'hooks.rebind.example resolves to an address that points to a private or loopback address',
+        error:
+          'hooks.rebind.example resolves to an address that points to a private or loopback address (set WEBHOOK_BLOCK_PRIVATE_IPS=false to allow private addresses)',
         duration_ms: expect.any(Number) as unknown,
       }),
     );
