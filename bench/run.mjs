@@ -312,6 +312,10 @@ async function startService({ databaseUrl, catalogue, label, env = {}, entry = s
       HOST: '127.0.0.1',
       API_KEY: apiKey,
       NODE_ENV: 'production',
+      // The webhook receiver and the anvil of the scenarios listen on loopback, which production
+      // refuses by default (contract 18).
+      RPC_BLOCK_PRIVATE_IPS: 'false',
+      WEBHOOK_BLOCK_PRIVATE_IPS: 'false',
       DATABASE_URL: databaseUrl,
       CONFIG_FILE: catalogue,
       DATA_DIR: path.join(work, 'data'),

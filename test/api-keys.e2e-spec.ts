@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { PERMISSIONS, type Permission } from '../src/common/auth/principal';
-import { expectError, successBody } from './support/envelope';
+import { errorBody, expectError, successBody } from './support/envelope';
 import { secrets } from './support/secrets';
 import { startTestApp, useTestApp, type TestApp } from './support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from './support/test-database';
@@ -108,15 +109,57 @@ describe('API keys (contract 14)', () => {
     ],
     [
       { name: 'x', permissions: ['*'], expires_at: '2020-01-01T00:00:00Z' },
-      'expires_at must be an ISO 8601 date and time in the future',
+      'expires_at must be an RFC 3339 date and time in the future',
     ],
     [
       { name: 'x', permissions: ['*'], expires_at: 'tomorrow' },
-      'expires_at must be an ISO 8601 date and time in the future',
+      'expires_at must be an RFC 3339 date and time in the future',
     ],
     [{ name: 'x', permissions: ['*'], key: 'rk_mine' }, 'key is not an allowed field'],
   ])('refuses bad body %# with a 400 naming the problem', async (body, message) => {
     expectError(await app().post('/api/v1/api-keys', body), 400, message);
+  });
+
+  // Contract 18 "Dates": RFC 3339 only; the ISO 8601 forms the validator took were 500s.
+  it.each([
+    '2030-W01',
+    '2030-W01-1',
+    '2030-123',
+    '20300101',
+    '20300101T000000Z',
+    '2030-01-01',
+    '2030-01-01T00:00Z',
+    '2030-01-01T00:00:00',
+    '2030-02-30T00:00:00Z',
+    '2030-01-01T25:00:00Z',
+    '2030-01-01T00:00:00+24:00',
+    '2030-01-01 00:00:00Z',
+    '',
+    12345,
+  ])('refuses expires_at %j with a 400 naming it, and creates nothing', async (expires) => {
+    const res = await app().post('/api/v1/api-keys', {
+      name: 'dated',
+      permissions: ['relayers:read'],
+      expires_at: expires,
+    });
+    expectError(res, 400, 'expires_at must be an RFC 3339 date and time in the future');
+    const listed = (await app().get('/api/v1/api-keys?per_page=100').expect(200)).body.data as CreatedKey[];
+    expect(listed.filter((k) => k.name === 'dated')).toEqual([]);
+  });
+
+  it.each([
+    ['2030-01-01T00:00:00Z', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01t00:00:00z', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01T02:30:00+02:30', '2030-01-01T00:00:00.000Z'],
+    ['2029-12-31T23:00:00-01:00', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01T00:00:00.5Z', '2030-01-01T00:00:00.500Z'],
+    ['2030-01-01T00:00:00.123456789Z', '2030-01-01T00:00:00.123Z'],
+    ['2032-02-29T12:00:00Z', '2032-02-29T12:00:00.000Z'],
+  ])('accepts expires_at %j (answered as %j)', async (expires, answered) => {
+    const created = await createKey(app(), ['relayers:read'], { expires_at: expires });
+    expect((await app().get(`/api/v1/api-keys/${created.id}`).expect(200)).body.data.expires_at).toBe(
+      answered,
+    );
   });
 
   it('a key is refused (401) once revoked; a revoked key is gone from get and list', async () => {
@@ -156,6 +199,29 @@ describe('API keys (contract 14)', () => {
     );
     expectError(await as(app(), 'rk_short').get('/api/v1/relayers'), 401, 'Unauthorized');
     expectError(await as(app(), 'rk_short').get('/api/v1/no-such-route'), 401, 'Unauthorized');
+  });
+
+  it('repeats of an unknown key are answered from a short negative cache, not the database', async () => {
+    const dataSource = app().app.get(DataSource);
+    const lookups = jest.spyOn(dataSource.logger, 'logQuery');
+    // Lookups by digest only: the last_used_at flush also writes api_keys now and then.
+    const keyLookups = () => lookups.mock.calls.filter(([sql]) => /^SELECT.*key_digest/is.test(sql)).length;
+    try {
+      const unknown = `rk_${randomBytes(32).toString('base64url')}`;
+      // Spaced out over 3 s: longer than a found key's lookup is trusted without Redis (500 ms).
+      for (let i = 0; i < 6; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 600));
+        expectError(await as(app(), unknown).get('/api/v1/relayers'), 401, 'Unauthorized');
+      }
+      expect(keyLookups()).toBe(1);
+      // A key created a moment ago works at once, and its first use is one lookup.
+      const created = await createKey(app(), ['relayers:read']);
+      lookups.mockClear();
+      await as(app(), created.key).get('/api/v1/relayers').expect(200);
+      expect(keyLookups()).toBe(1);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 
   it('a managed key on an unknown route gets 404 like the administrator', async () => {
@@ -216,6 +282,97 @@ describe('API keys (contract 14)', () => {
   });
 });
 
+describe('a key grants only what it holds (contract 18)', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  const keyIds = async () =>
+    ((await app().get('/api/v1/api-keys?per_page=100').expect(200)).body.data as CreatedKey[]).map(
+      (k) => k.id,
+    );
+  const auditIds = async () =>
+    (
+      (await app().get('/api/v1/audit?resource_type=api_key&per_page=100').expect(200)).body.data as Array<{
+        id: string;
+      }>
+    ).map((r) => r.id);
+
+  it('a manager creates keys only with permissions it holds itself; a refusal creates nothing', async () => {
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const [keysBefore, auditBefore] = [await keyIds(), await auditIds()];
+    for (const permissions of [['*'], ['relayers:write'], ['relayers:read', 'audit:read']]) {
+      const res = await as(app(), manager.key).post('/api/v1/api-keys', { name: 'wider', permissions });
+      expect({ permissions, status: res.status, body: res.body as unknown }).toEqual({
+        permissions,
+        status: 403,
+        body: errorBody('Forbidden'),
+      });
+    }
+    expect([await keyIds(), await auditIds()]).toEqual([keysBefore, auditBefore]);
+    const subset = await as(app(), manager.key).post('/api/v1/api-keys', {
+      name: 'subset',
+      permissions: ['relayers:read', 'api_keys:manage'],
+    });
+    expect({ status: subset.status, permissions: subset.body.data?.permissions as unknown }).toEqual({
+      status: 201,
+      permissions: ['relayers:read', 'api_keys:manage'],
+    });
+    secrets.add((subset.body.data as CreatedKey).key);
+    expect(await keyIds()).toEqual([...keysBefore, (subset.body.data as CreatedKey).id]);
+  });
+
+  it('only a principal holding * grants *: a key holding * may, the administrator may', async () => {
+    const root = await createKey(app(), ['*']);
+    const res = await as(app(), root.key).post('/api/v1/api-keys', { name: 'all', permissions: ['*'] });
+    expect({ status: res.status, permissions: res.body.data?.permissions as unknown }).toEqual({
+      status: 201,
+      permissions: ['*'],
+    });
+    secrets.add((res.body.data as CreatedKey).key);
+  });
+
+  it('a manager revokes only keys whose permissions it holds; a refusal revokes nothing', async () => {
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const wider = await createKey(app(), ['relayers:read', 'relayers:write']);
+    const root = await createKey(app(), ['*']);
+    const narrow = await createKey(app(), ['relayers:read']);
+    const [keysBefore, auditBefore] = [await keyIds(), await auditIds()];
+    for (const target of [wider, root]) {
+      expectError(await as(app(), manager.key).delete(`/api/v1/api-keys/${target.id}`), 403, 'Forbidden');
+    }
+    expect([await keyIds(), await auditIds()]).toEqual([keysBefore, auditBefore]);
+    await as(app(), wider.key).get('/api/v1/relayers').expect(200);
+    await as(app(), root.key).get('/api/v1/relayers').expect(200);
+    expect((await as(app(), manager.key).delete(`/api/v1/api-keys/${narrow.id}`)).body).toEqual(
+      successBody('API key revoked successfully'),
+    );
+    expect(await keyIds()).toEqual(keysBefore.filter((id) => id !== narrow.id));
+    // The manager may revoke itself: it holds what it holds.
+    await as(app(), manager.key).delete(`/api/v1/api-keys/${manager.id}`).expect(200);
+    // The administrator holds * and revokes anything.
+    await app().delete(`/api/v1/api-keys/${root.id}`).expect(200);
+  });
+
+  it('the OpenAPI document says so on create and revoke', async () => {
+    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+      paths: Record<
+        string,
+        Record<string, { description?: string; responses: Record<string, { description: string }> }>
+      >;
+    };
+    const create = doc.paths['/api/v1/api-keys'].post;
+    const revoke = doc.paths['/api/v1/api-keys/{api_key_id}'].delete;
+    expect([create.responses['403'].description, revoke.responses['403'].description]).toEqual([
+      'Forbidden: the API key lacks api_keys:manage, or one of the permissions asked for (* only by a key holding *)',
+      'Forbidden: the API key lacks api_keys:manage, or one of the permissions of the key to revoke',
+    ]);
+    expect([create.description, revoke.description]).toEqual([
+      'A key grants only what it holds: the new key may hold only permissions the caller holds, and * only a caller holding *.',
+      'A key grants only what it holds: the caller may revoke only a key whose permissions it holds all of.',
+    ]);
+  });
+});
+
 /**
  * The route inventory: every operation of the OpenAPI document names its permission (or is one of
  * the public probes); for each, a key with exactly that permission passes (neither 401 nor 403)
@@ -229,12 +386,13 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
   interface Operation {
     method: string;
     path: string;
-    permission: Permission;
+    /** Every one of them is needed (a string in the document when there is one). */
+    permissions: Permission[];
   }
 
   const operations = async (): Promise<Operation[]> => {
     const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
-      paths: Record<string, Record<string, { 'x-required-permission'?: Permission }>>;
+      paths: Record<string, Record<string, { 'x-required-permission'?: Permission | Permission[] }>>;
     };
     const missing: string[] = [];
     const found: Operation[] = [];
@@ -242,15 +400,21 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
       for (const [method, op] of Object.entries(ops)) {
         const name = `${method.toUpperCase()} ${path}`;
         if (PUBLIC.has(name)) continue;
-        if (op['x-required-permission'] === undefined) missing.push(name);
-        else found.push({ method: method.toUpperCase(), path, permission: op['x-required-permission'] });
+        const required = op['x-required-permission'];
+        if (required === undefined) missing.push(name);
+        else
+          found.push({
+            method: method.toUpperCase(),
+            path,
+            permissions: typeof required === 'string' ? [required] : required,
+          });
       }
     }
     expect(missing).toEqual([]);
     return found;
   };
 
-  it('every route names a permission, and exactly that permission opens it', async () => {
+  it('every route names a permission, and exactly that permission opens it (all of them, when several)', async () => {
     const ops = await operations();
     expect(ops.length).toBeGreaterThanOrEqual(30);
     // Fixtures the routes' path parameters name.
@@ -265,7 +429,8 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
         config: { key: secrets.add(randomBytes(32).toString('hex')) },
       })
       .expect(201);
-    const target = await createKey(app(), ['relayers:read']);
+    // A key the api_keys:manage key may revoke (contract 18: it holds what the target holds).
+    const target = await createKey(app(), ['api_keys:manage']);
     const params: Record<string, string> = {
       relayer_id: 'perm-relayer',
       notification_id: 'perm-hook',
@@ -275,15 +440,22 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
       api_key_id: target.id,
       metric_name: 'http_requests_total',
     };
-    const keys = new Map<Permission, { exact: CreatedKey; others: CreatedKey }>();
-    for (const permission of new Set(ops.map((o) => o.permission))) {
-      keys.set(permission, {
-        exact: await createKey(app(), [permission]),
-        others: await createKey(
-          app(),
-          PERMISSIONS.filter((p) => p !== permission),
-        ),
-      });
+    // For each set of permissions a route needs: a key with exactly them, and for each of them a
+    // key with every other permission.
+    const keys = new Map<string, { exact: CreatedKey; others: CreatedKey[] }>();
+    for (const op of ops) {
+      const name = op.permissions.join(' ');
+      if (keys.has(name)) continue;
+      const others: CreatedKey[] = [];
+      for (const missing of op.permissions) {
+        others.push(
+          await createKey(
+            app(),
+            PERMISSIONS.filter((p) => p !== missing),
+          ),
+        );
+      }
+      keys.set(name, { exact: await createKey(app(), op.permissions), others });
     }
     const auditCount = async () =>
       ((await app().get('/api/v1/audit?per_page=1').expect(200)).body.pagination as { total_items: number })
@@ -308,21 +480,23 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
             return client.delete(path);
         }
       };
-      const { exact, others } = keys.get(op.permission)!;
+      const { exact, others } = keys.get(op.permissions.join(' '))!;
       const before = await auditCount();
-      const refused = await send(others.key);
-      expect({
-        route: `${op.method} ${op.path}`,
-        status: refused.status,
-        body: refused.body as unknown,
-      }).toEqual({
-        route: `${op.method} ${op.path}`,
-        status: 403,
-        body: { success: false, data: null, message: 'Forbidden', error: 'Forbidden' },
-      });
+      for (const other of others) {
+        const refused = await send(other.key);
+        expect({
+          route: `${op.method} ${op.path}`,
+          status: refused.status,
+          body: refused.body as unknown,
+        }).toEqual({
+          route: `${op.method} ${op.path}`,
+          status: 403,
+          body: { success: false, data: null, message: 'Forbidden', error: 'Forbidden' },
+        });
+      }
       expect(await auditCount()).toBe(before);
       const allowed = await send(exact.key);
-      outcomes.push(`${op.method} ${op.path} ${op.permission} → ${allowed.status}`);
+      outcomes.push(`${op.method} ${op.path} ${op.permissions.join(' ')} → ${allowed.status}`);
       expect({ route: `${op.method} ${op.path}`, refused: [401, 403].includes(allowed.status) }).toEqual({
         route: `${op.method} ${op.path}`,
         refused: false,

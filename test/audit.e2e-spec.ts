@@ -258,8 +258,46 @@ describe('the audit trail (contract 14)', () => {
     expectError(
       await app().get('/api/v1/audit?since=yesterday'),
       400,
-      'since must be an ISO 8601 date and time',
+      'since must be an RFC 3339 date and time',
     );
+  });
+
+  // Contract 18 "Dates": never a 500, never a filter silently ignored.
+  it.each([
+    '2030-W01',
+    '2030-123',
+    '20300101',
+    '2030-01-01',
+    '2030-01-01T00:00:00',
+    '2030-02-30T00:00:00Z',
+    '2030-01-01T25:00:00Z',
+    '2030-01-01T00:00:00 02:00', // a + not percent-encoded arrives as a space
+    '',
+  ])('refuses since and until of %j with a 400 naming each', async (value) => {
+    const q = encodeURIComponent(value);
+    expectError(await app().get(`/api/v1/audit?since=${q}`), 400, 'since must be an RFC 3339 date and time');
+    expectError(await app().get(`/api/v1/audit?until=${q}`), 400, 'until must be an RFC 3339 date and time');
+    expectError(
+      await app().get(`/api/v1/audit?since=${q}&until=${q}`),
+      400,
+      'since must be an RFC 3339 date and time; until must be an RFC 3339 date and time',
+    );
+  });
+
+  it('reads since and until with offsets and fractions', async () => {
+    await asWriter('post', '/api/v1/notifications', {
+      id: 'aud-offset',
+      url: 'https://hooks.example.org/o',
+    }).expect(201);
+    const [record] = (await audit('resource_id=aud-offset')).data;
+    const at = Date.parse(record.at);
+    // The same instant written with an offset of +05:30, and with microseconds.
+    const shifted = (ms: number) =>
+      encodeURIComponent(`${new Date(ms + 5.5 * 3600_000).toISOString().slice(0, 23)}000+05:30`);
+    expect((await audit(`resource_id=aud-offset&since=${shifted(at)}`)).data).toHaveLength(1);
+    expect((await audit(`resource_id=aud-offset&since=${shifted(at + 1)}`)).data).toHaveLength(0);
+    expect((await audit(`resource_id=aud-offset&until=${shifted(at + 1)}`)).data).toHaveLength(1);
+    expect((await audit(`resource_id=aud-offset&until=${shifted(at)}`)).data).toHaveLength(0);
   });
 
   it('needs audit:read', async () => {

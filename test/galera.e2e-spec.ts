@@ -63,6 +63,10 @@ function instancesOn(name: string, env: Record<string, string>): ServiceProcess[
     (port) =>
       new ServiceProcess(process.cwd(), {
         NODE_ENV: 'production',
+        // The receivers and RPC nodes of these tests listen on loopback, which production
+        // refuses by default (contract 18).
+        RPC_BLOCK_PRIVATE_IPS: 'false',
+        WEBHOOK_BLOCK_PRIVATE_IPS: 'false',
         DATABASE_URL: nodeUrl(port, name),
         STORAGE_ENCRYPTION_KEY: secrets.add(Buffer.alloc(32, 7).toString('base64')),
         RATE_LIMIT_REQUESTS_PER_SECOND: '10000',

@@ -198,7 +198,10 @@ describe('networks through the API (contract 13.2)', () => {
       { rpc_urls: ['https://rpc.example.org/', 'http://169.254.169.254/latest'] },
       'rpc_urls[1].url points to a cloud metadata address',
     ],
-    [{ rpc_urls: ['http://10.0.0.5:8545/'] }, 'rpc_urls[0].url points to a private or loopback address'],
+    [
+      { rpc_urls: ['http://10.0.0.5:8545/'] },
+      'rpc_urls[0].url points to a private or loopback address (set RPC_BLOCK_PRIVATE_IPS=false to allow private addresses)',
+    ],
     [
       { rpc_urls: ['https://never-stored.example.org/***'] },
       'rpc_urls[0].url is a masked URL that matches no stored URL: send the full URL',

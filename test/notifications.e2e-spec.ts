@@ -127,6 +127,22 @@ describe('notifications API', () => {
       expectError(await app().post('/api/v1/notifications', body), 400, message);
     });
 
+    // Contract 2 and 18: the URL policy's problem and the DTO's problems in one 400.
+    it.each([
+      [
+        'bad url and a non-string signing_key',
+        { url: 'http://169.254.169.254/latest', signing_key: 123 },
+        'signing_key must be a string of 32 to 1024 characters; url points to a cloud metadata address',
+      ],
+      [
+        'url that is no URL, a bad type and an unknown field',
+        { url: 'ftp://x.example.com', type: 'sms', events: ['all'] },
+        'events is not an allowed field; type must be one of: webhook; url must be an http or https URL',
+      ],
+    ])('names every problem of a create: %s', async (_case, body, message) => {
+      expectError(await app().post('/api/v1/notifications', body), 400, message);
+    });
+
     it('refuses private addresses only when WEBHOOK_BLOCK_PRIVATE_IPS is set (off here)', async () => {
       await app().post('/api/v1/notifications', { url: 'http://127.0.0.1:9000/hook' }).expect(201);
     });
@@ -164,6 +180,22 @@ describe('notifications API', () => {
         await app().patch(`/api/v1/notifications/${id}`, { url: null, signing_key: '', type: null }),
         400,
         'url must not be null',
+      );
+      expect((await app().get(`/api/v1/notifications/${id}`).expect(200)).body).toEqual(created.body);
+    });
+
+    it('names every problem of a PATCH, the URL policy with the rest, and changes nothing', async () => {
+      const id = uid();
+      const created = await app()
+        .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/e', signing_key: key() })
+        .expect(201);
+      expectError(
+        await app().patch(`/api/v1/notifications/${id}`, {
+          url: 'http://169.254.169.254/latest',
+          signing_key: 123,
+        }),
+        400,
+        'signing_key must be a string of 32 to 1024 characters; url points to a cloud metadata address',
       );
       expect((await app().get(`/api/v1/notifications/${id}`).expect(200)).body).toEqual(created.body);
     });

@@ -281,7 +281,7 @@ describe('RPC endpoints the URL policy refuses are never contacted, even through
       };
       expect(stored.disabled_reason).toEqual({
         type: 'RpcValidationFailed',
-        details: `no RPC endpoint answered with the right chain: rpc.rebind.example:${anvil.port}: refused by the URL policy (rpc.rebind.example resolves to an address that points to a private or loopback address)`,
+        details: `no RPC endpoint answered with the right chain: rpc.rebind.example:${anvil.port}: refused by the URL policy (rpc.rebind.example resolves to an address that points to a private or loopback address (set RPC_BLOCK_PRIVATE_IPS=false to allow private addresses))`,
       });
       expect(lookup).toHaveBeenCalled();
     } finally {

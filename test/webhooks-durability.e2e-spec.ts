@@ -33,6 +33,8 @@ describe(`webhook outbox on ${TEST_DB}: nothing committed is lost across SIGKILL
       DATABASE_URL: database.url,
       CONFIG_FILE: catalogue.file,
       NODE_ENV: 'production',
+      // The receiver listens on loopback, which production refuses by default (contract 18).
+      WEBHOOK_BLOCK_PRIVATE_IPS: 'false',
       LOG_LEVEL: 'warn',
       WEBHOOK_TIMEOUT_MS: '300',
       WEBHOOK_RETRY_BASE_MS: '100',

@@ -285,6 +285,32 @@ describe('webhook events: relayer changes reach their notification target, signe
     );
   });
 
+  it('retrying a delivery re-sends relayer data: it needs relayers:read besides notifications:write', async () => {
+    receiver.script('/retry-perm', [{ status: 410 }]);
+    const hook = await target('/retry-perm');
+    await app().post('/api/v1/relayers', relayerBody(hook)).expect(201);
+    const [failed] = await settled(hook);
+    expect(failed.status).toBe('failed');
+    const keyWith = async (permissions: string[]) => {
+      const res = await app().post('/api/v1/api-keys', { name: 'retrier', permissions }).expect(201);
+      return secrets.add((res.body.data as { key: string }).key);
+    };
+    const retry = (key: string) =>
+      app()
+        .raw()
+        .post(`/api/v1/notifications/${hook}/deliveries/${failed.id as string}/retry`)
+        .set('Authorization', `Bearer ${key}`);
+    expectError(await retry(await keyWith(['notifications:write'])), 403, 'Forbidden');
+    expectError(await retry(await keyWith(['relayers:read'])), 403, 'Forbidden');
+    expect((await deliveries(hook)).data.map((d) => d.status)).toEqual(['failed']);
+    const both = await retry(await keyWith(['notifications:write', 'relayers:read']));
+    expect({ status: both.status, body: both.body as unknown }).toEqual({
+      status: 202,
+      body: successBody({ ...failed, status: 'pending', next_attempt_at: ISO }),
+    });
+    await receiver.waitFor('/retry-perm', 2);
+  });
+
   it('POST .../test sends a signed notification_test now and reports what the receiver said', async () => {
     const key = secrets.add(`whsec-${randomBytes(20).toString('hex')}`);
     receiver.script('/probe', [{ status: 200 }, { status: 418 }]);
@@ -373,7 +399,8 @@ describe('webhook targets whose name resolves to a blocked address are never con
       successBody({
         delivered: false,
         status_code: null,
-        error: 'hooks.rebind.example resolves to an address that points to a private or loopback address',
+        error:
+          'hooks.rebind.example resolves to an address that points to a private or loopback address (set WEBHOOK_BLOCK_PRIVATE_IPS=false to allow private addresses)',
         duration_ms: expect.any(Number) as unknown,
       }),
     );

@@ -16,26 +16,45 @@ const LOCAL_TTL_MS = 500;
 /** With Redis, revocations are pushed to every instance at once; the lookup is trusted longer. */
 const SHARED_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
+/**
+ * How long a digest no key has is answered from memory (contract 18): a flood of the same unknown
+ * token must not cost a query per request. Safe to keep for seconds, unlike a found key: a key is
+ * 32 random bytes, so its digest is never presented before the key exists.
+ */
+const UNKNOWN_TTL_MS = 5000;
+/** Kept apart from the found keys, so that a flood of unknown tokens never evicts a real one. */
+const MAX_UNKNOWN = 10_000;
 const CHANNEL = 'relayer:api-keys:revoked';
 
 interface Entry {
-  readonly principal: Principal | null;
+  readonly principal: Principal;
   readonly expiresAt: number | null;
   readonly fetchedAt: number;
 }
 
 export const digestOf = (key: string): string => hash('sha256', key, 'hex');
 
+/** Makes room for one more entry in a bounded map (insertion order: the oldest goes first). */
+function evictOldest(map: Map<string, unknown>, max: number): void {
+  if (map.size < max) return;
+  const oldest = map.keys().next();
+  if (!oldest.done) map.delete(oldest.value);
+}
+
 /**
  * Turns a presented managed key into its principal, through a short cache so that a request
  * needs no query: entries live LOCAL_TTL_MS (500 ms), or SHARED_TTL_MS while a Redis subscription
  * delivers revocations from every instance. Expiry is checked on every use. Also keeps
  * `last_used_at`: noted in memory per request, written at most once every few seconds per key.
+ * Digests no key has are remembered apart for UNKNOWN_TTL_MS, so that a repeated unknown token
+ * costs no query.
  */
 @Injectable()
 export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ApiKeys');
   private readonly entries = new Map<string, Entry>();
+  /** Digests no key has, with when they were found missing: never a token. */
+  private readonly unknown = new Map<string, number>();
   private readonly lastUsed = new Map<string, Date>();
   private subscriber: Redis | null = null;
   private subscribed = false;
@@ -82,13 +101,23 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     if (!API_KEY_PATTERN.test(token)) return null;
     const digest = digestOf(token);
     const now = Date.now();
-    let entry = this.entries.get(digest);
-    if (!entry || now - entry.fetchedAt >= (this.subscribed ? SHARED_TTL_MS : LOCAL_TTL_MS)) {
-      entry = await this.fetch(digest, now);
+    const missingSince = this.unknown.get(digest);
+    if (missingSince !== undefined) {
+      if (now - missingSince < UNKNOWN_TTL_MS) return null;
+      this.unknown.delete(digest);
     }
-    if (!entry.principal || (entry.expiresAt !== null && entry.expiresAt <= now)) return null;
+    const cached = this.entries.get(digest);
+    const fresh = cached && now - cached.fetchedAt < (this.subscribed ? SHARED_TTL_MS : LOCAL_TTL_MS);
+    const entry = fresh ? cached : await this.fetch(digest, now);
+    if (!entry) return null;
+    if (entry.expiresAt !== null && entry.expiresAt <= now) return null;
     this.lastUsed.set(entry.principal.id, new Date(now));
     return entry.principal;
+  }
+
+  /** After a key was created: its digest is no longer unknown, should anyone have tried it before. */
+  created(digest: string): void {
+    this.unknown.delete(digest);
   }
 
   /** After a revocation committed: this instance at once, the others through Redis (or their TTL). */
@@ -106,24 +135,28 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     }
   }
 
-  private async fetch(digest: string, now: number): Promise<Entry> {
+  /** The key's entry, freshly read; null (and remembered as unknown) when no live key has the digest. */
+  private async fetch(digest: string, now: number): Promise<Entry | null> {
     const row = await this.keys.findOneBy({ keyDigest: digest, revokedAt: IsNull() });
+    if (!row) {
+      this.entries.delete(digest);
+      evictOldest(this.unknown, MAX_UNKNOWN);
+      this.unknown.set(digest, now);
+      return null;
+    }
     const entry: Entry = {
-      principal: row ? { type: 'api_key', id: row.id, name: row.name, permissions: row.permissions } : null,
-      expiresAt: row?.expiresAt ? row.expiresAt.getTime() : null,
+      principal: { type: 'api_key', id: row.id, name: row.name, permissions: row.permissions },
+      expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
       fetchedAt: now,
     };
-    if (this.entries.size >= MAX_ENTRIES) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
+    evictOldest(this.entries, MAX_ENTRIES);
     this.entries.set(digest, entry);
     return entry;
   }
 
   private forget(id: string): void {
     for (const [digest, entry] of this.entries) {
-      if (entry.principal?.id === id) this.entries.delete(digest);
+      if (entry.principal.id === id) this.entries.delete(digest);
     }
   }
 

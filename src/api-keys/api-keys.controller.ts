@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import type { Principal } from '../common/auth/principal';
 import { RequirePermission } from '../common/auth/require-permission.decorator';
 import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
@@ -10,7 +12,10 @@ import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/ap
 
 const ApiKeyId = (): ParameterDecorator => Param('api_key_id', new ParseIdPipe(apiKeyNotFound));
 
-/** Managed API keys with least privilege (contract 14); all routes need api_keys:manage. */
+/**
+ * Managed API keys with least privilege (contract 14); all routes need api_keys:manage, and create
+ * and revoke only what the caller holds itself (contract 18).
+ */
 @ApiTags('api-keys')
 @ApiBearerAuth()
 @Controller('api-keys')
@@ -20,14 +25,23 @@ export class ApiKeysController {
   @Post()
   @ApiJsonBody()
   @HttpCode(201)
-  @RequirePermission('api_keys:manage')
+  @RequirePermission('api_keys:manage', {
+    alsoForbidden: 'one of the permissions asked for (* only by a key holding *)',
+  })
+  @ApiOperation({
+    description:
+      'A key grants only what it holds: the new key may hold only permissions the caller holds, and * only a caller holding *.',
+  })
   // A retry with the same Idempotency-Key learns the key's id, never the key a second time.
   @IdempotentReplayOmits('key')
   @ApiBody({ type: CreateApiKeyDto })
   @ApiEnvelope(CreatedApiKeyResponse, 201)
   @ApiErrors(400, 401, 413, 415, 429, 500, 503, 504)
-  create(@Body() body: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
-    return this.keys.create(body);
+  create(
+    @Body() body: CreateApiKeyDto,
+    @CurrentPrincipal() caller: Principal,
+  ): Promise<CreatedApiKeyResponse> {
+    return this.keys.create(body, caller);
   }
 
   @Get()
@@ -59,10 +73,16 @@ export class ApiKeysController {
 
   @Delete(':api_key_id')
   @HttpCode(200)
-  @RequirePermission('api_keys:manage')
+  @RequirePermission('api_keys:manage', {
+    alsoForbidden: 'one of the permissions of the key to revoke',
+  })
+  @ApiOperation({
+    description:
+      'A key grants only what it holds: the caller may revoke only a key whose permissions it holds all of.',
+  })
   @ApiEnvelope(String, 200)
   @ApiErrors(401, 404, 429, 500, 503, 504)
-  revoke(@ApiKeyId() id: string): Promise<string> {
-    return this.keys.revoke(id);
+  revoke(@ApiKeyId() id: string, @CurrentPrincipal() caller: Principal): Promise<string> {
+    return this.keys.revoke(id, caller);
   }
 }

@@ -2,14 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { IsNull, type Repository } from 'typeorm';
-import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
+import { holdsAll, type Principal } from '../common/auth/principal';
+import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { asColumnValues } from '../database/json-column';
 import { Transactions } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, EXPIRES_RULE } from './dto/api-key.dto';
 
 const PREFIX_LENGTH = 8;
 
@@ -36,17 +37,22 @@ export class ApiKeysService {
     private readonly transactions: Transactions,
   ) {}
 
-  async create(dto: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
-    const expiresAt = dto.expires_at == null ? null : new Date(dto.expires_at);
-    if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
-      throw new ValidationError('expires_at must be an ISO 8601 date and time in the future');
-    }
+  /**
+   * A key grants only what it holds (contract 18): the caller may create a key only with
+   * permissions it holds itself, or a manager could mint itself `*`. Refused before anything is
+   * written, so a refusal leaves no row and no audit record.
+   */
+  async create(dto: CreateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
+    if (!holdsAll(caller, dto.permissions)) throw new ForbiddenError();
+    const expiresAt = dto.expires_at ?? null;
+    if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw new ValidationError(EXPIRES_RULE);
     const key = `rk_${randomBytes(32).toString('base64url')}`;
+    const digest = digestOf(key);
     const row = Object.assign(new ApiKeyEntity(), {
       id: randomUUID(),
       name: dto.name,
       permissions: [...new Set(dto.permissions)],
-      keyDigest: digestOf(key),
+      keyDigest: digest,
       keyPrefix: key.slice(0, PREFIX_LENGTH),
       createdAt: new Date(),
       expiresAt,
@@ -64,6 +70,7 @@ export class ApiKeysService {
         after: response,
       } satisfies AuditChange);
     });
+    this.principals.created(digest);
     return { ...response, key };
   }
 
@@ -85,11 +92,15 @@ export class ApiKeysService {
     return [...(await this.find(id)).permissions];
   }
 
-  /** Refused from now on by this instance, within a second by every other. */
-  async revoke(id: string): Promise<string> {
+  /**
+   * Refused from now on by this instance, within a second by every other. Only a key whose
+   * permissions the caller holds (contract 18): a narrow manager must not cut off wider keys.
+   */
+  async revoke(id: string, caller: Principal): Promise<string> {
     await this.transactions.run(async (tx) => {
       const row = await tx.manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
       if (!row) throw apiKeyNotFound();
+      if (!holdsAll(caller, row.permissions)) throw new ForbiddenError();
       const result = await tx.manager.update(
         ApiKeyEntity,
         { id, revokedAt: IsNull() },

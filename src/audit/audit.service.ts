@@ -96,8 +96,8 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
     if (query.resource_id !== undefined) select.andWhere('e.resource_id = :rid', { rid: query.resource_id });
     if (query.actor_id !== undefined) select.andWhere('e.actor_id = :actor', { actor: query.actor_id });
     if (query.action !== undefined) select.andWhere('e.action = :action', { action: query.action });
-    if (query.since !== undefined) select.andWhere('e.at >= :since', { since: new Date(query.since) });
-    if (query.until !== undefined) select.andWhere('e.at < :until', { until: new Date(query.until) });
+    if (query.since !== undefined) select.andWhere('e.at >= :since', { since: query.since });
+    if (query.until !== undefined) select.andWhere('e.at < :until', { until: query.until });
     const [rows, total] = await select
       .orderBy('e.at', 'DESC')
       .addOrderBy('e.id', 'DESC')

@@ -94,11 +94,41 @@ describe('loadConfig', () => {
       trust: config.http.trustProxy,
       db: config.database,
     }).toEqual({
-      rpc: { allowedHosts: ['rpc.example.com', '*.infura.io'], blockPrivateIps: false },
-      webhook: { allowedHosts: [], blockPrivateIps: true },
+      rpc: {
+        allowedHosts: ['rpc.example.com', '*.infura.io'],
+        blockPrivateIps: false,
+        privateIpsVariable: 'RPC_BLOCK_PRIVATE_IPS',
+      },
+      webhook: { allowedHosts: [], blockPrivateIps: true, privateIpsVariable: 'WEBHOOK_BLOCK_PRIVATE_IPS' },
       trust: 2,
       db: { kind: 'mysql', url: 'mysql://u:p@127.0.0.1:3306/db' },
     });
+  });
+
+  // Contract 18: private addresses are refused in production unless the operator says otherwise.
+  it.each<[Record<string, string>, [boolean, boolean]]>([
+    [{}, [false, false]],
+    [{ NODE_ENV: 'development' }, [false, false]],
+    [{ NODE_ENV: 'test' }, [false, false]],
+    [{ NODE_ENV: 'production' }, [true, true]],
+    [{ NODE_ENV: 'production', RPC_BLOCK_PRIVATE_IPS: 'false' }, [false, true]],
+    [{ NODE_ENV: 'production', WEBHOOK_BLOCK_PRIVATE_IPS: '0' }, [true, false]],
+    [{ NODE_ENV: 'production', RPC_BLOCK_PRIVATE_IPS: '', WEBHOOK_BLOCK_PRIVATE_IPS: ' ' }, [true, true]],
+    [
+      { NODE_ENV: 'development', RPC_BLOCK_PRIVATE_IPS: 'true', WEBHOOK_BLOCK_PRIVATE_IPS: '1' },
+      [true, true],
+    ],
+  ])('%j blocks private addresses for [RPC, webhooks]: %j', (env, blocked) => {
+    const config = loadConfig({ API_KEY: KEY, ...env });
+    expect([config.rpcUrlPolicy.blockPrivateIps, config.webhookUrlPolicy.blockPrivateIps]).toEqual(blocked);
+  });
+
+  it('names in each policy the variable that allows private addresses', () => {
+    const config = loadConfig({ API_KEY: KEY, NODE_ENV: 'production' });
+    expect([config.rpcUrlPolicy.privateIpsVariable, config.webhookUrlPolicy.privateIpsVariable]).toEqual([
+      'RPC_BLOCK_PRIVATE_IPS',
+      'WEBHOOK_BLOCK_PRIVATE_IPS',
+    ]);
   });
 
   it.each([

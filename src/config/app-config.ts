@@ -76,6 +76,8 @@ export type DatabaseConfig =
 export interface UrlPolicyConfig {
   readonly allowedHosts: string[];
   readonly blockPrivateIps: boolean;
+  /** The variable that sets blockPrivateIps, named when a private address is refused. */
+  readonly privateIpsVariable: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -236,13 +238,18 @@ export function loadConfig(env: Env): AppConfig {
       burstSize: reader.integer('RATE_LIMIT_BURST_SIZE', 300, 1, 10_000_000),
       keyPrefix: reader.string('RATE_LIMIT_KEY_PREFIX', 'relayer-rl'),
     },
+    // Production refuses private addresses unless told otherwise (contract 18): otherwise a key
+    // with relayers:write or notifications:write could probe the internal network through the
+    // service (check and test report what the host answered).
     rpcUrlPolicy: {
       allowedHosts: reader.hostList('RPC_ALLOWED_HOSTS'),
-      blockPrivateIps: reader.boolean('RPC_BLOCK_PRIVATE_IPS', false),
+      blockPrivateIps: reader.boolean('RPC_BLOCK_PRIVATE_IPS', production),
+      privateIpsVariable: 'RPC_BLOCK_PRIVATE_IPS',
     },
     webhookUrlPolicy: {
       allowedHosts: reader.hostList('WEBHOOK_ALLOWED_HOSTS'),
-      blockPrivateIps: reader.boolean('WEBHOOK_BLOCK_PRIVATE_IPS', false),
+      blockPrivateIps: reader.boolean('WEBHOOK_BLOCK_PRIVATE_IPS', production),
+      privateIpsVariable: 'WEBHOOK_BLOCK_PRIVATE_IPS',
     },
     storageEncryptionKey: parseStorageKey(reader),
     secretsEnv: Object.freeze({ ...env }),

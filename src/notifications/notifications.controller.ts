@@ -4,6 +4,8 @@ import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
 import { ApiEnvelope, ApiErrors, ApiIfMatch, ApiJsonBody } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { CheckedBodyPipe } from '../common/validation/validation.pipe';
+import type { Checked } from '../common/validation/validate-dto';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { notificationNotFound, NotificationsService } from './notifications.service';
 import { RequirePermission } from '../common/auth/require-permission.decorator';
@@ -24,8 +26,10 @@ export class NotificationsController {
   @HttpCode(201)
   @ApiEnvelope(NotificationResponse, 201, { etag: true })
   @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503)
-  create(@Body() dto: CreateNotificationDto): Promise<Tagged<NotificationResponse>> {
-    return this.notifications.create(dto);
+  create(
+    @Body(new CheckedBodyPipe(CreateNotificationDto)) body: Checked<CreateNotificationDto>,
+  ): Promise<Tagged<NotificationResponse>> {
+    return this.notifications.create(body);
   }
 
   @Get()
@@ -55,10 +59,10 @@ export class NotificationsController {
   @ApiErrors(400, 401, 404, 412, 413, 415, 429, 500, 503)
   update(
     @NotificationId() id: string,
-    @Body() dto: UpdateNotificationDto,
+    @Body(new CheckedBodyPipe(UpdateNotificationDto)) body: Checked<UpdateNotificationDto>,
     @IfMatchHeader() ifMatch: IfMatch | null,
   ): Promise<Tagged<NotificationResponse>> {
-    return this.notifications.update(id, dto, { ifMatch });
+    return this.notifications.update(id, body, { ifMatch });
   }
 
   @Delete(':notification_id')

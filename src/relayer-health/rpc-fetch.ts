@@ -59,10 +59,10 @@ export class RpcFetch implements OnApplicationShutdown {
   /** What went wrong with an endpoint, naming only its host: RPC URLs often carry an API key. */
   describeFailure(url: string, error: unknown): string {
     const host = hostOf(url);
-    if (error instanceof RefusedUrlError) return `${host}: refused by the URL policy (${error.message})`;
     if (findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null)))
       return `${host}: ${TOO_LARGE}`;
-    const refusal = findCause(error, (e) => policyRefusal(e));
+    // The RPC clients wrap what their fetch threw: the URL policy's refusal is found among the causes.
+    const refusal = findCause(error, (e) => (e instanceof RefusedUrlError ? e : policyRefusal(e)));
     if (refusal) return `${host}: refused by the URL policy (${refusal.message})`;
     const status = findCause(error, (e) => (e instanceof HttpStatusError ? e : hasStatus(e)));
     if (status) return `${host}: HTTP ${status.status}`;

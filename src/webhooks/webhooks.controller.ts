@@ -27,8 +27,10 @@ export class WebhooksController {
     return this.webhooks.list(id, query);
   }
 
+  // A retry re-sends relayer data to a target a notifications:write key may point anywhere: reading
+  // it that way must need the right to read relayers (contract 18).
   @Post('deliveries/:delivery_id/retry')
-  @RequirePermission('notifications:write')
+  @RequirePermission(['notifications:write', 'relayers:read'])
   @HttpCode(202)
   @NoBody()
   @ApiEnvelope(DeliveryResponse, 202)

@@ -1,18 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayNotEmpty,
-  IsArray,
-  IsIn,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-} from 'class-validator';
+import { ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PERMISSIONS, type Grant } from '../../common/auth/principal';
+import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
 
 const GRANTS: readonly string[] = [...PERMISSIONS, '*'];
 const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
+export const EXPIRES_RULE = 'expires_at must be an RFC 3339 date and time in the future';
 const PERMISSIONS_RULE = `permissions must be a non-empty array of: ${GRANTS.join(', ')}`;
 
 export class CreateApiKeyDto {
@@ -29,12 +22,15 @@ export class CreateApiKeyDto {
   permissions: Grant[];
 
   @ApiPropertyOptional({
-    description: 'ISO 8601, in the future; absent or null: never expires',
+    type: String,
+    format: 'date-time',
+    example: '2030-01-01T00:00:00Z',
+    description: 'RFC 3339 date and time (offset required), in the future; absent or null: never expires',
     nullable: true,
   })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'expires_at must be an ISO 8601 date and time in the future' })
-  expires_at?: string | null;
+  @IsRfc3339DateTime(EXPIRES_RULE)
+  expires_at?: Date | null;
 }
 
 /** A managed key as listed: never the key itself. */

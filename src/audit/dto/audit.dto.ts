@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../common/http/page';
+import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
 import { AUDITED_RESOURCES } from '../audit-change';
 
 const ACTIONS = AUDITED_RESOURCES.flatMap((type) =>
@@ -31,15 +32,24 @@ export class AuditQueryDto extends PageQueryDto {
   @IsIn(ACTIONS, { message: 'action must be <resource_type>.<create|update|delete>' })
   action?: string;
 
-  @ApiPropertyOptional({ description: 'ISO 8601; records at or after it' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description:
+      'RFC 3339 date and time (offset required, e.g. 2030-01-01T00:00:00Z); records at or after it',
+  })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'since must be an ISO 8601 date and time' })
-  since?: string;
+  @IsRfc3339DateTime('since must be an RFC 3339 date and time')
+  since?: Date;
 
-  @ApiPropertyOptional({ description: 'ISO 8601; records before it' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'RFC 3339 date and time (offset required, e.g. 2030-01-01T00:00:00Z); records before it',
+  })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'until must be an ISO 8601 date and time' })
-  until?: string;
+  @IsRfc3339DateTime('until must be an RFC 3339 date and time')
+  until?: Date;
 }
 
 export class AuditActor {

@@ -10,7 +10,7 @@ import { REQUIRED_PERMISSION } from './require-permission.decorator';
 
 /**
  * Global guard: every route needs an API key unless it is marked @Public(): 401 without a valid
- * one, 403 when the key lacks the route's @RequirePermission (a route without one is the
+ * one, 403 when the key lacks any of the route's @RequirePermission (a route without one is the
  * administrator's alone). The principal goes to the RequestContext (audit trail, idempotency keys).
  */
 @Injectable()
@@ -27,8 +27,12 @@ export class BearerAuthGuard implements CanActivate {
     if (principal === null) throw new UnauthorizedError();
     const scope = RequestContext.current();
     if (scope) scope.principal = principal;
-    const required = this.reflector.get<Permission | undefined>(REQUIRED_PERMISSION, context.getHandler());
-    const allowed = required === undefined ? principal.type === 'admin' : grants(principal, required);
+    const required = this.reflector.get<readonly Permission[] | undefined>(
+      REQUIRED_PERMISSION,
+      context.getHandler(),
+    );
+    const allowed =
+      required === undefined ? principal.type === 'admin' : required.every((p) => grants(principal, p));
     if (!allowed) throw new ForbiddenError();
     return true;
   }

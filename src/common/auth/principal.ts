@@ -33,3 +33,12 @@ export const ADMIN: Principal = Object.freeze({
 export function grants(principal: Principal, permission: Permission): boolean {
   return principal.permissions.includes('*') || principal.permissions.includes(permission);
 }
+
+/**
+ * Whether the principal holds every grant asked for (contract 18, "keys grant only what they
+ * hold"): `*` is held only by a principal holding `*`, which holds everything else too.
+ */
+export function holdsAll(principal: Principal, asked: readonly Grant[]): boolean {
+  if (principal.permissions.includes('*')) return true;
+  return asked.every((grant) => grant !== '*' && principal.permissions.includes(grant));
+}

@@ -240,3 +240,22 @@ describe('checkAddress: the policy for the address a name resolved to', () => {
     expect(checkAddress(address, options)).toBe(expected);
   });
 });
+
+describe('the private-address refusal names the variable that allows it (contract 18)', () => {
+  const named: UrlPolicyOptions = { ...strict, privateIpsVariable: 'WEBHOOK_BLOCK_PRIVATE_IPS' };
+  const refusal = `${PRIVATE} (set WEBHOOK_BLOCK_PRIVATE_IPS=false to allow private addresses)`;
+
+  it.each<[string, string | null]>([
+    ['http://127.0.0.1:8080/', refusal],
+    ['http://localhost/', refusal],
+    ['http://[fd12::1]/', refusal],
+    ['http://169.254.169.254/', METADATA],
+    ['https://hooks.example.com/', null],
+  ])('checkUrl(%s) -> %j', (url, expected) => {
+    expect(checkUrl(url, named)).toBe(expected);
+  });
+
+  it('checkAddress names it too (a host name that resolves to a private address)', () => {
+    expect(checkAddress('10.0.0.1', named)).toBe(refusal);
+  });
+});

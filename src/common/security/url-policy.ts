@@ -13,6 +13,11 @@ export interface UrlPolicyOptions {
   allowedHosts: string[];
   /** Also refuse loopback, private, link-local and CGNAT addresses and `localhost`. */
   blockPrivateIps: boolean;
+  /**
+   * The environment variable that allows private addresses again: the refusal names it, so that
+   * whoever meets it knows the way out (contract 18).
+   */
+  privateIpsVariable?: string;
 }
 
 const NOT_HTTP = 'must be an http or https URL';
@@ -154,13 +159,20 @@ function refuseAddress(addresses: readonly Address[], options: UrlPolicyOptions)
   const matches = (list: BlockList): boolean => addresses.some((a) => list.check(a.address, a.family));
   if (matches(CLOUD_METADATA_ADDRESSES)) return METADATA;
   if (matches(UNSPECIFIED_ADDRESSES)) return UNSPECIFIED;
-  if (options.blockPrivateIps && matches(PRIVATE_ADDRESSES)) return PRIVATE;
+  if (options.blockPrivateIps && matches(PRIVATE_ADDRESSES)) return privateRefusal(options);
   return null;
+}
+
+function privateRefusal(options: UrlPolicyOptions): string {
+  const variable = options.privateIpsVariable;
+  return variable ? `${PRIVATE} (set ${variable}=false to allow private addresses)` : PRIVATE;
 }
 
 function refuseName(name: string, options: UrlPolicyOptions): string | null {
   if (CLOUD_METADATA_HOSTS.has(name)) return METADATA;
-  if (options.blockPrivateIps && (name === 'localhost' || name.endsWith('.localhost'))) return PRIVATE;
+  if (options.blockPrivateIps && (name === 'localhost' || name.endsWith('.localhost'))) {
+    return privateRefusal(options);
+  }
   return null;
 }
 
