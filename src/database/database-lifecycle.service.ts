@@ -10,6 +10,8 @@ import {
 } from '../common/errors/database-errors';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { boundMysqlConnectionWaits } from './connection-wait';
+import { SqliteReadGate } from './sqlite-read-gate';
 
 const LOCK_TABLE = 'migration_lock';
 /** A holder renews its lease every third of it; a dead holder's lock is free after it. */
@@ -33,7 +35,12 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    // Contract 18, no hanging: a database call waits at most REQUEST_TIMEOUT_MS for a connection.
+    const maxWaitMs = config.http.requestTimeoutMs;
+    if (dataSource.options.type === 'better-sqlite3') SqliteReadGate.of(dataSource).boundWaits(maxWaitMs);
+    else boundMysqlConnectionWaits(dataSource, maxWaitMs);
+  }
 
   get isReady(): boolean {
     return this.ready;

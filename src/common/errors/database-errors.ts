@@ -57,6 +57,8 @@ const CONNECTION_CODES = new Set([
   'SQLITE_IOERR',
   'SQLITE_FULL',
   'SQLITE_CANTOPEN',
+  // Every connection taken for longer than the wait allows (src/database/connection-wait.ts).
+  'CONNECTION_WAIT_TIMEOUT',
 ]);
 
 /**

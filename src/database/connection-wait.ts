@@ -1,0 +1,75 @@
+import type { DataSource } from 'typeorm';
+import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
+import { RequestDeadline } from '../common/http/request-deadline';
+
+/** The code of a wait for a database connection that ran out: "unavailable", a 503 (database-errors.ts). */
+export const CONNECTION_WAIT_TIMEOUT = 'CONNECTION_WAIT_TIMEOUT';
+
+/** Kept between a wait given up and the request's 504, so that the 503 goes out first. */
+const ANSWER_MARGIN_MS = 100;
+
+export class ConnectionWaitTimeoutError extends Error {
+  readonly code = CONNECTION_WAIT_TIMEOUT;
+
+  constructor(waitedMs: number) {
+    super(`no database connection became free within ${waitedMs} ms`);
+    this.name = 'ConnectionWaitTimeoutError';
+  }
+}
+
+/**
+ * How long a database call may wait for a connection now (contract 18, no hanging): at most
+ * REQUEST_TIMEOUT_MS, and in a request only until shortly before its deadline, so that a busy
+ * database is answered 503 "Service Unavailable" rather than 504.
+ */
+export function connectionWaitMs(maxMs: number): number {
+  const left = RequestDeadline.current()?.remainingMs();
+  return Math.max(0, Math.min(maxMs, left === undefined ? maxMs : left - ANSWER_MARGIN_MS));
+}
+
+/**
+ * `acquire` within connectionWaitMs(maxMs), else a ConnectionWaitTimeoutError; a connection that
+ * comes after the wait was given up goes to `giveBack`.
+ */
+export function acquireWithin<T>(
+  acquire: () => Promise<T>,
+  maxMs: number,
+  giveBack: (late: T) => void,
+): Promise<T> {
+  const limit = connectionWaitMs(maxMs);
+  return new Promise<T>((resolve, reject) => {
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      reject(new ConnectionWaitTimeoutError(limit));
+    }, limit);
+    acquire().then(
+      (connection) => {
+        clearTimeout(timer);
+        if (expired) giveBack(connection);
+        else resolve(connection);
+      },
+      (error: Error) => {
+        clearTimeout(timer);
+        if (!expired) reject(error);
+      },
+    );
+  });
+}
+
+/** What TypeORM's MysqlDriver hands out: a mysql2 pool connection. */
+interface PoolConnection {
+  release(): void;
+}
+
+/**
+ * MySQL: every query runner of TypeORM's MysqlDriver takes its connection through
+ * `obtainMasterConnection`, from a mysql2 pool that queues a caller without end while every
+ * connection is taken (mysql2 has no acquire timeout). The wait is bounded here, once for all.
+ */
+export function boundMysqlConnectionWaits(dataSource: DataSource, maxMs: number): void {
+  const driver = dataSource.driver;
+  if (!(driver instanceof MysqlDriver)) return;
+  const obtain = driver.obtainMasterConnection.bind(driver) as () => Promise<PoolConnection>;
+  driver.obtainMasterConnection = () => acquireWithin(obtain, maxMs, (late) => late.release());
+}
