@@ -117,4 +117,43 @@ describe('a locked database: no hanging, and no secret in the log (contract 18)'
       expect(log.split('\n').filter((line) => STATEMENT_FIELDS.test(line))).toEqual([]);
     },
   );
+
+  (TEST_DB === 'mysql' ? it : it.skip)(
+    'MySQL: a statement waiting for a lock is aborted by the server after REQUEST_TIMEOUT_MS, while the lock is still held, and logged without its values',
+    async () => {
+      const relayer = uid('stuck');
+      await app()
+        .post('/api/v1/relayers', {
+          id: relayer,
+          name: 'stuck',
+          network: 'sepolia',
+          network_type: 'evm',
+          paused: false,
+          signer_id: defaultCatalogue().nextSigner(),
+        })
+        .expect(201);
+      const password = secrets.add(`pw${randomBytes(12).toString('hex')}`);
+      const hold = await holdDatabase(handle.database.url, 'READ');
+      try {
+        const res = await app().patch(`/api/v1/relayers/${relayer}`, {
+          custom_rpc_urls: [{ url: `https://operator:${password}@rpc.example.com/v1/stuck` }],
+        });
+        expect({ status: res.status, body: res.body as unknown }).toEqual({
+          status: 504,
+          body: { success: false, data: null, message: 'Gateway Timeout', error: 'Gateway Timeout' },
+        });
+        // Without a statement timeout the UPDATE would wait as long as the lock is held.
+        const requestId = String(res.headers['x-request-id']);
+        const aborted = await app().waitForLog(
+          new RegExp(`"id":"${requestId}".*(max_statement_time exceeded|maximum statement execution time)`),
+        );
+        expect(aborted.length).toBeGreaterThan(0);
+      } finally {
+        await hold.release();
+      }
+      const log = app().logText();
+      expect(secrets.foundIn(log)).toEqual([]);
+      expect(log.split('\n').filter((line) => STATEMENT_FIELDS.test(line))).toEqual([]);
+    },
+  );
 });
