@@ -1,10 +1,10 @@
 // The data source of the TypeORM CLI (npm run migration:run|revert|show|generate): the same
 // options as the application, from the same DATABASE_URL.
-import { DataSource } from 'typeorm';
 import { DEFAULT_DATABASE_URL } from './src/config/app-config';
 import { parseDatabaseUrl } from './src/config/database-url';
 import { buildDataSourceOptions } from './src/database/data-source-options';
+import { ServiceDataSource } from './src/database/document-column';
 
-export default new DataSource(
+export default new ServiceDataSource(
   buildDataSourceOptions(parseDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL)),
 );

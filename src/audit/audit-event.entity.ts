@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { DocumentColumn } from '../database/document-column';
 import { jsonColumn } from '../database/json-column';
 
 /** One change made through the API: who, what, when, and the resource before and after. */
@@ -31,9 +32,9 @@ export class AuditEventEntity {
   @Column({ name: 'request_id', type: 'varchar', length: 128 })
   requestId: string;
 
-  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  @DocumentColumn({ nullable: true, transformer: jsonColumn })
   before: object | null;
 
-  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  @DocumentColumn({ nullable: true, transformer: jsonColumn })
   after: object | null;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { DocumentColumn } from '../database/document-column';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { jsonColumn } from '../database/json-column';
 
@@ -9,7 +10,7 @@ export class NetworkRpcUrlsEntity {
   @PrimaryColumn({ name: 'network_id', type: 'varchar', length: 120 })
   networkId: string;
 
-  @Column({ name: 'rpc_urls', type: 'text', transformer: jsonColumn })
+  @DocumentColumn({ name: 'rpc_urls', transformer: jsonColumn })
   rpcUrls: RpcUrl[];
 
   @Column({ name: 'updated_at', type: 'datetime', precision: 3 })

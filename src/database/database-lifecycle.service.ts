@@ -10,6 +10,8 @@ import {
 } from '../common/errors/database-errors';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { boundMysqlWaits, type MysqlBounds } from './connection-wait';
+import { SqliteReadGate } from './sqlite-read-gate';
 
 const LOCK_TABLE = 'migration_lock';
 /** A holder renews its lease every third of it; a dead holder's lock is free after it. */
@@ -29,11 +31,18 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
   private ready = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly mysqlBounds: MysqlBounds;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    // Contract 18, no hanging: a database call waits at most REQUEST_TIMEOUT_MS for a connection.
+    // MySQL statements get the same bound once the migrations are applied (connectAndMigrate).
+    const maxWaitMs = config.http.requestTimeoutMs;
+    if (dataSource.options.type === 'better-sqlite3') SqliteReadGate.of(dataSource).boundWaits(maxWaitMs);
+    this.mysqlBounds = boundMysqlWaits(dataSource, maxWaitMs);
+  }
 
   get isReady(): boolean {
     return this.ready;
@@ -82,6 +91,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
       }
     }
     await this.runMigrationsUnderLock();
+    await this.mysqlBounds.enableStatementTimeouts();
     this.ready = true;
   }
 

@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { buildDataSourceOptions } from './data-source-options';
 import { DatabaseLifecycle } from './database-lifecycle.service';
+import { ServiceDataSource } from './document-column';
 import { Transactions } from './transactions';
 
 @Global()
@@ -16,6 +17,10 @@ import { Transactions } from './transactions';
         ...buildDataSourceOptions(config.database),
         manualInitialization: true,
       }),
+      dataSourceFactory: (options) => {
+        if (!options) throw new Error('the data source options are missing');
+        return Promise.resolve(new ServiceDataSource(options));
+      },
     }),
   ],
   providers: [DatabaseLifecycle, Transactions],

@@ -7,6 +7,7 @@ import {
   type DataSource,
   type EntitySubscriberInterface,
 } from 'typeorm';
+import { ConnectionWaitTimeoutError, connectionWaitMs } from './connection-wait';
 
 /**
  * A query held longer than this runs anyway, with a warning: a safety valve against a deadlock (a
@@ -45,15 +46,36 @@ export class SqliteReadGate {
   private drained: (() => void) | null = null;
   /** The transactions queued, each after the one before it. */
   private tail: Promise<unknown> = Promise.resolve();
+  /** REQUEST_TIMEOUT_MS once bounded (database-lifecycle.service.ts): how long a caller may wait for the connection. */
+  private maxWaitMs: number | null = null;
+
+  /** Contract 18, no hanging: a caller waits for the connection at most connectionWaitMs(maxWaitMs). */
+  boundWaits(maxWaitMs: number): void {
+    this.maxWaitMs = maxWaitMs;
+  }
 
   /**
    * Runs a transaction after those queued before it and the queries under way, holding the
-   * queries that come meanwhile.
+   * queries that come meanwhile. One whose turn does not come within the wait bound is refused
+   * (ConnectionWaitTimeoutError) and never runs.
    */
   transaction<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(() => this.runAlone(work));
-    this.tail = result.catch(() => undefined);
-    return result;
+    const limit = this.maxWaitMs === null ? null : connectionWaitMs(this.maxWaitMs);
+    return new Promise<T>((resolve, reject) => {
+      let refused = false;
+      const timer =
+        limit === null
+          ? undefined
+          : setTimeout(() => {
+              refused = true;
+              reject(new ConnectionWaitTimeoutError(limit));
+            }, limit);
+      this.tail = this.tail.then(() => {
+        clearTimeout(timer);
+        if (refused) return undefined;
+        return this.runAlone(work).then(resolve, reject);
+      });
+    });
   }
 
   private async runAlone<T>(work: () => Promise<T>): Promise<T> {
@@ -86,8 +108,14 @@ export class SqliteReadGate {
     }
   }
 
+  /**
+   * Waits for the open transaction to end: at most the wait bound (then the query is refused),
+   * and at most MAX_HOLD_MS (then it runs anyway), whichever comes first.
+   */
   private async waitThenEnter(): Promise<void> {
-    const deadline = Date.now() + MAX_HOLD_MS;
+    const limit = this.maxWaitMs === null ? Infinity : connectionWaitMs(this.maxWaitMs);
+    const refuse = limit < MAX_HOLD_MS;
+    const deadline = Date.now() + Math.min(limit, MAX_HOLD_MS);
     while (this.open) {
       const remaining = deadline - Date.now();
       let timer: NodeJS.Timeout | undefined;
@@ -96,6 +124,7 @@ export class SqliteReadGate {
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), remaining))),
       ]);
       clearTimeout(timer);
+      if (timedOut && refuse) throw new ConnectionWaitTimeoutError(limit);
       if (timedOut) {
         this.logger.warn(`a query waited ${MAX_HOLD_MS} ms for a transaction to end; it runs now`);
         break;

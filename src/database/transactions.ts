@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -35,6 +36,22 @@ export interface RunOptions {
   readonly rollback?: boolean;
 }
 
+/**
+ * `Transactions.run` called from inside a transaction (contract 18, no hanging). The work inside a
+ * transaction writes with its manager (`Tx.manager`, `CommittingEvent.manager`); a second
+ * transaction would wait for the first forever on SQLite (one connection) and take a second pool
+ * connection on MySQL, outside the first one's atomicity.
+ */
+export class NestedTransactionError extends Error {
+  constructor() {
+    super(
+      'a transaction was opened inside another one: write with the manager of the open transaction ' +
+        '(Tx.manager, or CommittingEvent.manager in a .committing subscriber) instead',
+    );
+    this.name = 'NestedTransactionError';
+  }
+}
+
 /** Carries a dry run's result out of the transaction it rolls back. */
 class RolledBack<T> extends Error {
   constructor(readonly result: T) {
@@ -54,6 +71,11 @@ export class Transactions {
   private readonly logger = new Logger('Transactions');
   /** SQLite only: its one connection, shared by every caller (SqliteReadGate). */
   private readonly gate: SqliteReadGate | null;
+  /**
+   * Set in the async context of the work of an open transaction; `open` turns false when it ends,
+   * so that what the work left behind (a timer, a woken loop) may open transactions later.
+   */
+  private readonly current = new AsyncLocalStorage<{ open: boolean }>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -63,6 +85,7 @@ export class Transactions {
   }
 
   run<T>(work: (tx: Tx) => Promise<T>, options: RunOptions = {}): Promise<T> {
+    if (this.current.getStore()?.open) return Promise.reject(new NestedTransactionError());
     // SQLite has no concurrent transactions, hence no conflicts to retry.
     return this.gate ? this.transaction(work, options) : this.retryingConflicts(work, options);
   }
@@ -122,8 +145,14 @@ export class Transactions {
     }
   }
 
-  private inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.gate ? this.gate.transaction(work) : work();
+  /** Runs a transaction (on SQLite through the gate) with its scope marked open while it lasts. */
+  private async inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    const scope = { open: true };
+    try {
+      return await this.current.run(scope, () => (this.gate ? this.gate.transaction(work) : work()));
+    } finally {
+      scope.open = false;
+    }
   }
 
   /** A subscriber that fails after commit must not turn a committed change into an error answer. */

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { DocumentColumn } from '../database/document-column';
 
 export const IDEMPOTENCY_KEY_STATES = ['in_flight', 'done'] as const;
 export type IdempotencyKeyState = (typeof IDEMPOTENCY_KEY_STATES)[number];
@@ -36,7 +37,7 @@ export class IdempotencyKeyEntity {
   responseStatus: number | null;
 
   /** The answer's whole envelope, as JSON, without the fields a route marks as shown once. */
-  @Column({ name: 'response_body', type: 'text', nullable: true })
+  @DocumentColumn({ name: 'response_body', nullable: true })
   responseBody: string | null;
 
   /** The answer's headers that a replay repeats (ETag, Location), as a JSON object. */

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { DocumentColumn } from '../database/document-column';
 import type { NetworkType } from '../catalogue/catalogue.types';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { jsonColumn } from '../database/json-column';
@@ -40,15 +41,15 @@ export class RelayerEntity {
   @Column({ name: 'system_disabled', type: 'boolean' })
   systemDisabled: boolean;
 
-  @Column({ name: 'disabled_reason', type: 'text', nullable: true, transformer: jsonColumn })
+  @DocumentColumn({ name: 'disabled_reason', nullable: true, transformer: jsonColumn })
   disabledReason: DisabledReason | null;
 
   /** Unmasked: the secret parts of the URLs never leave the process (see toRelayerResponse). */
-  @Column({ name: 'custom_rpc_urls', type: 'text', nullable: true, transformer: jsonColumn })
+  @DocumentColumn({ name: 'custom_rpc_urls', nullable: true, transformer: jsonColumn })
   customRpcUrls: StoredRpcUrl[] | null;
 
   /** The normalised policies; big integers keep every digit. */
-  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  @DocumentColumn({ nullable: true, transformer: jsonColumn })
   policies: Record<string, unknown> | null;
 
   /** Optimistic lock: every update checks and bumps it, so concurrent merges never lose a change. */

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { DocumentColumn } from '../database/document-column';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -21,7 +22,7 @@ export class DeliveryEntity {
   @Column({ name: 'relayer_id', type: 'varchar', length: 36, nullable: true })
   relayerId: string | null;
 
-  @Column({ type: 'text' })
+  @DocumentColumn()
   body: string;
 
   @Column({ type: 'varchar', length: 16 })

@@ -57,6 +57,8 @@ const CONNECTION_CODES = new Set([
   'SQLITE_IOERR',
   'SQLITE_FULL',
   'SQLITE_CANTOPEN',
+  // Every connection taken for longer than the wait allows (src/database/connection-wait.ts).
+  'CONNECTION_WAIT_TIMEOUT',
 ]);
 
 /**
@@ -76,6 +78,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof ServiceUnavailableError) return true;
   const e = driverError(error);
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+  // A statement that ran out of its time (src/database/connection-wait.ts): MariaDB's
+  // max_statement_time (1969), MySQL's max_execution_time (3024).
+  if (e.errno === 1969 || e.errno === 3024) return true;
   const outer = fieldsOf(error);
   // TypeORM's own errors for a data source that is not (yet) connected.
   return (

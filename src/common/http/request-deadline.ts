@@ -22,6 +22,9 @@ export class RequestDeadline {
   #committing = 0;
   #committed = false;
 
+  /** @param expiresAt when the 504 is due (Date.now() + REQUEST_TIMEOUT_MS at the request's start) */
+  constructor(private readonly expiresAt: number) {}
+
   /** The deadline of the request being handled, if any (none outside HTTP requests). */
   static current(): RequestDeadline | undefined {
     return RequestDeadline.storage.getStore();
@@ -35,6 +38,11 @@ export class RequestDeadline {
   /** Runs `work` under no deadline: writes that are not the request's change (its idempotency key). */
   static outside<T>(work: () => T): T {
     return RequestDeadline.storage.exit(work);
+  }
+
+  /** What is left of the request's time, in ms (0 once it is up). */
+  remainingMs(): number {
+    return Math.max(0, this.expiresAt - Date.now());
   }
 
   /** Called when the time is up: true when the 504 may be answered (nothing committed or committing). */

@@ -16,10 +16,11 @@ export class RequestTimeoutMiddleware implements NestMiddleware {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   use(_req: Request, res: Response, next: NextFunction): void {
-    const deadline = new RequestDeadline();
+    const timeoutMs = this.config.http.requestTimeoutMs;
+    const deadline = new RequestDeadline(Date.now() + timeoutMs);
     const timer = setTimeout(() => {
       if (!res.headersSent && deadline.expire()) res.status(504).json(errorEnvelope('Gateway Timeout'));
-    }, this.config.http.requestTimeoutMs);
+    }, timeoutMs);
     const clear = () => clearTimeout(timer);
     res.once('finish', clear);
     res.once('close', clear);

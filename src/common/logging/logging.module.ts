@@ -6,6 +6,7 @@ import pino, { type DestinationStream, type LogFn, type Logger } from 'pino';
 import type { AppConfig, LogFormat } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { lazyRequire } from '../modules/lazy-require';
+import { serializeError, withErrorMessageWithoutValues } from './error-serializer';
 
 const loadPinoPretty = lazyRequire<typeof import('pino-pretty')>('pino-pretty');
 
@@ -31,6 +32,21 @@ export const REDACTED_PATHS = [
   'apiKey',
   'passphrase',
 ];
+
+/**
+ * The serializers of the service's logger (nestjs-pino's, which Nest's Logger writes to as well):
+ * a request line keeps only the id, method and URL; every logged error goes without statements
+ * and their values (contract 18).
+ */
+export const LOG_SERIALIZERS = {
+  req: (req: { id: unknown; method: string; url: string }) => ({
+    id: req.id,
+    method: req.method,
+    url: req.url.split('?')[0],
+  }),
+  res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+  err: serializeError,
+};
 
 /** Express adds the matched route and the client address (which honours TRUST_PROXY). */
 type RoutedRequest = IncomingMessage & { route?: { path?: string }; ip?: string };
@@ -74,11 +90,21 @@ function prettyMessage(
 /** Nest's line per module and per route at start: kept in JSON, left out of the pretty format. */
 const START_UP_DETAIL = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 
-function skipStartUpDetail(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number): void {
-  const [first] = args as unknown[];
+function isStartUpDetail(args: unknown[], level: number): boolean {
+  const [first] = args;
   const context = typeof first === 'object' && first !== null ? (first as LogLine).context : undefined;
-  if (level <= pino.levels.values.info && context !== undefined && START_UP_DETAIL.has(context)) return;
-  method.apply(this, args);
+  return level <= pino.levels.values.info && context !== undefined && START_UP_DETAIL.has(context);
+}
+
+/**
+ * Before every log call: an error's own message, when pino would take it as the line's message,
+ * goes without quoted values (contract 18); the pretty format leaves out Nest's start-up detail.
+ */
+export function logMethodHook(format: LogFormat) {
+  return function logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number): void {
+    if (format === 'pretty' && isStartUpDetail(args, level)) return;
+    method.apply(this, withErrorMessageWithoutValues(args) as Parameters<LogFn>);
+  };
 }
 
 /** Where the lines go; pino-pretty (30 modules) is loaded only for the pretty format. */
@@ -111,18 +137,11 @@ async function destination(config: AppConfig, format: LogFormat): Promise<Destin
           pinoHttp: {
             level: config.log.level,
             stream,
-            hooks: format === 'pretty' ? { logMethod: skipStartUpDetail } : {},
+            hooks: { logMethod: logMethodHook(format) },
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             genReqId: requestId,
             autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.has((req.url ?? '').split('?')[0]) },
-            serializers: {
-              req: (req: { id: unknown; method: string; url: string }) => ({
-                id: req.id,
-                method: req.method,
-                url: req.url.split('?')[0],
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
+            serializers: LOG_SERIALIZERS,
             customSuccessObject: (req: RoutedRequest, _res: ServerResponse, value: Record<string, unknown>) =>
               withRouteAndClient(req, value),
             customErrorObject: (
