@@ -37,7 +37,7 @@ import { RelayersModule } from './relayers/relayers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
- * Modules added to the service by its users (contract 17): they may import the feature modules
+ * Modules added to the service by its users (docs/reference/extension-events.md): they may import the feature modules
  * to use their exported services, subscribe to the change events with @OnEvent, and add
  * controllers, which get the global guard, rate limit, envelope and error handling like ours.
  */

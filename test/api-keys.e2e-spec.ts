@@ -57,7 +57,7 @@ const relayerBody = (id: string, signer: string) => ({
   signer_id: signer,
 });
 
-describe('API keys (contract 14)', () => {
+describe('API keys (docs/reference/keys-and-audit.md)', () => {
   const handle = useTestApp();
   const app = () => handle.current;
 
@@ -120,7 +120,7 @@ describe('API keys (contract 14)', () => {
     expectError(await app().post('/api/v1/api-keys', body), 400, message);
   });
 
-  // Contract 18 "Dates": RFC 3339 only; the ISO 8601 forms the validator took were 500s.
+  // docs/reference/hardening.md "Dates": RFC 3339 only; the ISO 8601 forms the validator took were 500s.
   it.each([
     '2030-W01',
     '2030-W01-1',
@@ -282,7 +282,7 @@ describe('API keys (contract 14)', () => {
   });
 });
 
-describe('a key grants only what it holds (contract 18)', () => {
+describe('a key grants only what it holds (docs/reference/hardening.md)', () => {
   const handle = useTestApp();
   const app = () => handle.current;
 
@@ -429,7 +429,7 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
         config: { key: secrets.add(randomBytes(32).toString('hex')) },
       })
       .expect(201);
-    // A key the api_keys:manage key may revoke (contract 18: it holds what the target holds).
+    // A key the api_keys:manage key may revoke (docs/reference/hardening.md: it holds what the target holds).
     const target = await createKey(app(), ['api_keys:manage']);
     const params: Record<string, string> = {
       relayer_id: 'perm-relayer',

@@ -21,7 +21,7 @@ interface AuditRecord {
   after: Record<string, unknown> | null;
 }
 
-describe('the audit trail (contract 14)', () => {
+describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
   const handle = useTestApp();
   const app = () => handle.current;
   let writer: { id: string; key: string };
@@ -262,7 +262,7 @@ describe('the audit trail (contract 14)', () => {
     );
   });
 
-  // Contract 18 "Dates": never a 500, never a filter silently ignored.
+  // docs/reference/hardening.md "Dates": never a 500, never a filter silently ignored.
   it.each([
     '2030-W01',
     '2030-123',

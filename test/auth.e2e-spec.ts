@@ -8,7 +8,7 @@ import { errorBody, expectError, successBody } from './support/envelope';
 import { rawRequest } from './support/raw-http';
 import { useTestApp } from './support/test-app';
 
-describe('bearer authentication (contract section 3)', () => {
+describe('bearer authentication (docs/reference/auth.md)', () => {
   const handle = useTestApp();
   const app = () => handle.current;
   let notificationId: string;
@@ -147,7 +147,7 @@ describe('bearer authentication (contract section 3)', () => {
   });
 });
 
-describe('API_KEY at start (contract section 1)', () => {
+describe('API_KEY at start (docs/reference/running.md#1-start-up)', () => {
   it('production refuses a missing or short API_KEY, naming it', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(

@@ -19,7 +19,7 @@ function paddedBody(size: number): string {
   return head + 'a'.repeat(size - head.length - 2) + '"}';
 }
 
-describe('Content-Encoding of request bodies (contract section 2)', () => {
+describe('Content-Encoding of request bodies (docs/reference/envelope-and-errors.md)', () => {
   const handle = useTestApp();
   const app = () => handle.current;
   const auth = (): [string, string] => ['Authorization', `Bearer ${app().apiKey}`];

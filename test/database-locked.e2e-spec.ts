@@ -6,7 +6,7 @@ import { secrets } from './support/secrets';
 import { defaultCatalogue, useTestApp } from './support/test-app';
 import { TEST_DB } from './support/test-database';
 
-/** What a logged error must never carry (contract 18): a statement, its values, the driver's copy. */
+/** What a logged error must never carry (docs/reference/hardening.md): a statement, its values, the driver's copy. */
 const STATEMENT_FIELDS = /"(parameters|query|sql|sqlMessage|driverError)":/;
 
 const uid = (prefix: string): string => `${prefix}-${randomBytes(5).toString('hex')}`;
@@ -41,7 +41,7 @@ async function holdDatabase(url: string, mode: 'READ' | 'WRITE'): Promise<Hold> 
   };
 }
 
-describe('a locked database: no hanging, and no secret in the log (contract 18)', () => {
+describe('a locked database: no hanging, and no secret in the log (docs/reference/hardening.md)', () => {
   const handle = useTestApp({ REQUEST_TIMEOUT_MS: '1000' });
   const app = () => handle.current;
 

@@ -14,7 +14,7 @@ import { waitFor } from './support/wait';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /**
- * Contract 16 on a real 3-node MariaDB Galera cluster (`scripts/galera.sh start`, run by
+ * docs/reference/several-instances.md on a real 3-node MariaDB Galera cluster (`scripts/galera.sh start`, run by
  * `npm run test:galera`, which sets GALERA_TEST_PORTS): one service instance per node.
  */
 const PORTS = (process.env.GALERA_TEST_PORTS ?? '').split(',').filter(Boolean).map(Number);
@@ -64,7 +64,7 @@ function instancesOn(name: string, env: Record<string, string>): ServiceProcess[
       new ServiceProcess(process.cwd(), {
         NODE_ENV: 'production',
         // The receivers and RPC nodes of these tests listen on loopback, which production
-        // refuses by default (contract 18).
+        // refuses by default (docs/reference/hardening.md).
         RPC_BLOCK_PRIVATE_IPS: 'false',
         WEBHOOK_BLOCK_PRIVATE_IPS: 'false',
         DATABASE_URL: nodeUrl(port, name),
@@ -76,7 +76,7 @@ function instancesOn(name: string, env: Record<string, string>): ServiceProcess[
   );
 }
 
-describeGalera('three instances on a three-node Galera cluster (contract 16)', () => {
+describeGalera('three instances on a three-node Galera cluster (docs/reference/several-instances.md)', () => {
   const name = `relayer_test_galera_${randomBytes(4).toString('hex')}`;
   const apiKey = secrets.add(randomBytes(32).toString('hex'));
   const catalogue = writeTestCatalogue(64);
@@ -211,7 +211,7 @@ describeGalera('three instances on a three-node Galera cluster (contract 16)', (
       });
       expect(created.status).toBe(201);
     }
-    // Each PATCH merges one field into the relayer's policies (contract 6.2: key by key).
+    // Each PATCH merges one field into the relayer's policies (docs/reference/relayers.md#2-update: key by key).
     const fields = (i: number) => ({
       eip1559_pricing: true,
       gas_limit_estimation: false,
@@ -453,141 +453,144 @@ describeGalera('three instances on a three-node Galera cluster (contract 16)', (
   }, 90_000);
 });
 
-describeGalera('webhooks and health checks once across three instances on Galera (contract 16)', () => {
-  const name = `relayer_test_galera_${randomBytes(4).toString('hex')}`;
-  const apiKey = secrets.add(randomBytes(32).toString('hex'));
-  const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
-  const INTERVAL_SECONDS = 1;
-  const RELAYERS = 9;
-  const anvil = new Anvil();
-  const receiver = new WebhookReceiver();
-  let proxy: CountingProxy;
-  let instances: ServiceProcess[] = [];
+describeGalera(
+  'webhooks and health checks once across three instances on Galera (docs/reference/several-instances.md)',
+  () => {
+    const name = `relayer_test_galera_${randomBytes(4).toString('hex')}`;
+    const apiKey = secrets.add(randomBytes(32).toString('hex'));
+    const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
+    const INTERVAL_SECONDS = 1;
+    const RELAYERS = 9;
+    const anvil = new Anvil();
+    const receiver = new WebhookReceiver();
+    let proxy: CountingProxy;
+    let instances: ServiceProcess[] = [];
 
-  beforeAll(async () => {
-    await createDatabase(name);
-    await anvil.start();
-    proxy = await new CountingProxy(anvil.url).start();
-    await receiver.start();
-    const file = writeProxiedAnvilCatalogue(
-      proxy,
-      Array.from({ length: RELAYERS }, (_, i) => `once-${i}`),
-    );
-    instances = instancesOn(name, {
-      API_KEY: apiKey,
-      CONFIG_FILE: file,
-      RELAYER_HEALTH_CHECKS: 'true',
-      RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: String(INTERVAL_SECONDS),
-      RELAYER_HEALTH_RETRY_SECONDS: String(INTERVAL_SECONDS),
-      WEBHOOK_RETRY_BASE_MS: '200',
+    beforeAll(async () => {
+      await createDatabase(name);
+      await anvil.start();
+      proxy = await new CountingProxy(anvil.url).start();
+      await receiver.start();
+      const file = writeProxiedAnvilCatalogue(
+        proxy,
+        Array.from({ length: RELAYERS }, (_, i) => `once-${i}`),
+      );
+      instances = instancesOn(name, {
+        API_KEY: apiKey,
+        CONFIG_FILE: file,
+        RELAYER_HEALTH_CHECKS: 'true',
+        RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: String(INTERVAL_SECONDS),
+        RELAYER_HEALTH_RETRY_SECONDS: String(INTERVAL_SECONDS),
+        WEBHOOK_RETRY_BASE_MS: '200',
+      });
+      await Promise.all(instances.map((i) => i.start()));
+      await Promise.all(instances.map((i) => i.waitReady()));
     });
-    await Promise.all(instances.map((i) => i.start()));
-    await Promise.all(instances.map((i) => i.waitReady()));
-  });
 
-  afterAll(async () => {
-    await Promise.all(instances.map((i) => i.stop()));
-    for (const instance of instances) expect(secrets.foundIn(instance.log)).toEqual([]);
-    await proxy?.close();
-    await receiver.close();
-    await anvil.stop();
-    await dropDatabase(name);
-  });
-
-  const send = async (instance: ServiceProcess, method: string, p: string, body?: unknown) => {
-    const answer = await instance.fetch(p, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+    afterAll(async () => {
+      await Promise.all(instances.map((i) => i.stop()));
+      for (const instance of instances) expect(secrets.foundIn(instance.log)).toEqual([]);
+      await proxy?.close();
+      await receiver.close();
+      await anvil.stop();
+      await dropDatabase(name);
     });
-    return { status: answer.status, body: (await answer.json()) as { data: Record<string, unknown> } };
-  };
 
-  it('changes through all three and checks by all three: each event delivered once, each relayer checked once per round', async () => {
-    const hook = `hook-${randomBytes(4).toString('hex')}`;
-    expect(
-      (await send(instances[0], 'POST', '/api/v1/notifications', { id: hook, url: receiver.url('/once') }))
-        .status,
-    ).toBe(201);
-    // Relayers created through every instance; every third one with a min_balance its empty account
-    // misses, so that health checks disable it (a relayer_state_update event, made by whichever
-    // instance checked it first).
-    const started = Date.now();
-    const created = await Promise.all(
-      Array.from({ length: RELAYERS }, (_, i) =>
-        send(instances[i % 3], 'POST', '/api/v1/relayers', {
-          id: `once-${i}`,
-          name: `once ${i}`,
-          network: 'anvil',
-          network_type: 'evm',
-          paused: false,
-          signer_id: `once-${i}`,
-          notification_id: hook,
-          ...(i % 3 === 0 ? { policies: { min_balance: 1000 } } : {}),
-        }),
-      ),
-    );
-    expect(created.map((c) => c.status)).toEqual(Array<number>(RELAYERS).fill(201));
-    const addresses = created.map((c) => String(c.body.data.address).toLowerCase());
-    // Renamed through another instance than the one that created it.
-    const renamed = await Promise.all(
-      Array.from({ length: RELAYERS }, (_, i) =>
-        send(instances[(i + 1) % 3], 'PATCH', `/api/v1/relayers/once-${i}`, { name: `renamed ${i}` }),
-      ),
-    );
-    expect(renamed.map((r) => r.status)).toEqual(Array<number>(RELAYERS).fill(200));
+    const send = async (instance: ServiceProcess, method: string, p: string, body?: unknown) => {
+      const answer = await instance.fetch(p, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: answer.status, body: (await answer.json()) as { data: Record<string, unknown> } };
+    };
 
-    const disabled = Array.from({ length: RELAYERS }, (_, i) => i).filter((i) => i % 3 === 0).length;
-    const expectedEvents = 2 * RELAYERS + disabled; // created, updated, and one disable each
-    const rounds = 5;
-    await waitFor(
-      `${rounds} rounds of checks and ${expectedEvents} events`,
-      () =>
-        addresses.every((a) => (proxy.checks.get(a) ?? 0) >= rounds) &&
-        new Set(receiver.to('/once').map((r) => r.json.id)).size >= expectedEvents,
-      {
-        timeoutMs: 60_000,
-        detail: () =>
-          `${JSON.stringify(Object.fromEntries(proxy.checks))}; ${receiver.to('/once').length} events`,
-      },
-    );
-    // Three dispatchers keep polling: give them a few rounds to (wrongly) send anything twice.
-    await sleep(3000);
-    const counts = addresses.map((a) => proxy.checks.get(a) ?? 0);
-    const elapsedRounds = (Date.now() - started) / 1000 / INTERVAL_SECONDS;
-    const perEvent = new Map<string, number>();
-    const kinds = new Map<string, number>();
-    for (const r of receiver.to('/once')) {
-      perEvent.set(r.json.id, (perEvent.get(r.json.id) ?? 0) + 1);
-      const kind = `${r.json.event}/${String(r.json.payload.payload_type)}`;
-      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-    }
-    const deliveries = await send(
-      instances[2],
-      'GET',
-      `/api/v1/notifications/${hook}/deliveries?per_page=100`,
-    );
-    const log = deliveries.body.data as unknown as Array<{ status: string; attempts: number }>;
-    expect({
-      kinds: Object.fromEntries([...kinds].sort()),
-      sentOnce: [...perEvent.values()].every((n) => n === 1),
-      deliveries: log.map((d) => `${d.status}/${d.attempts}`),
-      // One checker per round: at most one check per interval elapsed (plus the first, right after create).
-      atMostOnePerRound: counts.every((n) => n <= Math.ceil(elapsedRounds) + 1) || counts,
-      neverTwoAtOnce: proxy.maxAtOnce,
-    }).toEqual({
-      kinds: {
-        'relayer_created/relayer_created': RELAYERS,
-        'relayer_state_update/relayer_disabled': disabled,
-        'relayer_updated/relayer_updated': RELAYERS,
-      },
-      sentOnce: true,
-      deliveries: Array<string>(expectedEvents).fill('delivered/1'),
-      atMostOnePerRound: true,
-      neverTwoAtOnce: 1,
-    });
-    process.stdout.write(
-      `galera once-only: ${perEvent.size} events each delivered once by 3 instances; checks per relayer ${counts.join(', ')} over ${elapsedRounds.toFixed(1)} intervals, never two at once\n`,
-    );
-  }, 120_000);
-});
+    it('changes through all three and checks by all three: each event delivered once, each relayer checked once per round', async () => {
+      const hook = `hook-${randomBytes(4).toString('hex')}`;
+      expect(
+        (await send(instances[0], 'POST', '/api/v1/notifications', { id: hook, url: receiver.url('/once') }))
+          .status,
+      ).toBe(201);
+      // Relayers created through every instance; every third one with a min_balance its empty account
+      // misses, so that health checks disable it (a relayer_state_update event, made by whichever
+      // instance checked it first).
+      const started = Date.now();
+      const created = await Promise.all(
+        Array.from({ length: RELAYERS }, (_, i) =>
+          send(instances[i % 3], 'POST', '/api/v1/relayers', {
+            id: `once-${i}`,
+            name: `once ${i}`,
+            network: 'anvil',
+            network_type: 'evm',
+            paused: false,
+            signer_id: `once-${i}`,
+            notification_id: hook,
+            ...(i % 3 === 0 ? { policies: { min_balance: 1000 } } : {}),
+          }),
+        ),
+      );
+      expect(created.map((c) => c.status)).toEqual(Array<number>(RELAYERS).fill(201));
+      const addresses = created.map((c) => String(c.body.data.address).toLowerCase());
+      // Renamed through another instance than the one that created it.
+      const renamed = await Promise.all(
+        Array.from({ length: RELAYERS }, (_, i) =>
+          send(instances[(i + 1) % 3], 'PATCH', `/api/v1/relayers/once-${i}`, { name: `renamed ${i}` }),
+        ),
+      );
+      expect(renamed.map((r) => r.status)).toEqual(Array<number>(RELAYERS).fill(200));
+
+      const disabled = Array.from({ length: RELAYERS }, (_, i) => i).filter((i) => i % 3 === 0).length;
+      const expectedEvents = 2 * RELAYERS + disabled; // created, updated, and one disable each
+      const rounds = 5;
+      await waitFor(
+        `${rounds} rounds of checks and ${expectedEvents} events`,
+        () =>
+          addresses.every((a) => (proxy.checks.get(a) ?? 0) >= rounds) &&
+          new Set(receiver.to('/once').map((r) => r.json.id)).size >= expectedEvents,
+        {
+          timeoutMs: 60_000,
+          detail: () =>
+            `${JSON.stringify(Object.fromEntries(proxy.checks))}; ${receiver.to('/once').length} events`,
+        },
+      );
+      // Three dispatchers keep polling: give them a few rounds to (wrongly) send anything twice.
+      await sleep(3000);
+      const counts = addresses.map((a) => proxy.checks.get(a) ?? 0);
+      const elapsedRounds = (Date.now() - started) / 1000 / INTERVAL_SECONDS;
+      const perEvent = new Map<string, number>();
+      const kinds = new Map<string, number>();
+      for (const r of receiver.to('/once')) {
+        perEvent.set(r.json.id, (perEvent.get(r.json.id) ?? 0) + 1);
+        const kind = `${r.json.event}/${String(r.json.payload.payload_type)}`;
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      const deliveries = await send(
+        instances[2],
+        'GET',
+        `/api/v1/notifications/${hook}/deliveries?per_page=100`,
+      );
+      const log = deliveries.body.data as unknown as Array<{ status: string; attempts: number }>;
+      expect({
+        kinds: Object.fromEntries([...kinds].sort()),
+        sentOnce: [...perEvent.values()].every((n) => n === 1),
+        deliveries: log.map((d) => `${d.status}/${d.attempts}`),
+        // One checker per round: at most one check per interval elapsed (plus the first, right after create).
+        atMostOnePerRound: counts.every((n) => n <= Math.ceil(elapsedRounds) + 1) || counts,
+        neverTwoAtOnce: proxy.maxAtOnce,
+      }).toEqual({
+        kinds: {
+          'relayer_created/relayer_created': RELAYERS,
+          'relayer_state_update/relayer_disabled': disabled,
+          'relayer_updated/relayer_updated': RELAYERS,
+        },
+        sentOnce: true,
+        deliveries: Array<string>(expectedEvents).fill('delivered/1'),
+        atMostOnePerRound: true,
+        neverTwoAtOnce: 1,
+      });
+      process.stdout.write(
+        `galera once-only: ${perEvent.size} events each delivered once by 3 instances; checks per relayer ${counts.join(', ')} over ${elapsedRounds.toFixed(1)} intervals, never two at once\n`,
+      );
+    }, 120_000);
+  },
+);

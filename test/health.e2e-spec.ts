@@ -1,7 +1,7 @@
 import { expectError } from './support/envelope';
 import { startTestApp, useTestApp, type TestApp } from './support/test-app';
 
-describe('health and readiness (contract section 9)', () => {
+describe('health and readiness (docs/reference/running.md#2-probes)', () => {
   const handle = useTestApp();
 
   it('GET /api/v1/health → 200 text/plain "OK" without a token', async () => {

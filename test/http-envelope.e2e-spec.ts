@@ -14,7 +14,7 @@ function paddedBody(size: number): string {
   return head + 'a'.repeat(size - head.length - 2) + '"}';
 }
 
-describe('envelope, body parsing and errors (contract section 2)', () => {
+describe('envelope, body parsing and errors (docs/reference/envelope-and-errors.md)', () => {
   const handle = useTestApp();
   const app = () => handle.current;
   const auth = (): [string, string] => ['Authorization', `Bearer ${app().apiKey}`];
@@ -192,7 +192,7 @@ describe('envelope, body parsing and errors (contract section 2)', () => {
     }
   });
 
-  it('a known path with a method it does not answer → 404 "Not Found" (contract 2) with Allow naming the methods it answers (401 without the key)', async () => {
+  it('a known path with a method it does not answer → 404 "Not Found" (docs/reference/envelope-and-errors.md) with Allow naming the methods it answers (401 without the key)', async () => {
     for (const [method, path, allow] of [
       ['PUT', '/api/v1/relayers/x', 'DELETE, GET, HEAD, PATCH'],
       ['POST', '/api/v1/relayers/x', 'DELETE, GET, HEAD, PATCH'],

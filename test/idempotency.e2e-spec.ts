@@ -26,7 +26,7 @@ const newKey = (): string => `key-${randomBytes(8).toString('hex')}`;
 const uid = (prefix: string): string => `${prefix}-${randomBytes(6).toString('hex')}`;
 
 /**
- * Routes the service does not have (yet), added as an extension (contract 17) to reach states the
+ * Routes the service does not have (yet), added as an extension (docs/reference/extension-events.md) to reach states the
  * real routes cannot: a request that runs until the test lets it finish, and an answer holding a
  * secret shown once (what POST /api/v1/api-keys will answer).
  */
@@ -61,7 +61,7 @@ class IdempotencyTestController {
 @Module({ controllers: [IdempotencyTestController] })
 class IdempotencyTestModule {}
 
-describe('Idempotency-Key on POST routes (contract 15)', () => {
+describe('Idempotency-Key on POST routes (docs/reference/safe-writes.md)', () => {
   let database: TestDatabase;
   let app: TestApp;
   /**
@@ -395,7 +395,7 @@ describe('Idempotency-Key on POST routes (contract 15)', () => {
   });
 
   it('keys are scoped per API key: another key’s use of the same key name does not touch the administrator’s', async () => {
-    // Only the administrator exists until API keys can be created through the API (contract 14):
+    // Only the administrator exists until API keys can be created through the API (docs/reference/keys-and-audit.md):
     // another principal's key is written as it would be stored, with that key's id as its scope.
     const key = newKey();
     const theirs = randomUUID();

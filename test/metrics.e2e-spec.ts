@@ -41,7 +41,7 @@ const listenerUrl = (app: TestApp, path: string): string => {
   return `http://127.0.0.1:${address.port}${path}`;
 };
 
-describe('metrics in the SDK shapes (contract 13.3)', () => {
+describe('metrics in the SDK shapes (docs/reference/running.md#4-metrics)', () => {
   const handle = useTestApp({ METRICS_PORT: '0' });
   const app = () => handle.current;
 

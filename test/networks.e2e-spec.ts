@@ -87,7 +87,7 @@ async function storedRpcUrls(database: TestDatabase, id: string): Promise<unknow
 
 const rpcKey = (): string => secrets.add(`k${randomBytes(10).toString('hex')}`);
 
-describe('networks through the API (contract 13.2)', () => {
+describe('networks through the API (docs/reference/networks-and-signers.md#4-networks)', () => {
   const handle = useTestApp({ RPC_BLOCK_PRIVATE_IPS: 'true' });
   const app = () => handle.current;
 

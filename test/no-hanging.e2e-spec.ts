@@ -10,7 +10,7 @@ import { waitFor } from './support/wait';
 
 const REQUEST_TIMEOUT_MS = 3000;
 
-/** An extension's `.committing` subscriber that opens a transaction of its own (contract 17's trap). */
+/** An extension's `.committing` subscriber that opens a transaction of its own (docs/reference/extension-events.md's trap). */
 @Injectable()
 class NestingSubscriber {
   constructor(private readonly transactions: Transactions) {}
@@ -33,7 +33,7 @@ const relayerBody = () => ({
   signer_id: defaultCatalogue().nextSigner(),
 });
 
-describe('no hanging (contract 18): a transaction opened inside another one', () => {
+describe('no hanging (docs/reference/hardening.md): a transaction opened inside another one', () => {
   let database: TestDatabase;
   let app: TestApp;
 
@@ -67,7 +67,7 @@ describe('no hanging (contract 18): a transaction opened inside another one', ()
   });
 });
 
-describe('no hanging (contract 18): every connection held by open transactions', () => {
+describe('no hanging (docs/reference/hardening.md): every connection held by open transactions', () => {
   const TIMEOUT_MS = 1500;
   const handle = useTestApp({ REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) });
   const app = () => handle.current;

@@ -127,7 +127,7 @@ describe('notifications API', () => {
       expectError(await app().post('/api/v1/notifications', body), 400, message);
     });
 
-    // Contract 2 and 18: the URL policy's problem and the DTO's problems in one 400.
+    // docs/reference/envelope-and-errors.md and docs/reference/hardening.md: the URL policy's problem and the DTO's problems in one 400.
     it.each([
       [
         'bad url and a non-string signing_key',

@@ -219,7 +219,7 @@ describe('OpenAPI document', () => {
     });
   });
 
-  it('documents safe writes (contract 15): ETag on single resources, If-Match and 412, dry_run', async () => {
+  it('documents safe writes (docs/reference/safe-writes.md): ETag on single resources, If-Match and 412, dry_run', async () => {
     interface Operation {
       parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
       responses: Record<string, { headers?: Record<string, { schema: { type: string } }> }>;

@@ -11,7 +11,7 @@ import { useTestApp, type Env } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 /**
- * Contract 18 "Private addresses in production": with NODE_ENV=production and nothing set, private
+ * docs/reference/hardening.md "Private addresses in production": with NODE_ENV=production and nothing set, private
  * webhook and RPC URLs are refused, the 400 names the field and the variable that allows them, and
  * the routes that call out (test, check) refuse before connecting, so they report nothing of a
  * private host. An explicit false allows them again.

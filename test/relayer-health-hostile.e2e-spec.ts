@@ -61,7 +61,7 @@ function rssBytes(pid: number): number {
   return Number(kib[1]) * 1024;
 }
 
-describe(`hostile RPC answers against the built service on ${TEST_DB} (contract 18)`, () => {
+describe(`hostile RPC answers against the built service on ${TEST_DB} (docs/reference/hardening.md)`, () => {
   const hostile = new StreamingRpc(200 * MiB);
   const apiKey = secrets.add(randomBytes(32).toString('hex'));
   let database: TestDatabase;
@@ -164,7 +164,7 @@ describe(`hostile RPC answers against the built service on ${TEST_DB} (contract 
   });
 });
 
-describe('answers that quote an endpoint at length, and refused connections (contract 18)', () => {
+describe('answers that quote an endpoint at length, and refused connections (docs/reference/hardening.md)', () => {
   /** The text every answer carries: getHealth's answer, the passphrase, the JSON-RPC error message. */
   let text = '';
   const methods: Record<string, () => MethodOutcome> = {

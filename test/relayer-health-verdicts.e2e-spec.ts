@@ -34,7 +34,7 @@ interface RelayerState {
   disabled_reason: { type: string; details: string } | null;
 }
 
-describe(`verdicts about what is no longer there on ${TEST_DB} (contract 18)`, () => {
+describe(`verdicts about what is no longer there on ${TEST_DB} (docs/reference/hardening.md)`, () => {
   /** The relayer's URL before the PATCH: slow, then unhealthy. */
   const old = new SolanaRpc();
   /** Its URL after the PATCH: healthy at once. */

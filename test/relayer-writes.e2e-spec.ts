@@ -246,7 +246,7 @@ describe('relayer writes: every problem named at once, masked URLs kept by what 
         { url: twin, weight: 100 },
       ]);
       // The relayers' rows hold no mask text (above, exactly); the audit trail holds the masked
-      // answers by design (contract 14: before/after are response-shaped).
+      // answers by design (docs/reference/keys-and-audit.md: before/after are response-shaped).
     });
   });
 });
@@ -320,8 +320,8 @@ describe('a write that passes REQUEST_TIMEOUT_MS leaves nothing behind (504 mean
     'a write held by a lock past the deadline: 504, and once the lock goes it is rolled back, not committed',
     async () => {
       const id = uid('locked');
-      // Rolled back either way: by the server, whose statement timeout (REQUEST_TIMEOUT_MS, contract
-      // 18) ends the INSERT that waits for the lock, or at commit once the lock goes.
+      // Rolled back either way: by the server, whose statement timeout (REQUEST_TIMEOUT_MS,
+      // docs/reference/hardening.md) ends the INSERT that waits for the lock, or at commit once the lock goes.
       const ENDED =
         /max_statement_time exceeded|maximum statement execution time|the request deadline passed before commit/;
       const ended = (): number =>

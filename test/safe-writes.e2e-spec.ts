@@ -53,7 +53,7 @@ async function withStoppedClock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-describe('safe writes (contract 15): ETag, If-Match and dry runs', () => {
+describe('safe writes (docs/reference/safe-writes.md): ETag, If-Match and dry runs', () => {
   const receiver = new WebhookReceiver();
   const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '1000' });
   const app = (): TestApp => handle.current;

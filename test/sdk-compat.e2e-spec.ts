@@ -52,7 +52,7 @@ interface Sdk {
   /**
    * Request options with the Authorization header the configuration sends. SDK 1.10.0 sends none
    * with listMetrics and scrapeMetrics (the reference system serves them without a key); here they
-   * stay behind the key (contract 13.3), so a client passes it like this.
+   * stay behind the key (docs/reference/running.md#4-metrics), so a client passes it like this.
    */
   auth: { headers: Record<string, string> };
 }
@@ -671,7 +671,7 @@ describe('Notifications: NotificationsApi create, get, update, delete', () => {
   });
 });
 
-describe('Signers: SignersApi get, create, update, delete (contract 13.1)', () => {
+describe('Signers: SignersApi get, create, update, delete (docs/reference/networks-and-signers.md#3-signers)', () => {
   const handle = useTestApp({ STORAGE_ENCRYPTION_KEY: encryptionKey });
   const sdk = () => sdkFor(handle.current);
   const plain = (key: string, id?: string): SignerCreateRequest => ({
@@ -876,7 +876,7 @@ describe('Signers: SignersApi get, create, update, delete (contract 13.1)', () =
   });
 });
 
-describe('Networks: NetworksApi get and update (contract 13.2)', () => {
+describe('Networks: NetworksApi get and update (docs/reference/networks-and-signers.md#4-networks)', () => {
   const handle = useTestApp();
   const sdk = () => sdkFor(handle.current);
 
@@ -1105,7 +1105,7 @@ describe('Health/Metrics: HealthApi, MetricsApi, and every protected method with
     expect(answer(await sdkFor(handle.current, null).health.health())).toEqual({ status: 200, body: 'OK' });
   });
 
-  it('readiness → 200 with the Terminus body of contract 9 (not the SDK ReadinessResponse)', async () => {
+  it('readiness → 200 with the Terminus body of docs/reference/running.md#2-probes (not the SDK ReadinessResponse)', async () => {
     const ready = await sdkFor(handle.current, null).health.readiness();
     expect(answer(ready)).toEqual({
       status: 200,

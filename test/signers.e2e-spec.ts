@@ -30,7 +30,7 @@ function relayerBody(signerId: string, network = 'sepolia'): Record<string, unkn
   };
 }
 
-describe('signers through the API (contract 13.1)', () => {
+describe('signers through the API (docs/reference/networks-and-signers.md#3-signers)', () => {
   const handle = useTestApp();
   const app = () => handle.current;
 

@@ -33,7 +33,7 @@ describe(`webhook outbox on ${TEST_DB}: nothing committed is lost across SIGKILL
       DATABASE_URL: database.url,
       CONFIG_FILE: catalogue.file,
       NODE_ENV: 'production',
-      // The receiver listens on loopback, which production refuses by default (contract 18).
+      // The receiver listens on loopback, which production refuses by default (docs/reference/hardening.md).
       WEBHOOK_BLOCK_PRIVATE_IPS: 'false',
       LOG_LEVEL: 'warn',
       WEBHOOK_TIMEOUT_MS: '300',

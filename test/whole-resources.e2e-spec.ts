@@ -61,7 +61,7 @@ function maximalSolanaPolicies(): Record<string, unknown> {
 }
 
 /**
- * 20 URLs of the longest valid length whose masked form (contract 6.4: the last path segment
+ * 20 URLs of the longest valid length whose masked form (docs/reference/relayers.md#4-policies-and-rpc-urls: the last path segment
  * hidden) is still almost 2 KiB, so that what the API shows proves what was stored. The last
  * segment is a credential.
  */
@@ -77,7 +77,7 @@ function maximalRpcUrls(): Array<{ url: string; weight: number }> {
 const masked = (rpcs: Array<{ url: string; weight: number }>) =>
   rpcs.map(({ url, weight }) => ({ url: `${url.slice(0, url.lastIndexOf('/'))}/***`, weight }));
 
-describe('whole resources on every database (contract 18)', () => {
+describe('whole resources on every database (docs/reference/hardening.md)', () => {
   const receiver = new WebhookReceiver();
   const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
   const app = () => handle.current;

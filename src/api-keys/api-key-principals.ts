@@ -17,7 +17,7 @@ const LOCAL_TTL_MS = 500;
 const SHARED_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 /**
- * How long a digest no key has is answered from memory (contract 18): a flood of the same unknown
+ * How long a digest no key has is answered from memory (docs/reference/hardening.md): a flood of the same unknown
  * token must not cost a query per request. Safe to keep for seconds, unlike a found key: a key is
  * 32 random bytes, so its digest is never presented before the key exists.
  */

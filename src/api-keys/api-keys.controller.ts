@@ -13,8 +13,8 @@ import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/ap
 const ApiKeyId = (): ParameterDecorator => Param('api_key_id', new ParseIdPipe(apiKeyNotFound));
 
 /**
- * Managed API keys with least privilege (contract 14); all routes need api_keys:manage, and create
- * and revoke only what the caller holds itself (contract 18).
+ * Managed API keys with least privilege (docs/reference/keys-and-audit.md); all routes need api_keys:manage, and create
+ * and revoke only what the caller holds itself (docs/reference/hardening.md).
  */
 @ApiTags('api-keys')
 @ApiBearerAuth()

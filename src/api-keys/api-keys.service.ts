@@ -28,7 +28,7 @@ function toResponse(row: ApiKeyEntity): ApiKeyResponse {
   };
 }
 
-/** Managed API keys (contract 14): stored as SHA-256 digests; the key is shown once, at create. */
+/** Managed API keys (docs/reference/keys-and-audit.md): stored as SHA-256 digests; the key is shown once, at create. */
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -38,7 +38,7 @@ export class ApiKeysService {
   ) {}
 
   /**
-   * A key grants only what it holds (contract 18): the caller may create a key only with
+   * A key grants only what it holds (docs/reference/hardening.md): the caller may create a key only with
    * permissions it holds itself, or a manager could mint itself `*`. Refused before anything is
    * written, so a refusal leaves no row and no audit record.
    */
@@ -94,7 +94,7 @@ export class ApiKeysService {
 
   /**
    * Refused from now on by this instance, within a second by every other. Only a key whose
-   * permissions the caller holds (contract 18): a narrow manager must not cut off wider keys.
+   * permissions the caller holds (docs/reference/hardening.md): a narrow manager must not cut off wider keys.
    */
   async revoke(id: string, caller: Principal): Promise<string> {
     await this.transactions.run(async (tx) => {

@@ -1,5 +1,5 @@
 /**
- * A change made through the API, for the audit trail (contract 14): services publish it with
+ * A change made through the API, for the audit trail (docs/reference/keys-and-audit.md): services publish it with
  * `tx.publish(AUDIT_CHANGE, change)` in the change's transaction, so that the record is written
  * (or not) with the change itself. `before` and `after` are response-shaped, with no secret.
  */

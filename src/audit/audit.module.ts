@@ -4,7 +4,7 @@ import { AuditController } from './audit.controller';
 import { AuditEventEntity } from './audit-event.entity';
 import { AuditService } from './audit.service';
 
-/** The audit trail of contract 14: records written with each change, read at GET /api/v1/audit. */
+/** The audit trail of docs/reference/keys-and-audit.md: records written with each change, read at GET /api/v1/audit. */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEventEntity])],
   controllers: [AuditController],

@@ -29,7 +29,7 @@ export interface CatalogueNetwork extends NetworkDetails {
   readonly is_testnet: boolean;
 }
 
-/** A network's id in the API (contract 13.2): `<type>:<name>` in lower case, `evm:sepolia`. */
+/** A network's id in the API (docs/reference/networks-and-signers.md#4-networks): `<type>:<name>` in lower case, `evm:sepolia`. */
 export function networkId(type: NetworkType, name: string): string {
   return `${type}:${name}`.toLowerCase();
 }
@@ -42,7 +42,7 @@ export function isSignerType(value: unknown): value is SignerType {
   return typeof value === 'string' && (SIGNER_TYPES as readonly string[]).includes(value);
 }
 
-/** Signer ids share the relayer id alphabet and length (contract 6.1). */
+/** Signer ids share the relayer id alphabet and length (docs/reference/relayers.md#1-create). */
 export const SIGNER_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;
 
 export type SignerAddresses = Readonly<Partial<Record<NetworkType, string>>>;

@@ -9,7 +9,7 @@ import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { NetworksService } from './networks.service';
 import { RequirePermission } from '../common/auth/require-permission.decorator';
 
-/** The catalogue's networks by `<type>:<name>` (contract 13.2), in the SDK's shapes. */
+/** The catalogue's networks by `<type>:<name>` (docs/reference/networks-and-signers.md#4-networks), in the SDK's shapes. */
 @ApiTags('networks')
 @ApiBearerAuth()
 @ApiExtraModels(RpcConfigDto)

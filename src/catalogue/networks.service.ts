@@ -85,7 +85,7 @@ export class NetworksService {
     return network && this.rpcUrlsOfNetwork(network, manager);
   }
 
-  /** Replaces the network's RPC list (contract 13.2); masked URLs sent back keep the stored ones. */
+  /** Replaces the network's RPC list (docs/reference/networks-and-signers.md#4-networks); masked URLs sent back keep the stored ones. */
   async update(id: string, input: Checked<UpdateNetworkDto>): Promise<NetworkResponse> {
     if (input.problems.length > 0) throw new ValidationError(input.problems);
     const network = this.catalogue.findNetworkById(id);

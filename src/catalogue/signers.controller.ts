@@ -12,7 +12,7 @@ import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 const SignerId = (): ParameterDecorator => Param('signer_id', new ParseIdPipe(signerNotFound));
 
-/** Signers of the catalogue file and those created here (contract 13.1), in the SDK's shapes. */
+/** Signers of the catalogue file and those created here (docs/reference/networks-and-signers.md#3-signers), in the SDK's shapes. */
 @ApiTags('signers')
 @ApiBearerAuth()
 @Controller('signers')

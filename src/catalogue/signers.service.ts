@@ -119,7 +119,7 @@ export class SignersService {
     return created;
   }
 
-  /** The file's signers are read-only; one that relayers use stays (contract 13.1). */
+  /** The file's signers are read-only; one that relayers use stays (docs/reference/networks-and-signers.md#3-signers). */
   async remove(id: string): Promise<string> {
     if (this.catalogue.hasSigner(id)) {
       throw new ConflictError(`Signer ${id} is defined in the configuration file`);

@@ -105,7 +105,7 @@ describe('loadConfig', () => {
     });
   });
 
-  // Contract 18: private addresses are refused in production unless the operator says otherwise.
+  // docs/reference/hardening.md: private addresses are refused in production unless the operator says otherwise.
   it.each<[Record<string, string>, [boolean, boolean]]>([
     [{}, [false, false]],
     [{ NODE_ENV: 'development' }, [false, false]],

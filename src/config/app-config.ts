@@ -24,7 +24,7 @@ export interface AppConfig {
     readonly generated: boolean;
   };
   readonly database: DatabaseConfig;
-  /** A second listener serving GET /metrics without a key, for a scraper in the pod (contract 13.3). */
+  /** A second listener serving GET /metrics without a key, for a scraper in the pod (docs/reference/running.md#4-metrics). */
   readonly metrics: {
     /** METRICS_PORT; null: no second listener. */
     readonly port: number | null;
@@ -46,14 +46,14 @@ export interface AppConfig {
    * variables that only the config file knows, and nothing may read process.env after start.
    */
   readonly secretsEnv: Env;
-  /** Webhook delivery (contract 11.2). */
+  /** Webhook delivery (docs/reference/webhooks.md#2-delivery). */
   readonly webhooks: {
     readonly timeoutMs: number;
     readonly maxAttempts: number;
     /** The delay before retry n is retryBaseMs * 2^(n-1), +-20 %. */
     readonly retryBaseMs: number;
   };
-  /** Relayer health checks against their networks (contract 12). */
+  /** Relayer health checks against their networks (docs/reference/relayer-health.md). */
   readonly healthChecks: {
     readonly enabled: boolean;
     readonly intervalSeconds: number;
@@ -200,7 +200,7 @@ function parseApiKey(reader: EnvReader, production: boolean): AppConfig['auth'] 
   return { apiKey: value, generated: false };
 }
 
-/** Reads and validates every variable of contract section 1; throws ConfigError listing all problems. */
+/** Reads and validates every variable of docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
 export function loadConfig(env: Env): AppConfig {
   const reader = new EnvReader(env);
   const production = reader.string('NODE_ENV', 'development') === 'production';
@@ -238,7 +238,7 @@ export function loadConfig(env: Env): AppConfig {
       burstSize: reader.integer('RATE_LIMIT_BURST_SIZE', 300, 1, 10_000_000),
       keyPrefix: reader.string('RATE_LIMIT_KEY_PREFIX', 'relayer-rl'),
     },
-    // Production refuses private addresses unless told otherwise (contract 18): otherwise a key
+    // Production refuses private addresses unless told otherwise (docs/reference/hardening.md): otherwise a key
     // with relayers:write or notifications:write could probe the internal network through the
     // service (check and test report what the host answered).
     rpcUrlPolicy: {

@@ -18,7 +18,7 @@ export class ConnectionWaitTimeoutError extends Error {
 }
 
 /**
- * How long a database call may wait for a connection now (contract 18, no hanging): at most
+ * How long a database call may wait for a connection now (docs/reference/hardening.md, no hanging): at most
  * REQUEST_TIMEOUT_MS, and in a request only until shortly before its deadline, so that a busy
  * database is answered 503 "Service Unavailable" rather than 504.
  */
@@ -67,7 +67,7 @@ interface PoolConnection {
 export interface MysqlBounds {
   /**
    * From now on every connection, on its next use, limits each statement to REQUEST_TIMEOUT_MS
-   * (contract 18): a statement waiting for a lock (LOCK TABLES, a row lock, a metadata lock) is
+   * (docs/reference/hardening.md): a statement waiting for a lock (LOCK TABLES, a row lock, a metadata lock) is
    * aborted by the server and its connection is free again. Migrations run before this: a long
    * ALTER TABLE must not be cut short.
    */

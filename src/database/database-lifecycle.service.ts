@@ -37,7 +37,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    // Contract 18, no hanging: a database call waits at most REQUEST_TIMEOUT_MS for a connection.
+    // docs/reference/hardening.md, no hanging: a database call waits at most REQUEST_TIMEOUT_MS for a connection.
     // MySQL statements get the same bound once the migrations are applied (connectAndMigrate).
     const maxWaitMs = config.http.requestTimeoutMs;
     if (dataSource.options.type === 'better-sqlite3') SqliteReadGate.of(dataSource).boundWaits(maxWaitMs);
@@ -113,7 +113,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
 }
 
 /**
- * A lock that holds across a whole Galera cluster as on one MySQL server (contract 16): a row of
+ * A lock that holds across a whole Galera cluster as on one MySQL server (docs/reference/several-instances.md): a row of
  * its own table, taken by a replicated INSERT, so that certification lets exactly one of two
  * instances on different nodes win (`GET_LOCK` is node-local on Galera). The holder renews it
  * while migrating; a holder that died leaves a row that expires and is taken over. Once the

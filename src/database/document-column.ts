@@ -8,7 +8,7 @@ const documentColumns = new WeakMap<object, Set<string>>();
 
 /**
  * A column that holds a whole resource, an audit snapshot, a webhook body or an idempotent answer,
- * which contract 18 wants stored whole on every database: TEXT on SQLite (unbounded there),
+ * which docs/reference/hardening.md wants stored whole on every database: TEXT on SQLite (unbounded there),
  * MEDIUMTEXT on MySQL, whose TEXT stops at 64 KiB. TypeORM takes one type per column for every
  * driver and refuses `mediumtext` on SQLite, so the MySQL type is set by ServiceDataSource below,
  * which keeps the entities in agreement with the migrations (1796000000000-WidenDocumentColumns).

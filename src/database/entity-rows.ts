@@ -50,7 +50,7 @@ export class EntityRows<E extends ObjectLiteral> {
   }
 
   /**
-   * One page in the stable list order of every list (contract 5): creation time, then id (each
+   * One page in the stable list order of every list (docs/reference/pagination.md): creation time, then id (each
    * table has an index on both), with the row count, counted at most once a second.
    */
   async findPage(offset: number, limit: number): Promise<{ items: E[]; total: number }> {

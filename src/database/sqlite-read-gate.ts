@@ -49,7 +49,7 @@ export class SqliteReadGate {
   /** REQUEST_TIMEOUT_MS once bounded (database-lifecycle.service.ts): how long a caller may wait for the connection. */
   private maxWaitMs: number | null = null;
 
-  /** Contract 18, no hanging: a caller waits for the connection at most connectionWaitMs(maxWaitMs). */
+  /** docs/reference/hardening.md, no hanging: a caller waits for the connection at most connectionWaitMs(maxWaitMs). */
   boundWaits(maxWaitMs: number): void {
     this.maxWaitMs = maxWaitMs;
   }

@@ -20,7 +20,7 @@ export interface CommittingEvent<T> {
 export interface Tx {
   readonly manager: EntityManager;
   /**
-   * Publishes a change (contract 17): now to the subscribers of `<name>.committing`, which write
+   * Publishes a change (docs/reference/extension-events.md): now to the subscribers of `<name>.committing`, which write
    * with this transaction (the webhook outbox), and after commit to every subscriber of `<name>`.
    * Nothing is published after a rollback.
    */
@@ -29,7 +29,7 @@ export interface Tx {
 
 export interface RunOptions {
   /**
-   * A dry run (contract 15): the work runs with every statement and check, then the transaction
+   * A dry run (docs/reference/safe-writes.md): the work runs with every statement and check, then the transaction
    * is rolled back and `run` resolves with the work's result. Nothing is published, neither
    * `<name>.committing` nor `<name>`.
    */
@@ -37,7 +37,7 @@ export interface RunOptions {
 }
 
 /**
- * `Transactions.run` called from inside a transaction (contract 18, no hanging). The work inside a
+ * `Transactions.run` called from inside a transaction (docs/reference/hardening.md, no hanging). The work inside a
  * transaction writes with its manager (`Tx.manager`, `CommittingEvent.manager`); a second
  * transaction would wait for the first forever on SQLite (one connection) and take a second pool
  * connection on MySQL, outside the first one's atomicity.

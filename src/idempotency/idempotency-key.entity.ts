@@ -5,7 +5,7 @@ export const IDEMPOTENCY_KEY_STATES = ['in_flight', 'done'] as const;
 export type IdempotencyKeyState = (typeof IDEMPOTENCY_KEY_STATES)[number];
 
 /**
- * One Idempotency-Key of one principal (contract 15): claimed by INSERT when its first request
+ * One Idempotency-Key of one principal (docs/reference/safe-writes.md): claimed by INSERT when its first request
  * starts (the primary key on scope and key decides races, across instances and Galera nodes),
  * then holding that request's answer for 24 hours.
  */

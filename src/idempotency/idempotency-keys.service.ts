@@ -8,7 +8,7 @@ import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from './idempotency.errors';
 import { IdempotencyKeysRepository, type ClaimRef, type StoredAnswer } from './idempotency-keys.repository';
 
-/** Keys and their answers are kept this long (contract 15). */
+/** Keys and their answers are kept this long (docs/reference/safe-writes.md). */
 export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 3600 * 1000;
 /** Beyond REQUEST_TIMEOUT_MS, how long a claim whose request never finished still blocks its key. */
 const LEASE_MARGIN_MS = 10_000;
@@ -34,7 +34,7 @@ export type Admission =
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Idempotency keys (contract 15): the first request with a key claims it and, once answered,
+ * Idempotency keys (docs/reference/safe-writes.md): the first request with a key claims it and, once answered,
  * leaves its answer for 24 hours; a repeat with the same request gets that answer again, one with
  * another request a 422. A repeat that comes while the first is still running waits for it a
  * little (up to 2 s, polling the row), so that racing retries see the one answer; it gets 409 only

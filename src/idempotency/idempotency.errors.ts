@@ -1,6 +1,6 @@
 import { ConflictError, DomainError } from '../common/errors/domain-errors';
 
-/** 422 (contract 2 and 15): the key already stands for a request with another path or body. */
+/** 422 (docs/reference/envelope-and-errors.md and docs/reference/safe-writes.md): the key already stands for a request with another path or body. */
 export class IdempotencyKeyReusedError extends DomainError {
   readonly status = 422;
 
@@ -9,7 +9,7 @@ export class IdempotencyKeyReusedError extends DomainError {
   }
 }
 
-/** 409 (contract 15): the key's first request is still running. */
+/** 409 (docs/reference/safe-writes.md): the key's first request is still running. */
 export class IdempotencyKeyInProgressError extends ConflictError {
   constructor() {
     super('A request with this Idempotency-Key is still in progress: retry later');

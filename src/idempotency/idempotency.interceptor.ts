@@ -27,7 +27,7 @@ interface RouteAnswer {
 }
 
 /**
- * `Idempotency-Key` on every POST (contract 15). It runs after the guards, so the caller is known
+ * `Idempotency-Key` on every POST (docs/reference/safe-writes.md). It runs after the guards, so the caller is known
  * (keys are scoped per principal), inside the JSON body interceptor, so the body is parsed (it is
  * part of the request's digest), and outside the envelope interceptor, so what it stores is the
  * answer as it is sent: the whole envelope, and the ETag that interceptor sets. The validation

@@ -6,7 +6,7 @@ import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { IdempotencyKeys } from './idempotency-keys.service';
 
 /**
- * Idempotency keys (contract 15). The interceptor that applies them to every POST is registered by
+ * Idempotency keys (docs/reference/safe-writes.md). The interceptor that applies them to every POST is registered by
  * the app module with the other global enhancers, where their order is decided.
  */
 @Module({

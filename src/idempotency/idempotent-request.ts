@@ -9,7 +9,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
 const INVALID_KEY = `${IDEMPOTENCY_KEY_HEADER} must be one value of 1 to 255 printable ASCII characters`;
 
 /**
- * The request's Idempotency-Key (contract 15): undefined when it has none; a 400 naming the
+ * The request's Idempotency-Key (docs/reference/safe-writes.md): undefined when it has none; a 400 naming the
  * header when it is empty, too long, not printable ASCII, or sent more than once (Node would
  * join the values with a comma, making up a key nobody sent).
  */

@@ -17,7 +17,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /**
  * With METRICS_PORT set, a second plain HTTP listener on METRICS_HOST (127.0.0.1 by default)
  * that serves GET /metrics in Prometheus text without a key, for a scraper inside the pod
- * (contract 13.3); any other request is a 404. Started with the application, before the API
+ * (docs/reference/running.md#4-metrics); any other request is a 404. Started with the application, before the API
  * listens, and closed on shutdown before the database goes.
  */
 @Injectable()

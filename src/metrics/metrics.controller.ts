@@ -12,7 +12,7 @@ const prometheusText = {
 } as const;
 
 /**
- * The metrics in the reference system's shapes (contract 13.3), outside /api/v1 and outside the
+ * The metrics in the reference system's shapes (docs/reference/running.md#4-metrics), outside /api/v1 and outside the
  * envelope, behind the API key like every route, and answering while the database is away.
  */
 @ApiTags('metrics')

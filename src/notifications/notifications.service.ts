@@ -30,7 +30,7 @@ export function toNotificationResponse(entity: NotificationEntity): Notification
   return { id: entity.id, type: entity.type, url: entity.url, has_signing_key: entity.signingKey !== null };
 }
 
-/** The notification's answer with its entity tag (contract 15), which changes with every write of it. */
+/** The notification's answer with its entity tag (docs/reference/safe-writes.md), which changes with every write of it. */
 function toTaggedNotification(entity: NotificationEntity): Tagged<NotificationResponse> {
   return new Tagged(toNotificationResponse(entity), entityTag(entity.version, entity.createdAt));
 }
@@ -76,7 +76,7 @@ export class NotificationsService {
     return created;
   }
 
-  /** With `If-Match` (contract 15), only the version it matched is written: a write since then makes it a 412. */
+  /** With `If-Match` (docs/reference/safe-writes.md), only the version it matched is written: a write since then makes it a 412. */
   async update(
     id: string,
     input: Checked<UpdateNotificationDto>,
@@ -120,7 +120,7 @@ export class NotificationsService {
     return (await this.getTagged(id)).data;
   }
 
-  /** The notification with its entity tag (contract 15). */
+  /** The notification with its entity tag (docs/reference/safe-writes.md). */
   async getTagged(id: string): Promise<Tagged<NotificationResponse>> {
     const entity = await this.notifications.findById(id);
     if (!entity) throw notificationNotFound();
@@ -148,7 +148,7 @@ export class NotificationsService {
   }
 
   /**
-   * 409 naming the relayers while any relayer references the notification (contract 8). With
+   * 409 naming the relayers while any relayer references the notification (docs/reference/notifications.md). With
    * `If-Match`, only the version it matched is deleted: a write since then makes it a 412.
    */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
@@ -183,7 +183,7 @@ export class NotificationsService {
 
   /**
    * The body once every rule holds: the DTO's problems and the URL policy's are answered in one
-   * 400 (contract 2), the policy skipped only for a url the DTO already refused.
+   * 400 (docs/reference/envelope-and-errors.md), the policy skipped only for a url the DTO already refused.
    */
   private valid<T extends { url?: string }>(input: Checked<T>): T {
     const problems = [...input.problems];

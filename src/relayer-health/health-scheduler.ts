@@ -20,7 +20,7 @@ const CONCURRENCY = 16;
 const IDLE_POLL_MS = 1000;
 
 /**
- * When relayers are checked (contract 12.2): right after a create and after a PATCH of
+ * When relayers are checked (docs/reference/relayer-health.md#2-when): right after a create and after a PATCH of
  * custom_rpc_urls or policies (the check row is written in the change's transaction), then every
  * interval, sooner for disabled ones. Every instance polls for due checks and claims each with a
  * lease, so one instance checks a relayer per round. Checks never run on a request's path.

@@ -9,7 +9,7 @@ import { RpcFetch } from './rpc-fetch';
 
 /**
  * Random RPC answers against each network probe, through the real RpcFetch and a local HTTP server
- * (contract 18): a probe always comes back with a ProbeResult, and every text a check would store
+ * (docs/reference/hardening.md): a probe always comes back with a ProbeResult, and every text a check would store
  * is bounded, whatever the endpoint answers (sizes, JSON types, nesting, invalid UTF-8, wrong ids,
  * slow drips, HTTP statuses).
  */
@@ -205,7 +205,7 @@ class PlannedServer {
   }
 }
 
-describe('network probes against random RPC answers (property, contract 18)', () => {
+describe('network probes against random RPC answers (property, docs/reference/hardening.md)', () => {
   const server = new PlannedServer();
   const config = loadConfig({ API_KEY: 'k'.repeat(32), RPC_TIMEOUT_MS: String(TIMEOUT_MS) });
   const rpc = new RpcFetch(config, new DnsResolver());

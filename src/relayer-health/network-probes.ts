@@ -12,7 +12,7 @@ const loadViem = lazyRequire<typeof import('viem')>('viem');
 const loadSolana = lazyRequire<typeof import('@solana/kit')>('@solana/kit');
 const loadStellar = lazyRequire<typeof import('@stellar/stellar-sdk')>('@stellar/stellar-sdk');
 
-/** Why a check disabled a relayer (contract 12.1). */
+/** Why a check disabled a relayer (docs/reference/relayer-health.md#1-the-checks). */
 export type DisableReason =
   'RpcValidationFailed' | 'NonceSyncFailed' | 'SequenceSyncFailed' | 'BalanceCheckFailed';
 
@@ -254,7 +254,7 @@ function unsigned(value: unknown, bits: bigint): bigint | null {
 const notValid = (url: string, what: string): string => `${hostOf(url)}: the answer was not a valid ${what}`;
 
 /**
- * An endpoint's own text, quoted only in part (contract 18): it may be of any length up to the
+ * An endpoint's own text, quoted only in part (docs/reference/hardening.md): it may be of any length up to the
  * answer's 1 MiB, and it ends up in disabled_reason.details, in every GET and every event.
  */
 export function excerpt(text: string, max = 80): string {
@@ -283,7 +283,7 @@ function hostOf(url: string): string {
   }
 }
 
-/** The most of an RPC answer that is read (contract 18): a larger one fails the check. */
+/** The most of an RPC answer that is read (docs/reference/hardening.md): a larger one fails the check. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** An RPC answer beyond MAX_ANSWER_BYTES; thrown by the fetch the probes are given. */
@@ -304,7 +304,7 @@ export function findCause<T>(error: unknown, match: (error: unknown) => T | null
   return null;
 }
 
-/** An answer too large is no valid RPC answer, whichever call it came to (contract 18). */
+/** An answer too large is no valid RPC answer, whichever call it came to (docs/reference/hardening.md). */
 function reasonFor(reason: DisableReason, error: unknown): DisableReason {
   return findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null))
     ? 'RpcValidationFailed'

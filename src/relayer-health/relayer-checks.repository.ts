@@ -43,7 +43,7 @@ export class RelayerChecksRepository {
   /**
    * Makes the next check due now (after a change of the relayer's RPC URLs or policies) and takes
    * the relayer from a check in flight, whose verdict is about what the relayer had before
-   * (contract 18): the new check need not wait for it, and its record or release, which match its
+   * (docs/reference/hardening.md): the new check need not wait for it, and its record or release, which match its
    * own lease, can no longer push this due time later.
    */
   async dueNow(manager: EntityManager, relayerId: string, now: Date): Promise<void> {

@@ -10,7 +10,7 @@ import { RequirePermission } from '../common/auth/require-permission.decorator';
 
 const RelayerId = (): ParameterDecorator => Param('relayer_id', new ParseIdPipe(relayerNotFound));
 
-/** A relayer's health as its last check found it, and a check on demand (contract 12.3). */
+/** A relayer's health as its last check found it, and a check on demand (docs/reference/relayer-health.md#3-on-demand). */
 @ApiTags('relayers')
 @ApiBearerAuth()
 @Controller('relayers/:relayer_id')

@@ -23,11 +23,11 @@ const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
   stellar: 'stroop',
 };
 const MAX_STATE_ATTEMPTS = 20;
-/** The longest disabled_reason.details (contract 18), whatever the endpoints answered and however many. */
+/** The longest disabled_reason.details (docs/reference/hardening.md), whatever the endpoints answered and however many. */
 const MAX_DETAILS = 500;
 
 /**
- * Checks relayers against their networks (contract 12): runs the checks of the relayer's network
+ * Checks relayers against their networks (docs/reference/relayer-health.md): runs the checks of the relayer's network
  * type on its endpoints, and applies the verdict (system_disabled, disabled_reason, the kept
  * nonce, sequence and balance, the relayer_state_update event) in one transaction.
  */
@@ -134,7 +134,7 @@ export class RelayerHealthService {
   /**
    * One transaction: the relayer's state (when it changed), its event, and the check's record;
    * or, when the relayer no longer has what was probed (`basis`), nothing but making the check
-   * due again, so that it is checked with what it has now (contract 18).
+   * due again, so that it is checked with what it has now (docs/reference/hardening.md).
    */
   private async apply(
     relayer: RelayerEntity,
@@ -214,7 +214,7 @@ function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): Rel
 }
 
 /**
- * What a check probes (contract 18): the relayer's custom RPC URLs and policies and its network's
+ * What a check probes (docs/reference/hardening.md): the relayer's custom RPC URLs and policies and its network's
  * RPC list, as one digest taken before probing and compared when the verdict is applied.
  */
 function checkBasis(relayer: RelayerEntity, networkUrls: readonly RpcUrl[]): string {

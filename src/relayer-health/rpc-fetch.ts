@@ -13,8 +13,8 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /**
  * The fetch the RPC client libraries are given: RPC_TIMEOUT_MS per call, redirects refused, and
  * the RPC URL policy applied to the URL and, at connection time, to every address its host
- * resolves to (contract 12.1), so that a metadata or (when blocked) private address is never
- * contacted, even through DNS. Every answer is read here, whole and at most 1 MiB (contract 18),
+ * resolves to (docs/reference/relayer-health.md#1-the-checks), so that a metadata or (when blocked) private address is never
+ * contacted, even through DNS. Every answer is read here, whole and at most 1 MiB (docs/reference/hardening.md),
  * before any client sees it: viem, @solana/kit and stellar-sdk each get a Response over bytes
  * already in memory, so none of them can read more, whatever its own limit.
  */

@@ -1,7 +1,7 @@
 import type { RelayerResponse } from './dto/relayer.dto';
 
 /**
- * The relayer changes published on @nestjs/event-emitter (contract 17). After commit, under these
+ * The relayer changes published on @nestjs/event-emitter (docs/reference/extension-events.md). After commit, under these
  * names; in the transaction of the change, under `<name>.committing` with the transaction's
  * EntityManager (the webhook outbox writes its delivery rows there, so that a committed change
  * always has them and a rolled-back one never does).

@@ -22,13 +22,13 @@ export class RelayersModule implements OnModuleInit {
     private readonly relayers: RelayersRepository,
   ) {}
 
-  /** Relayers reference notifications: a notification they use cannot be deleted (contract 8). */
+  /** Relayers reference notifications: a notification they use cannot be deleted (docs/reference/notifications.md). */
   onModuleInit(): void {
     this.notificationUsers.register({
       kind: 'relayers',
       findIdsUsing: (notificationId, limit) => this.relayers.findIdsByNotification(notificationId, limit),
     });
-    // ...and signers: a signer they use cannot be deleted (contract 13.1).
+    // ...and signers: a signer they use cannot be deleted (docs/reference/networks-and-signers.md#3-signers).
     this.signerUsers.register({
       kind: 'relayers',
       findIdsUsing: (manager, signerId, limit) => this.relayers.findIdsBySigner(manager, signerId, limit),

@@ -154,8 +154,8 @@ export class RelayersService {
   /**
    * JSON merge patch, validated as a whole after merging, written only if the relayer did not
    * change since it was read; otherwise read, merge and validate again (optimistic locking).
-   * Order (contract 6.2): body shape, then existence, then the rest; a body with shape problems
-   * names the problems of the merge too when the relayer exists. `If-Match` (contract 15) is
+   * Order (docs/reference/relayers.md#2-update): body shape, then existence, then the rest; a body with shape problems
+   * names the problems of the merge too when the relayer exists. `If-Match` (docs/reference/safe-writes.md) is
    * checked against each read, and the write applies only to the version read: a write in
    * between makes the next read a 412.
    */
@@ -216,11 +216,11 @@ export class RelayersService {
   }
 
   /**
-   * Applies a health check's verdict in the caller's transaction (contract 12.1): writes
+   * Applies a health check's verdict in the caller's transaction (docs/reference/relayer-health.md#1-the-checks): writes
    * system_disabled and disabled_reason when they change and publishes relayer.state_changed
    * when the relayer is disabled or re-enabled. 'stale' when a PATCH wrote it since it was read
    * (read again and retry), so neither overwrites the other. 'outdated' when the relayer no
-   * longer has what the check probed (contract 18): the verdict is about something that is no
+   * longer has what the check probed (docs/reference/hardening.md): the verdict is about something that is no
    * longer there and changes nothing. `probed` is asked about the very row whose version the
    * write is conditional on, so no change can slip between the comparison and the write.
    */
@@ -262,7 +262,7 @@ export class RelayersService {
     return (await this.getTagged(id)).data;
   }
 
-  /** The relayer with its entity tag (contract 15). */
+  /** The relayer with its entity tag (docs/reference/safe-writes.md). */
   async getTagged(id: string): Promise<Tagged<RelayerResponse>> {
     const entity = await this.relayers.findById(id);
     if (!entity) throw relayerNotFound(id);

@@ -36,7 +36,7 @@ export function retryDelayMs(
 }
 
 /**
- * Sends what the outbox holds, after commit and never on a request's path (contract 11.2): polls
+ * Sends what the outbox holds, after commit and never on a request's path (docs/reference/webhooks.md#2-delivery): polls
  * for due deliveries (and is woken at once when this instance commits one), claims each with a
  * lease so that exactly one instance attempts it, sends, and records the outcome; a retryable
  * failure is scheduled again with back-off until WEBHOOK_MAX_ATTEMPTS. A process killed mid-way
@@ -74,7 +74,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplication
   }
 
   /**
-   * Sends a `notification_test` event to the target now, once (contract 11.4), recorded in its log
+   * Sends a `notification_test` event to the target now, once (docs/reference/webhooks.md#4-trying-a-target), recorded in its log
    * like any delivery; the row is leased to this instance from the start, so no poller takes it.
    */
   async sendTest(notificationId: string): Promise<AttemptResult> {

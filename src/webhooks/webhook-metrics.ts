@@ -3,7 +3,7 @@ import { Counter, Gauge } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
 import { DeliveriesRepository } from './deliveries.repository';
 
-/** The webhook metrics of contract 11.5, in the service's registry. */
+/** The webhook metrics of docs/reference/webhooks.md#5-metrics, in the service's registry. */
 @Injectable()
 export class WebhookMetrics {
   readonly attempts: Counter<'outcome'>;

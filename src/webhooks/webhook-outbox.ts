@@ -12,7 +12,7 @@ import { DeliveryDispatcher } from './delivery-dispatcher';
 import { newDelivery } from './delivery-factory';
 
 /**
- * The transactional outbox (contract 11.2): a subscriber of the relayer events like any other,
+ * The transactional outbox (docs/reference/webhooks.md#2-delivery): a subscriber of the relayer events like any other,
  * but of their in-transaction form, so each delivery row commits (or rolls back) with its change.
  */
 @Injectable()

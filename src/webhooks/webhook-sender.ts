@@ -20,7 +20,7 @@ export interface AttemptResult {
 }
 
 /**
- * One HTTP attempt of a webhook (contract 11.2): POST with WEBHOOK_TIMEOUT_MS, redirects never
+ * One HTTP attempt of a webhook (docs/reference/webhooks.md#2-delivery): POST with WEBHOOK_TIMEOUT_MS, redirects never
  * followed, at most 64 KiB of the answer read, and the URL policy applied again at send time:
  * to the URL, and to every address its host name resolves to, which is what the connection uses
  * (so DNS rebinding cannot point a stored name at a metadata, or a blocked private, address).

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The signature headers of a delivery (contract 11.1), for a target with a signing key:
+ * The signature headers of a delivery (docs/reference/webhooks.md#1-events), for a target with a signing key:
  * - `X-Signature`: base64 HMAC-SHA256 of the exact body bytes, keyed with the key's UTF-8 bytes,
  *   which is what the reference system's receivers verify;
  * - `X-Signature-256`: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, so that a receiver

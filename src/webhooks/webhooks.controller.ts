@@ -28,7 +28,7 @@ export class WebhooksController {
   }
 
   // A retry re-sends relayer data to a target a notifications:write key may point anywhere: reading
-  // it that way must need the right to read relayers (contract 18).
+  // it that way must need the right to read relayers (docs/reference/hardening.md).
   @Post('deliveries/:delivery_id/retry')
   @RequirePermission(['notifications:write', 'relayers:read'])
   @HttpCode(202)

@@ -12,7 +12,7 @@ import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-/** Webhook events (contract 11): the outbox, its dispatcher, and the delivery log routes. */
+/** Webhook events (docs/reference/webhooks.md): the outbox, its dispatcher, and the delivery log routes. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([DeliveryEntity]),

@@ -25,7 +25,7 @@ export function toDeliveryResponse(delivery: DeliveryEntity): DeliveryResponse {
   };
 }
 
-/** The delivery log of a target, retries, and trying a target (contract 11.3, 11.4). */
+/** The delivery log of a target, retries, and trying a target (docs/reference/webhooks.md#3-the-delivery-log, docs/reference/webhooks.md#4-trying-a-target). */
 @Injectable()
 export class WebhooksService {
   constructor(

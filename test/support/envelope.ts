@@ -1,9 +1,9 @@
 import type { Response } from 'supertest';
 
-/** The exact error envelope of contract section 2. */
+/** The exact error envelope of docs/reference/envelope-and-errors.md. */
 export const errorBody = (message: string) => ({ success: false, data: null, message, error: message });
 
-/** The exact success envelope of contract section 2. */
+/** The exact success envelope of docs/reference/envelope-and-errors.md. */
 export const successBody = (data: unknown) => ({ success: true, data, error: null });
 
 /** Asserts an error envelope with this status whose message matches (exactly, or by pattern). */

@@ -50,8 +50,8 @@ export const newApiKey = (): string => secrets.add(randomBytes(36).toString('bas
 
 /**
  * Starts the real application (the production module and pipeline) in this process on an
- * ephemeral port, with its log in a file of its own. env holds the variables of contract
- * section 1; an undefined value leaves a variable unset.
+ * ephemeral port, with its log in a file of its own. env holds the variables of
+ * docs/reference/running.md#1-start-up; an undefined value leaves a variable unset.
  */
 export async function startTestApp(env: Env, extensions: AppExtensions = {}): Promise<TestApp> {
   fs.mkdirSync(LOG_DIR, { recursive: true });

@@ -3,7 +3,7 @@ import { IsObject, IsString } from 'class-validator';
 import { IsOptionalNewId } from '../../common/validation/field-rules';
 import type { NetworkType } from '../catalogue.types';
 
-/** Signer types of the reference system that this service does not create (contract 13.1). */
+/** Signer types of the reference system that this service does not create (docs/reference/networks-and-signers.md#3-signers). */
 export const UNSUPPORTED_SIGNER_TYPES = [
   'aws_kms',
   'vault',

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 const digest = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /**
- * Checks `Authorization: Bearer <token>` against the API key (contract section 3): exactly one
+ * Checks `Authorization: Bearer <token>` against the API key (docs/reference/auth.md): exactly one
  * header, scheme Bearer in any case, exactly one token, compared as SHA-256 digests in constant
  * time so that neither content nor length leaks.
  */

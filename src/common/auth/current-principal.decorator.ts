@@ -5,7 +5,7 @@ import type { Principal } from './principal';
 
 /**
  * The principal the auth guard found for this request, for a handler whose rule depends on who
- * asks (contract 18: a key grants only what it holds). A protected route always has one.
+ * asks (docs/reference/hardening.md: a key grants only what it holds). A protected route always has one.
  */
 export const CurrentPrincipal = createParamDecorator((_data: unknown): Principal => {
   const principal = RequestContext.current()?.principal;

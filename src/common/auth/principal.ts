@@ -1,4 +1,4 @@
-/** The permissions of contract 14; `*` grants all of them. */
+/** The permissions of docs/reference/keys-and-audit.md; `*` grants all of them. */
 export const PERMISSIONS = [
   'relayers:read',
   'relayers:write',
@@ -35,7 +35,7 @@ export function grants(principal: Principal, permission: Permission): boolean {
 }
 
 /**
- * Whether the principal holds every grant asked for (contract 18, "keys grant only what they
+ * Whether the principal holds every grant asked for (docs/reference/hardening.md, "keys grant only what they
  * hold"): `*` is held only by a principal holding `*`, which holds everything else too.
  */
 export function holdsAll(principal: Principal, asked: readonly Grant[]): boolean {

@@ -6,8 +6,8 @@ import type { Permission } from './principal';
 export const REQUIRED_PERMISSION = 'auth:requiredPermission';
 
 /**
- * The permission a route needs (contract 14), or the permissions, every one of them, when the
- * route reaches more than one resource (a delivery retry re-sends relayer data: contract 18).
+ * The permission a route needs (docs/reference/keys-and-audit.md), or the permissions, every one of them, when the
+ * route reaches more than one resource (a delivery retry re-sends relayer data: docs/reference/hardening.md).
  * Every route that is not @Public() names one: the guard lets only the administrator through a
  * route without it, and the route inventory test fails on it. The OpenAPI document shows it as
  * `x-required-permission` (a list when several) and documents the 403; `alsoForbidden` names a

@@ -36,7 +36,7 @@ export class ConflictError extends DomainError {
   readonly status = 409;
 }
 
-/** 412: `If-Match` names no current entity tag of the resource (contract 15); nothing was changed. */
+/** 412: `If-Match` names no current entity tag of the resource (docs/reference/safe-writes.md); nothing was changed. */
 export class PreconditionFailedError extends DomainError {
   readonly status = 412;
 
@@ -71,7 +71,7 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
-/** A valid API key without the route's permission (contract 14). */
+/** A valid API key without the route's permission (docs/reference/keys-and-audit.md). */
 export class ForbiddenError extends DomainError {
   readonly status = 403;
 

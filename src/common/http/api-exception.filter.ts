@@ -55,7 +55,7 @@ interface Answer {
 }
 
 /**
- * The one place that turns an exception into the error envelope (contract section 2).
+ * The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md).
  * Domain errors carry their status and a safe message; Nest's own 404 for an unknown route is
  * answered 401 first when the caller is not authenticated; anything unexpected becomes a logged 500.
  */
@@ -91,7 +91,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   /**
    * Only the router throws Nest's NotFoundException: an unknown route, or a known path with a
-   * method it does not answer. Contract 2 makes both a 404 "Not Found" after authentication (so
+   * method it does not answer. docs/reference/envelope-and-errors.md makes both a 404 "Not Found" after authentication (so
    * does the conformance kit); the latter also says, in Allow (RFC 9110 allows it on any 4xx),
    * which methods the path does answer.
    */

@@ -31,7 +31,7 @@ export function successEnvelope<T>(data: T): SuccessEnvelope<T> | SuccessEnvelop
 }
 
 /**
- * Wraps every handler result in the success envelope of contract section 2; a `Tagged` result
+ * Wraps every handler result in the success envelope of docs/reference/envelope-and-errors.md; a `Tagged` result
  * sends its data and its entity tag as `ETag`.
  */
 @Injectable()

@@ -4,7 +4,7 @@ import { PreconditionFailedError } from '../errors/domain-errors';
 
 /**
  * One resource's answer with its entity tag: the envelope interceptor sends `data` in the envelope
- * and the tag as `ETag` (contract 15).
+ * and the tag as `ETag` (docs/reference/safe-writes.md).
  */
 export class Tagged<T> {
   constructor(

@@ -20,7 +20,7 @@ import { NO_BODY } from './no-body.decorator';
 const MAX_NESTING = 32;
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 const ACCEPTED_TYPES = new Set(['application/json', 'application/merge-patch+json']);
-/** Contract section 2; body-parser would also take zstd, which the contract does not. */
+/** docs/reference/envelope-and-errors.md; body-parser would also take zstd, which the contract does not. */
 const ACCEPTED_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
 const ACCEPTED_ENCODINGS_TEXT = 'identity, gzip, deflate or br';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });

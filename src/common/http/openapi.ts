@@ -51,7 +51,7 @@ const ETAG_HEADER = {
 
 /**
  * Documents the success envelope around a model (or a list of it, with pagination); `etag`: the
- * answer carries the resource's `ETag` (contract 15).
+ * answer carries the resource's `ETag` (docs/reference/safe-writes.md).
  */
 export function ApiEnvelope(
   model: Type<unknown> | StringConstructor,
@@ -89,7 +89,7 @@ export function ApiErrors(...statuses: number[]) {
 /** Write bodies are JSON; a PATCH is a JSON merge patch, which may say so (RFC 7396). */
 export const ApiJsonBody = () => ApiConsumes('application/json', 'application/merge-patch+json');
 
-/** Documents `If-Match` on a PATCH or DELETE (contract 15). */
+/** Documents `If-Match` on a PATCH or DELETE (docs/reference/safe-writes.md). */
 export const ApiIfMatch = () =>
   ApiHeader({
     name: 'If-Match',
@@ -98,7 +98,7 @@ export const ApiIfMatch = () =>
       'Apply only if the resource is unchanged: its current ETag (or a list of tags, or *); otherwise 412 and nothing changes',
   });
 
-/** Documents `?dry_run` (contract 15). */
+/** Documents `?dry_run` (docs/reference/safe-writes.md). */
 export const ApiDryRun = () =>
   ApiQuery({
     name: 'dry_run',

@@ -8,7 +8,7 @@ export const MAX_PER_PAGE = 100;
 const toWholeNumber = (value: unknown): unknown =>
   typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
 
-/** `page` and `per_page` of every list (contract section 5). */
+/** `page` and `per_page` of every list (docs/reference/pagination.md). */
 export class PageQueryDto {
   @ApiProperty({ required: false, minimum: 1, default: 1 })
   @IsOptional()

@@ -12,7 +12,7 @@ export class DeadlineExceededError extends DomainError {
 
 /**
  * The REQUEST_TIMEOUT_MS deadline of one request, shared by the timeout middleware and the code
- * that commits its changes, so that a 504 always means nothing changed (contract 2): the 504 is
+ * that commits its changes, so that a 504 always means nothing changed (docs/reference/envelope-and-errors.md): the 504 is
  * answered only while no commit has started, and a commit refuses to start once it was answered.
  * A deadline that passes during a commit lets the commit finish and the real answer go out.
  */

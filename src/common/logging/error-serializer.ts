@@ -1,7 +1,7 @@
 import pino from 'pino';
 
 /**
- * What a database error carries that must never reach the log (contract 18): TypeORM's
+ * What a database error carries that must never reach the log (docs/reference/hardening.md): TypeORM's
  * QueryFailedError copies the statement (`query`) and its values (`parameters`) onto itself, and
  * every field of the driver's error, which mysql2 gives the statement with its values inlined
  * (`sql`) and the server's message again (`sqlMessage`); `driverError` is that error whole.

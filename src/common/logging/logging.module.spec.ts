@@ -22,7 +22,7 @@ describe('chooseLogFormat', () => {
   });
 });
 
-describe('LOG_SERIALIZERS: a logged error never carries a statement or its values (contract 18)', () => {
+describe('LOG_SERIALIZERS: a logged error never carries a statement or its values (docs/reference/hardening.md)', () => {
   const SECRET = 'sk-0123456789abcdef-secret';
   const DROPPED = ['parameters', 'query', 'sql', 'sqlMessage', 'driverError'];
 

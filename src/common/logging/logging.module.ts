@@ -36,7 +36,7 @@ export const REDACTED_PATHS = [
 /**
  * The serializers of the service's logger (nestjs-pino's, which Nest's Logger writes to as well):
  * a request line keeps only the id, method and URL; every logged error goes without statements
- * and their values (contract 18).
+ * and their values (docs/reference/hardening.md).
  */
 export const LOG_SERIALIZERS = {
   req: (req: { id: unknown; method: string; url: string }) => ({
@@ -98,7 +98,7 @@ function isStartUpDetail(args: unknown[], level: number): boolean {
 
 /**
  * Before every log call: an error's own message, when pino would take it as the line's message,
- * goes without quoted values (contract 18); the pretty format leaves out Nest's start-up detail.
+ * goes without quoted values (docs/reference/hardening.md); the pretty format leaves out Nest's start-up detail.
  */
 export function logMethodHook(format: LogFormat) {
   return function logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number): void {

@@ -3,7 +3,7 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import { IS_PUBLIC } from '../auth/public.decorator';
 
 /**
- * Rate limit per API key (contract section 4). It runs after the auth guard, so only
+ * Rate limit per API key (docs/reference/rate-limits.md). It runs after the auth guard, so only
  * authenticated requests count; public probes are never limited. One budget covers every route.
  */
 @Injectable()

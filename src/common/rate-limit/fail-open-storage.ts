@@ -5,7 +5,7 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
 
 /**
  * Wraps a shared (Redis) throttler storage so that an outage does not take the API down with it:
- * when the storage fails, the request is let through and the outage is logged once (contract 4).
+ * when the storage fails, the request is let through and the outage is logged once (docs/reference/rate-limits.md).
  */
 export class FailOpenThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');

@@ -2,7 +2,7 @@
 export const MASK = '***';
 
 /**
- * The form of a stored URL that may leave the process (contract 6.4): no credentials, the last
+ * The form of a stored URL that may leave the process (docs/reference/relayers.md#4-policies-and-rpc-urls): no credentials, the last
  * non-empty path segment and every query value replaced by `***`, no fragment. A trailing slash is kept
  * and does not protect the segment before it (`https://x.quiknode.pro/TOKEN/` hides TOKEN). A query
  * entry without `=` may itself be the token, so it is masked whole. Anything that is not a parseable
@@ -28,7 +28,7 @@ export type SentUrl =
 
 /**
  * A client sends back URLs as it read them: masked. A sent URL that is the masked form of stored
- * URLs keeps the one stored URL it stands for, wherever it appears in the list (contract 6.4); when
+ * URLs keeps the one stored URL it stands for, wherever it appears in the list (docs/reference/relayers.md#4-policies-and-rpc-urls); when
  * it stands for two different stored URLs it is ambiguous. A URL holding the mask text that stands
  * for none is unmatched: it must never be stored, or the real URL would be lost for `***`.
  */

@@ -241,7 +241,7 @@ describe('checkAddress: the policy for the address a name resolved to', () => {
   });
 });
 
-describe('the private-address refusal names the variable that allows it (contract 18)', () => {
+describe('the private-address refusal names the variable that allows it (docs/reference/hardening.md)', () => {
   const named: UrlPolicyOptions = { ...strict, privateIpsVariable: 'WEBHOOK_BLOCK_PRIVATE_IPS' };
   const refusal = `${PRIVATE} (set WEBHOOK_BLOCK_PRIVATE_IPS=false to allow private addresses)`;
 

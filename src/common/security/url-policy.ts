@@ -15,7 +15,7 @@ export interface UrlPolicyOptions {
   blockPrivateIps: boolean;
   /**
    * The environment variable that allows private addresses again: the refusal names it, so that
-   * whoever meets it knows the way out (contract 18).
+   * whoever meets it knows the way out (docs/reference/hardening.md).
    */
   privateIpsVariable?: string;
 }

@@ -5,7 +5,7 @@ import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min }
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;
 export const RESOURCE_ID_RULE = "must be 1 to 36 characters of letters, digits, '-' or '_'";
 
-/** `id` of a relayer or notification (contract 6.1): 1..36 of letters, digits, '-' and '_'. */
+/** `id` of a relayer or notification (docs/reference/relayers.md#1-create): 1..36 of letters, digits, '-' and '_'. */
 export const IsResourceId = (): PropertyDecorator =>
   applyDecorators(
     IsString({ message: `$property ${RESOURCE_ID_RULE}` }),

@@ -3,7 +3,7 @@ import type { DomainError } from '../errors/domain-errors';
 import { RESOURCE_ID_PATTERN } from './field-rules';
 
 /**
- * A path id that cannot be an id at all (contract 6.1: 1..36 letters, digits, '-', '_') names
+ * A path id that cannot be an id at all (docs/reference/relayers.md#1-create: 1..36 letters, digits, '-', '_') names
  * nothing: answered with the resource's 404 at once, without a query.
  */
 export class ParseIdPipe implements PipeTransform<string, string> {

@@ -1,6 +1,6 @@
 import { parseRfc3339 } from './rfc3339';
 
-describe('parseRfc3339 (contract 18 "Dates")', () => {
+describe('parseRfc3339 (docs/reference/hardening.md "Dates")', () => {
   it.each<[string, string]>([
     ['2030-01-01T00:00:00Z', '2030-01-01T00:00:00.000Z'],
     ['2030-01-01t00:00:00z', '2030-01-01T00:00:00.000Z'],

@@ -12,7 +12,7 @@ const DATE_TIME =
 const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /**
- * The one reader of every date the API reads (contract 18 "Dates"): the instant an RFC 3339 date
+ * The one reader of every date the API reads (docs/reference/hardening.md "Dates"): the instant an RFC 3339 date
  * and time names, or null when the text is not one or names an impossible date (February 30th,
  * hour 25, offset +24:00). Fractions beyond milliseconds are cut, as a Date holds no more. A leap
  * second (`:60`) is refused: a Date cannot hold it.

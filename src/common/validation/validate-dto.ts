@@ -5,7 +5,7 @@ import { validateSync, type ValidatorOptions } from 'class-validator';
 /**
  * A body checked against its DTO class without throwing: `value` is the transformed instance
  * (fields named in `invalid` may hold anything) and `problems` the message lines, so that a
- * service can add the problems of its own checks and answer them all in one 400 (contract 2).
+ * service can add the problems of its own checks and answer them all in one 400 (docs/reference/envelope-and-errors.md).
  */
 export interface Checked<T> {
   readonly value: T;

@@ -1,6 +1,6 @@
 import { type MigrationInterface, type QueryRunner, TableColumn } from 'typeorm';
 
-/** Notifications get the version their entity tag is derived from (contract 15); existing rows start at 1. */
+/** Notifications get the version their entity tag is derived from (docs/reference/safe-writes.md); existing rows start at 1. */
 export class AddNotificationVersion1795700000000 implements MigrationInterface {
   name = 'AddNotificationVersion1795700000000';
 

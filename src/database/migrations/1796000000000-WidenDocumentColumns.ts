@@ -12,7 +12,7 @@ const DOCUMENT_COLUMNS: ReadonlyArray<readonly [string, string, boolean]> = [
 ];
 
 /**
- * Contract 18, whole resources on every database: MySQL's TEXT holds 64 KiB, less than a Solana
+ * docs/reference/hardening.md, whole resources on every database: MySQL's TEXT holds 64 KiB, less than a Solana
  * relayer's policies with every list at its maximum (about 80 KB), and its audit snapshots and
  * webhook bodies are larger still. MEDIUMTEXT (16 MiB) holds anything the 1 MiB body limit lets
  * in. idempotency_keys.response_body is MEDIUMTEXT from its start. SQLite's TEXT has no limit:
