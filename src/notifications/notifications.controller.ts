@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
 import { ApiEnvelope, ApiErrors, ApiIfMatch, ApiJsonBody } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
@@ -23,6 +23,7 @@ export class NotificationsController {
   @Post()
   @RequirePermission('notifications:write')
   @ApiJsonBody()
+  @ApiBody({ type: CreateNotificationDto })
   @HttpCode(201)
   @ApiEnvelope(NotificationResponse, 201, { etag: true })
   @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503)
@@ -53,6 +54,7 @@ export class NotificationsController {
   @Patch(':notification_id')
   @RequirePermission('notifications:write')
   @ApiJsonBody()
+  @ApiBody({ type: UpdateNotificationDto })
   @HttpCode(200)
   @ApiEnvelope(NotificationResponse, 200, { etag: true })
   @ApiIfMatch()
