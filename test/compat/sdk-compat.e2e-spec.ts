@@ -27,6 +27,7 @@ import { secrets } from '../support/secrets';
 import { defaultCatalogue, useTestApp, type TestApp } from '../support/test-app';
 import { KEY1 } from '../support/test-catalogue';
 import { waitFor } from '../support/wait';
+import { ISO, NETWORK, type NetworkType, uid, UUID_V4 } from '../factories';
 
 /*
  * The official TypeScript client of the reference system, @openzeppelin/relayer-sdk 1.10.0, against
@@ -34,9 +35,6 @@ import { waitFor } from '../support/wait';
  * but the SDK on the wire. The README's "Using the official SDK" table points at these tests.
  */
 
-const uid = (prefix = 'sdk'): string => `${prefix}-${randomBytes(6).toString('hex')}`;
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown as string;
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ETH = 10n ** 18n;
 const newKey = (): string => secrets.add(randomBytes(32).toString('hex'));
 const encryptionKey = secrets.add(randomBytes(32).toString('base64'));
@@ -120,8 +118,6 @@ function addressesOf(hex: string): { evm: string; solana: string; stellar: strin
   };
 }
 
-const NETWORK = { evm: 'sepolia', solana: 'devnet', stellar: 'testnet' } as const;
-type NetworkType = keyof typeof NETWORK;
 const SDK_NETWORK_TYPE: Record<NetworkType, RelayerNetworkType> = {
   evm: RelayerNetworkType.EVM,
   solana: RelayerNetworkType.SOLANA,
@@ -271,7 +267,7 @@ describe('Relayers: RelayersApi create, get, update, delete, status and balance'
     const created = await sdk().relayers.createRelayer(body);
     expect({ status: created.status, id: created.data.data?.id }).toEqual({
       status: 201,
-      id: expect.stringMatching(UUID_V4),
+      id: UUID_V4,
     });
   });
 
@@ -559,7 +555,7 @@ describe('Notifications: NotificationsApi create, get, update, delete', () => {
     expect(answer(created)).toEqual({
       status: 201,
       body: successBody({
-        id: expect.stringMatching(UUID_V4),
+        id: UUID_V4,
         type: 'webhook',
         url: 'https://hooks.example.com/min',
         has_signing_key: false,
@@ -713,7 +709,7 @@ describe('Signers: SignersApi get, create, update, delete (docs/reference/networ
     const created = await sdk().signers.createSigner(plain(`0x${key}`));
     expect(answer(created)).toEqual({
       status: 201,
-      body: successBody({ ...signerOf('', key), id: expect.stringMatching(UUID_V4) }),
+      body: successBody({ ...signerOf('', key), id: UUID_V4 }),
     });
   });
 

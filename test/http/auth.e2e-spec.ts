@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '../../src/config/app-config';
 import { errorBody, expectError, successBody } from '../support/envelope';
 import { rawRequest } from '../support/raw-http';
 import { useTestApp } from '../support/test-app';
+import { uid } from '../factories';
 
 describe('bearer authentication (docs/reference/auth.md)', () => {
   const handle = useTestApp();
@@ -21,11 +22,7 @@ describe('bearer authentication (docs/reference/auth.md)', () => {
 
   const protectedRoutes = (): Array<[string, string, object?]> => [
     ['GET', '/api/v1/notifications'],
-    [
-      'POST',
-      '/api/v1/notifications',
-      { id: `anon-${randomBytes(4).toString('hex')}`, url: 'https://x.example.com' },
-    ],
+    ['POST', '/api/v1/notifications', { id: uid('anon'), url: 'https://x.example.com' }],
     ['GET', `/api/v1/notifications/${notificationId}`],
     ['PATCH', `/api/v1/notifications/${notificationId}`, { url: 'https://changed.example.com' }],
     ['DELETE', `/api/v1/notifications/${notificationId}`],

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { randomBytes } from 'node:crypto';
 import { rawRequest, type RawResponse } from '../support/raw-http';
-import { defaultCatalogue, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
+import { anonymousRelayerBody, uid } from '../factories';
 
 const SEED = 424242;
 const RUNS = 150;
@@ -105,13 +105,7 @@ describe('bad input fuzzing (fast-check, seeded): every answer is a 4xx envelope
 
   beforeAll(async () => {
     const relayer = await app()
-      .post('/api/v1/relayers', {
-        name: 'fuzz',
-        network: 'devnet',
-        network_type: 'solana',
-        paused: false,
-        signer_id: defaultCatalogue().nextSigner(),
-      })
+      .post('/api/v1/relayers', anonymousRelayerBody('solana', { name: 'fuzz' }))
       .expect(201);
     relayerPath = `/api/v1/relayers/${String(relayer.body.data.id)}`;
     const notification = await app()
@@ -263,7 +257,7 @@ describe('bad input fuzzing (fast-check, seeded): every answer is a 4xx envelope
     await app().get('/api/v1/ready', false).expect(200);
     await app()
       .post('/api/v1/notifications', {
-        id: `after-${randomBytes(3).toString('hex')}`,
+        id: uid('after'),
         url: 'https://hooks.example.com/ok',
       })
       .expect(201);

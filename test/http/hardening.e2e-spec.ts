@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { errorBody, expectError } from '../support/envelope';
 import { rawRequest } from '../support/raw-http';
 import { useTestApp } from '../support/test-app';
 import net from 'node:net';
 import { waitFor } from '../support/wait';
+import { uid } from '../factories';
 
 describe('request hardening', () => {
   const handle = useTestApp({ REQUEST_TIMEOUT_MS: '400', TRUST_PROXY: '1' });
@@ -77,7 +77,7 @@ describe('Prometheus metrics at /debug/metrics/scrape', () => {
     expectError(await app().get('/debug/metrics/scrape', false), 401, 'Unauthorized');
     await app()
       .post('/api/v1/notifications', {
-        id: `m-${randomBytes(3).toString('hex')}`,
+        id: uid('m'),
         url: 'https://hooks.example.com/m',
       })
       .expect(201);

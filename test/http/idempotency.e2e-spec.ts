@@ -9,9 +9,10 @@ import { requestDigest } from '../../src/idempotency/idempotent-request';
 import { errorBody, expectError, successBody } from '../support/envelope';
 import { rawRequest } from '../support/raw-http';
 import { secrets } from '../support/secrets';
-import { defaultCatalogue, startTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
+import { anonymousRelayerBody, uid } from '../factories';
 
 const INVALID_KEY = 'Idempotency-Key must be one value of 1 to 255 printable ASCII characters';
 const REUSED = 'This Idempotency-Key was used for another request: send a new key for a new request';
@@ -23,7 +24,6 @@ const LEASE_MS = 40_000;
 const itOnMysql = TEST_DB === 'mysql' ? it : it.skip;
 
 const newKey = (): string => `key-${randomBytes(8).toString('hex')}`;
-const uid = (prefix: string): string => `${prefix}-${randomBytes(6).toString('hex')}`;
 
 /**
  * Routes the service does not have (yet), added as an extension (docs/reference/extension-events.md) to reach states the
@@ -93,13 +93,7 @@ describe('Idempotency-Key on POST routes (docs/reference/safe-writes.md)', () =>
 
   const keys = () => app.app.get(DataSource).getRepository(IdempotencyKeyEntity);
   const withKey = (test: ReturnType<TestApp['post']>, key: string) => test.set('Idempotency-Key', key);
-  const relayerBody = () => ({
-    name: 'idempotent',
-    network: 'sepolia',
-    network_type: 'evm',
-    paused: false,
-    signer_id: defaultCatalogue().nextSigner(),
-  });
+  const relayerBody = () => anonymousRelayerBody('evm', { name: 'idempotent' });
   /** The relayers that use this signer (one per network at most, so a duplicate would be a 400). */
   const relayersOf = async (signerId: string) =>
     ((await app.get('/api/v1/relayers?per_page=100').expect(200)).body.data as Array<{ signer_id: string }>)

@@ -1,5 +1,4 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Response } from 'supertest';
@@ -9,11 +8,11 @@ import { RELAYER_EVENTS } from '../../src/relayers/relayer-events';
 import { parseDatabaseUrl } from '../../src/config/database-url';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { errorBody, expectError, successBody } from '../support/envelope';
-import { defaultCatalogue, startTestApp, useTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, useTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { relayerBody as factoryRelayerBody, uid } from '../factories';
 
-const uid = (prefix = 's'): string => `${prefix}-${randomBytes(6).toString('hex')}`;
 const STRONG_TAG = /^"[\x21\x23-\x7e]+"$/;
 // Several instances share a MySQL database. Two in this one process on one SQLite file would block
 // each other: better-sqlite3 waits for a lock synchronously, on the thread the other needs to commit.
@@ -60,15 +59,7 @@ describe('safe writes (docs/reference/safe-writes.md): ETag, If-Match and dry ru
   beforeAll(() => receiver.start());
   afterAll(() => receiver.close());
 
-  const relayerBody = (extra: object = {}) => ({
-    id: uid('r'),
-    name: 'safe',
-    network: 'sepolia',
-    network_type: 'evm',
-    paused: false,
-    signer_id: defaultCatalogue().nextSigner(),
-    ...extra,
-  });
+  const relayerBody = (extra: object = {}) => factoryRelayerBody('evm', { name: 'safe', ...extra });
   const createRelayer = async (extra: object = {}) => {
     const res = await app().post('/api/v1/relayers', relayerBody(extra)).expect(201);
     return { id: (res.body.data as { id: string }).id, etag: res.headers.etag, res };

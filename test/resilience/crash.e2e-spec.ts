@@ -5,6 +5,7 @@ import { ServiceProcess } from '../support/service-process';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
+import { relayerBody, uid } from '../factories';
 
 const SEED = 20261122;
 const ROUNDS = 3;
@@ -65,18 +66,16 @@ describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowl
 
   async function worker(service: ServiceProcess, stop: { killed: boolean }): Promise<void> {
     while (!stop.killed) {
-      const id = `crash-${randomBytes(5).toString('hex')}`;
+      const id = uid('crash');
       const name = 'v0';
       let res: Response;
       try {
-        res = await call(service, 'POST', '/api/v1/relayers', {
-          id,
-          name,
-          network: 'sepolia',
-          network_type: 'evm',
-          paused: false,
-          signer_id: catalogue.nextSigner(),
-        });
+        res = await call(
+          service,
+          'POST',
+          '/api/v1/relayers',
+          relayerBody('evm', { id, name, signer_id: catalogue.nextSigner() }),
+        );
       } catch {
         return; // the process was killed under this request: its outcome is unknown, and fine either way
       }

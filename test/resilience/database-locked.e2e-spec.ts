@@ -3,13 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { successBody } from '../support/envelope';
 import { secrets } from '../support/secrets';
-import { defaultCatalogue, useTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 import { TEST_DB } from '../support/test-database';
+import { relayerBody, uid } from '../factories';
 
 /** What a logged error must never carry (docs/reference/hardening.md): a statement, its values, the driver's copy. */
 const STATEMENT_FIELDS = /"(parameters|query|sql|sqlMessage|driverError)":/;
-
-const uid = (prefix: string): string => `${prefix}-${randomBytes(5).toString('hex')}`;
 
 /**
  * Another process's hold on the database, taken from a connection of its own: on SQLite a
@@ -58,14 +57,7 @@ describe('a locked database: no hanging, and no secret in the log (docs/referenc
         .expect(201);
       const relayer = uid('lock');
       const created = await app()
-        .post('/api/v1/relayers', {
-          id: relayer,
-          name: 'locked',
-          network: 'sepolia',
-          network_type: 'evm',
-          paused: false,
-          signer_id: defaultCatalogue().nextSigner(),
-        })
+        .post('/api/v1/relayers', relayerBody('evm', { id: relayer, name: 'locked' }))
         .expect(201);
       const password = secrets.add(`pw${randomBytes(12).toString('hex')}`);
       const signingKey = secrets.add(`sk-${randomBytes(24).toString('hex')}`);
@@ -123,14 +115,7 @@ describe('a locked database: no hanging, and no secret in the log (docs/referenc
     async () => {
       const relayer = uid('stuck');
       await app()
-        .post('/api/v1/relayers', {
-          id: relayer,
-          name: 'stuck',
-          network: 'sepolia',
-          network_type: 'evm',
-          paused: false,
-          signer_id: defaultCatalogue().nextSigner(),
-        })
+        .post('/api/v1/relayers', relayerBody('evm', { id: relayer, name: 'stuck' }))
         .expect(201);
       const password = secrets.add(`pw${randomBytes(12).toString('hex')}`);
       const hold = await holdDatabase(handle.database.url, 'READ');

@@ -12,6 +12,7 @@ import { PROJECT_ROOT, ServiceProcess } from '../support/service-process';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { uid } from '../factories';
 
 /**
  * docs/reference/several-instances.md on a real 3-node MariaDB Galera cluster (`scripts/galera.sh start`, run by
@@ -123,7 +124,7 @@ describeGalera('three instances on a three-node Galera cluster (docs/reference/s
   };
 
   it('racing creates of one relayer id across the nodes: one 201, the rest 409, no 5xx', async () => {
-    const id = `race-${randomBytes(4).toString('hex')}`;
+    const id = uid('race');
     const statuses = await race(30, (instance, i) =>
       instance.fetch('/api/v1/relayers', {
         method: 'POST',
@@ -142,7 +143,7 @@ describeGalera('three instances on a three-node Galera cluster (docs/reference/s
   });
 
   it('racing creates of one signer id across the nodes: one 201, the rest 409, no 5xx', async () => {
-    const id = `signer-${randomBytes(4).toString('hex')}`;
+    const id = uid('signer');
     const statuses = await race(30, (instance) =>
       instance.fetch('/api/v1/signers', {
         method: 'POST',
@@ -158,7 +159,7 @@ describeGalera('three instances on a three-node Galera cluster (docs/reference/s
   });
 
   it('concurrent PATCHes of one relayer through every node: each answered 200, none lost', async () => {
-    const id = `patch-${randomBytes(4).toString('hex')}`;
+    const id = uid('patch');
     const created = await instances[0].fetch('/api/v1/relayers', {
       method: 'POST',
       headers,
@@ -195,7 +196,7 @@ describeGalera('three instances on a three-node Galera cluster (docs/reference/s
   });
 
   it('50 concurrent PATCHes of distinct policy fields of 10 relayers through every node: all kept', async () => {
-    const ids = Array.from({ length: 10 }, (_, i) => `policies-${i}-${randomBytes(3).toString('hex')}`);
+    const ids = Array.from({ length: 10 }, (_, i) => uid(`policies-${i}`));
     for (const [i, id] of ids.entries()) {
       const created = await instances[i % 3].fetch('/api/v1/relayers', {
         method: 'POST',
@@ -506,7 +507,7 @@ describeGalera(
     };
 
     it('changes through all three and checks by all three: each event delivered once, each relayer checked once per round', async () => {
-      const hook = `hook-${randomBytes(4).toString('hex')}`;
+      const hook = uid('hook');
       expect(
         (await send(instances[0], 'POST', '/api/v1/notifications', { id: hook, url: receiver.url('/once') }))
           .status,

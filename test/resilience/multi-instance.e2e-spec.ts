@@ -6,6 +6,7 @@ import { secrets } from '../support/secrets';
 import { PROJECT_ROOT, ServiceProcess } from '../support/service-process';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
+import { uid } from '../factories';
 
 const REDIS_TEST_URL = process.env.REDIS_TEST_URL;
 const describeCluster = TEST_DB === 'mysql' && REDIS_TEST_URL ? describe : describe.skip;
@@ -62,7 +63,7 @@ describeCluster('three instances on one MySQL and one Redis', () => {
 
   it('each instance serves the writes of the others, and they share one rate limit', async () => {
     const [a, b, c] = instances;
-    const id = `shared-${randomBytes(4).toString('hex')}`;
+    const id = uid('shared');
     const created = await a.fetch('/api/v1/notifications', {
       method: 'POST',
       headers: auth,

@@ -1,12 +1,12 @@
 import { Injectable, Module } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Transactions } from '../../src/database/transactions';
 import { expectError } from '../support/envelope';
-import { defaultCatalogue, startTestApp, useTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, useTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
+import { relayerBody as factoryRelayerBody, uid } from '../factories';
 
 const REQUEST_TIMEOUT_MS = 3000;
 
@@ -24,14 +24,7 @@ class NestingSubscriber {
 @Module({ providers: [NestingSubscriber] })
 class NestingModule {}
 
-const relayerBody = () => ({
-  id: `nest-${randomBytes(5).toString('hex')}`,
-  name: 'nested',
-  network: 'sepolia',
-  network_type: 'evm',
-  paused: false,
-  signer_id: defaultCatalogue().nextSigner(),
-});
+const relayerBody = () => factoryRelayerBody('evm', { id: uid('nest'), name: 'nested' });
 
 describe('no hanging (docs/reference/hardening.md): a transaction opened inside another one', () => {
   let database: TestDatabase;

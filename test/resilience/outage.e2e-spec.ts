@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { expectError, successBody } from '../support/envelope';
 import { TcpProxy } from '../support/tcp-proxy';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
+import { uid } from '../factories';
 
 const REDIS_TEST_URL = process.env.REDIS_TEST_URL;
 const describeMysql = TEST_DB === 'mysql' ? describe : describe.skip;
@@ -39,7 +39,7 @@ describeMysql('database outage through a proxy (MySQL)', () => {
   });
 
   it('fails fast while cut (503 envelope, ready 503, health 200) and recovers by itself with nothing lost', async () => {
-    const before = `before-${randomBytes(4).toString('hex')}`;
+    const before = uid('before');
     await app
       .post('/api/v1/notifications', { id: before, url: 'https://hooks.example.com/before' })
       .expect(201);

@@ -5,6 +5,7 @@ import { secrets } from '../support/secrets';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
+import { anonymousRelayerBody } from '../factories';
 
 const describeMysql = TEST_DB === 'mysql' ? describe : describe.skip;
 const INTERVAL_SECONDS = 1;
@@ -49,13 +50,10 @@ describeMysql('two instances on one MySQL database check each relayer once per r
     const addresses: string[] = [];
     for (let i = 0; i < RELAYERS; i++) {
       const res = await apps[i % 2]
-        .post('/api/v1/relayers', {
-          name: `round ${i}`,
-          network: 'anvil',
-          network_type: 'evm',
-          paused: false,
-          signer_id: `round-${i}`,
-        })
+        .post(
+          '/api/v1/relayers',
+          anonymousRelayerBody('evm', { name: `round ${i}`, network: 'anvil', signer_id: `round-${i}` }),
+        )
         .expect(201);
       addresses.push((res.body.data as { address: string }).address.toLowerCase());
     }

@@ -9,6 +9,7 @@ import { secrets } from '../support/secrets';
 import { useTestApp } from '../support/test-app';
 import { TEST_DB } from '../support/test-database';
 import { waitFor } from '../support/wait';
+import { anonymousRelayerBody } from '../factories';
 
 /** The MySQL pool of the service (src/database/data-source-options.ts, poolSize). */
 const POOL_CONNECTIONS = 10;
@@ -145,13 +146,14 @@ describe(`health checks with more checks at once than pool connections (${TEST_D
     const ids: string[] = [];
     for (let i = 0; i < RELAYERS; i++) {
       const res = await app()
-        .post('/api/v1/relayers', {
-          name: `pool ${i}`,
-          network: `anvil-${i % ORIGINS}`,
-          network_type: 'evm',
-          paused: false,
-          signer_id: `pool-${i}`,
-        })
+        .post(
+          '/api/v1/relayers',
+          anonymousRelayerBody('evm', {
+            name: `pool ${i}`,
+            network: `anvil-${i % ORIGINS}`,
+            signer_id: `pool-${i}`,
+          }),
+        )
         .expect(201);
       ids.push((res.body.data as { id: string }).id);
     }

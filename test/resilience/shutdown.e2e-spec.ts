@@ -6,6 +6,7 @@ import { ServiceProcess } from '../support/service-process';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor, withDeadline } from '../support/wait';
+import { uid } from '../factories';
 
 const describeEmbedded = TEST_DB === 'sqlite' ? describe : describe.skip;
 
@@ -33,7 +34,7 @@ describeEmbedded('graceful shutdown on SIGTERM', () => {
     // A request in flight: its body arrives slowly, over the moment of SIGTERM. With
     // `Expect: 100-continue`, Node answers 100 once it has the headers and hands the request on:
     // from then on the request is in flight inside the service.
-    const id = `drain-${randomBytes(4).toString('hex')}`;
+    const id = uid('drain');
     const body = JSON.stringify({ id, url: 'https://hooks.example.com/drained' });
     const socket = net.connect(service.port, '127.0.0.1');
     await withDeadline('the connection to the service', once(socket, 'connect'), 5000);

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { secrets } from '../support/secrets';
 import { ServiceProcess } from '../support/service-process';
-import { defaultCatalogue, startTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { WebhookReceiver } from '../support/webhook-receiver';
-
-const uid = (prefix: string): string => `${prefix}-${randomBytes(5).toString('hex')}`;
+import { relayerBody, uid } from '../factories';
 
 /** `relayer_created:<id>:<name>`: what one acknowledged change must produce at the receiver. */
 const key = (event: string, relayer: { id: string; name: string }) =>
@@ -64,14 +63,12 @@ describe(`webhook outbox on ${TEST_DB}: nothing committed is lost across SIGKILL
     const expected = new Set<string>();
     for (let i = 0; i < 15; i++) {
       const relayer = { id: uid('kill'), name: 'first' };
-      const created = await call(service, 'POST', '/api/v1/relayers', {
-        ...relayer,
-        network: 'sepolia',
-        network_type: 'evm',
-        paused: false,
-        signer_id: catalogue.nextSigner(),
-        notification_id: hook,
-      });
+      const created = await call(
+        service,
+        'POST',
+        '/api/v1/relayers',
+        relayerBody('evm', { ...relayer, signer_id: catalogue.nextSigner(), notification_id: hook }),
+      );
       expect(created.status).toBe(201);
       expected.add(key('relayer_created', relayer));
       const patched = await call(service, 'PATCH', `/api/v1/relayers/${relayer.id}`, { name: 'second' });
@@ -148,15 +145,10 @@ describeMysql('two instances on one MySQL database deliver every event once', ()
       const through = i % 2 === 0 ? a : b;
       writes.push(
         through
-          .post('/api/v1/relayers', {
-            id: uid('pair'),
-            name: `relayer ${i}`,
-            network: 'sepolia',
-            network_type: 'evm',
-            paused: false,
-            signer_id: defaultCatalogue().nextSigner(),
-            notification_id: hook,
-          })
+          .post(
+            '/api/v1/relayers',
+            relayerBody('evm', { id: uid('pair'), name: `relayer ${i}`, notification_id: hook }),
+          )
           .expect(201),
       );
     }

@@ -7,9 +7,8 @@ import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
+import { ISO, relayerBody as factoryRelayerBody, UUID } from '../../factories';
 
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown as string;
-const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown as string;
 const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
 
 interface CreatedKey {
@@ -48,14 +47,8 @@ const as = (app: TestApp, token: string) => ({
   delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
 });
 
-const relayerBody = (id: string, signer: string) => ({
-  id,
-  name: 'audited',
-  network: 'sepolia',
-  network_type: 'evm',
-  paused: false,
-  signer_id: signer,
-});
+const relayerBody = (id: string, signer: string) =>
+  factoryRelayerBody('evm', { id, name: 'audited', signer_id: signer });
 
 describe('API keys (docs/reference/keys-and-audit.md)', () => {
   const handle = useTestApp();

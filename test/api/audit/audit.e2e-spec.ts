@@ -4,9 +4,8 @@ import { expectError } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { RPC_SECRET } from '../../support/test-catalogue';
+import { ISO, relayerBody, uid, UUID } from '../../factories';
 
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown as string;
-const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown as string;
 const ADMIN = { type: 'admin', id: 'admin', name: 'API_KEY' };
 
 interface AuditRecord {
@@ -49,15 +48,10 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
   });
 
   it('records a relayer create, update and delete with the actor, the request id and the response-shaped sides', async () => {
-    const id = `aud-${randomBytes(3).toString('hex')}`;
+    const id = uid('aud');
     const created = await app()
       .post('/api/v1/relayers', {
-        id,
-        name: 'audited',
-        network: 'sepolia',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'pool-0100',
+        ...relayerBody('evm', { id, name: 'audited', signer_id: 'pool-0100' }),
         custom_rpc_urls: [{ url: `https://rpc.example.org/v2/${RPC_SECRET}`, weight: 50 }],
       })
       .expect(201);
@@ -107,16 +101,9 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
   });
 
   it('keeps every digit of an amount beyond 2^53 in the records it serves', async () => {
-    const id = `aud-${randomBytes(3).toString('hex')}`;
+    const id = uid('aud');
     await app()
-      .post('/api/v1/relayers', {
-        id,
-        name: 'wei',
-        network: 'sepolia',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'pool-0100',
-      })
+      .post('/api/v1/relayers', relayerBody('evm', { id, name: 'wei', signer_id: 'pool-0100' }))
       .expect(201);
     const patched = await app()
       .patch(`/api/v1/relayers/${id}`, { policies: { min_balance: '1000000000000000000001' } })
@@ -194,24 +181,13 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
     const before = (await audit('per_page=1')).pagination.total_items;
     await app().post('/api/v1/relayers', { name: 'x' }).expect(400);
     await app()
-      .post('/api/v1/relayers', {
-        id: 'pool-dup',
-        name: 'a',
-        network: 'sepolia',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'pool-0101',
-      })
+      .post('/api/v1/relayers', relayerBody('evm', { id: 'pool-dup', name: 'a', signer_id: 'pool-0101' }))
       .expect(201);
     expectError(
-      await app().post('/api/v1/relayers', {
-        id: 'pool-dup',
-        name: 'a',
-        network: 'sepolia',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'pool-0102',
-      }),
+      await app().post(
+        '/api/v1/relayers',
+        relayerBody('evm', { id: 'pool-dup', name: 'a', signer_id: 'pool-0102' }),
+      ),
       409,
       'Relayer with this ID already exists',
     );

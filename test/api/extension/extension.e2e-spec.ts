@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { RelayerAuditModule } from '../../../examples/relayer-audit/relayer-audit.module';
 import { expectError, successBody } from '../../support/envelope';
-import { defaultCatalogue, startTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import { relayerBody, uid } from '../../factories';
 
 describe('an extension module added with createApp(config, { imports })', () => {
   let database: TestDatabase;
@@ -32,17 +32,8 @@ describe('an extension module added with createApp(config, { imports })', () => 
   });
 
   it('it hears every committed relayer change, after commit, and reads through the exported RelayersService', async () => {
-    const id = `ext-${randomBytes(5).toString('hex')}`;
-    await app
-      .post('/api/v1/relayers', {
-        id,
-        name: 'audited',
-        network: 'sepolia',
-        network_type: 'evm',
-        paused: false,
-        signer_id: defaultCatalogue().nextSigner(),
-      })
-      .expect(201);
+    const id = uid('ext');
+    await app.post('/api/v1/relayers', relayerBody('evm', { id, name: 'audited' })).expect(201);
     await app.patch(`/api/v1/relayers/${id}`, { name: 'renamed' }).expect(200);
     await app.patch(`/api/v1/relayers/${id}`, { name: 12 }).expect(400); // refused: nothing to hear
     const history = await app.get(`/api/v1/examples/relayer-audit/${id}`).expect(200);

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
+import { uid, UUID_V4 } from '../../factories';
 
 const key = (): string => secrets.add(randomBytes(24).toString('hex'));
-const uid = (prefix = 'n'): string => `${prefix}-${randomBytes(6).toString('hex')}`;
 
 describe('notifications API', () => {
   const handle = useTestApp();
@@ -13,7 +13,7 @@ describe('notifications API', () => {
   describe('POST /api/v1/notifications', () => {
     it('creates a webhook and answers 201 with the notification, never the key', async () => {
       const signingKey = key();
-      const id = uid();
+      const id = uid('n');
       const res = await app()
         .post('/api/v1/notifications', {
           id,
@@ -39,9 +39,7 @@ describe('notifications API', () => {
         const res = await app().post('/api/v1/notifications', body).expect(201);
         expect(res.body).toEqual(
           successBody({
-            id: expect.stringMatching(
-              /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-            ),
+            id: UUID_V4,
             type: 'webhook',
             url: 'https://hooks.example.com/b',
             has_signing_key: false,
@@ -51,14 +49,14 @@ describe('notifications API', () => {
     });
 
     it('answers 409 for a duplicate id, also when two creates race', async () => {
-      const id = uid();
+      const id = uid('n');
       await app().post('/api/v1/notifications', { id, url: 'https://hooks.example.com/c' }).expect(201);
       expectError(
         await app().post('/api/v1/notifications', { id, url: 'https://hooks.example.com/d' }),
         409,
         'Notification with this ID already exists',
       );
-      const racing = uid();
+      const racing = uid('n');
       const results = await Promise.all(
         [1, 2, 3, 4].map(() =>
           app().post('/api/v1/notifications', { id: racing, url: 'https://hooks.example.com/e' }),
@@ -150,7 +148,7 @@ describe('notifications API', () => {
 
   describe('PATCH /api/v1/notifications/{id}', () => {
     it('updates the url and keeps the key and type when they are absent or null', async () => {
-      const id = uid();
+      const id = uid('n');
       await app()
         .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/1', signing_key: key() })
         .expect(201);
@@ -167,7 +165,7 @@ describe('notifications API', () => {
     });
 
     it('refuses "url": null with a 400 naming url, and changes nothing', async () => {
-      const id = uid();
+      const id = uid('n');
       const created = await app()
         .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/n', signing_key: key() })
         .expect(201);
@@ -185,7 +183,7 @@ describe('notifications API', () => {
     });
 
     it('names every problem of a PATCH, the URL policy with the rest, and changes nothing', async () => {
-      const id = uid();
+      const id = uid('n');
       const created = await app()
         .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/e', signing_key: key() })
         .expect(201);
@@ -201,7 +199,7 @@ describe('notifications API', () => {
     });
 
     it('removes the key with signing_key "" and sets a new one with a long enough key', async () => {
-      const id = uid();
+      const id = uid('n');
       await app()
         .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/k', signing_key: key() })
         .expect(201);
@@ -221,7 +219,7 @@ describe('notifications API', () => {
     });
 
     it('answers {} with 200 and the unchanged notification', async () => {
-      const id = uid();
+      const id = uid('n');
       const created = await app()
         .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/same' })
         .expect(201);
@@ -248,7 +246,7 @@ describe('notifications API', () => {
       ['metadata url', { url: 'http://[::ffff:a9fe:a9fe]/' }, 'url points to a cloud metadata address'],
       ['type email', { type: 'email' }, 'type must be one of: webhook'],
     ])('refuses %s with a 400', async (_case, body, message) => {
-      const id = uid();
+      const id = uid('n');
       await app().post('/api/v1/notifications', { id, url: 'https://hooks.example.com/p' }).expect(201);
       expectError(await app().patch(`/api/v1/notifications/${id}`, body), 400, message);
     });
@@ -261,7 +259,7 @@ describe('notifications API', () => {
     });
 
     it('DELETE removes the notification: 200, then 404', async () => {
-      const id = uid();
+      const id = uid('n');
       await app().post('/api/v1/notifications', { id, url: 'https://hooks.example.com/del' }).expect(201);
       const res = await app().delete(`/api/v1/notifications/${id}`).expect(200);
       expect(res.body).toEqual(successBody('Notification deleted successfully'));
@@ -280,7 +278,7 @@ describe('notifications list pagination', () => {
 
   beforeAll(async () => {
     for (let i = 0; i < 23; i++) {
-      const id = `p-${String(i).padStart(2, '0')}-${randomBytes(3).toString('hex')}`;
+      const id = uid(`p-${String(i).padStart(2, '0')}`);
       ids.push(id);
       await app()
         .post('/api/v1/notifications', { id, url: `https://hooks.example.com/${i}` })

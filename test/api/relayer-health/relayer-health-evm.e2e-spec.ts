@@ -11,9 +11,9 @@ import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
+import { ISO, relayerBody, uid } from '../../factories';
 
 const ETH = 10n ** 18n;
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown as string;
 
 /** A catalogue with two EVM networks on the same anvil: one with its chain id, one with another. */
 function anvilCatalogue(anvil: Anvil, signers: number): { file: string; signer: (i: number) => string } {
@@ -64,15 +64,16 @@ describe('EVM relayer health against a real node (anvil)', () => {
   /** Creates a relayer on the anvil network (its first check runs by itself right after). */
   const create = async (extra: object = {}) => {
     const res = await app()
-      .post('/api/v1/relayers', {
-        id: `evm-${randomBytes(5).toString('hex')}`,
-        name: 'anvil relayer',
-        network: 'anvil',
-        network_type: 'evm',
-        paused: false,
-        signer_id: catalogue.signer(next++),
-        ...extra,
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody('evm', {
+          id: uid('evm'),
+          name: 'anvil relayer',
+          network: 'anvil',
+          signer_id: catalogue.signer(next++),
+          ...extra,
+        }),
+      )
       .expect(201);
     return res.body.data as { id: string; address: string; system_disabled: boolean };
   };
@@ -137,7 +138,7 @@ describe('EVM relayer health against a real node (anvil)', () => {
   });
 
   it('balance below min_balance → BalanceCheckFailed and relayer_disabled; funded again → relayer_enabled', async () => {
-    const hook = `hook-${randomBytes(4).toString('hex')}`;
+    const hook = uid('hook');
     await app()
       .post('/api/v1/notifications', { id: hook, url: receiver.url('/health') })
       .expect(201);
@@ -190,7 +191,7 @@ describe('EVM relayer health against a real node (anvil)', () => {
   it("a catalogue chain_id that differs from the node's → RpcValidationFailed", async () => {
     const res = await app()
       .post('/api/v1/relayers', {
-        id: `evm-${randomBytes(5).toString('hex')}`,
+        id: uid('evm'),
         name: 'mislabelled',
         network: 'anvil-mislabelled',
         network_type: 'evm',
@@ -262,7 +263,7 @@ describe('RPC endpoints the URL policy refuses are never contacted, even through
     try {
       const created = await app()
         .post('/api/v1/relayers', {
-          id: `dns-${randomBytes(5).toString('hex')}`,
+          id: uid('dns'),
           name: 'rebound',
           network: 'anvil',
           network_type: 'evm',

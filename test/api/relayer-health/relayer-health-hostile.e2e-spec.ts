@@ -10,6 +10,7 @@ import { StreamingRpc } from '../../support/streaming-rpc';
 import { useTestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
+import { relayerBody, uid } from '../../factories';
 
 const MiB = 1024 * 1024;
 /** The old-space limit of `npm start` (--max-old-space-size=256): RSS must stay below it. */
@@ -191,17 +192,18 @@ describe('answers that quote an endpoint at length, and refused connections (doc
   const host = () => `127.0.0.1:${rpc.port}`;
 
   const create = async (type: NetworkType, extra: object = {}): Promise<string> => {
-    const id = `${type}-${randomBytes(5).toString('hex')}`;
+    const id = uid(type);
     await app()
-      .post('/api/v1/relayers', {
-        id,
-        name: `${type} relayer`,
-        network: 'hostile',
-        network_type: type,
-        paused: false,
-        signer_id: `hostile-${next++}`,
-        ...extra,
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody(type, {
+          id,
+          name: `${type} relayer`,
+          network: 'hostile',
+          signer_id: `hostile-${next++}`,
+          ...extra,
+        }),
+      )
       .expect(201);
     return id;
   };

@@ -9,9 +9,8 @@ import { StellarRpc, TESTNET_PASSPHRASE } from '../../support/stellar-rpc';
 import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
+import { ISO, relayerBody, uid } from '../../factories';
 
-const uid = (prefix: string): string => `${prefix}-${randomBytes(6).toString('hex')}`;
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown as string;
 const PUBLIC_PASSPHRASE = 'Public Global Stellar Network ; September 2015';
 /** Lamports above 2^53: a JSON number only every digit of which is the balance. */
 const WHALE_LAMPORTS = 9_007_199_254_740_993n;
@@ -67,15 +66,15 @@ function api(app: () => TestApp) {
   return {
     async create(type: 'solana' | 'stellar', extra: object = {}): Promise<Relayer> {
       const res = await app()
-        .post('/api/v1/relayers', {
-          id: uid(type),
-          name: `${type} relayer`,
-          network: type === 'solana' ? 'devnet' : 'testnet',
-          network_type: type,
-          paused: false,
-          signer_id: `signer-${nextSigner++}`,
-          ...extra,
-        })
+        .post(
+          '/api/v1/relayers',
+          relayerBody(type, {
+            id: uid(type),
+            name: `${type} relayer`,
+            signer_id: `signer-${nextSigner++}`,
+            ...extra,
+          }),
+        )
         .expect(201);
       const created = res.body.data as Relayer;
       // Checks never block a request: the create answers before any check.

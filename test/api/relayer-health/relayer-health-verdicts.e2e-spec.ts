@@ -7,6 +7,7 @@ import { SolanaRpc } from '../../support/solana-rpc';
 import { useTestApp } from '../../support/test-app';
 import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
+import { relayerBody, uid } from '../../factories';
 
 /** The longest a PATCH of custom_rpc_urls may wait for its check: min(RELAYER_HEALTH_RETRY_SECONDS, 5 s). */
 const PATCH_CHECK_WITHIN_MS = 5000;
@@ -61,17 +62,17 @@ describe(`verdicts about what is no longer there on ${TEST_DB} (docs/reference/h
   it('a PATCH of custom_rpc_urls during a check of the old URL: never disabled for the replaced URL, the new URL checked within 5 s', async () => {
     old.setUnhealthy();
     old.rpc.answerDelayMs = 1000;
-    const id = `race-${randomBytes(5).toString('hex')}`;
+    const id = uid('race');
     await app()
-      .post('/api/v1/relayers', {
-        id,
-        name: 'race',
-        network: 'devnet',
-        network_type: 'solana',
-        paused: false,
-        signer_id: 'verdicts-0',
-        custom_rpc_urls: [{ url: old.url('/old'), weight: 1 }],
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody('solana', {
+          id,
+          name: 'race',
+          signer_id: 'verdicts-0',
+          custom_rpc_urls: [{ url: old.url('/old'), weight: 1 }],
+        }),
+      )
       .expect(201);
     // The first check (started by the create) is waiting for the old URL's answer.
     await waitFor('the first check to call the old URL', () => old.rpc.received > 0, { timeoutMs: 5000 });
@@ -123,16 +124,12 @@ describe(`verdicts about what is no longer there on ${TEST_DB} (docs/reference/h
     network.rpc.answerDelayMs = 1000;
     const receivedBefore = network.rpc.received;
     next.rpc.resetCallCounts();
-    const id = `net-${randomBytes(5).toString('hex')}`;
+    const id = uid('net');
     await app()
-      .post('/api/v1/relayers', {
-        id,
-        name: 'follows its network',
-        network: 'devnet',
-        network_type: 'solana',
-        paused: false,
-        signer_id: 'verdicts-1',
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody('solana', { id, name: 'follows its network', signer_id: 'verdicts-1' }),
+      )
       .expect(201);
     await waitFor('the first check to call the network', () => network.rpc.received > receivedBefore, {
       timeoutMs: 5000,

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { errorBody, successBody } from '../../support/envelope';
-import { defaultCatalogue, useTestApp } from '../../support/test-app';
+import { useTestApp } from '../../support/test-app';
+import { relayerBody, type NetworkType, uid } from '../../factories';
 
-const NETWORK = { evm: 'sepolia', solana: 'devnet', stellar: 'testnet' } as const;
-type NetworkType = keyof typeof NETWORK;
 const BASE58 = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 const INT32_OVER = 2147483648;
 
@@ -70,17 +68,7 @@ describe('policy fields over HTTP, for every row of the interface tables', () =>
       .post('/api/v1/relayers')
       .set('Authorization', `Bearer ${app().apiKey}`)
       .set('Content-Type', 'application/json')
-      .send(
-        toJson({
-          id: `p-${randomBytes(6).toString('hex')}`,
-          name: 'policy row',
-          network: NETWORK[type],
-          network_type: type,
-          paused: false,
-          signer_id: defaultCatalogue().nextSigner(),
-          policies,
-        }),
-      );
+      .send(toJson(relayerBody(type, { id: uid('p'), name: 'policy row', policies })));
 
   for (const type of Object.keys(ROWS) as NetworkType[]) {
     describe(type, () => {

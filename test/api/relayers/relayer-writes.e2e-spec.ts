@@ -5,10 +5,9 @@ import http from 'node:http';
 import { expectError } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { waitFor } from '../../support/wait';
-import { defaultCatalogue, useTestApp } from '../../support/test-app';
+import { useTestApp } from '../../support/test-app';
 import { TEST_DB, type TestDatabase } from '../../support/test-database';
-
-const uid = (prefix = 'w'): string => `${prefix}-${randomBytes(6).toString('hex')}`;
+import { relayerBody, uid } from '../../factories';
 
 /** The custom_rpc_urls column of a relayer, read from the database itself (not through the API). */
 async function storedRpcUrls(database: TestDatabase, id: string): Promise<unknown> {
@@ -35,15 +34,7 @@ async function storedRpcUrls(database: TestDatabase, id: string): Promise<unknow
 describe('relayer writes: every problem named at once, masked URLs kept by what they stand for', () => {
   const handle = useTestApp();
   const app = () => handle.current;
-  const body = (extra: object = {}) => ({
-    id: uid(),
-    name: 'writes',
-    network: 'sepolia',
-    network_type: 'evm',
-    paused: false,
-    signer_id: defaultCatalogue().nextSigner(),
-    ...extra,
-  });
+  const body = (extra: object = {}) => relayerBody('evm', { id: uid('w'), name: 'writes', ...extra });
 
   describe('one 400 names every problem, across every kind of check', () => {
     it('POST: a bad name, a bad policy field and a bad RPC URL are all named, with bracketed paths', async () => {

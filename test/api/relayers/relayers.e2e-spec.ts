@@ -3,24 +3,12 @@ import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { defaultCatalogue, startTestApp, useTestApp } from '../../support/test-app';
 import { KEY1 } from '../../support/test-catalogue';
-
-const uid = (prefix = 'r'): string => `${prefix}-${randomBytes(6).toString('hex')}`;
-const NETWORK = { evm: 'sepolia', solana: 'devnet', stellar: 'testnet' } as const;
-type NetworkType = keyof typeof NETWORK;
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+import { ISO, NETWORK, relayerBody, type NetworkType, uid, UUID_V4_PATTERN } from '../../factories';
 
 describe('relayers API', () => {
   const handle = useTestApp();
   const app = () => handle.current;
-  const body = (type: NetworkType = 'evm', extra: object = {}) => ({
-    id: uid(),
-    name: `relayer ${type}`,
-    network: NETWORK[type],
-    network_type: type,
-    paused: false,
-    signer_id: defaultCatalogue().nextSigner(),
-    ...extra,
-  });
+  const body = (type: NetworkType = 'evm', extra: object = {}) => relayerBody(type, { ...extra });
   const create = async (type: NetworkType = 'evm', extra: object = {}) =>
     (await app().post('/api/v1/relayers', body(type, extra)).expect(201)).body.data as Record<
       string,
@@ -35,7 +23,7 @@ describe('relayers API', () => {
     ] as const)(
       'creates a %s relayer with every field; address is the signer key address',
       async (type, address, policies) => {
-        const id = uid();
+        const id = uid('r');
         const res = await app()
           .post('/api/v1/relayers', {
             id,
@@ -74,9 +62,7 @@ describe('relayers API', () => {
       const given = body('evm', { notification_id: notification });
       delete (given as { id?: string }).id;
       const res = await app().post('/api/v1/relayers', given).expect(201);
-      expect(res.body.data.id).toMatch(
-        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-      );
+      expect(res.body.data.id).toMatch(UUID_V4_PATTERN);
       expect(res.body.data.notification_id).toBe(notification);
     });
 
@@ -264,7 +250,7 @@ describe('relayers API', () => {
     ])(
       'EVM min_balance as %s keeps every digit, in responses and after a restart',
       async (_case, literal) => {
-        const id = uid();
+        const id = uid('r');
         const raw = `{"id":"${id}","name":"wei","network":"sepolia","network_type":"evm","paused":false,"signer_id":"${defaultCatalogue().nextSigner()}","policies":{"min_balance":${literal},"gas_price_cap":99999999999999999999999999}}`;
         const res = await app()
           .raw()
@@ -288,7 +274,7 @@ describe('relayers API', () => {
     );
 
     it('int64 limits come back with every digit', async () => {
-      const id = uid();
+      const id = uid('r');
       const raw = `{"id":"${id}","name":"i64","network":"devnet","network_type":"solana","paused":false,"signer_id":"${defaultCatalogue().nextSigner()}","policies":{"min_balance":9223372036854775807,"max_allowed_fee_lamports":9223372036854775807}}`;
       const res = await app()
         .raw()
@@ -300,7 +286,7 @@ describe('relayers API', () => {
       expect(res.text).toContain('"max_allowed_fee_lamports":9223372036854775807');
       expect(res.text).toContain('"min_balance":9223372036854775807');
       const over = raw
-        .replace(`"${id}"`, `"${uid()}"`)
+        .replace(`"${id}"`, `"${uid('r')}"`)
         .replace('"min_balance":9223372036854775807', '"min_balance":9223372036854775808');
       const refused = await app()
         .raw()
@@ -453,7 +439,7 @@ describe('relayers API', () => {
   describe('races', () => {
     it('two concurrent creates with the same id: one 201, one 409', async () => {
       for (let round = 0; round < 5; round++) {
-        const id = uid();
+        const id = uid('r');
         const [a, b] = await Promise.all([
           app().post('/api/v1/relayers', body('evm', { id })),
           app().post('/api/v1/relayers', body('evm', { id })),
@@ -520,9 +506,9 @@ describe('relayers API', () => {
       const hook = (
         await app().post('/api/v1/notifications', { url: 'https://hooks.example.com/used' }).expect(201)
       ).body.data.id;
-      const a = await create('evm', { id: `use-a-${randomBytes(3).toString('hex')}`, notification_id: hook });
+      const a = await create('evm', { id: uid('use-a'), notification_id: hook });
       const b = await create('stellar', {
-        id: `use-b-${randomBytes(3).toString('hex')}`,
+        id: uid('use-b'),
         notification_id: hook,
       });
       expectError(

@@ -3,8 +3,9 @@ import { DataSource } from 'typeorm';
 import { successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { TEST_DB } from '../../support/test-database';
-import { defaultCatalogue, useTestApp } from '../../support/test-app';
+import { useTestApp } from '../../support/test-app';
 import { WebhookReceiver } from '../../support/webhook-receiver';
+import { relayerBody, uid } from '../../factories';
 
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** The limits of src/relayers/policies/policy-validation.ts and src/common/validation. */
@@ -85,26 +86,19 @@ describe('whole resources on every database (docs/reference/hardening.md)', () =
   afterAll(() => receiver.close());
 
   it('a Solana relayer with every list at its maximum and 20 RPC URLs of 2 KiB: stored, read back, patched, audited and delivered whole', async () => {
-    const hook = `whole-${randomBytes(4).toString('hex')}`;
+    const hook = uid('whole');
     await app()
       .post('/api/v1/notifications', { id: hook, url: receiver.url('/whole') })
       .expect(201);
     const policies = maximalSolanaPolicies();
     const rpcs = maximalRpcUrls();
     expect(JSON.stringify(policies).length).toBeGreaterThan(MYSQL_TEXT_BYTES);
-    const id = `whole-${randomBytes(4).toString('hex')}`;
+    const id = uid('whole');
 
-    const created = await app().post('/api/v1/relayers', {
-      id,
-      name: 'maximal',
-      network: 'devnet',
-      network_type: 'solana',
-      paused: false,
-      signer_id: defaultCatalogue().nextSigner(),
-      notification_id: hook,
-      custom_rpc_urls: rpcs,
-      policies,
-    });
+    const created = await app().post(
+      '/api/v1/relayers',
+      relayerBody('solana', { id, name: 'maximal', notification_id: hook, custom_rpc_urls: rpcs, policies }),
+    );
     expect(created.status).toBe(201);
     const createdData = created.body.data as Record<string, unknown>;
     expect({ policies: createdData.policies, custom_rpc_urls: createdData.custom_rpc_urls }).toEqual({

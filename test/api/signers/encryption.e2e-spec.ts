@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
+import { uid } from '../../factories';
 
 describe('signing keys at rest with STORAGE_ENCRYPTION_KEY', () => {
   const handle = useTestApp({ STORAGE_ENCRYPTION_KEY: secrets.add(randomBytes(32).toString('base64')) });
 
   it('stores the key encrypted: not in the database, still reported as set', async () => {
     const signingKey = secrets.add(`sk-${randomBytes(24).toString('hex')}`);
-    const id = `enc-${randomBytes(4).toString('hex')}`;
+    const id = uid('enc');
     await handle.current
       .post('/api/v1/notifications', { id, url: 'https://hooks.example.com/enc', signing_key: signingKey })
       .expect(201);

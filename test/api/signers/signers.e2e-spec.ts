@@ -4,6 +4,7 @@ import { secrets } from '../../support/secrets';
 import { defaultCatalogue, startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { KEY1 } from '../../support/test-catalogue';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import { relayerBody as factoryRelayerBody, uid, UUID } from '../../factories';
 
 const EVM = /^0x[0-9a-fA-F]{40}$/;
 const SOLANA = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -17,18 +18,9 @@ const KEY1_ADDRESSES = { evm: KEY1.evm, solana: KEY1.solana, stellar: KEY1.stell
 
 /** A fresh random key, registered as a secret: it must appear in no response, log or database byte. */
 const newKey = (): string => secrets.add(randomBytes(32).toString('hex'));
-const newId = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
-function relayerBody(signerId: string, network = 'sepolia'): Record<string, unknown> {
-  return {
-    id: newId('r'),
-    name: 'signer user',
-    network,
-    network_type: 'evm',
-    paused: false,
-    signer_id: signerId,
-  };
-}
+const relayerBody = (signerId: string, network = 'sepolia') =>
+  factoryRelayerBody('evm', { name: 'signer user', network, signer_id: signerId });
 
 describe('signers through the API (docs/reference/networks-and-signers.md#3-signers)', () => {
   const handle = useTestApp();
@@ -55,7 +47,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
   });
 
   it('creates a plain signer: 201 with the addresses its key has, then get and list show it', async () => {
-    const id = newId('api');
+    const id = uid('api');
     const res = await app().post('/api/v1/signers', { id, type: 'plain', config: { key: `0x${KEY1.hex}` } });
     expect({ status: res.status, body: res.body as unknown }).toEqual({
       status: 201,
@@ -77,7 +69,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
       .post('/api/v1/signers', { type: 'plain', config: { key: newKey() } })
       .expect(201);
     expect(res.body.data).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      id: UUID,
       type: 'local',
       config: {},
       addresses: anyAddresses,
@@ -109,11 +101,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
       'config.path is not an allowed field',
     ],
   ])('refuses %s with a 400 naming config.key (never quoting it)', async (_name, config, message) => {
-    expectError(
-      await app().post('/api/v1/signers', { id: newId('bad'), type: 'plain', config }),
-      400,
-      message,
-    );
+    expectError(await app().post('/api/v1/signers', { id: uid('bad'), type: 'plain', config }), 400, message);
   });
 
   it.each([
@@ -127,7 +115,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
     'local',
   ])("refuses type '%s' as not supported", async (type) => {
     expectError(
-      await app().post('/api/v1/signers', { id: newId('kms'), type, config: { key_id: 'x' } }),
+      await app().post('/api/v1/signers', { id: uid('kms'), type, config: { key_id: 'x' } }),
       400,
       `Signer type '${type}' is not supported`,
     );
@@ -151,7 +139,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
   });
 
   it('refuses a duplicate id, of a signer created here or of one in the file', async () => {
-    const id = newId('dup');
+    const id = uid('dup');
     await createSigner(id);
     expectError(
       await app().post('/api/v1/signers', { id, type: 'plain', config: { key: newKey() } }),
@@ -166,7 +154,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
   });
 
   it('refuses every update: a key never changes under a relayer', async () => {
-    const id = newId('fixed');
+    const id = uid('fixed');
     await createSigner(id);
     for (const target of [id, KEY1.id]) {
       expectError(
@@ -184,7 +172,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
   });
 
   it('a signer created here serves relayers; while one uses it, it cannot be deleted', async () => {
-    const id = newId('used');
+    const id = uid('used');
     const { data } = await createSigner(id);
     const first = relayerBody(id);
     const second = relayerBody(id, 'mainnet');
@@ -221,7 +209,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
 
   it('a delete racing a relayer create: either the relayer exists with its signer, or neither', async () => {
     for (let round = 0; round < 6; round++) {
-      const id = newId('race');
+      const id = uid('race');
       await createSigner(id);
       const body = relayerBody(id);
       const [create, remove] = await Promise.all([
@@ -248,7 +236,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
   });
 
   it('keeps the key only encrypted: the database holds the row, not the key in any spelling', async () => {
-    const id = newId('sealed');
+    const id = uid('sealed');
     const key = newKey();
     await createSigner(id, `0x${key.toUpperCase()}`);
     const dump = await handle.database.dump();
@@ -311,7 +299,7 @@ describe('signers on two instances of one database', () => {
 
   it('a signer created on one is usable for a relayer create on the other at once, and deleted for both', async () => {
     const [one, two] = apps;
-    const id = newId('shared');
+    const id = uid('shared');
     const created = await one
       .post('/api/v1/signers', { id, type: 'plain', config: { key: newKey() } })
       .expect(201);

@@ -3,14 +3,9 @@ import type { LookupAddress } from 'node:dns';
 import { DnsResolver } from '../../../src/common/security/policy-agent';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { defaultCatalogue, useTestApp } from '../../support/test-app';
+import { useTestApp } from '../../support/test-app';
 import { verifySignatures, WebhookReceiver } from '../../support/webhook-receiver';
-
-const uid = (prefix = 'wh'): string => `${prefix}-${randomBytes(6).toString('hex')}`;
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) as unknown as string;
-const UUID = expect.stringMatching(
-  /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-) as unknown as string;
+import { ISO, relayerBody as factoryRelayerBody, uid, UUID_V4 } from '../../factories';
 
 describe('webhook events: relayer changes reach their notification target, signed and retried', () => {
   const receiver = new WebhookReceiver();
@@ -34,16 +29,8 @@ describe('webhook events: relayer changes reach their notification target, signe
       .expect(201);
     return id;
   };
-  const relayerBody = (notificationId: string | null, extra: object = {}) => ({
-    id: uid('r'),
-    name: 'hooked',
-    network: 'sepolia',
-    network_type: 'evm',
-    paused: false,
-    signer_id: defaultCatalogue().nextSigner(),
-    notification_id: notificationId,
-    ...extra,
-  });
+  const relayerBody = (notificationId: string | null, extra: object = {}) =>
+    factoryRelayerBody('evm', { name: 'hooked', notification_id: notificationId, ...extra });
   const deliveries = async (notificationId: string, query = '') =>
     (await app().get(`/api/v1/notifications/${notificationId}/deliveries${query}`).expect(200)).body as {
       data: Array<Record<string, unknown>>;
@@ -81,13 +68,13 @@ describe('webhook events: relayer changes reach their notification target, signe
     expect(got.map((r) => r.json.event)).toEqual(['relayer_created', 'relayer_updated', 'relayer_deleted']);
     expect(got.map((r) => r.json)).toEqual([
       {
-        id: UUID,
+        id: UUID_V4,
         event: 'relayer_created',
         payload: { payload_type: 'relayer_created', relayer: created },
         timestamp: ISO,
       },
       {
-        id: UUID,
+        id: UUID_V4,
         event: 'relayer_updated',
         payload: {
           payload_type: 'relayer_updated',
@@ -97,7 +84,7 @@ describe('webhook events: relayer changes reach their notification target, signe
         timestamp: ISO,
       },
       {
-        id: UUID,
+        id: UUID_V4,
         event: 'relayer_deleted',
         payload: { payload_type: 'relayer_deleted', relayer: current },
         timestamp: ISO,
@@ -186,7 +173,7 @@ describe('webhook events: relayer changes reach their notification target, signe
     expect(new Set(got.map((r) => r.headers['x-event-id'])).size).toBe(1);
     const [delivery] = await settled(hook);
     expect(delivery).toEqual({
-      id: UUID,
+      id: UUID_V4,
       event_id: got[0].json.id,
       event: 'relayer_created',
       relayer_id: (got[0].json.payload.relayer as { id: string }).id,
@@ -326,7 +313,7 @@ describe('webhook events: relayer changes reach their notification target, signe
     );
     const [request] = await receiver.waitFor('/probe', 1);
     expect(request.json).toEqual({
-      id: UUID,
+      id: UUID_V4,
       event: 'notification_test',
       payload: { payload_type: 'notification_test', notification_id: hook },
       timestamp: ISO,
