@@ -79,7 +79,7 @@ export function notificationBody(fields: object = {}): Body {
 export async function createRelayer(
   app: TestApp,
   type: NetworkType = 'evm',
-  fields: Body = {},
+  fields: object = {},
 ): Promise<Body> {
   return (await app.post('/api/v1/relayers', relayerBody(type, fields)).expect(201)).body.data as Body;
 }

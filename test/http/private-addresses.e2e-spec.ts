@@ -9,6 +9,7 @@ import { JsonRpcServer } from '../support/json-rpc-server';
 import { secrets } from '../support/secrets';
 import { useTestApp, type Env } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { relayerBody } from '../factories';
 
 /**
  * docs/reference/hardening.md "Private addresses in production": with NODE_ENV=production and nothing set, private
@@ -91,15 +92,16 @@ describe('NODE_ENV=production with nothing set: private addresses refused, namin
 
   it('a relayer custom_rpc_urls entry: 400 naming the entry and RPC_BLOCK_PRIVATE_IPS', async () => {
     expectError(
-      await app().post('/api/v1/relayers', {
-        id: 'private-rpc',
-        name: 'private',
-        network: 'local',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'local-0',
-        custom_rpc_urls: [{ url: 'https://rpc.example.com/a' }, { url: 'http://192.168.1.20:8545' }],
-      }),
+      await app().post(
+        '/api/v1/relayers',
+        relayerBody('evm', {
+          id: 'private-rpc',
+          name: 'private',
+          network: 'local',
+          signer_id: 'local-0',
+          custom_rpc_urls: [{ url: 'https://rpc.example.com/a' }, { url: 'http://192.168.1.20:8545' }],
+        }),
+      ),
       400,
       `custom_rpc_urls[1].url ${RPC_REFUSAL}`,
     );
@@ -142,14 +144,10 @@ describe('NODE_ENV=production with nothing set: private addresses refused, namin
   it('POST .../check of a relayer on a network with a private RPC node: refused before connecting', async () => {
     rpc.resetCallCounts();
     await app()
-      .post('/api/v1/relayers', {
-        id: 'on-local',
-        name: 'local',
-        network: 'local',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'local-1',
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody('evm', { id: 'on-local', name: 'local', network: 'local', signer_id: 'local-1' }),
+      )
       .expect(201);
     await app().post('/api/v1/relayers/on-local/check').expect(200);
     const relayer = (await app().get('/api/v1/relayers/on-local').expect(200)).body.data as {
@@ -174,15 +172,16 @@ describe('NODE_ENV=production with RPC_ and WEBHOOK_BLOCK_PRIVATE_IPS=false: pri
       .post('/api/v1/notifications', { id: 'private-hook', url: receiver.url('/allowed') })
       .expect(201);
     await app()
-      .post('/api/v1/relayers', {
-        id: 'private-rpc',
-        name: 'private',
-        network: 'local',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'local-0',
-        custom_rpc_urls: [{ url: 'http://192.168.1.20:8545' }],
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody('evm', {
+          id: 'private-rpc',
+          name: 'private',
+          network: 'local',
+          signer_id: 'local-0',
+          custom_rpc_urls: [{ url: 'http://192.168.1.20:8545' }],
+        }),
+      )
       .expect(201);
     await app()
       .patch('/api/v1/networks/evm:local', { rpc_urls: [rpc.url()] })
@@ -195,14 +194,10 @@ describe('NODE_ENV=production with RPC_ and WEBHOOK_BLOCK_PRIVATE_IPS=false: pri
     expect(receiver.to('/allowed')).toHaveLength(1);
     rpc.resetCallCounts();
     await app()
-      .post('/api/v1/relayers', {
-        id: 'on-local',
-        name: 'local',
-        network: 'local',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'local-2',
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody('evm', { id: 'on-local', name: 'local', network: 'local', signer_id: 'local-2' }),
+      )
       .expect(201);
     await app().post('/api/v1/relayers/on-local/check').expect(200);
     expect(rpc.callCount('eth_chainId')).toBeGreaterThan(0);

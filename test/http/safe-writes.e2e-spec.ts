@@ -11,7 +11,7 @@ import { errorBody, expectError, successBody } from '../support/envelope';
 import { startTestApp, useTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { relayerBody as factoryRelayerBody, uid } from '../factories';
+import { notificationBody, relayerBody as factoryRelayerBody, uid } from '../factories';
 
 const STRONG_TAG = /^"[\x21\x23-\x7e]+"$/;
 // Several instances share a MySQL database. Two in this one process on one SQLite file would block
@@ -66,7 +66,7 @@ describe('safe writes (docs/reference/safe-writes.md): ETag, If-Match and dry ru
   };
   const createNotification = async (extra: object = {}) => {
     const res = await app()
-      .post('/api/v1/notifications', { id: uid('n'), url: 'https://hooks.example.com/safe', ...extra })
+      .post('/api/v1/notifications', notificationBody({ url: 'https://hooks.example.com/safe', ...extra }))
       .expect(201);
     return { id: (res.body.data as { id: string }).id, etag: res.headers.etag, res };
   };

@@ -11,6 +11,7 @@ import { freePort } from '../../support/service-process';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { RPC_SECRET } from '../../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
+import { relayerBody } from '../../factories';
 
 const SEPOLIA = {
   id: 'evm:sepolia',
@@ -321,14 +322,10 @@ describe('relayers without custom RPC URLs follow their network’s list (anvil)
 
   it('a check after the PATCH uses the new list', async () => {
     const res = await app()
-      .post('/api/v1/relayers', {
-        id: 'follows',
-        name: 'follows',
-        network: 'local',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'local-signer',
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody('evm', { id: 'follows', name: 'follows', network: 'local', signer_id: 'local-signer' }),
+      )
       .expect(201);
     expect(res.body.data.system_disabled).toBe(false);
     expect((await app().post('/api/v1/relayers/follows/check').expect(200)).body.data.system_disabled).toBe(

@@ -11,7 +11,7 @@ import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
-import { ISO, relayerBody, uid } from '../../factories';
+import { anonymousRelayerBody, ISO, relayerBody, uid } from '../../factories';
 
 const ETH = 10n ** 18n;
 
@@ -190,14 +190,15 @@ describe('EVM relayer health against a real node (anvil)', () => {
 
   it("a catalogue chain_id that differs from the node's → RpcValidationFailed", async () => {
     const res = await app()
-      .post('/api/v1/relayers', {
-        id: uid('evm'),
-        name: 'mislabelled',
-        network: 'anvil-mislabelled',
-        network_type: 'evm',
-        paused: false,
-        signer_id: catalogue.signer(next++),
-      })
+      .post(
+        '/api/v1/relayers',
+        relayerBody('evm', {
+          id: uid('evm'),
+          name: 'mislabelled',
+          network: 'anvil-mislabelled',
+          signer_id: catalogue.signer(next++),
+        }),
+      )
       .expect(201);
     const { id } = res.body.data as { id: string };
     await check(id);
@@ -262,17 +263,18 @@ describe('RPC endpoints the URL policy refuses are never contacted, even through
       );
     try {
       const created = await app()
-        .post('/api/v1/relayers', {
-          id: uid('dns'),
-          name: 'rebound',
-          network: 'anvil',
-          network_type: 'evm',
-          paused: false,
-          signer_id: catalogue.signer(0),
-          custom_rpc_urls: [
-            { url: `http://rpc.rebind.example:${anvil.port}/key/${secrets.add('SECRETPATH123')}` },
-          ],
-        })
+        .post(
+          '/api/v1/relayers',
+          relayerBody('evm', {
+            id: uid('dns'),
+            name: 'rebound',
+            network: 'anvil',
+            signer_id: catalogue.signer(0),
+            custom_rpc_urls: [
+              { url: `http://rpc.rebind.example:${anvil.port}/key/${secrets.add('SECRETPATH123')}` },
+            ],
+          }),
+        )
         .expect(201);
       const { id } = created.body.data as { id: string };
       const status = await app().post(`/api/v1/relayers/${id}/check`).expect(200);
@@ -315,13 +317,7 @@ describe('with the shipped catalogue on a machine without internet', () => {
   it('a relayer on a public network it cannot reach becomes disabled with RpcValidationFailed, and says so', async () => {
     const app = handle.current;
     const created = await app
-      .post('/api/v1/relayers', {
-        name: 'offline',
-        network: 'sepolia',
-        network_type: 'evm',
-        paused: false,
-        signer_id: 'dev-signer',
-      })
+      .post('/api/v1/relayers', anonymousRelayerBody('evm', { name: 'offline', signer_id: 'dev-signer' }))
       .expect(201);
     const { id } = created.body.data as { id: string };
     const reason = await waitFor(

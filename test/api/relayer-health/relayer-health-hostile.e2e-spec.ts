@@ -112,14 +112,16 @@ describe(`hostile RPC answers against the built service on ${TEST_DB} (docs/refe
         });
       const ids: Record<NetworkType, string> = { evm: '', solana: '', stellar: '' };
       for (const [i, type] of TYPES.entries()) {
-        const res = await call('POST', '/api/v1/relayers', {
-          id: `hostile-${type}`,
-          name: `hostile ${type}`,
-          network: 'hostile',
-          network_type: type,
-          paused: false,
-          signer_id: `hostile-${i}`,
-        });
+        const res = await call(
+          'POST',
+          '/api/v1/relayers',
+          relayerBody(type, {
+            id: `hostile-${type}`,
+            name: `hostile ${type}`,
+            network: 'hostile',
+            signer_id: `hostile-${i}`,
+          }),
+        );
         expect(res.status).toBe(201);
         ids[type] = `hostile-${type}`;
       }

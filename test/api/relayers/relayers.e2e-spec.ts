@@ -3,17 +3,22 @@ import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { defaultCatalogue, startTestApp, useTestApp } from '../../support/test-app';
 import { KEY1 } from '../../support/test-catalogue';
-import { ISO, NETWORK, relayerBody, type NetworkType, uid, UUID_V4_PATTERN } from '../../factories';
+import {
+  createNotification,
+  createRelayer,
+  ISO,
+  NETWORK,
+  relayerBody,
+  type NetworkType,
+  uid,
+  UUID_V4_PATTERN,
+} from '../../factories';
 
 describe('relayers API', () => {
   const handle = useTestApp();
   const app = () => handle.current;
-  const body = (type: NetworkType = 'evm', extra: object = {}) => relayerBody(type, { ...extra });
-  const create = async (type: NetworkType = 'evm', extra: object = {}) =>
-    (await app().post('/api/v1/relayers', body(type, extra)).expect(201)).body.data as Record<
-      string,
-      unknown
-    >;
+  const body = (type: NetworkType = 'evm', extra: object = {}) => relayerBody(type, extra);
+  const create = (type: NetworkType = 'evm', extra: object = {}) => createRelayer(app(), type, extra);
 
   describe('POST /api/v1/relayers', () => {
     it.each([
@@ -56,9 +61,8 @@ describe('relayers API', () => {
     );
 
     it('generates a UUID v4 id when none is given and references an existing notification', async () => {
-      const notification = (
-        await app().post('/api/v1/notifications', { url: 'https://hooks.example.com/r' }).expect(201)
-      ).body.data.id;
+      const notification = (await createNotification(app(), { url: 'https://hooks.example.com/r' }))
+        .id as string;
       const given = body('evm', { notification_id: notification });
       delete (given as { id?: string }).id;
       const res = await app().post('/api/v1/relayers', given).expect(201);
@@ -304,9 +308,7 @@ describe('relayers API', () => {
   describe('PATCH /api/v1/relayers/{id}', () => {
     it('changes each allowed field alone and leaves the others', async () => {
       const r = await create('evm');
-      const hook = (
-        await app().post('/api/v1/notifications', { url: 'https://hooks.example.com/p' }).expect(201)
-      ).body.data.id;
+      const hook = (await createNotification(app(), { url: 'https://hooks.example.com/p' })).id as string;
       const steps: Array<[object, object]> = [
         [{ name: 'renamed' }, { name: 'renamed' }],
         [{ paused: true }, { paused: true }],
@@ -329,9 +331,7 @@ describe('relayers API', () => {
     });
 
     it('null clears notification_id, custom_rpc_urls, policies or one policy field', async () => {
-      const hook = (
-        await app().post('/api/v1/notifications', { url: 'https://hooks.example.com/n' }).expect(201)
-      ).body.data.id;
+      const hook = (await createNotification(app(), { url: 'https://hooks.example.com/n' })).id as string;
       const r = await create('evm', {
         notification_id: hook,
         custom_rpc_urls: [{ url: 'https://rpc.example.com/a' }],
@@ -503,9 +503,7 @@ describe('relayers API', () => {
     });
 
     it('a notification in use cannot be deleted (409 naming the relayers); once cleared it can', async () => {
-      const hook = (
-        await app().post('/api/v1/notifications', { url: 'https://hooks.example.com/used' }).expect(201)
-      ).body.data.id;
+      const hook = (await createNotification(app(), { url: 'https://hooks.example.com/used' })).id as string;
       const a = await create('evm', { id: uid('use-a'), notification_id: hook });
       const b = await create('stellar', {
         id: uid('use-b'),
