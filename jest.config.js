@@ -1,4 +1,6 @@
-// Two projects: unit tests beside the code (src/**/*.spec.ts) and e2e tests over HTTP (test/**/*.e2e-spec.ts).
+// Three projects: unit tests beside the code (src/**/*.spec.ts), controller slices over HTTP without
+// a database (test/api/**/*.slice-spec.ts: one controller, the global pipeline, stub services) and
+// e2e tests over HTTP (test/**/*.e2e-spec.ts, by level: docs/testing.md).
 // The e2e suite runs once per database; scripts/test.mjs sets TEST_DB for each run. Before any
 // e2e suite runs, dist/ is rebuilt if it is older than the sources (test/support/build-dist.ts):
 // some suites spawn the built service. Every wait in a test has a deadline below testTimeout.
@@ -16,6 +18,15 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
+    },
+    {
+      displayName: 'slice',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/**/*.slice-spec.ts'],
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      transform,
+      setupFiles: ['<rootDir>/test/setup/env.ts'],
     },
     {
       displayName: 'e2e',

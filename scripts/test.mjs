@@ -1,5 +1,5 @@
-// `npm test`: builds the service, then runs the unit and e2e suites on SQLite, the e2e suite
-// again on MySQL, and the README's and docs/api.md's examples against the built service (on SQLite, so they
+// `npm test`: builds the service, then runs the unit, controller-slice (no database) and e2e suites
+// on SQLite, the e2e suite again on MySQL, and the README's and docs/api.md's examples against the built service (on SQLite, so they
 // run anywhere). MySQL and Redis suites run when those servers answer; on a machine without
 // them they are skipped with a plain notice, and with CI=true (or REQUIRE_SERVICES=1) a missing
 // server fails the run instead. The last line is "N passed, N failed".
@@ -103,8 +103,9 @@ const add = (r) => {
   totals.failed += r.failed;
 };
 const redisEnv = redisOk ? { REDIS_TEST_URL: redisUrl } : {};
-add(jest('unit + e2e on SQLite', [], { TEST_DB: 'sqlite', ...redisEnv }));
+add(jest('unit + slice + e2e on SQLite', [], { TEST_DB: 'sqlite', ...redisEnv }));
 if (!mysqlProblem) {
+  // The e2e project alone: unit and slice tests touch no database, they ran once above.
   add(
     jest('e2e on MySQL', ['--selectProjects', 'e2e'], {
       TEST_DB: 'mysql',

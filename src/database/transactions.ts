@@ -7,7 +7,7 @@ import { isTransientConflict } from '../common/errors/database-errors';
 import { DeadlineExceededError, RequestDeadline } from '../common/http/request-deadline';
 import { SqliteReadGate } from './sqlite-read-gate';
 
-/** Enough for 30 writers of one row through three Galera nodes at once (test/galera.e2e-spec.ts). */
+/** Enough for 30 writers of one row through three Galera nodes at once (test/resilience/galera.e2e-spec.ts). */
 const MAX_CONFLICT_ATTEMPTS = 10;
 
 /** What subscribers of `<name>.committing` receive: the change, and the transaction it is part of. */

@@ -1,0 +1,563 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { PERMISSIONS, type Permission } from '../../../src/common/auth/principal';
+import { errorBody, expectError, successBody } from '../../support/envelope';
+import { secrets } from '../../support/secrets';
+import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
+import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
+import { waitFor } from '../../support/wait';
+import { ISO, relayerBody as factoryRelayerBody, UUID } from '../../factories';
+
+const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
+
+interface CreatedKey {
+  id: string;
+  key: string;
+  name: string;
+  permissions: string[];
+}
+
+async function createKey(
+  app: TestApp,
+  permissions: readonly string[],
+  extra: Record<string, unknown> = {},
+): Promise<CreatedKey> {
+  const res = await app.post('/api/v1/api-keys', {
+    name: `key ${permissions.join(' ')}`,
+    permissions,
+    ...extra,
+  });
+  expect(res.status).toBe(201);
+  const data = res.body.data as CreatedKey;
+  secrets.add(data.key);
+  return data;
+}
+
+/** supertest with another bearer token. */
+const as = (app: TestApp, token: string) => ({
+  get: (path: string) => request(app.baseUrl).get(path).set('Authorization', `Bearer ${token}`),
+  post: (path: string, body?: object) =>
+    request(app.baseUrl)
+      .post(path)
+      .set('Authorization', `Bearer ${token}`)
+      .send(body ?? {}),
+  patch: (path: string, body: object) =>
+    request(app.baseUrl).patch(path).set('Authorization', `Bearer ${token}`).send(body),
+  delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
+});
+
+const relayerBody = (id: string, signer: string) =>
+  factoryRelayerBody('evm', { id, name: 'audited', signer_id: signer });
+
+describe('API keys (docs/reference/keys-and-audit.md)', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  it('creates a key: 201 with the key shown once; list, get and permissions never show it', async () => {
+    const res = await app().post('/api/v1/api-keys', {
+      name: 'dashboards',
+      permissions: ['relayers:read', 'metrics:read'],
+    });
+    expect(res.status).toBe(201);
+    const created = res.body.data as CreatedKey & { key_prefix: string };
+    secrets.add(created.key);
+    expect(res.body).toEqual(
+      successBody({
+        id: UUID,
+        name: 'dashboards',
+        permissions: ['relayers:read', 'metrics:read'],
+        created_at: ISO,
+        expires_at: null,
+        last_used_at: null,
+        key_prefix: created.key.slice(0, 8),
+        key: expect.stringMatching(KEY_PATTERN) as unknown as string,
+      }),
+    );
+    const { key, ...shown } = created;
+    const got = await app().get(`/api/v1/api-keys/${created.id}`).expect(200);
+    expect(got.body).toEqual(successBody(shown));
+    expect((await app().get(`/api/v1/api-keys/${created.id}/permissions`).expect(200)).body).toEqual(
+      successBody(['relayers:read', 'metrics:read']),
+    );
+    const list = await app().get('/api/v1/api-keys?per_page=100').expect(200);
+    expect(list.body.data).toContainEqual(shown);
+    for (const text of [got.text, list.text]) expect(text).not.toContain(key);
+    const dump = await handle.database.dump();
+    expect(dump).toContain(created.id); // the control: the row is there
+    expect(dump).not.toContain(key);
+    expect(dump).not.toContain(key.slice(3));
+  });
+
+  it.each([
+    [{ permissions: ['relayers:read'] }, 'name must be 1 to 255 characters, not only whitespace'],
+    [{ name: '  ', permissions: ['relayers:read'] }, 'name must be 1 to 255 characters, not only whitespace'],
+    [
+      { name: 'x', permissions: [] },
+      `permissions must be a non-empty array of: ${[...PERMISSIONS, '*'].join(', ')}`,
+    ],
+    [
+      { name: 'x', permissions: ['relayers:admin'] },
+      `permissions must be a non-empty array of: ${[...PERMISSIONS, '*'].join(', ')}`,
+    ],
+    [
+      { name: 'x', permissions: ['*'], expires_at: '2020-01-01T00:00:00Z' },
+      'expires_at must be an RFC 3339 date and time in the future',
+    ],
+    [
+      { name: 'x', permissions: ['*'], expires_at: 'tomorrow' },
+      'expires_at must be an RFC 3339 date and time in the future',
+    ],
+    [{ name: 'x', permissions: ['*'], key: 'rk_mine' }, 'key is not an allowed field'],
+  ])('refuses bad body %# with a 400 naming the problem', async (body, message) => {
+    expectError(await app().post('/api/v1/api-keys', body), 400, message);
+  });
+
+  // docs/reference/hardening.md "Dates": RFC 3339 only; the ISO 8601 forms the validator took were 500s.
+  it.each([
+    '2030-W01',
+    '2030-W01-1',
+    '2030-123',
+    '20300101',
+    '20300101T000000Z',
+    '2030-01-01',
+    '2030-01-01T00:00Z',
+    '2030-01-01T00:00:00',
+    '2030-02-30T00:00:00Z',
+    '2030-01-01T25:00:00Z',
+    '2030-01-01T00:00:00+24:00',
+    '2030-01-01 00:00:00Z',
+    '',
+    12345,
+  ])('refuses expires_at %j with a 400 naming it, and creates nothing', async (expires) => {
+    const res = await app().post('/api/v1/api-keys', {
+      name: 'dated',
+      permissions: ['relayers:read'],
+      expires_at: expires,
+    });
+    expectError(res, 400, 'expires_at must be an RFC 3339 date and time in the future');
+    const listed = (await app().get('/api/v1/api-keys?per_page=100').expect(200)).body.data as CreatedKey[];
+    expect(listed.filter((k) => k.name === 'dated')).toEqual([]);
+  });
+
+  it.each([
+    ['2030-01-01T00:00:00Z', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01t00:00:00z', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01T02:30:00+02:30', '2030-01-01T00:00:00.000Z'],
+    ['2029-12-31T23:00:00-01:00', '2030-01-01T00:00:00.000Z'],
+    ['2030-01-01T00:00:00.5Z', '2030-01-01T00:00:00.500Z'],
+    ['2030-01-01T00:00:00.123456789Z', '2030-01-01T00:00:00.123Z'],
+    ['2032-02-29T12:00:00Z', '2032-02-29T12:00:00.000Z'],
+  ])('accepts expires_at %j (answered as %j)', async (expires, answered) => {
+    const created = await createKey(app(), ['relayers:read'], { expires_at: expires });
+    expect((await app().get(`/api/v1/api-keys/${created.id}`).expect(200)).body.data.expires_at).toBe(
+      answered,
+    );
+  });
+
+  it('a key is refused (401) once revoked; a revoked key is gone from get and list', async () => {
+    const created = await createKey(app(), ['relayers:read']);
+    await as(app(), created.key).get('/api/v1/relayers').expect(200);
+    expect((await app().delete(`/api/v1/api-keys/${created.id}`).expect(200)).body).toEqual(
+      successBody('API key revoked successfully'),
+    );
+    expectError(await as(app(), created.key).get('/api/v1/relayers'), 401, 'Unauthorized');
+    expectError(await app().get(`/api/v1/api-keys/${created.id}`), 404, 'API key not found');
+    expectError(await app().delete(`/api/v1/api-keys/${created.id}`), 404, 'API key not found');
+    expectError(await app().get('/api/v1/api-keys/nope'), 404, 'API key not found');
+  });
+
+  it('an expired key is refused (401)', async () => {
+    const expires = new Date(Date.now() + 1500).toISOString();
+    const created = await createKey(app(), ['relayers:read'], { expires_at: expires });
+    expect((await app().get(`/api/v1/api-keys/${created.id}`).expect(200)).body.data.expires_at).toBe(
+      expires,
+    );
+    await as(app(), created.key).get('/api/v1/relayers').expect(200);
+    await waitFor(
+      'the key to expire',
+      async () => (await as(app(), created.key).get('/api/v1/relayers')).status === 401,
+      {
+        timeoutMs: 5000,
+      },
+    );
+    expectError(await as(app(), created.key).get('/api/v1/relayers'), 401, 'Unauthorized');
+  });
+
+  it('a key that looks like one but is unknown, and a key of another shape, are 401', async () => {
+    expectError(
+      await as(app(), `rk_${randomBytes(32).toString('base64url')}`).get('/api/v1/relayers'),
+      401,
+      'Unauthorized',
+    );
+    expectError(await as(app(), 'rk_short').get('/api/v1/relayers'), 401, 'Unauthorized');
+    expectError(await as(app(), 'rk_short').get('/api/v1/no-such-route'), 401, 'Unauthorized');
+  });
+
+  it('repeats of an unknown key are answered from a short negative cache, not the database', async () => {
+    const dataSource = app().app.get(DataSource);
+    const lookups = jest.spyOn(dataSource.logger, 'logQuery');
+    // Lookups by digest only: the last_used_at flush also writes api_keys now and then.
+    const keyLookups = () => lookups.mock.calls.filter(([sql]) => /^SELECT.*key_digest/is.test(sql)).length;
+    try {
+      const unknown = `rk_${randomBytes(32).toString('base64url')}`;
+      // Spaced out over 3 s: longer than a found key's lookup is trusted without Redis (500 ms).
+      for (let i = 0; i < 6; i++) {
+        if (i > 0) await new Promise((resolve) => setTimeout(resolve, 600));
+        expectError(await as(app(), unknown).get('/api/v1/relayers'), 401, 'Unauthorized');
+      }
+      expect(keyLookups()).toBe(1);
+      // A key created a moment ago works at once, and its first use is one lookup.
+      const created = await createKey(app(), ['relayers:read']);
+      lookups.mockClear();
+      await as(app(), created.key).get('/api/v1/relayers').expect(200);
+      expect(keyLookups()).toBe(1);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
+  it('a managed key on an unknown route gets 404 like the administrator', async () => {
+    const created = await createKey(app(), ['relayers:read']);
+    expectError(await as(app(), created.key).get('/api/v1/no-such-route'), 404, 'Not Found');
+  });
+
+  it('a create replayed by Idempotency-Key never shows the key again; keys are scoped per API key', async () => {
+    const first = await app()
+      .post('/api/v1/api-keys', { name: 'replayed', permissions: ['relayers:write'] })
+      .set('Idempotency-Key', 'create-key-1');
+    expect(first.status).toBe(201);
+    const writer = first.body.data as CreatedKey;
+    secrets.add(writer.key);
+    const replay = await app()
+      .post('/api/v1/api-keys', { name: 'replayed', permissions: ['relayers:write'] })
+      .set('Idempotency-Key', 'create-key-1');
+    const { key, ...shown } = writer;
+    expect({
+      status: replay.status,
+      replayed: replay.headers['idempotent-replayed'],
+      body: replay.body as unknown,
+    }).toEqual({
+      status: 201,
+      replayed: 'true',
+      body: successBody(shown),
+    });
+    expect(replay.text).not.toContain(key);
+    expect(await handle.database.dump()).not.toContain(key);
+    // The same Idempotency-Key from two API keys names two requests.
+    const mine = await as(app(), writer.key)
+      .post('/api/v1/relayers', relayerBody('idem-a', 'pool-0210'))
+      .set('Idempotency-Key', 'shared-name');
+    const theirs = await app()
+      .post('/api/v1/relayers', relayerBody('idem-b', 'pool-0211'))
+      .set('Idempotency-Key', 'shared-name');
+    expect([mine.status, theirs.status, mine.body.data.id, theirs.body.data.id]).toEqual([
+      201,
+      201,
+      'idem-a',
+      'idem-b',
+    ]);
+  });
+
+  it('keeps last_used_at, written within seconds of a use', async () => {
+    const created = await createKey(app(), ['relayers:read']);
+    const before = Date.now();
+    await as(app(), created.key).get('/api/v1/relayers').expect(200);
+    const lastUsed = await waitFor(
+      'last_used_at to be written',
+      async () =>
+        ((await app().get(`/api/v1/api-keys/${created.id}`)).body.data.last_used_at as string | null) ??
+        false,
+      { timeoutMs: 15_000, intervalMs: 250 },
+    );
+    expect(Date.parse(lastUsed)).toBeGreaterThanOrEqual(before - 5);
+    expect(Date.parse(lastUsed)).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe('a key grants only what it holds (docs/reference/hardening.md)', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  const keyIds = async () =>
+    ((await app().get('/api/v1/api-keys?per_page=100').expect(200)).body.data as CreatedKey[]).map(
+      (k) => k.id,
+    );
+  const auditIds = async () =>
+    (
+      (await app().get('/api/v1/audit?resource_type=api_key&per_page=100').expect(200)).body.data as Array<{
+        id: string;
+      }>
+    ).map((r) => r.id);
+
+  it('a manager creates keys only with permissions it holds itself; a refusal creates nothing', async () => {
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const [keysBefore, auditBefore] = [await keyIds(), await auditIds()];
+    for (const permissions of [['*'], ['relayers:write'], ['relayers:read', 'audit:read']]) {
+      const res = await as(app(), manager.key).post('/api/v1/api-keys', { name: 'wider', permissions });
+      expect({ permissions, status: res.status, body: res.body as unknown }).toEqual({
+        permissions,
+        status: 403,
+        body: errorBody('Forbidden'),
+      });
+    }
+    expect([await keyIds(), await auditIds()]).toEqual([keysBefore, auditBefore]);
+    const subset = await as(app(), manager.key).post('/api/v1/api-keys', {
+      name: 'subset',
+      permissions: ['relayers:read', 'api_keys:manage'],
+    });
+    expect({ status: subset.status, permissions: subset.body.data?.permissions as unknown }).toEqual({
+      status: 201,
+      permissions: ['relayers:read', 'api_keys:manage'],
+    });
+    secrets.add((subset.body.data as CreatedKey).key);
+    expect(await keyIds()).toEqual([...keysBefore, (subset.body.data as CreatedKey).id]);
+  });
+
+  it('only a principal holding * grants *: a key holding * may, the administrator may', async () => {
+    const root = await createKey(app(), ['*']);
+    const res = await as(app(), root.key).post('/api/v1/api-keys', { name: 'all', permissions: ['*'] });
+    expect({ status: res.status, permissions: res.body.data?.permissions as unknown }).toEqual({
+      status: 201,
+      permissions: ['*'],
+    });
+    secrets.add((res.body.data as CreatedKey).key);
+  });
+
+  it('a manager revokes only keys whose permissions it holds; a refusal revokes nothing', async () => {
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const wider = await createKey(app(), ['relayers:read', 'relayers:write']);
+    const root = await createKey(app(), ['*']);
+    const narrow = await createKey(app(), ['relayers:read']);
+    const [keysBefore, auditBefore] = [await keyIds(), await auditIds()];
+    for (const target of [wider, root]) {
+      expectError(await as(app(), manager.key).delete(`/api/v1/api-keys/${target.id}`), 403, 'Forbidden');
+    }
+    expect([await keyIds(), await auditIds()]).toEqual([keysBefore, auditBefore]);
+    await as(app(), wider.key).get('/api/v1/relayers').expect(200);
+    await as(app(), root.key).get('/api/v1/relayers').expect(200);
+    expect((await as(app(), manager.key).delete(`/api/v1/api-keys/${narrow.id}`)).body).toEqual(
+      successBody('API key revoked successfully'),
+    );
+    expect(await keyIds()).toEqual(keysBefore.filter((id) => id !== narrow.id));
+    // The manager may revoke itself: it holds what it holds.
+    await as(app(), manager.key).delete(`/api/v1/api-keys/${manager.id}`).expect(200);
+    // The administrator holds * and revokes anything.
+    await app().delete(`/api/v1/api-keys/${root.id}`).expect(200);
+  });
+
+  it('the OpenAPI document says so on create and revoke', async () => {
+    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+      paths: Record<
+        string,
+        Record<string, { description?: string; responses: Record<string, { description: string }> }>
+      >;
+    };
+    const create = doc.paths['/api/v1/api-keys'].post;
+    const revoke = doc.paths['/api/v1/api-keys/{api_key_id}'].delete;
+    expect([create.responses['403'].description, revoke.responses['403'].description]).toEqual([
+      'Forbidden: the API key lacks api_keys:manage, or one of the permissions asked for (* only by a key holding *)',
+      'Forbidden: the API key lacks api_keys:manage, or one of the permissions of the key to revoke',
+    ]);
+    expect([create.description, revoke.description]).toEqual([
+      'A key grants only what it holds: the new key may hold only permissions the caller holds, and * only a caller holding *.',
+      'A key grants only what it holds: the caller may revoke only a key whose permissions it holds all of.',
+    ]);
+  });
+});
+
+/**
+ * The route inventory: every operation of the OpenAPI document names its permission (or is one of
+ * the public probes); for each, a key with exactly that permission passes (neither 401 nor 403)
+ * and a key with every other permission gets 403 with nothing changed (no audit record).
+ */
+describe('permissions, route by route (generated from the OpenAPI document)', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+  const PUBLIC = new Set(['GET /api/v1/health', 'GET /api/v1/ready']);
+
+  interface Operation {
+    method: string;
+    path: string;
+    /** Every one of them is needed (a string in the document when there is one). */
+    permissions: Permission[];
+  }
+
+  const operations = async (): Promise<Operation[]> => {
+    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+      paths: Record<string, Record<string, { 'x-required-permission'?: Permission | Permission[] }>>;
+    };
+    const missing: string[] = [];
+    const found: Operation[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        if (PUBLIC.has(name)) continue;
+        const required = op['x-required-permission'];
+        if (required === undefined) missing.push(name);
+        else
+          found.push({
+            method: method.toUpperCase(),
+            path,
+            permissions: typeof required === 'string' ? [required] : required,
+          });
+      }
+    }
+    expect(missing).toEqual([]);
+    return found;
+  };
+
+  it('every route names a permission, and exactly that permission opens it (all of them, when several)', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThanOrEqual(30);
+    // Fixtures the routes' path parameters name.
+    await app()
+      .post('/api/v1/notifications', { id: 'perm-hook', url: 'https://hooks.example.org/x' })
+      .expect(201);
+    await app().post('/api/v1/relayers', relayerBody('perm-relayer', 'pool-0200')).expect(201);
+    await app()
+      .post('/api/v1/signers', {
+        id: 'perm-signer',
+        type: 'plain',
+        config: { key: secrets.add(randomBytes(32).toString('hex')) },
+      })
+      .expect(201);
+    // A key the api_keys:manage key may revoke (docs/reference/hardening.md: it holds what the target holds).
+    const target = await createKey(app(), ['api_keys:manage']);
+    const params: Record<string, string> = {
+      relayer_id: 'perm-relayer',
+      notification_id: 'perm-hook',
+      delivery_id: 'no-such-delivery',
+      signer_id: 'perm-signer',
+      network_id: 'evm:sepolia',
+      api_key_id: target.id,
+      metric_name: 'http_requests_total',
+    };
+    // For each set of permissions a route needs: a key with exactly them, and for each of them a
+    // key with every other permission.
+    const keys = new Map<string, { exact: CreatedKey; others: CreatedKey[] }>();
+    for (const op of ops) {
+      const name = op.permissions.join(' ');
+      if (keys.has(name)) continue;
+      const others: CreatedKey[] = [];
+      for (const missing of op.permissions) {
+        others.push(
+          await createKey(
+            app(),
+            PERMISSIONS.filter((p) => p !== missing),
+          ),
+        );
+      }
+      keys.set(name, { exact: await createKey(app(), op.permissions), others });
+    }
+    const auditCount = async () =>
+      ((await app().get('/api/v1/audit?per_page=1').expect(200)).body.pagination as { total_items: number })
+        .total_items;
+    // Reads and writes that remove a fixture go last, so that the others still find theirs.
+    const order = (o: Operation) => (o.method === 'DELETE' ? 2 : o.method === 'GET' ? 0 : 1);
+    const outcomes: string[] = [];
+    for (const op of [...ops].sort((a, b) => order(a) - order(b))) {
+      const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+        encodeURIComponent(params[name] ?? 'x'),
+      );
+      const send = (token: string) => {
+        const client = as(app(), token);
+        switch (op.method) {
+          case 'GET':
+            return client.get(path);
+          case 'POST':
+            return client.post(path, {});
+          case 'PATCH':
+            return client.patch(path, {});
+          default:
+            return client.delete(path);
+        }
+      };
+      const { exact, others } = keys.get(op.permissions.join(' '))!;
+      const before = await auditCount();
+      for (const other of others) {
+        const refused = await send(other.key);
+        expect({
+          route: `${op.method} ${op.path}`,
+          status: refused.status,
+          body: refused.body as unknown,
+        }).toEqual({
+          route: `${op.method} ${op.path}`,
+          status: 403,
+          body: { success: false, data: null, message: 'Forbidden', error: 'Forbidden' },
+        });
+      }
+      expect(await auditCount()).toBe(before);
+      const allowed = await send(exact.key);
+      outcomes.push(`${op.method} ${op.path} ${op.permissions.join(' ')} → ${allowed.status}`);
+      expect({ route: `${op.method} ${op.path}`, refused: [401, 403].includes(allowed.status) }).toEqual({
+        route: `${op.method} ${op.path}`,
+        refused: false,
+      });
+    }
+    expect(outcomes).toHaveLength(ops.length);
+  });
+
+  it('read does not include write, nor write read', async () => {
+    const reader = await createKey(app(), ['relayers:read']);
+    const writer = await createKey(app(), ['relayers:write']);
+    expectError(
+      await as(app(), reader.key).post('/api/v1/relayers', relayerBody('rw-1', 'pool-0201')),
+      403,
+      'Forbidden',
+    );
+    expectError(await as(app(), writer.key).get('/api/v1/relayers'), 403, 'Forbidden');
+    expectError(await app().get('/api/v1/relayers/rw-1'), 404, 'Relayer with ID rw-1 not found');
+    await as(app(), writer.key).post('/api/v1/relayers', relayerBody('rw-1', 'pool-0201')).expect(201);
+  });
+});
+
+describe('each key has its own rate-limit budget', () => {
+  const handle = useTestApp({ RATE_LIMIT_BURST_SIZE: '3', RATE_LIMIT_REQUESTS_PER_SECOND: '0.05' });
+  const app = () => handle.current;
+
+  it('one key spending its budget leaves the others theirs', async () => {
+    // The administrator creates the keys (3 requests: its whole budget).
+    const one = await createKey(app(), ['relayers:read']);
+    const two = await createKey(app(), ['relayers:read']);
+    for (let i = 0; i < 3; i++) await as(app(), one.key).get('/api/v1/relayers').expect(200);
+    expectError(await as(app(), one.key).get('/api/v1/relayers'), 429, 'Too Many Requests');
+    await as(app(), two.key).get('/api/v1/relayers').expect(200);
+  });
+});
+
+describe('revocation on two instances', () => {
+  let database: TestDatabase;
+  let apps: TestApp[] = [];
+  const apiKey = secrets.add(randomBytes(24).toString('hex'));
+  const redisUrl = process.env.REDIS_TEST_URL;
+  const variants: Array<[string, string | undefined]> = [['without Redis', undefined]];
+  if (redisUrl) variants.push(['with Redis', redisUrl]);
+
+  afterEach(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+    apps = [];
+    await database?.drop();
+  });
+
+  it.each(variants)('a key revoked on one is refused by the other within 1 s (%s)', async (_name, redis) => {
+    database = await createTestDatabase(TEST_DB);
+    const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
+    apps = [await startTestApp(env), await startTestApp(env)];
+    const [one, two] = apps;
+    const created = await createKey(one, ['relayers:read']);
+    // The second instance has the key in its cache when the revocation happens.
+    await as(two, created.key).get('/api/v1/relayers').expect(200);
+    await one.delete(`/api/v1/api-keys/${created.id}`).expect(200);
+    const revokedAt = Date.now();
+    await waitFor(
+      'the second instance to refuse the key',
+      async () => (await as(two, created.key).get('/api/v1/relayers')).status === 401,
+      {
+        timeoutMs: 1000,
+        intervalMs: 20,
+      },
+    );
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,126 @@
+import { ApiKeysController } from '../../../src/api-keys/api-keys.controller';
+import { ApiKeysService } from '../../../src/api-keys/api-keys.service';
+import { CreateApiKeyDto } from '../../../src/api-keys/dto/api-key.dto';
+import { ADMIN, PERMISSIONS, type Principal } from '../../../src/common/auth/principal';
+import { Page, type PageQueryDto } from '../../../src/common/http/page';
+import {
+  ADMIN_TOKEN,
+  controllerSlice,
+  keyHolding,
+  recordingStub,
+  type Recorded,
+  type Slice,
+} from '../../support/controller-slice';
+import { expectError, successBody } from '../../support/envelope';
+
+// ApiKeysController alone (docs/reference/keys-and-audit.md): the create body is refused by the
+// global validation pipe before the service; the service is handed the caller with the body. The
+// subset rule (a key grants only what it holds) is the service's: api-keys.e2e-spec.ts.
+
+const CREATED = { id: 'k-1', name: 'deploy', permissions: ['relayers:read'], key: 'rk_secret' };
+const PERMISSIONS_RULE = `permissions must be a non-empty array of: ${[...PERMISSIONS, '*'].join(', ')}`;
+
+describe('ApiKeysController slice (no database)', () => {
+  let slice: Slice;
+  let service: ApiKeysService & Recorded;
+  beforeAll(async () => {
+    service = recordingStub<ApiKeysService>({
+      create: () => CREATED,
+      list: (query: PageQueryDto) => new Page([], query, 0),
+      get: () => CREATED,
+      permissions: () => ['relayers:read'],
+      revoke: () => 'API key revoked',
+    });
+    slice = await controllerSlice(ApiKeysController, [{ provide: ApiKeysService, useValue: service }]);
+  });
+  afterAll(() => slice.close());
+  beforeEach(() => service.reset());
+
+  it('POST: the service is handed a CreateApiKeyDto and the caller; 201 with the envelope', async () => {
+    const res = await slice.post('/api/v1/api-keys', { name: 'deploy', permissions: ['relayers:read'] });
+    expect({ status: res.status, body: res.body as unknown }).toEqual({
+      status: 201,
+      body: successBody(CREATED),
+    });
+    const [body, caller] = service.only('create') as [CreateApiKeyDto, Principal];
+    expect(body).toBeInstanceOf(CreateApiKeyDto);
+    expect({ body: { ...body }, caller }).toEqual({
+      body: { name: 'deploy', permissions: ['relayers:read'] },
+      caller: ADMIN,
+    });
+  });
+
+  it('POST by a managed key: the service is handed that key as the caller', async () => {
+    await slice
+      .post(
+        '/api/v1/api-keys',
+        { name: 'sub', permissions: ['relayers:read'] },
+        keyHolding('api_keys:manage', 'relayers:read'),
+      )
+      .expect(201);
+    const [, caller] = service.only('create') as [CreateApiKeyDto, Principal];
+    expect(caller).toEqual({
+      type: 'api_key',
+      id: 'slice-key',
+      name: 'slice key',
+      permissions: ['api_keys:manage', 'relayers:read'],
+    });
+  });
+
+  it.each([
+    [{ permissions: ['relayers:read'] }, 'name must be 1 to 255 characters, not only whitespace'],
+    [{ name: '  ', permissions: ['relayers:read'] }, 'name must be 1 to 255 characters, not only whitespace'],
+    [{ name: 'x', permissions: [] }, PERMISSIONS_RULE],
+    [{ name: 'x', permissions: ['relayers:admin'] }, PERMISSIONS_RULE],
+    [
+      { name: 'x', permissions: ['*'], expires_at: '2030-01-01' },
+      'expires_at must be an RFC 3339 date and time in the future',
+    ],
+    [
+      { name: 'x', permissions: ['*'], expires_at: 12345 },
+      'expires_at must be an RFC 3339 date and time in the future',
+    ],
+    [{ name: 'x', permissions: ['*'], key: 'rk_mine' }, 'key is not an allowed field'],
+  ])('POST %j → 400 naming the problem, the service never called', async (body, message) => {
+    expectError(await slice.post('/api/v1/api-keys', body), 400, message);
+    expect(service.calls).toEqual([]);
+  });
+
+  it('an id the rules refuse → 404 before the service', async () => {
+    expectError(await slice.get(`/api/v1/api-keys/${'k'.repeat(37)}`), 404, 'API key not found');
+    expect(service.calls).toEqual([]);
+  });
+
+  describe('every route needs api_keys:manage', () => {
+    const routes = [
+      ['POST', '/api/v1/api-keys', 201],
+      ['GET', '/api/v1/api-keys', 200],
+      ['GET', '/api/v1/api-keys/k-1', 200],
+      ['GET', '/api/v1/api-keys/k-1/permissions', 200],
+      ['DELETE', '/api/v1/api-keys/k-1', 200],
+    ] as const;
+    const call = (method: string, path: string, token: string | null) => {
+      if (method === 'POST') return slice.post(path, { name: 'x', permissions: ['relayers:read'] }, token);
+      if (method === 'DELETE') return slice.delete(path, token);
+      return slice.get(path, token);
+    };
+
+    it.each(routes)('%s %s: no token → 401', async (method, path) => {
+      expectError(await call(method, path, null), 401, 'Unauthorized');
+    });
+
+    it.each(routes)('%s %s: a key holding every other permission → 403', async (method, path) => {
+      const others = PERMISSIONS.filter((p) => p !== 'api_keys:manage');
+      expectError(await call(method, path, keyHolding(...others)), 403, 'Forbidden');
+      expect(service.calls).toEqual([]);
+    });
+
+    it.each(routes)('%s %s: a key holding api_keys:manage → %d', async (method, path, status) => {
+      expect((await call(method, path, keyHolding('api_keys:manage'))).status).toBe(status);
+    });
+
+    it.each(routes)('%s %s: the administrator → %d', async (method, path, status) => {
+      expect((await call(method, path, ADMIN_TOKEN)).status).toBe(status);
+    });
+  });
+});

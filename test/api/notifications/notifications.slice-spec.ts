@@ -1,0 +1,155 @@
+import { ValidationError } from '../../../src/common/errors/domain-errors';
+import { Tagged } from '../../../src/common/http/etag';
+import { Page, PageQueryDto } from '../../../src/common/http/page';
+import type { Checked } from '../../../src/common/validation/validate-dto';
+import {
+  CreateNotificationDto,
+  UpdateNotificationDto,
+} from '../../../src/notifications/dto/notification.dto';
+import { NotificationsController } from '../../../src/notifications/notifications.controller';
+import { NotificationsService } from '../../../src/notifications/notifications.service';
+import { notificationBody } from '../../factories';
+import {
+  ADMIN_TOKEN,
+  controllerSlice,
+  keyHolding,
+  recordingStub,
+  type Recorded,
+  type Slice,
+} from '../../support/controller-slice';
+import { expectError, successBody } from '../../support/envelope';
+
+// NotificationsController alone (docs/reference/notifications.md): the DTO rules of the bodies, the
+// pagination query and the permission of each route. URL policy and existence: the e2e tests.
+
+const ANSWER = { id: 'n-1', type: 'webhook', url: 'https://hooks.example.com/hook', has_signing_key: false };
+const ETAG = '"1-abc"';
+
+/** What NotificationsService does first with a body of DTO problems: one 400 naming them all. */
+const refuseProblems = (input: Checked<object>) => {
+  if (input.problems.length > 0) throw new ValidationError(input.problems);
+  return new Tagged(ANSWER, ETAG);
+};
+
+describe('NotificationsController slice (no database)', () => {
+  let slice: Slice;
+  let service: NotificationsService & Recorded;
+  beforeAll(async () => {
+    service = recordingStub<NotificationsService>({
+      create: refuseProblems,
+      update: (_id: string, input: Checked<object>) => refuseProblems(input),
+      getTagged: () => new Tagged(ANSWER, ETAG),
+      list: (query: PageQueryDto) => new Page([ANSWER], query, 1),
+      remove: () => 'Notification deleted successfully',
+    });
+    slice = await controllerSlice(NotificationsController, [
+      { provide: NotificationsService, useValue: service },
+    ]);
+  });
+  afterAll(() => slice.close());
+  beforeEach(() => service.reset());
+
+  it('POST: the service is handed a CreateNotificationDto of the body; 201 with the envelope and ETag', async () => {
+    const body = notificationBody({ signing_key: 'k'.repeat(32) });
+    const res = await slice.post('/api/v1/notifications', body);
+    expect({ status: res.status, etag: res.headers.etag, body: res.body as unknown }).toEqual({
+      status: 201,
+      etag: ETAG,
+      body: successBody(ANSWER),
+    });
+    const [input] = service.only('create') as [Checked<CreateNotificationDto>];
+    expect(input.value).toBeInstanceOf(CreateNotificationDto);
+    expect({ value: { ...input.value }, problems: input.problems }).toEqual({ value: body, problems: [] });
+  });
+
+  it.each([
+    ['missing url', {}, 'url must be a string holding an http or https URL'],
+    ['url of another type', { url: 42 }, 'url must be a string holding an http or https URL'],
+    ['type email', { url: 'https://x.example.com', type: 'email' }, 'type must be one of: webhook'],
+    ['unknown field', { url: 'https://x.example.com', events: ['all'] }, 'events is not an allowed field'],
+  ])('POST %s: the service is handed the problem, and the 400 names it', async (_case, body, message) => {
+    expectError(await slice.post('/api/v1/notifications', body), 400, message);
+    const [input] = service.only('create') as [Checked<CreateNotificationDto>];
+    expect(input.problems).toEqual([message]);
+  });
+
+  it('PATCH: the id and an UpdateNotificationDto of only the fields sent (null kept apart from absent)', async () => {
+    await slice.patch('/api/v1/notifications/n-1', { signing_key: null }).expect(200);
+    const [id, input, options] = service.only('update') as [string, Checked<UpdateNotificationDto>, object];
+    expect(input.value).toBeInstanceOf(UpdateNotificationDto);
+    expect({ id, value: { ...input.value }, problems: input.problems, options }).toEqual({
+      id: 'n-1',
+      value: { signing_key: null },
+      problems: [],
+      options: { ifMatch: null },
+    });
+  });
+
+  it.each([
+    ['unknown field', { name: 'x' }, 'name is not an allowed field'],
+    ['id in the body', { id: 'other' }, 'id is not an allowed field'],
+    ['type email', { type: 'email' }, 'type must be one of: webhook'],
+    ['url null', { url: null }, 'url must not be null'],
+  ])('PATCH %s → 400 naming it', async (_case, body, message) => {
+    expectError(await slice.patch('/api/v1/notifications/n-1', body), 400, message);
+  });
+
+  it('an id the rules refuse → 404 before the service', async () => {
+    expectError(await slice.get(`/api/v1/notifications/${'x'.repeat(300)}`), 404, 'Notification not found');
+    expect(service.calls).toEqual([]);
+  });
+
+  it.each([
+    ['page=-1', 'page must be a whole number of at least 1'],
+    ['per_page=101', 'per_page must be a whole number from 1 to 100'],
+    ['sort=id', 'sort is not an allowed field'],
+  ])('GET ?%s → 400 before the service', async (query, message) => {
+    expectError(await slice.get(`/api/v1/notifications?${query}`), 400, message);
+    expect(service.calls).toEqual([]);
+  });
+
+  describe('the permission each route needs', () => {
+    const routes = [
+      ['POST', '/api/v1/notifications', 'notifications:write', 201],
+      ['GET', '/api/v1/notifications', 'notifications:read', 200],
+      ['GET', '/api/v1/notifications/n-1', 'notifications:read', 200],
+      ['PATCH', '/api/v1/notifications/n-1', 'notifications:write', 200],
+      ['DELETE', '/api/v1/notifications/n-1', 'notifications:write', 200],
+    ] as const;
+    const call = (method: string, path: string, token: string | null) => {
+      switch (method) {
+        case 'POST':
+          return slice.post(path, notificationBody(), token);
+        case 'PATCH':
+          return slice.patch(path, { url: 'https://hooks.example.com/other' }, token);
+        case 'DELETE':
+          return slice.delete(path, token);
+        default:
+          return slice.get(path, token);
+      }
+    };
+
+    it.each(routes)('%s %s (%s): no token → 401', async (method, path) => {
+      expectError(await call(method, path, null), 401, 'Unauthorized');
+    });
+
+    it.each(routes)(
+      '%s %s: a key without %s → 403, the service never called',
+      async (method, path, permission) => {
+        const others = (['notifications:read', 'notifications:write', 'relayers:write'] as const).filter(
+          (p) => p !== permission,
+        );
+        expectError(await call(method, path, keyHolding(...others)), 403, 'Forbidden');
+        expect(service.calls).toEqual([]);
+      },
+    );
+
+    it.each(routes)('%s %s: a key holding %s → %d', async (method, path, permission, status) => {
+      expect((await call(method, path, keyHolding(permission))).status).toBe(status);
+    });
+
+    it.each(routes)('%s %s (%s): the administrator → %d', async (method, path, _permission, status) => {
+      expect((await call(method, path, ADMIN_TOKEN)).status).toBe(status);
+    });
+  });
+});

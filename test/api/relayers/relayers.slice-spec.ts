@@ -1,0 +1,247 @@
+import { ValidationError } from '../../../src/common/errors/domain-errors';
+import { Tagged } from '../../../src/common/http/etag';
+import { Page, PageQueryDto } from '../../../src/common/http/page';
+import type { Checked } from '../../../src/common/validation/validate-dto';
+import { CreateRelayerDto, UpdateRelayerDto } from '../../../src/relayers/dto/relayer.dto';
+import { RelayersController } from '../../../src/relayers/relayers.controller';
+import { RelayersService } from '../../../src/relayers/relayers.service';
+import { relayerBody } from '../../factories';
+import {
+  ADMIN_TOKEN,
+  controllerSlice,
+  keyHolding,
+  recordingStub,
+  type Recorded,
+  type Slice,
+} from '../../support/controller-slice';
+import { errorBody, expectError, successBody } from '../../support/envelope';
+
+// RelayersController alone (docs/reference/relayers.md): what reaches RelayersService from each
+// route, the DTO problems it is handed, the permission each route needs. The service's own checks
+// (policies, catalogue, URL policy, existence) are the e2e tests' (relayers.e2e-spec.ts).
+
+const ANSWER = { id: 'r-1', name: 'answered' };
+const ETAG = '"1-abc"';
+
+/** What RelayersService does first with a body of DTO problems: one 400 naming them all. */
+const refuseProblems = (input: Checked<object>) => {
+  if (input.problems.length > 0) throw new ValidationError(input.problems);
+  return new Tagged(ANSWER, ETAG);
+};
+
+describe('RelayersController slice (no database)', () => {
+  let slice: Slice;
+  let service: RelayersService & Recorded;
+  beforeAll(async () => {
+    service = recordingStub<RelayersService>({
+      create: refuseProblems,
+      update: (_id: string, input: Checked<object>) => refuseProblems(input),
+      getTagged: () => new Tagged(ANSWER, ETAG),
+      list: (query: PageQueryDto) => new Page([ANSWER], query, 1),
+      remove: () => 'Relayer deleted successfully',
+    });
+    slice = await controllerSlice(RelayersController, [{ provide: RelayersService, useValue: service }]);
+  });
+  afterAll(() => slice.close());
+  beforeEach(() => service.reset());
+
+  describe('POST /api/v1/relayers', () => {
+    it('hands the service the body as a CreateRelayerDto with no problems, dry_run false; answers 201 with the envelope and ETag', async () => {
+      const body = relayerBody('evm', { name: 'slice', signer_id: 'key-one' });
+      const res = await slice.post('/api/v1/relayers', body);
+      expect({ status: res.status, etag: res.headers.etag, body: res.body as unknown }).toEqual({
+        status: 201,
+        etag: ETAG,
+        body: successBody(ANSWER),
+      });
+      const [input, options] = service.only('create') as [Checked<CreateRelayerDto>, { dryRun: boolean }];
+      expect(input.value).toBeInstanceOf(CreateRelayerDto);
+      expect({ ...input.value }).toEqual(body);
+      expect({ problems: input.problems, invalid: [...input.invalid], options }).toEqual({
+        problems: [],
+        invalid: [],
+        options: { dryRun: false },
+      });
+    });
+
+    it.each([
+      ['true', true],
+      ['false', false],
+    ])('dry_run=%s reaches the service as %s', async (flag, dryRun) => {
+      await slice.post(`/api/v1/relayers?dry_run=${flag}`, relayerBody()).expect(201);
+      expect(service.only('create')[1]).toEqual({ dryRun });
+    });
+
+    it('dry_run=yes → 400 before the service', async () => {
+      expectError(
+        await slice.post('/api/v1/relayers?dry_run=yes', relayerBody()),
+        400,
+        'dry_run must be true or false',
+      );
+      expect(service.calls).toEqual([]);
+    });
+
+    it.each([
+      [
+        'name of 256 characters',
+        { name: 'n'.repeat(256) },
+        ['name must be 1 to 255 characters, not only whitespace'],
+      ],
+      ['bad id', { id: 'a b' }, ["id must be 1 to 36 characters of letters, digits, '-' or '_'"]],
+      [
+        'unknown network type',
+        { network_type: 'bitcoin' },
+        ['network_type must be one of: evm, solana, stellar'],
+      ],
+      ['paused as a string', { paused: 'false' }, ['paused must be true or false']],
+      [
+        'missing signer',
+        { signer_id: undefined },
+        ["signer_id must be 1 to 36 characters of letters, digits, '-' or '_'"],
+      ],
+      ['address in the body', { address: '0xabc' }, ['address is not an allowed field']],
+      ['policies not an object', { policies: [1] }, ['policies must be an object']],
+      [
+        'rpc weight 101',
+        { custom_rpc_urls: [{ url: 'https://rpc.example.com', weight: 101 }] },
+        ['custom_rpc_urls[0].weight must be a whole number from 0 to 100'],
+      ],
+      [
+        'two problems at once',
+        { paused: 'no', system_disabled: true },
+        ['paused must be true or false', 'system_disabled is not an allowed field'],
+      ],
+    ])('%s: the service is handed the problems, and the 400 names them', async (_case, fields, problems) => {
+      const res = await slice.post('/api/v1/relayers', relayerBody('evm', fields));
+      expectError(res, 400, [...problems].sort().join('; '));
+      const [input] = service.only('create') as [Checked<CreateRelayerDto>];
+      expect([...input.problems].sort()).toEqual([...problems].sort());
+    });
+
+    it('a body that is not a JSON object → 400 before the service', async () => {
+      const res = await slice.post('/api/v1/relayers').set('Content-Type', 'application/json').send('[1]');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(errorBody(res.body.message as string));
+      expect(service.calls).toEqual([]);
+    });
+  });
+
+  describe('PATCH /api/v1/relayers/{id}', () => {
+    it('hands the service the id and an UpdateRelayerDto holding only the fields sent (null kept apart from absent)', async () => {
+      const res = await slice.patch('/api/v1/relayers/r-1', { name: 'renamed', notification_id: null });
+      expect({ status: res.status, body: res.body as unknown }).toEqual({
+        status: 200,
+        body: successBody(ANSWER),
+      });
+      const [id, input, options] = service.only('update') as [
+        string,
+        Checked<UpdateRelayerDto>,
+        { ifMatch: unknown; dryRun: boolean },
+      ];
+      expect(input.value).toBeInstanceOf(UpdateRelayerDto);
+      expect({ id, value: { ...input.value }, problems: input.problems, options }).toEqual({
+        id: 'r-1',
+        value: { name: 'renamed', notification_id: null },
+        problems: [],
+        options: { ifMatch: null, dryRun: false },
+      });
+    });
+
+    it.each([
+      [{ paused: null }, 'paused must be true or false'],
+      [{ id: 'new-id' }, 'id is not an allowed field'],
+      [{ network: 'mainnet' }, 'network is not an allowed field'],
+      [{ network_type: 'solana' }, 'network_type is not an allowed field'],
+      [{ signer_id: 'key-one' }, 'signer_id is not an allowed field'],
+    ])('refuses %j with a 400 naming the field', async (patch, message) => {
+      expectError(await slice.patch('/api/v1/relayers/r-1', patch), 400, message);
+    });
+  });
+
+  describe('ids and the pagination query', () => {
+    it('an id the rules refuse → 404 naming it, before the service', async () => {
+      expectError(
+        await slice.get(`/api/v1/relayers/${'a'.repeat(37)}`),
+        404,
+        `Relayer with ID ${'a'.repeat(37)} not found`,
+      );
+      expect(service.calls).toEqual([]);
+    });
+
+    it('page and per_page reach the service as a PageQueryDto; the envelope carries the pagination', async () => {
+      const res = await slice.get('/api/v1/relayers?page=2&per_page=5').expect(200);
+      expect(res.body).toEqual({
+        ...successBody([ANSWER]),
+        pagination: { current_page: 2, per_page: 5, total_items: 1 },
+      });
+      const [query] = service.only('list') as [PageQueryDto];
+      expect(query).toBeInstanceOf(PageQueryDto);
+      expect({ page: query.page, per_page: query.per_page }).toEqual({ page: 2, per_page: 5 });
+    });
+
+    it('no query: page 1 of 10', async () => {
+      await slice.get('/api/v1/relayers').expect(200);
+      const [query] = service.only('list') as [PageQueryDto];
+      expect({ page: query.page, per_page: query.per_page }).toEqual({ page: 1, per_page: 10 });
+    });
+
+    it.each([
+      ['page=0', 'page must be a whole number of at least 1'],
+      ['page=abc', 'page must be a whole number of at least 1'],
+      ['page=1.5', 'page must be a whole number of at least 1'],
+      ['per_page=0', 'per_page must be a whole number from 1 to 100'],
+      ['per_page=101', 'per_page must be a whole number from 1 to 100'],
+      ['per_page=1e2', 'per_page must be a whole number from 1 to 100'],
+      ['sort=name', 'sort is not an allowed field'],
+    ])('?%s → 400 before the service', async (query, message) => {
+      expectError(await slice.get(`/api/v1/relayers?${query}`), 400, message);
+      expect(service.calls).toEqual([]);
+    });
+  });
+
+  describe('the permission each route needs (docs/reference/keys-and-audit.md)', () => {
+    const routes = [
+      ['POST', '/api/v1/relayers', 'relayers:write', 201],
+      ['GET', '/api/v1/relayers', 'relayers:read', 200],
+      ['GET', '/api/v1/relayers/r-1', 'relayers:read', 200],
+      ['PATCH', '/api/v1/relayers/r-1', 'relayers:write', 200],
+      ['DELETE', '/api/v1/relayers/r-1', 'relayers:write', 200],
+    ] as const;
+    const call = (method: string, path: string, token: string | null) => {
+      switch (method) {
+        case 'POST':
+          return slice.post(path, relayerBody(), token);
+        case 'PATCH':
+          return slice.patch(path, { name: 'x' }, token);
+        case 'DELETE':
+          return slice.delete(path, token);
+        default:
+          return slice.get(path, token);
+      }
+    };
+
+    it.each(routes)('%s %s (%s): no token → 401', async (method, path) => {
+      expectError(await call(method, path, null), 401, 'Unauthorized');
+      expect(service.calls).toEqual([]);
+    });
+
+    it.each(routes)(
+      '%s %s: a key without %s → 403, the service never called',
+      async (method, path, permission) => {
+        const others = (['relayers:read', 'relayers:write', 'notifications:write'] as const).filter(
+          (p) => p !== permission,
+        );
+        expectError(await call(method, path, keyHolding(...others)), 403, 'Forbidden');
+        expect(service.calls).toEqual([]);
+      },
+    );
+
+    it.each(routes)('%s %s: a key holding %s → %d', async (method, path, permission, status) => {
+      expect((await call(method, path, keyHolding(permission))).status).toBe(status);
+    });
+
+    it.each(routes)('%s %s (%s): the administrator → %d', async (method, path, _permission, status) => {
+      expect((await call(method, path, ADMIN_TOKEN)).status).toBe(status);
+    });
+  });
+});

@@ -1,0 +1,90 @@
+// Shared test data: ids, matchers of what the service generates, request bodies and create
+// helpers over a running test app. Every e2e, compat and slice test takes these from here.
+import { randomBytes } from 'node:crypto';
+import { defaultCatalogue, type TestApp } from '../support/test-app';
+
+/** A fresh id that names what it is for: `uid('hook')` gives `hook-3f0a…`. */
+export const uid = (prefix: string): string => `${prefix}-${randomBytes(6).toString('hex')}`;
+
+/** Dates as the service writes them (docs/reference/hardening.md "Dates"): UTC with milliseconds. */
+export const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const ISO = expect.stringMatching(ISO_PATTERN) as unknown as string;
+
+/** Any UUID-shaped id (as stored for keys and audit entries). */
+export const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown as string;
+
+/** A random (version 4) UUID, as generated for a resource created without an id. */
+export const UUID_V4_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const UUID_V4 = expect.stringMatching(UUID_V4_PATTERN) as unknown as string;
+
+export type NetworkType = 'evm' | 'solana' | 'stellar';
+
+/** The testnet of each network type in the test catalogue (test/support/test-catalogue.ts). */
+export const NETWORK = { evm: 'sepolia', solana: 'devnet', stellar: 'testnet' } as const;
+
+export type Body = Record<string, unknown>;
+
+/** What the relayer bodies hold unless the caller lays other fields over them. */
+interface RelayerDefaults {
+  id: string;
+  name: string;
+  network: string;
+  network_type: NetworkType;
+  paused: boolean;
+  signer_id: string;
+}
+
+/** The defaults with the caller's fields laid over them (typed as the caller gave them). */
+export type RelayerBody<F extends object, D extends keyof RelayerDefaults = keyof RelayerDefaults> = Omit<
+  Pick<RelayerDefaults, D>,
+  keyof F
+> &
+  F;
+
+/**
+ * A valid relayer create body of this network type without an id (the service generates one):
+ * the type's testnet, not paused, a free signer of the default catalogue. `fields` are laid over it.
+ */
+export function anonymousRelayerBody<F extends object = Record<never, never>>(
+  type: NetworkType = 'evm',
+  fields?: F,
+): RelayerBody<F, Exclude<keyof RelayerDefaults, 'id'>> {
+  const given: object = fields ?? {};
+  // A signer is taken from the pool only when the caller names none.
+  const signer = 'signer_id' in given ? {} : { signer_id: defaultCatalogue().nextSigner() };
+  return {
+    name: `relayer ${type}`,
+    network: NETWORK[type],
+    network_type: type,
+    paused: false,
+    ...signer,
+    ...given,
+  } as unknown as RelayerBody<F, Exclude<keyof RelayerDefaults, 'id'>>;
+}
+
+/** A valid relayer create body with a fresh id (`r-…`). */
+export function relayerBody<F extends object = Record<never, never>>(
+  type: NetworkType = 'evm',
+  fields?: F,
+): RelayerBody<F> {
+  return anonymousRelayerBody(type, { id: uid('r'), ...fields }) as unknown as RelayerBody<F>;
+}
+
+/** A valid notification create body with a fresh id (`n-…`) and a public URL. */
+export function notificationBody(fields: object = {}): Body {
+  return { id: uid('n'), url: 'https://hooks.example.com/hook', ...fields };
+}
+
+/** Creates a relayer through the API (201 expected) and returns its `data`. */
+export async function createRelayer(
+  app: TestApp,
+  type: NetworkType = 'evm',
+  fields: object = {},
+): Promise<Body> {
+  return (await app.post('/api/v1/relayers', relayerBody(type, fields)).expect(201)).body.data as Body;
+}
+
+/** Creates a notification through the API (201 expected) and returns its `data`. */
+export async function createNotification(app: TestApp, fields: object = {}): Promise<Body> {
+  return (await app.post('/api/v1/notifications', notificationBody(fields)).expect(201)).body.data as Body;
+}

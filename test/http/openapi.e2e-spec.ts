@@ -1,0 +1,277 @@
+import { useTestApp } from '../support/test-app';
+
+describe('OpenAPI document', () => {
+  const handle = useTestApp();
+
+  it('is public at /api/docs-json and describes every route with its body, envelope and errors', async () => {
+    const res = await handle.current.get('/api/docs-json', false).expect(200);
+    const doc = res.body as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: unknown; responses: Record<string, unknown>; security?: unknown }>
+      >;
+      components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+    };
+    const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(routes.sort()).toEqual(
+      [
+        'DELETE /api/v1/api-keys/{api_key_id}',
+        'GET /api/v1/api-keys',
+        'GET /api/v1/api-keys/{api_key_id}',
+        'GET /api/v1/api-keys/{api_key_id}/permissions',
+        'GET /api/v1/audit',
+        'POST /api/v1/api-keys',
+        'DELETE /api/v1/notifications/{notification_id}',
+        'DELETE /api/v1/relayers/{relayer_id}',
+        'GET /api/v1/health',
+        'GET /api/v1/networks',
+        'GET /api/v1/networks/{network_id}',
+        'PATCH /api/v1/networks/{network_id}',
+        'GET /api/v1/notifications',
+        'GET /api/v1/notifications/{notification_id}',
+        'GET /api/v1/notifications/{notification_id}/deliveries',
+        'POST /api/v1/notifications/{notification_id}/deliveries/{delivery_id}/retry',
+        'POST /api/v1/notifications/{notification_id}/test',
+        'GET /api/v1/ready',
+        'GET /api/v1/relayers',
+        'GET /api/v1/relayers/{relayer_id}',
+        'GET /api/v1/relayers/{relayer_id}/balance',
+        'GET /api/v1/relayers/{relayer_id}/status',
+        'POST /api/v1/relayers/{relayer_id}/check',
+        'GET /api/v1/signers',
+        'GET /api/v1/signers/{signer_id}',
+        'POST /api/v1/signers',
+        'PATCH /api/v1/signers/{signer_id}',
+        'DELETE /api/v1/signers/{signer_id}',
+        'GET /debug/metrics/scrape',
+        'GET /metrics',
+        'GET /metrics/{metric_name}',
+        'PATCH /api/v1/notifications/{notification_id}',
+        'PATCH /api/v1/relayers/{relayer_id}',
+        'POST /api/v1/notifications',
+        'POST /api/v1/relayers',
+      ].sort(),
+    );
+    expect(Object.keys(doc.paths['/api/v1/relayers'].post.responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+      '504',
+    ]);
+    expect(Object.keys(doc.paths['/api/v1/relayers/{relayer_id}'].patch.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '412',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+      '504',
+    ]);
+    const jsonBody = (name: string) => ({
+      required: true,
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${name}` } },
+        'application/merge-patch+json': { schema: { $ref: `#/components/schemas/${name}` } },
+      },
+    });
+    expect(doc.paths['/api/v1/relayers'].post.requestBody).toEqual(jsonBody('CreateRelayerDto'));
+    expect(doc.paths['/api/v1/relayers/{relayer_id}'].patch.requestBody).toEqual(
+      jsonBody('UpdateRelayerDto'),
+    );
+    expect(doc.paths['/api/v1/notifications/{notification_id}'].patch.requestBody).toEqual(
+      jsonBody('UpdateNotificationDto'),
+    );
+    expect(doc.paths['/api/v1/signers'].post.requestBody).toEqual(jsonBody('CreateSignerDto'));
+    expect(doc.paths['/api/v1/networks/{network_id}'].patch.requestBody).toEqual(
+      jsonBody('UpdateNetworkDto'),
+    );
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'CreateSignerDto',
+        'SignerResponse',
+        'UpdateNetworkDto',
+        'NetworkResponse',
+        'CreateRelayerDto',
+        'UpdateRelayerDto',
+        'RelayerResponse',
+        'CreateNotificationDto',
+        'UpdateNotificationDto',
+        'NotificationResponse',
+        'RpcConfigDto',
+      ]),
+    );
+    expect(doc.components.securitySchemes).toEqual({
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'The API_KEY' },
+    });
+    expect(res.text).not.toContain(handle.current.apiKey);
+  });
+
+  it('types policies as one schema per network type, from the rules the service applies', async () => {
+    const res = await handle.current.get('/api/docs-json', false).expect(200);
+    const schemas = (res.body as { components: { schemas: Record<string, SchemaWithPolicies> } }).components
+      .schemas;
+    interface PolicySchema {
+      title: string;
+      type: string;
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>>;
+    }
+    interface SchemaWithPolicies {
+      properties: { policies: { nullable: boolean; oneOf: PolicySchema[] } };
+    }
+    for (const name of ['CreateRelayerDto', 'UpdateRelayerDto', 'RelayerResponse']) {
+      const { policies } = schemas[name].properties;
+      expect({
+        nullable: policies.nullable,
+        variants: policies.oneOf.map((p) => [
+          p.title,
+          p.type,
+          p.additionalProperties,
+          Object.keys(p.properties),
+        ]),
+      }).toEqual({
+        nullable: true,
+        variants: [
+          [
+            'EvmPolicy',
+            'object',
+            false,
+            [
+              'eip1559_pricing',
+              'gas_limit_estimation',
+              'gas_price_cap',
+              'min_balance',
+              'private_transactions',
+              'whitelist_receivers',
+            ],
+          ],
+          [
+            'SolanaPolicy',
+            'object',
+            false,
+            [
+              'allowed_accounts',
+              'allowed_programs',
+              'allowed_tokens',
+              'disallowed_accounts',
+              'fee_margin_percentage',
+              'fee_payment_strategy',
+              'max_allowed_fee_lamports',
+              'max_signatures',
+              'max_tx_data_size',
+              'min_balance',
+              'swap_config',
+            ],
+          ],
+          [
+            'StellarPolicy',
+            'object',
+            false,
+            [
+              'allowed_tokens',
+              'concurrent_transactions',
+              'fee_margin_percentage',
+              'fee_payment_strategy',
+              'max_fee',
+              'min_balance',
+              'slippage_percentage',
+              'swap_config',
+              'timeout_seconds',
+            ],
+          ],
+        ],
+      });
+    }
+    const [evm, solana] = schemas.CreateRelayerDto.properties.policies.oneOf;
+    expect(solana.properties.fee_payment_strategy).toEqual({
+      type: 'string',
+      enum: ['user', 'relayer'],
+      default: 'user',
+    });
+    expect(solana.properties.max_signatures).toEqual({
+      type: 'integer',
+      minimum: 0,
+      maximum: 2147483647,
+      nullable: true,
+    });
+    expect(evm.properties.min_balance).toEqual({
+      oneOf: [
+        { type: 'integer', minimum: 0 },
+        { type: 'string', pattern: '^\\d+$', maxLength: 1000 },
+      ],
+      description: 'wei, exact: a whole JSON number or a string of decimal digits (answered as a number)',
+      nullable: true,
+    });
+  });
+
+  it('documents safe writes (docs/reference/safe-writes.md): ETag on single resources, If-Match and 412, dry_run', async () => {
+    interface Operation {
+      parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
+      responses: Record<string, { headers?: Record<string, { schema: { type: string } }> }>;
+    }
+    const res = await handle.current.get('/api/docs-json', false).expect(200);
+    const paths = (res.body as { paths: Record<string, Record<string, Operation>> }).paths;
+    const relayer = '/api/v1/relayers/{relayer_id}';
+    const notification = '/api/v1/notifications/{notification_id}';
+    const tagged: Array<[string, string, string]> = [
+      ['/api/v1/relayers', 'post', '201'],
+      [relayer, 'get', '200'],
+      [relayer, 'patch', '200'],
+      ['/api/v1/notifications', 'post', '201'],
+      [notification, 'get', '200'],
+      [notification, 'patch', '200'],
+    ];
+    for (const [path, method, status] of tagged) {
+      const etag = paths[path][method].responses[status].headers?.ETag.schema.type;
+      expect({ path, method, etag }).toEqual({ path, method, etag: 'string' });
+    }
+    expect(paths['/api/v1/relayers'].get.responses['200'].headers).toBeUndefined();
+    const parameter = (path: string, method: string, name: string) =>
+      paths[path][method].parameters?.find((p) => p.name === name);
+    for (const [path, method] of [
+      [relayer, 'patch'],
+      [relayer, 'delete'],
+      [notification, 'patch'],
+      [notification, 'delete'],
+    ]) {
+      expect({ path, method, header: parameter(path, method, 'If-Match') }).toEqual({
+        path,
+        method,
+        header: expect.objectContaining({ in: 'header', required: false }),
+      });
+      expect(Object.keys(paths[path][method].responses)).toContain('412');
+    }
+    for (const [path, method] of [
+      ['/api/v1/relayers', 'post'],
+      [relayer, 'patch'],
+    ]) {
+      expect(parameter(path, method, 'dry_run')).toEqual(
+        expect.objectContaining({
+          in: 'query',
+          required: false,
+          schema: { type: 'boolean', default: false },
+        }),
+      );
+    }
+  });
+
+  it('serves the UI at /api/docs without a token', async () => {
+    const res = await handle.current.get('/api/docs', false).redirects(1).expect(200);
+    expect(res.text).toContain('swagger-ui');
+  });
+});
