@@ -5,7 +5,6 @@ import { IsNull, type Repository } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
 import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { asColumnValues } from '../database/json-column';
 import { Transactions } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
@@ -62,13 +61,13 @@ export class ApiKeysService {
     const response = toResponse(row);
     await this.transactions.run(async (tx) => {
       await tx.manager.insert(ApiKeyEntity, asColumnValues(row));
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'api_key',
-        resourceId: row.id,
+      await tx.recordChange({
+        resource: 'api_key',
+        id: row.id,
         operation: 'create',
         before: null,
         after: response,
-      } satisfies AuditChange);
+      });
     });
     this.principals.created(digest);
     return { ...response, key };
@@ -107,13 +106,13 @@ export class ApiKeysService {
         { revokedAt: new Date() },
       );
       if ((result.affected ?? 0) === 0) throw apiKeyNotFound();
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'api_key',
-        resourceId: id,
+      await tx.recordChange({
+        resource: 'api_key',
+        id,
         operation: 'delete',
         before: toResponse(row),
         after: null,
-      } satisfies AuditChange);
+      });
     });
     await this.principals.revoked(id);
     return 'API key revoked successfully';

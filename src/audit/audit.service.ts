@@ -8,8 +8,8 @@ import { Page } from '../common/http/page';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
 import { EntityRows } from '../database/entity-rows';
-import type { CommittingEvent } from '../database/transactions';
-import { AUDIT_CHANGE, type AuditChange } from './audit-change';
+import { CHANGE_RECORDED, type CommittingEvent } from '../database/transactions';
+import type { AuditChange } from './audit-change';
 import { AuditEventEntity } from './audit-event.entity';
 import { AuditEventResponse, AuditQueryDto } from './dto/audit.dto';
 
@@ -70,7 +70,7 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
    * In the change's transaction: a change that rolls back leaves no record. The actor is the
    * request's principal; a change made outside a request (an extension's job) is the `system`'s.
    */
-  @OnEvent(`${AUDIT_CHANGE}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnEvent(`${CHANGE_RECORDED}.committing`, { async: true, promisify: true, suppressErrors: false })
   async record({ manager, event }: CommittingEvent<AuditChange>): Promise<void> {
     const context = RequestContext.current();
     const actor = context?.principal ?? { type: 'system', id: 'system', name: 'service' };
@@ -80,9 +80,9 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
       actorType: actor.type,
       actorId: actor.id,
       actorName: actor.name,
-      action: `${event.resourceType}.${event.operation}`,
-      resourceType: event.resourceType,
-      resourceId: event.resourceId,
+      action: `${event.resource}.${event.operation}`,
+      resourceType: event.resource,
+      resourceId: event.id,
       requestId: context?.requestId ?? '',
       before: event.before,
       after: event.after,

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { maskUrl } from '../common/security/url-masking';
@@ -113,13 +112,13 @@ export class NetworksService {
       });
       if (row) await tx.manager.update(NetworkRpcUrlsEntity, { networkId: key }, values);
       else await tx.manager.insert(NetworkRpcUrlsEntity, values);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'network',
-        resourceId: key,
+      await tx.recordChange({
+        resource: 'network',
+        id: key,
         operation: 'update',
         before: toNetworkResponse(network, row?.rpcUrls ?? network.rpc_urls),
         after: toNetworkResponse(network, next),
-      } satisfies AuditChange);
+      });
       return next;
     });
     return toNetworkResponse(network, rpcUrls);

@@ -7,7 +7,6 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '../common/errors/domain-errors';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { isPlainObject } from '../common/validation/field-rules';
@@ -108,13 +107,13 @@ export class SignersService {
     const created = toSignerResponse(id, addresses);
     await this.transactions.run(async (tx) => {
       if (!(await this.signers.insert(tx.manager, entity))) throw duplicateSigner();
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'signer',
-        resourceId: id,
+      await tx.recordChange({
+        resource: 'signer',
+        id,
         operation: 'create',
         before: null,
         after: created,
-      } satisfies AuditChange);
+      });
     });
     return created;
   }
@@ -130,13 +129,13 @@ export class SignersService {
       if (uses.length > 0) throw new ConflictError(`Signer ${id} is used by ${uses.join('; ')}`);
       const row = await this.signers.findById(id, tx.manager);
       await this.signers.delete(tx.manager, id);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'signer',
-        resourceId: id,
+      await tx.recordChange({
+        resource: 'signer',
+        id,
         operation: 'delete',
         before: row && toSignerResponse(row.id, row.addresses),
         after: null,
-      } satisfies AuditChange);
+      });
     });
     return 'Signer deleted successfully';
   }

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import {
   ConflictError,
   NotFoundError,
@@ -62,16 +61,14 @@ export class NotificationsService {
       if (!(await this.notifications.insert(tx.manager, entity))) {
         throw new ConflictError('Notification with this ID already exists');
       }
-      await tx.publish(NOTIFICATION_EVENTS.created, {
-        notification: created.data,
-      } satisfies NotificationEvent);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'notification',
-        resourceId: entity.id,
+      await tx.recordChange({
+        resource: 'notification',
+        id: entity.id,
         operation: 'create',
         before: null,
         after: created.data,
-      } satisfies AuditChange);
+        event: [NOTIFICATION_EVENTS.created, { notification: created.data } satisfies NotificationEvent],
+      });
     });
     return created;
   }
@@ -102,16 +99,14 @@ export class NotificationsService {
       const updated = await this.notifications.findById(id, tx.manager);
       if (!updated) throw notificationNotFound();
       const tagged = toTaggedNotification(updated);
-      await tx.publish(NOTIFICATION_EVENTS.updated, {
-        notification: tagged.data,
-      } satisfies NotificationEvent);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'notification',
-        resourceId: id,
+      await tx.recordChange({
+        resource: 'notification',
+        id,
         operation: 'update',
         before: toNotificationResponse(current),
         after: tagged.data,
-      } satisfies AuditChange);
+        event: [NOTIFICATION_EVENTS.updated, { notification: tagged.data } satisfies NotificationEvent],
+      });
       return tagged;
     });
   }
@@ -160,16 +155,15 @@ export class NotificationsService {
       const deleted = last ? await this.notifications.deleteById(tx.manager, id, expected) : 'missing';
       if (last && deleted === 'missing' && ifMatch) throw new PreconditionFailedError();
       if (last && deleted === 'deleted') {
-        await tx.publish(NOTIFICATION_EVENTS.deleted, {
-          notification: toNotificationResponse(last),
-        } satisfies NotificationEvent);
-        await tx.publish(AUDIT_CHANGE, {
-          resourceType: 'notification',
-          resourceId: id,
+        const before = toNotificationResponse(last);
+        await tx.recordChange({
+          resource: 'notification',
+          id,
           operation: 'delete',
-          before: toNotificationResponse(last),
+          before,
           after: null,
-        } satisfies AuditChange);
+          event: [NOTIFICATION_EVENTS.deleted, { notification: before } satisfies NotificationEvent],
+        });
       }
       return deleted;
     });
