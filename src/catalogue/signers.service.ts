@@ -125,7 +125,7 @@ export class SignersService {
     }
     await this.transactions.run(async (tx) => {
       if (!(await this.signers.lock(tx.manager, id, 'update'))) throw signerNotFound(id);
-      const uses = await this.users.describeUsesOf(tx.manager, id);
+      const uses = await this.users.describeUsesOf(id, tx.manager);
       if (uses.length > 0) throw new ConflictError(`Signer ${id} is used by ${uses.join('; ')}`);
       const row = await this.signers.findById(id, tx.manager);
       await this.signers.delete(tx.manager, id);

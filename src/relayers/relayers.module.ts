@@ -31,7 +31,7 @@ export class RelayersModule implements OnModuleInit {
     // ...and signers: a signer they use cannot be deleted (docs/reference/networks-and-signers.md#3-signers).
     this.signerUsers.register({
       kind: 'relayers',
-      findIdsUsing: (manager, signerId, limit) => this.relayers.findIdsBySigner(manager, signerId, limit),
+      findIdsUsing: (signerId, limit, manager) => this.relayers.findIdsBySigner(signerId, limit, manager),
     });
   }
 }
