@@ -25,7 +25,8 @@ export class NotificationsController {
     status: 201,
     response: NotificationResponse,
     etag: true,
-    errors: [400, 409, 413, 415],
+    body: CreateNotificationDto,
+    errors: [409],
   })
   create(
     @Body(new CheckedBodyPipe(CreateNotificationDto)) body: Checked<CreateNotificationDto>,
@@ -57,8 +58,9 @@ export class NotificationsController {
     status: 200,
     response: NotificationResponse,
     etag: true,
+    body: UpdateNotificationDto,
     ifMatch: true,
-    errors: [400, 404, 413, 415],
+    errors: [404],
   })
   update(
     @NotificationId() id: string,
