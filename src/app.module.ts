@@ -11,6 +11,8 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
+import { NetworksModule } from './networks/networks.module';
+import { SignersModule } from './signers/signers.module';
 import { AuthModule } from './common/auth/auth.module';
 import { BearerAuthGuard } from './common/auth/bearer-auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
@@ -27,7 +29,7 @@ import { DtoValidationPipe } from './common/validation/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { HealthModule } from './health/health.module';
+import { ProbesModule } from './probes/probes.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -74,8 +76,10 @@ export class AppModule implements NestModule {
         DatabaseModule,
         IdempotencyModule,
         CatalogueModule,
+        SignersModule,
+        NetworksModule,
         MetricsModule,
-        HealthModule,
+        ProbesModule,
         NotificationsModule,
         RelayersModule,
         WebhooksModule,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Catalogue } from '../catalogue/catalogue';
-import { NetworksService } from '../catalogue/networks.service';
+import { NetworksService } from '../networks/networks.service';
 import type { NetworkType } from '../catalogue/catalogue.types';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { stringifyJson, withRawIntegers } from '../common/http/json';

@@ -1,7 +1,8 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueModule } from '../catalogue/catalogue.module';
-import { SignerUsersRegistry } from '../catalogue/signer-users';
+import { SignerUsersRegistry } from '../signers/signer-users';
+import { SignersModule } from '../signers/signers.module';
 import { NotificationUsersRegistry } from '../notifications/notification-users';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RelayerEntity } from './relayer.entity';
@@ -10,7 +11,7 @@ import { RelayersRepository } from './relayers.repository';
 import { RelayersService } from './relayers.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, SignersModule, NotificationsModule],
   controllers: [RelayersController],
   providers: [RelayersRepository, RelayersService],
   exports: [RelayersService],

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Catalogue } from '../catalogue/catalogue';
-import { SignersService } from '../catalogue/signers.service';
+import { SignersService } from '../signers/signers.service';
 import type { NetworkType } from '../catalogue/catalogue.types';
 import {
   ConflictError,

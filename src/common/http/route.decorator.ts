@@ -3,7 +3,7 @@ import { ApiBody } from '@nestjs/swagger';
 import type { Permission } from '../auth/principal';
 import { RequirePermission } from '../auth/require-permission.decorator';
 import { NoBody } from './no-body.decorator';
-import { ApiDryRun, ApiEnvelope, ApiErrors, ApiIfMatch, ApiJsonBody } from './openapi';
+import { ApiDryRun, ApiEnvelope, ApiErrors, ApiIfMatch, ApiJsonBody } from './openapi.decorators';
 
 /** What every route of /api/v1 can answer: the bearer guard, the rate limit, the filter, the database. */
 const GLOBAL_ERRORS = [401, 429, 500, 503];
