@@ -6,7 +6,7 @@ import { RequirePermission } from '../common/auth/require-permission.decorator';
 import { ApiEnvelope, ApiErrors } from '../common/http/openapi.decorators';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { IdempotentReplayOmits } from '../idempotency/idempotent-replay.decorator';
+import { IdempotentReplayOmits } from '../common/http/idempotent-replay.decorator';
 import { ApiKeysService, apiKeyNotFound } from './api-keys.service';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
 import { Route } from '../common/http/route.decorator';

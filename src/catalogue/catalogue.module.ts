@@ -1,7 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { Catalogue } from './catalogue';
+import { Catalogue } from './catalogue.service';
 import { loadCatalogue } from './catalogue.loader';
 
 /**

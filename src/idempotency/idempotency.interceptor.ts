@@ -11,7 +11,7 @@ import { RequestContext } from '../common/http/request-context';
 import { ReplayedErrorAnswer } from './idempotency.errors';
 import { IdempotencyKeysService, type IdempotentRequest } from './idempotency-keys.service';
 import type { ClaimRef, StoredAnswer } from './idempotency-keys.repository';
-import { IDEMPOTENT_REPLAY_OMITS } from './idempotent-replay.decorator';
+import { IDEMPOTENT_REPLAY_OMITS } from '../common/http/idempotent-replay.decorator';
 import { readIdempotencyKey, REPLAYED_HEADER, requestDigest, withoutFields } from './idempotent-request';
 
 /** Headers of the first answer that its replays repeat. */

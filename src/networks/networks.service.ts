@@ -11,8 +11,8 @@ import { APP_CONFIG } from '../config/config.module';
 import { asColumnValues } from '../database/json-column';
 import { takesRowLocks } from '../database/row-locks';
 import { Transactions } from '../database/transactions';
-import { Catalogue } from '../catalogue/catalogue';
-import { networkId, type CatalogueNetwork, type NetworkType } from '../catalogue/catalogue.types';
+import { Catalogue } from '../catalogue/catalogue.service';
+import { networkId, type CatalogueNetwork, type NetworkType } from '../catalogue/catalogue.service';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
 

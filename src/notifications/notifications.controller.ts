@@ -10,7 +10,7 @@ import { notificationNotFound, NotificationsService } from './notifications.serv
 import { Route } from '../common/http/route.decorator';
 
 /** The `notification_id` path parameter; an id that cannot exist is a 404 at once. */
-export const NotificationId = (): ParameterDecorator =>
+const NotificationId = (): ParameterDecorator =>
   Param('notification_id', new ParseIdPipe(notificationNotFound));
 
 @ApiTags('notifications')

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
 import {
   ConflictError,
@@ -17,7 +18,6 @@ import { Transactions } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-events';
-import { NotificationUsersRegistry } from './notification-users';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
@@ -36,9 +36,11 @@ function toTaggedNotification(entity: NotificationEntity): Tagged<NotificationRe
 
 @Injectable()
 export class NotificationsService {
+  /** Who references a notification (relayers): one in use cannot be deleted (docs/reference/notifications.md). */
+  private readonly users = new ReferenceRegistry();
+
   constructor(
     private readonly notifications: NotificationsRepository,
-    private readonly users: NotificationUsersRegistry,
     private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
@@ -130,6 +132,11 @@ export class NotificationsService {
       url: entity.url,
       signingKey: entity.signingKey === null ? null : this.openKey(entity.signingKey),
     };
+  }
+
+  /** A module whose resources reference notifications says how to find them. */
+  registerUsers(users: ReferenceUsers): void {
+    this.users.register(users);
   }
 
   /** Whether a notification with this id exists (for the resources that reference one). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import type { NetworkType } from '../catalogue/catalogue.types';
+import type { NetworkType } from '../catalogue/catalogue.service';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRows } from '../database/entity-rows';
 import { lockingReadClause } from '../database/row-locks';

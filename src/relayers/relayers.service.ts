@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Catalogue } from '../catalogue/catalogue';
+import { Catalogue } from '../catalogue/catalogue.service';
 import { SignersService } from '../signers/signers.service';
-import type { NetworkType } from '../catalogue/catalogue.types';
+import type { NetworkType } from '../catalogue/catalogue.service';
 import {
   ConflictError,
   NotFoundError,
@@ -32,6 +32,8 @@ import {
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason, type StoredRpcUrl } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
+
+export type { DisabledReason, RelayerEntity } from './relayer.entity';
 
 const MAX_UPDATE_ATTEMPTS = 200;
 

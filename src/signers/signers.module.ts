@@ -4,7 +4,6 @@ import { CatalogueModule } from '../catalogue/catalogue.module';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { createSignerKeyCipher, SIGNER_KEY_CIPHER } from './signer-key-cipher';
-import { SignerUsersRegistry } from './signer-users';
 import { SignerEntity } from './signer.entity';
 import { SignersController } from './signers.controller';
 import { SignersRepository } from './signers.repository';
@@ -23,8 +22,7 @@ import { SignersService } from './signers.service';
     },
     SignersRepository,
     SignersService,
-    SignerUsersRegistry,
   ],
-  exports: [SignersService, SignerUsersRegistry],
+  exports: [SignersService],
 })
 export class SignersModule {}

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import {
@@ -12,12 +13,11 @@ import type { FieldCipher } from '../common/security/encryption';
 import { isPlainObject } from '../common/validation/field-rules';
 import type { Checked } from '../common/validation/validate-dto';
 import { Transactions } from '../database/transactions';
-import { deriveAddress, isValidSecp256k1PrivateKey } from '../catalogue/address-derivation';
-import { Catalogue } from '../catalogue/catalogue';
-import { NETWORK_TYPES, type NetworkType, type SignerAddresses } from '../catalogue/catalogue.types';
+import { deriveAddress, isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
+import { Catalogue } from '../catalogue/catalogue.service';
+import { NETWORK_TYPES, type NetworkType, type SignerAddresses } from '../catalogue/catalogue.service';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
-import { SignerUsersRegistry } from './signer-users';
 import { SignerEntity } from './signer.entity';
 import { SignersRepository } from './signers.repository';
 
@@ -45,10 +45,12 @@ function toSignerResponse(id: string, addresses: SignerAddresses): SignerRespons
  */
 @Injectable()
 export class SignersService {
+  /** Who uses a signer (relayers): one in use cannot be deleted (docs/reference/networks-and-signers.md#3-signers). */
+  private readonly users = new ReferenceRegistry();
+
   constructor(
     private readonly catalogue: Catalogue,
     private readonly signers: SignersRepository,
-    private readonly users: SignerUsersRegistry,
     private readonly transactions: Transactions,
     @Inject(SIGNER_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {}
@@ -116,6 +118,11 @@ export class SignersService {
       });
     });
     return created;
+  }
+
+  /** A module whose resources reference signers says how to find them. */
+  registerUsers(users: ReferenceUsers): void {
+    this.users.register(users);
   }
 
   /** The file's signers are read-only; one that relayers use stays (docs/reference/networks-and-signers.md#3-signers). */

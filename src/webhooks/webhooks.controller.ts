@@ -2,10 +2,13 @@ import { Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Page } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { NotificationId } from '../notifications/notifications.controller';
+import { notificationNotFound } from '../notifications/notifications.service';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
 import { deliveryNotFound, WebhooksService } from './webhooks.service';
 import { Route } from '../common/http/route.decorator';
+
+const NotificationId = (): ParameterDecorator =>
+  Param('notification_id', new ParseIdPipe(notificationNotFound));
 
 @ApiTags('notifications')
 @ApiBearerAuth()

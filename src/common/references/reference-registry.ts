@@ -19,7 +19,7 @@ export interface ReferenceUsers {
 export const MAX_USERS_NAMED = 50;
 
 /** Where the modules that reference a resource register their ReferenceUsers ("who uses this"). */
-export abstract class ReferenceRegistry {
+export class ReferenceRegistry {
   private readonly users: ReferenceUsers[] = [];
 
   register(users: ReferenceUsers): void {
