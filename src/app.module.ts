@@ -48,11 +48,8 @@ export interface AppExtensions {
 }
 
 /**
- * The whole service. The global pipeline, in the order a request meets it:
- * request id and log (pino-http) → metrics → request context → timeout → auth guard → rate-limit guard →
- * database-ready guard → JSON body → idempotency key → envelope → validation pipe → handler; errors
- * of any stage go to the one exception filter. The idempotency key sits between the body (part of
- * its digest) and the envelope (it stores and replays the answer as sent).
+ * The whole service. The order of the global enhancers below is the request pipeline, described
+ * once in docs/architecture.md ("A request's path"): keep the two in step.
  */
 @Module({})
 export class AppModule implements NestModule {

@@ -7,7 +7,8 @@ import { ApiEnvelope, ApiErrors } from '../common/http/openapi.decorators';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IdempotentReplayOmits } from '../common/http/idempotent-replay.decorator';
-import { ApiKeysService, apiKeyNotFound } from './api-keys.service';
+import { ApiKeysService } from './api-keys.service';
+import { apiKeyNotFound } from './api-keys.errors';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
 import { Route } from '../common/http/route.decorator';
 

@@ -6,7 +6,8 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import type { Checked } from '../common/validation/validate-dto';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
-import { notificationNotFound, NotificationsService } from './notifications.service';
+import { NotificationsService } from './notifications.service';
+import { notificationNotFound } from './notifications.errors';
 import { Route } from '../common/http/route.decorator';
 
 /** The `notification_id` path parameter; an id that cannot exist is a 404 at once. */

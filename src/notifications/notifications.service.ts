@@ -1,12 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
-import {
-  ConflictError,
-  NotFoundError,
-  PreconditionFailedError,
-  ValidationError,
-} from '../common/errors/domain-errors';
+import { ConflictError, PreconditionFailedError, ValidationError } from '../common/errors/domain-errors';
 import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { FieldCipher, isEncrypted } from '../common/security/encryption';
@@ -19,20 +14,14 @@ import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } fr
 import { NotificationEntity } from './notification.entity';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-events';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
+import { notificationNotFound } from './notifications.errors';
+import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
+
+/** For the features that reference this one. */
+export { notificationNotFound } from './notifications.errors';
 
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
 export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
-
-export const notificationNotFound = (): NotFoundError => new NotFoundError('Notification not found');
-
-export function toNotificationResponse(entity: NotificationEntity): NotificationResponse {
-  return { id: entity.id, type: entity.type, url: entity.url, has_signing_key: entity.signingKey !== null };
-}
-
-/** The notification's answer with its entity tag (docs/reference/safe-writes.md), which changes with every write of it. */
-function toTaggedNotification(entity: NotificationEntity): Tagged<NotificationResponse> {
-  return new Tagged(toNotificationResponse(entity), entityTag(entity.version, entity.createdAt));
-}
 
 @Injectable()
 export class NotificationsService {

@@ -7,7 +7,8 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import type { Checked } from '../common/validation/validate-dto';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
-import { relayerNotFound, RelayersService } from './relayers.service';
+import { RelayersService } from './relayers.service';
+import { relayerNotFound } from './relayers.errors';
 import { Route } from '../common/http/route.decorator';
 
 const RelayerId = (): ParameterDecorator => Param('relayer_id', new ParseIdPipe(relayerNotFound));

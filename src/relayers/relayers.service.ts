@@ -4,8 +4,6 @@ import { Catalogue } from '../catalogue/catalogue.service';
 import { SignersService } from '../signers/signers.service';
 import type { NetworkType } from '../catalogue/catalogue.service';
 import {
-  ConflictError,
-  NotFoundError,
   PreconditionFailedError,
   ServiceUnavailableError,
   ValidationError,
@@ -32,15 +30,14 @@ import {
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason, type StoredRpcUrl } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
+import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound } from './relayers.errors';
+
+/** For the features that reference this one. */
+export { relayerNotFound } from './relayers.errors';
 
 export type { DisabledReason, RelayerEntity } from './relayer.entity';
 
 const MAX_UPDATE_ATTEMPTS = 200;
-
-export const relayerNotFound = (id: string) => new NotFoundError(`Relayer with ID ${id} not found`);
-const duplicateRelayer = () => new ConflictError('Relayer with this ID already exists');
-const signerNotFound = (id: string) => `Signer with ID ${id} not found`;
-const notificationNotFound = (id: string) => new ValidationError(`Notification with ID ${id} not found`);
 
 /** The sorted names of the PATCH-able fields whose values differ. */
 function changedFields(current: RelayerEntity, next: RelayerChanges): PatchableField[] {

@@ -7,7 +7,8 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import type { Checked } from '../common/validation/validate-dto';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
-import { signerNotFound, SignersService } from './signers.service';
+import { SignersService } from './signers.service';
+import { signerNotFound } from './signers.errors';
 import { RequirePermission } from '../common/auth/require-permission.decorator';
 import { Route } from '../common/http/route.decorator';
 

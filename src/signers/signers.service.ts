@@ -2,12 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import {
-  ConflictError,
-  NotFoundError,
-  ServiceUnavailableError,
-  ValidationError,
-} from '../common/errors/domain-errors';
+import { ConflictError, ServiceUnavailableError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { isPlainObject } from '../common/validation/field-rules';
@@ -15,29 +10,23 @@ import type { Checked } from '../common/validation/validate-dto';
 import { Transactions } from '../database/transactions';
 import { deriveAddress, isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
 import { Catalogue } from '../catalogue/catalogue.service';
-import { NETWORK_TYPES, type NetworkType, type SignerAddresses } from '../catalogue/catalogue.service';
+import { NETWORK_TYPES, type NetworkType } from '../catalogue/catalogue.service';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
 import { SignerEntity } from './signer.entity';
 import { SignersRepository } from './signers.repository';
+import { signerNotFound, duplicateSigner } from './signers.errors';
+import { toSignerResponse } from './signer.mapper';
 
 const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;
 const KEY_RULE = 'config.key must be 32 bytes as 64 hex characters (0x allowed)';
 const KEY_VALUE_RULE = 'config.key must be a valid secp256k1 private key: not zero and below the curve order';
-
-export const signerNotFound = (id: string): NotFoundError =>
-  new NotFoundError(`Signer with ID ${id} not found`);
-const duplicateSigner = (): ConflictError => new ConflictError('Signer with this ID already exists');
 
 /** What a relayer create learns of its signer. */
 export type SignerForNetwork =
   | { readonly kind: 'found'; readonly address: string }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'unsuitable' };
-
-function toSignerResponse(id: string, addresses: SignerAddresses): SignerResponse {
-  return { id, type: 'local', config: {}, addresses: { ...addresses } };
-}
 
 /**
  * Signers: those of the catalogue file (read-only, in memory) and those created through the API
