@@ -18,6 +18,18 @@ export default {
       from: { path: '^src/config/' },
       to: { path: '^src/', pathNot: '^src/config/' },
     },
+    {
+      name: 'features-meet-through-module-service-events',
+      comment:
+        'a feature may import another feature only through its module, its service and its events file ' +
+        '(docs/architecture.md): the rest of a feature folder is its own',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/', pathNot: '^src/(common|config|database)/' },
+      to: {
+        path: '^src/([^/]+)/',
+        pathNot: ['^src/$1/', '^src/(common|config|database)/', '[.](module|service)[.]ts$', '-events[.]ts$'],
+      },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -11,6 +11,8 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
+import { NetworksModule } from './networks/networks.module';
+import { SignersModule } from './signers/signers.module';
 import { AuthModule } from './common/auth/auth.module';
 import { BearerAuthGuard } from './common/auth/bearer-auth.guard';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
@@ -27,7 +29,7 @@ import { DtoValidationPipe } from './common/validation/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { HealthModule } from './health/health.module';
+import { ProbesModule } from './probes/probes.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -46,11 +48,8 @@ export interface AppExtensions {
 }
 
 /**
- * The whole service. The global pipeline, in the order a request meets it:
- * request id and log (pino-http) → metrics → request context → timeout → auth guard → rate-limit guard →
- * database-ready guard → JSON body → idempotency key → envelope → validation pipe → handler; errors
- * of any stage go to the one exception filter. The idempotency key sits between the body (part of
- * its digest) and the envelope (it stores and replays the answer as sent).
+ * The whole service. The order of the global enhancers below is the request pipeline, described
+ * once in docs/architecture.md ("A request's path"): keep the two in step.
  */
 @Module({})
 export class AppModule implements NestModule {
@@ -74,8 +73,10 @@ export class AppModule implements NestModule {
         DatabaseModule,
         IdempotencyModule,
         CatalogueModule,
+        SignersModule,
+        NetworksModule,
         MetricsModule,
-        HealthModule,
+        ProbesModule,
         NotificationsModule,
         RelayersModule,
         WebhooksModule,

@@ -6,10 +6,10 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppExtensions } from './app.module';
-import { setupOpenApi } from './openapi';
+import { setupOpenApi } from './openapi-document';
 import type { AppConfig } from './config/app-config';
-import { LifecycleState } from './health/lifecycle-state';
-import { answerLiveness, LIVENESS_PATH } from './health/liveness';
+import { LifecycleState } from './probes/lifecycle-state';
+import { answerLiveness, LIVENESS_PATH } from './probes/liveness';
 
 export const API_PREFIX = 'api/v1';
 

@@ -1,14 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import type { Principal } from '../common/auth/principal';
 import { RequirePermission } from '../common/auth/require-permission.decorator';
-import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
+import { ApiEnvelope, ApiErrors } from '../common/http/openapi.decorators';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { IdempotentReplayOmits } from '../idempotency/idempotent-replay.decorator';
-import { ApiKeysService, apiKeyNotFound } from './api-keys.service';
+import { IdempotentReplayOmits } from '../common/http/idempotent-replay.decorator';
+import { ApiKeysService } from './api-keys.service';
+import { apiKeyNotFound } from './api-keys.errors';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
+import { Route } from '../common/http/route.decorator';
 
 const ApiKeyId = (): ParameterDecorator => Param('api_key_id', new ParseIdPipe(apiKeyNotFound));
 
@@ -23,10 +25,13 @@ export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Post()
-  @ApiJsonBody()
-  @HttpCode(201)
-  @RequirePermission('api_keys:manage', {
+  @Route({
+    permission: 'api_keys:manage',
     alsoForbidden: 'one of the permissions asked for (* only by a key holding *)',
+    status: 201,
+    response: CreatedApiKeyResponse,
+    body: CreateApiKeyDto,
+    errors: [504],
   })
   @ApiOperation({
     description:
@@ -34,9 +39,6 @@ export class ApiKeysController {
   })
   // A retry with the same Idempotency-Key learns the key's id, never the key a second time.
   @IdempotentReplayOmits('key')
-  @ApiBody({ type: CreateApiKeyDto })
-  @ApiEnvelope(CreatedApiKeyResponse, 201)
-  @ApiErrors(400, 401, 413, 415, 429, 500, 503, 504)
   create(
     @Body() body: CreateApiKeyDto,
     @CurrentPrincipal() caller: Principal,
@@ -45,19 +47,13 @@ export class ApiKeysController {
   }
 
   @Get()
-  @HttpCode(200)
-  @RequirePermission('api_keys:manage')
-  @ApiEnvelope(ApiKeyResponse, 200, { list: true })
-  @ApiErrors(400, 401, 429, 500, 503)
+  @Route({ permission: 'api_keys:manage', status: 200, response: ApiKeyResponse, list: true })
   list(@Query() query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
     return this.keys.list(query);
   }
 
   @Get(':api_key_id')
-  @HttpCode(200)
-  @RequirePermission('api_keys:manage')
-  @ApiEnvelope(ApiKeyResponse, 200)
-  @ApiErrors(401, 404, 429, 500, 503)
+  @Route({ permission: 'api_keys:manage', status: 200, response: ApiKeyResponse, errors: [404] })
   get(@ApiKeyId() id: string): Promise<ApiKeyResponse> {
     return this.keys.get(id);
   }
@@ -72,16 +68,17 @@ export class ApiKeysController {
   }
 
   @Delete(':api_key_id')
-  @HttpCode(200)
-  @RequirePermission('api_keys:manage', {
+  @Route({
+    permission: 'api_keys:manage',
     alsoForbidden: 'one of the permissions of the key to revoke',
+    status: 200,
+    response: String,
+    errors: [404, 504],
   })
   @ApiOperation({
     description:
       'A key grants only what it holds: the caller may revoke only a key whose permissions it holds all of.',
   })
-  @ApiEnvelope(String, 200)
-  @ApiErrors(401, 404, 429, 500, 503, 504)
   revoke(@ApiKeyId() id: string, @CurrentPrincipal() caller: Principal): Promise<string> {
     return this.keys.revoke(id, caller);
   }

@@ -3,30 +3,17 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { IsNull, type Repository } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
-import { ForbiddenError, NotFoundError, ValidationError } from '../common/errors/domain-errors';
+import { ForbiddenError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
 import { asColumnValues } from '../database/json-column';
 import { Transactions } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, EXPIRES_RULE } from './dto/api-key.dto';
+import { apiKeyNotFound } from './api-keys.errors';
+import { toApiKeyResponse } from './api-key.mapper';
 
 const PREFIX_LENGTH = 8;
-
-export const apiKeyNotFound = (): NotFoundError => new NotFoundError('API key not found');
-
-function toResponse(row: ApiKeyEntity): ApiKeyResponse {
-  return {
-    id: row.id,
-    name: row.name,
-    permissions: [...row.permissions],
-    created_at: row.createdAt.toISOString(),
-    expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
-    last_used_at: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
-    key_prefix: row.keyPrefix,
-  };
-}
 
 /** Managed API keys (docs/reference/keys-and-audit.md): stored as SHA-256 digests; the key is shown once, at create. */
 @Injectable()
@@ -59,16 +46,16 @@ export class ApiKeysService {
       lastUsedAt: null,
       revokedAt: null,
     });
-    const response = toResponse(row);
+    const response = toApiKeyResponse(row);
     await this.transactions.run(async (tx) => {
       await tx.manager.insert(ApiKeyEntity, asColumnValues(row));
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'api_key',
-        resourceId: row.id,
+      await tx.recordChange({
+        resource: 'api_key',
+        id: row.id,
         operation: 'create',
         before: null,
         after: response,
-      } satisfies AuditChange);
+      });
     });
     this.principals.created(digest);
     return { ...response, key };
@@ -81,11 +68,11 @@ export class ApiKeysService {
       skip: query.offset,
       take: query.per_page,
     });
-    return new Page(rows.map(toResponse), query, total);
+    return new Page(rows.map(toApiKeyResponse), query, total);
   }
 
   async get(id: string): Promise<ApiKeyResponse> {
-    return toResponse(await this.find(id));
+    return toApiKeyResponse(await this.find(id));
   }
 
   async permissions(id: string): Promise<string[]> {
@@ -107,13 +94,13 @@ export class ApiKeysService {
         { revokedAt: new Date() },
       );
       if ((result.affected ?? 0) === 0) throw apiKeyNotFound();
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'api_key',
-        resourceId: id,
+      await tx.recordChange({
+        resource: 'api_key',
+        id,
         operation: 'delete',
-        before: toResponse(row),
+        before: toApiKeyResponse(row),
         after: null,
-      } satisfies AuditChange);
+      });
     });
     await this.principals.revoked(id);
     return 'API key revoked successfully';

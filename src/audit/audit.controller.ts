@@ -1,10 +1,9 @@
-import { Controller, Get, HttpCode, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { RequirePermission } from '../common/auth/require-permission.decorator';
-import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
 import { Page } from '../common/http/page';
 import { AuditService } from './audit.service';
 import { AuditEventResponse, AuditQueryDto } from './dto/audit.dto';
+import { Route } from '../common/http/route.decorator';
 
 @ApiTags('audit')
 @ApiBearerAuth()
@@ -14,10 +13,7 @@ export class AuditController {
 
   /** Every change made through the API, newest first, with who made it and the resource before and after. */
   @Get()
-  @HttpCode(200)
-  @RequirePermission('audit:read')
-  @ApiEnvelope(AuditEventResponse, 200, { list: true })
-  @ApiErrors(400, 401, 429, 500, 503)
+  @Route({ permission: 'audit:read', status: 200, response: AuditEventResponse, list: true })
   list(@Query() query: AuditQueryDto): Promise<Page<AuditEventResponse>> {
     return this.audit.list(query);
   }

@@ -3,15 +3,15 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import type { Repository } from 'typeorm';
-import { withRawIntegers } from '../common/http/json';
 import { Page } from '../common/http/page';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
 import { EntityRows } from '../database/entity-rows';
-import type { CommittingEvent } from '../database/transactions';
-import { AUDIT_CHANGE, type AuditChange } from './audit-change';
+import { CHANGE_RECORDED, type CommittingEvent } from '../database/transactions';
+import type { AuditChange } from './audit-change';
 import { AuditEventEntity } from './audit-event.entity';
 import { AuditEventResponse, AuditQueryDto } from './dto/audit.dto';
+import { toAuditEventResponse } from './audit.mapper';
 
 export const AUDIT_RETENTION_MS = 90 * 24 * 3600 * 1000;
 
@@ -29,21 +29,6 @@ function nextId(): string {
   );
 }
 const SWEEP_EVERY_MS = 3600 * 1000;
-
-function toResponse(row: AuditEventEntity): AuditEventResponse {
-  return {
-    id: row.id,
-    at: row.at.toISOString(),
-    actor: { type: row.actorType, id: row.actorId, name: row.actorName },
-    action: row.action,
-    resource_type: row.resourceType,
-    resource_id: row.resourceId,
-    request_id: row.requestId,
-    // Snapshots keep amounts beyond 2^53 as bigint (jsonColumn): raw JSON numbers for res.json.
-    before: withRawIntegers(row.before) as AuditEventResponse['before'],
-    after: withRawIntegers(row.after) as AuditEventResponse['after'],
-  };
-}
 
 /** The audit trail: written in each change's transaction, read newest first, kept 90 days. */
 @Injectable()
@@ -70,7 +55,7 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
    * In the change's transaction: a change that rolls back leaves no record. The actor is the
    * request's principal; a change made outside a request (an extension's job) is the `system`'s.
    */
-  @OnEvent(`${AUDIT_CHANGE}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnEvent(`${CHANGE_RECORDED}.committing`, { async: true, promisify: true, suppressErrors: false })
   async record({ manager, event }: CommittingEvent<AuditChange>): Promise<void> {
     const context = RequestContext.current();
     const actor = context?.principal ?? { type: 'system', id: 'system', name: 'service' };
@@ -80,9 +65,9 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
       actorType: actor.type,
       actorId: actor.id,
       actorName: actor.name,
-      action: `${event.resourceType}.${event.operation}`,
-      resourceType: event.resourceType,
-      resourceId: event.resourceId,
+      action: `${event.resource}.${event.operation}`,
+      resourceType: event.resource,
+      resourceId: event.id,
       requestId: context?.requestId ?? '',
       before: event.before,
       after: event.after,
@@ -104,7 +89,7 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
       .skip(query.offset)
       .take(query.per_page)
       .getManyAndCount();
-    return new Page(rows.map(toResponse), query, total);
+    return new Page(rows.map(toAuditEventResponse), query, total);
   }
 
   private async sweep(): Promise<void> {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { isPlainObject, isRpcWeight, RPC_WEIGHT, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { KEY_LENGTH_BYTES, isValidSecp256k1PrivateKey } from './address-derivation';
-import { Catalogue, SecretKey, type CatalogueSigner } from './catalogue';
-import { createKeyFileOnce } from './key-file';
+import { Catalogue, SecretKey, type CatalogueSigner } from './catalogue.service';
+import { createKeyFileOnce } from '../common/security/key-file';
 import {
   NETWORK_TYPES,
   SIGNER_ID_PATTERN,

@@ -16,9 +16,33 @@ export interface CommittingEvent<T> {
   readonly event: T;
 }
 
+/** The name under which every recorded change is published (in the transaction: `change.recorded.committing`). */
+export const CHANGE_RECORDED = 'change.recorded';
+
+/**
+ * A change to a resource, recorded once by the service that makes it (docs/architecture.md#the-change-pipeline).
+ * `before` and `after` are response-shaped, with no secret; `event` is the extension event that
+ * announces it (docs/reference/extension-events.md), for the resources that have one.
+ */
+export interface Change {
+  readonly resource: string;
+  readonly id: string;
+  readonly operation: 'create' | 'update' | 'delete';
+  /** The resource as it was answered before the change; null for a create. */
+  readonly before: object | null;
+  /** The resource as it is answered after the change; null for a delete. */
+  readonly after: object | null;
+  readonly event?: readonly [name: string, payload: object];
+}
+
 /** One transaction, as the work inside it sees it. */
 export interface Tx {
   readonly manager: EntityManager;
+  /**
+   * Records a change: its extension event (if any) is published as by `publish`, then the change
+   * itself under CHANGE_RECORDED, which the audit trail subscribes to in the transaction.
+   */
+  recordChange(change: Change): Promise<void>;
   /**
    * Publishes a change (docs/reference/extension-events.md): now to the subscribers of `<name>.committing`, which write
    * with this transaction (the webhook outbox), and after commit to every subscriber of `<name>`.
@@ -114,15 +138,20 @@ export class Transactions {
     try {
       const result = await this.inTransaction(() =>
         this.dataSource.transaction(async (manager) => {
+          const publish = async (name: string, event: object): Promise<void> => {
+            if (options.rollback) return;
+            await this.events.emitAsync(`${name}.committing`, {
+              manager,
+              event,
+            } satisfies CommittingEvent<object>);
+            published.push([name, event]);
+          };
           const value = await work({
             manager,
-            publish: async (name, event) => {
-              if (options.rollback) return;
-              await this.events.emitAsync(`${name}.committing`, {
-                manager,
-                event,
-              } satisfies CommittingEvent<object>);
-              published.push([name, event]);
+            publish,
+            recordChange: async (change) => {
+              if (change.event) await publish(...change.event);
+              await publish(CHANGE_RECORDED, change);
             },
           });
           if (options.rollback) throw new RolledBack(value);

@@ -43,7 +43,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * once REQUEST_TIMEOUT_MS and a margin have passed.
  */
 @Injectable()
-export class IdempotencyKeys {
+export class IdempotencyKeysService {
   private readonly logger = new Logger('IdempotencyKeys');
   private readonly leaseMs: number;
   private readonly waitMs: number;

@@ -9,9 +9,9 @@ import { parseJson, stringifyJson, withRawIntegers } from '../common/http/json';
 import { RAW_RESPONSE } from '../common/http/raw-response.decorator';
 import { RequestContext } from '../common/http/request-context';
 import { ReplayedErrorAnswer } from './idempotency.errors';
-import { IdempotencyKeys, type IdempotentRequest } from './idempotency-keys.service';
+import { IdempotencyKeysService, type IdempotentRequest } from './idempotency-keys.service';
 import type { ClaimRef, StoredAnswer } from './idempotency-keys.repository';
-import { IDEMPOTENT_REPLAY_OMITS } from './idempotent-replay.decorator';
+import { IDEMPOTENT_REPLAY_OMITS } from '../common/http/idempotent-replay.decorator';
 import { readIdempotencyKey, REPLAYED_HEADER, requestDigest, withoutFields } from './idempotent-request';
 
 /** Headers of the first answer that its replays repeat. */
@@ -38,7 +38,7 @@ interface RouteAnswer {
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
-    private readonly keys: IdempotencyKeys,
+    private readonly keys: IdempotencyKeysService,
     private readonly reflector: Reflector,
   ) {}
 

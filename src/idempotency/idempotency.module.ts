@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IdempotencyKeysCleanup } from './idempotency-keys.cleanup';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
-import { IdempotencyKeys } from './idempotency-keys.service';
+import { IdempotencyKeysService } from './idempotency-keys.service';
 
 /**
  * Idempotency keys (docs/reference/safe-writes.md). The interceptor that applies them to every POST is registered by
@@ -11,7 +11,7 @@ import { IdempotencyKeys } from './idempotency-keys.service';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyKeyEntity])],
-  providers: [IdempotencyKeysRepository, IdempotencyKeys, IdempotencyKeysCleanup],
-  exports: [IdempotencyKeys],
+  providers: [IdempotencyKeysRepository, IdempotencyKeysService, IdempotencyKeysCleanup],
+  exports: [IdempotencyKeysService],
 })
 export class IdempotencyModule {}

@@ -1,5 +1,5 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
-import { errorEnvelopeSchema } from '../common/http/openapi';
+import { errorEnvelopeSchema } from '../common/http/openapi.decorators';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotent-request';
 
 const KEY_PARAMETER: ParameterObject = {

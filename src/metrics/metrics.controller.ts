@@ -1,7 +1,7 @@
 import { Controller, Get, Header, HttpCode, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
-import { ApiErrors } from '../common/http/openapi';
+import { ApiErrors } from '../common/http/openapi.decorators';
 import { RawResponse } from '../common/http/raw-response.decorator';
 import { DatabaseOptional } from '../database/database-ready.guard';
 import { MetricsService } from './metrics.service';

@@ -5,7 +5,6 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { NotificationEntity } from './notification.entity';
 import { NotificationsController } from './notifications.controller';
-import { NotificationUsersRegistry } from './notification-users';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
 
@@ -15,7 +14,6 @@ import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.servic
   providers: [
     NotificationsRepository,
     NotificationsService,
-    NotificationUsersRegistry,
     {
       provide: SIGNING_KEY_CIPHER,
       inject: [APP_CONFIG],
@@ -23,6 +21,6 @@ import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.servic
         config.storageEncryptionKey ? FieldCipher.fromBase64Key(config.storageEncryptionKey) : null,
     },
   ],
-  exports: [NotificationsService, NotificationUsersRegistry],
+  exports: [NotificationsService],
 })
 export class NotificationsModule {}

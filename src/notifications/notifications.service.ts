@@ -1,12 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
-import {
-  ConflictError,
-  NotFoundError,
-  PreconditionFailedError,
-  ValidationError,
-} from '../common/errors/domain-errors';
+import { ConflictError, PreconditionFailedError, ValidationError } from '../common/errors/domain-errors';
 import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { FieldCipher, isEncrypted } from '../common/security/encryption';
@@ -18,28 +13,23 @@ import { Transactions } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-events';
-import { NotificationUsersRegistry } from './notification-users';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
+import { notificationNotFound } from './notifications.errors';
+import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
+
+/** For the features that reference this one. */
+export { notificationNotFound } from './notifications.errors';
 
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
 export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
 
-export const notificationNotFound = (): NotFoundError => new NotFoundError('Notification not found');
-
-export function toNotificationResponse(entity: NotificationEntity): NotificationResponse {
-  return { id: entity.id, type: entity.type, url: entity.url, has_signing_key: entity.signingKey !== null };
-}
-
-/** The notification's answer with its entity tag (docs/reference/safe-writes.md), which changes with every write of it. */
-function toTaggedNotification(entity: NotificationEntity): Tagged<NotificationResponse> {
-  return new Tagged(toNotificationResponse(entity), entityTag(entity.version, entity.createdAt));
-}
-
 @Injectable()
 export class NotificationsService {
+  /** Who references a notification (relayers): one in use cannot be deleted (docs/reference/notifications.md). */
+  private readonly users = new ReferenceRegistry();
+
   constructor(
     private readonly notifications: NotificationsRepository,
-    private readonly users: NotificationUsersRegistry,
     private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
@@ -62,16 +52,14 @@ export class NotificationsService {
       if (!(await this.notifications.insert(tx.manager, entity))) {
         throw new ConflictError('Notification with this ID already exists');
       }
-      await tx.publish(NOTIFICATION_EVENTS.created, {
-        notification: created.data,
-      } satisfies NotificationEvent);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'notification',
-        resourceId: entity.id,
+      await tx.recordChange({
+        resource: 'notification',
+        id: entity.id,
         operation: 'create',
         before: null,
         after: created.data,
-      } satisfies AuditChange);
+        event: [NOTIFICATION_EVENTS.created, { notification: created.data } satisfies NotificationEvent],
+      });
     });
     return created;
   }
@@ -102,16 +90,14 @@ export class NotificationsService {
       const updated = await this.notifications.findById(id, tx.manager);
       if (!updated) throw notificationNotFound();
       const tagged = toTaggedNotification(updated);
-      await tx.publish(NOTIFICATION_EVENTS.updated, {
-        notification: tagged.data,
-      } satisfies NotificationEvent);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'notification',
-        resourceId: id,
+      await tx.recordChange({
+        resource: 'notification',
+        id,
         operation: 'update',
         before: toNotificationResponse(current),
         after: tagged.data,
-      } satisfies AuditChange);
+        event: [NOTIFICATION_EVENTS.updated, { notification: tagged.data } satisfies NotificationEvent],
+      });
       return tagged;
     });
   }
@@ -137,6 +123,11 @@ export class NotificationsService {
     };
   }
 
+  /** A module whose resources reference notifications says how to find them. */
+  registerUsers(users: ReferenceUsers): void {
+    this.users.register(users);
+  }
+
   /** Whether a notification with this id exists (for the resources that reference one). */
   exists(id: string): Promise<boolean> {
     return this.notifications.existsById(id);
@@ -160,16 +151,15 @@ export class NotificationsService {
       const deleted = last ? await this.notifications.deleteById(tx.manager, id, expected) : 'missing';
       if (last && deleted === 'missing' && ifMatch) throw new PreconditionFailedError();
       if (last && deleted === 'deleted') {
-        await tx.publish(NOTIFICATION_EVENTS.deleted, {
-          notification: toNotificationResponse(last),
-        } satisfies NotificationEvent);
-        await tx.publish(AUDIT_CHANGE, {
-          resourceType: 'notification',
-          resourceId: id,
+        const before = toNotificationResponse(last);
+        await tx.recordChange({
+          resource: 'notification',
+          id,
           operation: 'delete',
-          before: toNotificationResponse(last),
+          before,
           after: null,
-        } satisfies AuditChange);
+          event: [NOTIFICATION_EVENTS.deleted, { notification: before } satisfies NotificationEvent],
+        });
       }
       return deleted;
     });

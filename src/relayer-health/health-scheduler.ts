@@ -26,7 +26,7 @@ const IDLE_POLL_MS = 1000;
  * lease, so one instance checks a relayer per round. Checks never run on a request's path.
  */
 @Injectable()
-export class HealthScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+export class RelayerHealthScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RelayerHealth');
   private readonly loop = new PollingLoop('RelayerHealth', () => this.round(), IDLE_POLL_MS);
 

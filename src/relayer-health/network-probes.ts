@@ -13,14 +13,14 @@ const loadSolana = lazyRequire<typeof import('@solana/kit')>('@solana/kit');
 const loadStellar = lazyRequire<typeof import('@stellar/stellar-sdk')>('@stellar/stellar-sdk');
 
 /** Why a check disabled a relayer (docs/reference/relayer-health.md#1-the-checks). */
-export type DisableReason =
+export type DisableReasonCode =
   'RpcValidationFailed' | 'NonceSyncFailed' | 'SequenceSyncFailed' | 'BalanceCheckFailed';
 
 export type ProbeResult =
   | { readonly ok: true; readonly balance: bigint; readonly nonce?: bigint; readonly sequenceNumber?: bigint }
   | {
       readonly ok: false;
-      readonly reason: DisableReason;
+      readonly reason: DisableReasonCode;
       readonly details: string;
       /** What was learnt before the failing check (a balance below min_balance is still a balance). */
       readonly balance?: bigint;
@@ -41,7 +41,7 @@ export interface ProbeTarget {
 }
 
 const failed = (
-  reason: DisableReason,
+  reason: DisableReasonCode,
   details: string,
   learnt: Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>> = {},
 ): ProbeResult => ({
@@ -305,7 +305,7 @@ export function findCause<T>(error: unknown, match: (error: unknown) => T | null
 }
 
 /** An answer too large is no valid RPC answer, whichever call it came to (docs/reference/hardening.md). */
-function reasonFor(reason: DisableReason, error: unknown): DisableReason {
+function reasonFor(reason: DisableReasonCode, error: unknown): DisableReasonCode {
   return findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null))
     ? 'RpcValidationFailed'
     : reason;

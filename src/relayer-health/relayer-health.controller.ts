@@ -1,12 +1,10 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { NoBody } from '../common/http/no-body.decorator';
-import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { relayerNotFound } from '../relayers/relayers.service';
 import { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
 import { RelayerHealthService } from './relayer-health.service';
-import { RequirePermission } from '../common/auth/require-permission.decorator';
+import { Route } from '../common/http/route.decorator';
 
 const RelayerId = (): ParameterDecorator => Param('relayer_id', new ParseIdPipe(relayerNotFound));
 
@@ -18,29 +16,25 @@ export class RelayerHealthController {
   constructor(private readonly health: RelayerHealthService) {}
 
   @Get('status')
-  @RequirePermission('relayers:read')
-  @HttpCode(200)
-  @ApiEnvelope(RelayerStatusResponse, 200)
-  @ApiErrors(401, 404, 429, 500, 503)
+  @Route({ permission: 'relayers:read', status: 200, response: RelayerStatusResponse, errors: [404] })
   status(@RelayerId() id: string): Promise<RelayerStatusResponse> {
     return this.health.status(id);
   }
 
   @Get('balance')
-  @RequirePermission('relayers:read')
-  @HttpCode(200)
-  @ApiEnvelope(BalanceResponse, 200)
-  @ApiErrors(401, 404, 429, 500, 503)
+  @Route({ permission: 'relayers:read', status: 200, response: BalanceResponse, errors: [404] })
   balance(@RelayerId() id: string): Promise<BalanceResponse> {
     return this.health.balance(id);
   }
 
   @Post('check')
-  @RequirePermission('relayers:write')
-  @HttpCode(200)
-  @NoBody()
-  @ApiEnvelope(RelayerStatusResponse, 200)
-  @ApiErrors(401, 404, 429, 500, 503, 504)
+  @Route({
+    permission: 'relayers:write',
+    status: 200,
+    response: RelayerStatusResponse,
+    noBody: true,
+    errors: [404, 504],
+  })
   check(@RelayerId() id: string): Promise<RelayerStatusResponse> {
     return this.health.checkNow(id);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { NetworkType } from '../catalogue/catalogue.types';
+import type { NetworkType } from '../catalogue/catalogue.service';
 import { MetricsService } from '../metrics/metrics.service';
 import type { ProbeResult } from './network-probes';
 import { RelayerChecksRepository } from './relayer-checks.repository';

@@ -3,8 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { NetworksModule } from '../networks/networks.module';
 import { RelayersModule } from '../relayers/relayers.module';
-import { HealthScheduler } from './health-scheduler';
+import { RelayerHealthScheduler } from './health-scheduler';
 import { RelayerCheckEntity } from './relayer-check.entity';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthController } from './relayer-health.controller';
@@ -17,12 +18,19 @@ import { RpcFetch } from './rpc-fetch';
   imports: [
     TypeOrmModule.forFeature([RelayerCheckEntity]),
     CatalogueModule,
+    NetworksModule,
     MetricsModule,
     OutboundHttpModule,
     RelayersModule,
   ],
   controllers: [RelayerHealthController],
-  providers: [RelayerChecksRepository, RelayerHealthService, RelayerHealthMetrics, HealthScheduler, RpcFetch],
+  providers: [
+    RelayerChecksRepository,
+    RelayerHealthService,
+    RelayerHealthMetrics,
+    RelayerHealthScheduler,
+    RpcFetch,
+  ],
   exports: [RelayerHealthService],
 })
 export class RelayerHealthModule {}

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Catalogue } from '../catalogue/catalogue';
-import { NetworksService } from '../catalogue/networks.service';
-import type { NetworkType } from '../catalogue/catalogue.types';
+import { Catalogue } from '../catalogue/catalogue.service';
+import { NetworksService } from '../networks/networks.service';
+import type { NetworkType } from '../catalogue/catalogue.service';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { stringifyJson, withRawIntegers } from '../common/http/json';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
-import type { DisabledReason, RelayerEntity } from '../relayers/relayer.entity';
+import type { DisabledReason, RelayerEntity } from '../relayers/relayers.service';
 import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
 import { excerpt, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { DocumentColumn } from '../database/document-column';
-import type { NetworkType } from '../catalogue/catalogue.types';
+import type { NetworkType } from '../catalogue/catalogue.service';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { jsonColumn } from '../database/json-column';
 

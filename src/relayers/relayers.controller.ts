@@ -1,15 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
-import { ApiDryRun, ApiEnvelope, ApiErrors, ApiIfMatch, ApiJsonBody } from '../common/http/openapi';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseFlagPipe } from '../common/validation/parse-flag.pipe';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import type { Checked } from '../common/validation/validate-dto';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
-import { relayerNotFound, RelayersService } from './relayers.service';
-import { RequirePermission } from '../common/auth/require-permission.decorator';
+import { RelayersService } from './relayers.service';
+import { relayerNotFound } from './relayers.errors';
+import { Route } from '../common/http/route.decorator';
 
 const RelayerId = (): ParameterDecorator => Param('relayer_id', new ParseIdPipe(relayerNotFound));
 
@@ -20,13 +20,15 @@ export class RelayersController {
   constructor(private readonly relayers: RelayersService) {}
 
   @Post()
-  @RequirePermission('relayers:write')
-  @ApiJsonBody()
-  @HttpCode(201)
-  @ApiBody({ type: CreateRelayerDto })
-  @ApiEnvelope(RelayerResponse, 201, { etag: true })
-  @ApiDryRun()
-  @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503, 504)
+  @Route({
+    permission: 'relayers:write',
+    status: 201,
+    response: RelayerResponse,
+    etag: true,
+    body: CreateRelayerDto,
+    dryRun: true,
+    errors: [409, 504],
+  })
   create(
     @Body(new CheckedBodyPipe(CreateRelayerDto)) body: Checked<CreateRelayerDto>,
     @Query('dry_run', new ParseFlagPipe('dry_run')) dryRun: boolean,
@@ -35,32 +37,28 @@ export class RelayersController {
   }
 
   @Get()
-  @RequirePermission('relayers:read')
-  @HttpCode(200)
-  @ApiEnvelope(RelayerResponse, 200, { list: true })
-  @ApiErrors(400, 401, 429, 500, 503)
+  @Route({ permission: 'relayers:read', status: 200, response: RelayerResponse, list: true })
   list(@Query() query: PageQueryDto): Promise<Page<RelayerResponse>> {
     return this.relayers.list(query);
   }
 
   @Get(':relayer_id')
-  @RequirePermission('relayers:read')
-  @HttpCode(200)
-  @ApiEnvelope(RelayerResponse, 200, { etag: true })
-  @ApiErrors(401, 404, 429, 500, 503)
+  @Route({ permission: 'relayers:read', status: 200, response: RelayerResponse, etag: true, errors: [404] })
   get(@RelayerId() id: string): Promise<Tagged<RelayerResponse>> {
     return this.relayers.getTagged(id);
   }
 
   @Patch(':relayer_id')
-  @RequirePermission('relayers:write')
-  @ApiJsonBody()
-  @HttpCode(200)
-  @ApiBody({ type: UpdateRelayerDto })
-  @ApiEnvelope(RelayerResponse, 200, { etag: true })
-  @ApiIfMatch()
-  @ApiDryRun()
-  @ApiErrors(400, 401, 404, 412, 413, 415, 429, 500, 503, 504)
+  @Route({
+    permission: 'relayers:write',
+    status: 200,
+    response: RelayerResponse,
+    etag: true,
+    body: UpdateRelayerDto,
+    ifMatch: true,
+    dryRun: true,
+    errors: [404, 504],
+  })
   update(
     @RelayerId() id: string,
     @Body(new CheckedBodyPipe(UpdateRelayerDto)) body: Checked<UpdateRelayerDto>,
@@ -71,11 +69,7 @@ export class RelayersController {
   }
 
   @Delete(':relayer_id')
-  @RequirePermission('relayers:write')
-  @HttpCode(200)
-  @ApiEnvelope(String, 200)
-  @ApiIfMatch()
-  @ApiErrors(401, 404, 412, 429, 500, 503, 504)
+  @Route({ permission: 'relayers:write', status: 200, response: String, ifMatch: true, errors: [404, 504] })
   remove(@RelayerId() id: string, @IfMatchHeader() ifMatch: IfMatch | null): Promise<string> {
     return this.relayers.remove(id, { ifMatch });
   }

@@ -1,37 +1,38 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueModule } from '../catalogue/catalogue.module';
-import { SignerUsersRegistry } from '../catalogue/signer-users';
-import { NotificationUsersRegistry } from '../notifications/notification-users';
+import { SignersModule } from '../signers/signers.module';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { NotificationsService } from '../notifications/notifications.service';
+import { SignersService } from '../signers/signers.service';
 import { RelayerEntity } from './relayer.entity';
 import { RelayersController } from './relayers.controller';
 import { RelayersRepository } from './relayers.repository';
 import { RelayersService } from './relayers.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, SignersModule, NotificationsModule],
   controllers: [RelayersController],
   providers: [RelayersRepository, RelayersService],
   exports: [RelayersService],
 })
 export class RelayersModule implements OnModuleInit {
   constructor(
-    private readonly notificationUsers: NotificationUsersRegistry,
-    private readonly signerUsers: SignerUsersRegistry,
+    private readonly notifications: NotificationsService,
+    private readonly signers: SignersService,
     private readonly relayers: RelayersRepository,
   ) {}
 
   /** Relayers reference notifications: a notification they use cannot be deleted (docs/reference/notifications.md). */
   onModuleInit(): void {
-    this.notificationUsers.register({
+    this.notifications.registerUsers({
       kind: 'relayers',
       findIdsUsing: (notificationId, limit) => this.relayers.findIdsByNotification(notificationId, limit),
     });
     // ...and signers: a signer they use cannot be deleted (docs/reference/networks-and-signers.md#3-signers).
-    this.signerUsers.register({
+    this.signers.registerUsers({
       kind: 'relayers',
-      findIdsUsing: (manager, signerId, limit) => this.relayers.findIdsBySigner(manager, signerId, limit),
+      findIdsUsing: (signerId, limit, manager) => this.relayers.findIdsBySigner(signerId, limit, manager),
     });
   }
 }

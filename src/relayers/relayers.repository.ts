@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import type { NetworkType } from '../catalogue/catalogue.types';
+import type { NetworkType } from '../catalogue/catalogue.service';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRows } from '../database/entity-rows';
 import { lockingReadClause } from '../database/row-locks';
@@ -64,7 +64,11 @@ export class RelayersRepository {
    * In the caller's transaction; on MySQL a locking read, so that no relayer using the signer can
    * be inserted until that transaction ends.
    */
-  async findIdsBySigner(manager: EntityManager, signerId: string, limit: number): Promise<string[]> {
+  async findIdsBySigner(
+    signerId: string,
+    limit: number,
+    manager: EntityManager = this.repository.manager,
+  ): Promise<string[]> {
     const rows = await manager.query<Array<{ id: string }>>(
       `SELECT id FROM relayers WHERE signer_id = ? ORDER BY id LIMIT ?${lockingReadClause(manager, 'share')}`,
       [signerId, limit],

@@ -1,12 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
-import { Catalogue } from '../catalogue/catalogue';
-import { SignersService } from '../catalogue/signers.service';
-import type { NetworkType } from '../catalogue/catalogue.types';
+import { Catalogue } from '../catalogue/catalogue.service';
+import { SignersService } from '../signers/signers.service';
+import type { NetworkType } from '../catalogue/catalogue.service';
 import {
-  ConflictError,
-  NotFoundError,
   PreconditionFailedError,
   ServiceUnavailableError,
   ValidationError,
@@ -33,13 +30,14 @@ import {
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason, type StoredRpcUrl } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
+import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound } from './relayers.errors';
+
+/** For the features that reference this one. */
+export { relayerNotFound } from './relayers.errors';
+
+export type { DisabledReason, RelayerEntity } from './relayer.entity';
 
 const MAX_UPDATE_ATTEMPTS = 200;
-
-export const relayerNotFound = (id: string) => new NotFoundError(`Relayer with ID ${id} not found`);
-const duplicateRelayer = () => new ConflictError('Relayer with this ID already exists');
-const signerNotFound = (id: string) => `Signer with ID ${id} not found`;
-const notificationNotFound = (id: string) => new ValidationError(`Notification with ID ${id} not found`);
 
 /** The sorted names of the PATCH-able fields whose values differ. */
 function changedFields(current: RelayerEntity, next: RelayerChanges): PatchableField[] {
@@ -129,14 +127,14 @@ export class RelayersService {
         // Which rule it broke is read after the transaction: reading through the pool while this
         // transaction holds a connection could wait forever once every connection does the same.
         if (refusal === 'duplicate') return true;
-        await tx.publish(RELAYER_EVENTS.created, { relayer: created.data } satisfies RelayerEvent);
-        await tx.publish(AUDIT_CHANGE, {
-          resourceType: 'relayer',
-          resourceId: id,
+        await tx.recordChange({
+          resource: 'relayer',
+          id,
           operation: 'create',
           before: null,
           after: created.data,
-        } satisfies AuditChange);
+          event: [RELAYER_EVENTS.created, { relayer: created.data } satisfies RelayerEvent],
+        });
         return false;
       },
       { rollback: options.dryRun },
@@ -187,17 +185,18 @@ export class RelayersService {
         async (tx) => {
           const written = await this.relayers.updateIfVersion(tx.manager, id, current.version, changes);
           if (written === 'written') {
-            await tx.publish(RELAYER_EVENTS.updated, {
-              relayer: updated.data,
-              changed: changedFields(current, changes),
-            } satisfies RelayerUpdatedEvent);
-            await tx.publish(AUDIT_CHANGE, {
-              resourceType: 'relayer',
-              resourceId: id,
+            const changed = changedFields(current, changes);
+            await tx.recordChange({
+              resource: 'relayer',
+              id,
               operation: 'update',
               before: toRelayerResponse(current),
               after: updated.data,
-            } satisfies AuditChange);
+              event: [
+                RELAYER_EVENTS.updated,
+                { relayer: updated.data, changed } satisfies RelayerUpdatedEvent,
+              ],
+            });
           }
           return written;
         },
@@ -285,14 +284,15 @@ export class RelayersService {
       if (!(await this.relayers.deleteById(tx.manager, id, ifMatch ? last.version : undefined))) {
         throw ifMatch ? new PreconditionFailedError() : relayerNotFound(id);
       }
-      await tx.publish(RELAYER_EVENTS.deleted, { relayer: toRelayerResponse(last) } satisfies RelayerEvent);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'relayer',
-        resourceId: id,
+      const before = toRelayerResponse(last);
+      await tx.recordChange({
+        resource: 'relayer',
+        id,
         operation: 'delete',
-        before: toRelayerResponse(last),
+        before,
         after: null,
-      } satisfies AuditChange);
+        event: [RELAYER_EVENTS.deleted, { relayer: before } satisfies RelayerEvent],
+      });
     });
     return 'Relayer deleted successfully';
   }

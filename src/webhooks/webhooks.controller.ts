@@ -1,13 +1,15 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { NoBody } from '../common/http/no-body.decorator';
-import { ApiEnvelope, ApiErrors } from '../common/http/openapi';
 import { Page } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { NotificationId } from '../notifications/notifications.controller';
+import { notificationNotFound } from '../notifications/notifications.service';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
-import { deliveryNotFound, WebhooksService } from './webhooks.service';
-import { RequirePermission } from '../common/auth/require-permission.decorator';
+import { WebhooksService } from './webhooks.service';
+import { deliveryNotFound } from './webhooks.errors';
+import { Route } from '../common/http/route.decorator';
+
+const NotificationId = (): ParameterDecorator =>
+  Param('notification_id', new ParseIdPipe(notificationNotFound));
 
 @ApiTags('notifications')
 @ApiBearerAuth()
@@ -16,10 +18,13 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Get('deliveries')
-  @RequirePermission('notifications:read')
-  @HttpCode(200)
-  @ApiEnvelope(DeliveryResponse, 200, { list: true })
-  @ApiErrors(400, 401, 404, 429, 500, 503)
+  @Route({
+    permission: 'notifications:read',
+    status: 200,
+    response: DeliveryResponse,
+    list: true,
+    errors: [404],
+  })
   deliveries(
     @NotificationId() id: string,
     @Query() query: DeliveryQueryDto,
@@ -30,11 +35,13 @@ export class WebhooksController {
   // A retry re-sends relayer data to a target a notifications:write key may point anywhere: reading
   // it that way must need the right to read relayers (docs/reference/hardening.md).
   @Post('deliveries/:delivery_id/retry')
-  @RequirePermission(['notifications:write', 'relayers:read'])
-  @HttpCode(202)
-  @NoBody()
-  @ApiEnvelope(DeliveryResponse, 202)
-  @ApiErrors(401, 404, 429, 500, 503)
+  @Route({
+    permission: ['notifications:write', 'relayers:read'],
+    status: 202,
+    response: DeliveryResponse,
+    noBody: true,
+    errors: [404],
+  })
   retry(
     @NotificationId() id: string,
     @Param('delivery_id', new ParseIdPipe(deliveryNotFound)) deliveryId: string,
@@ -43,11 +50,13 @@ export class WebhooksController {
   }
 
   @Post('test')
-  @RequirePermission('notifications:write')
-  @HttpCode(200)
-  @NoBody()
-  @ApiEnvelope(TestDeliveryResponse, 200)
-  @ApiErrors(401, 404, 429, 500, 503)
+  @Route({
+    permission: 'notifications:write',
+    status: 200,
+    response: TestDeliveryResponse,
+    noBody: true,
+    errors: [404],
+  })
   test(@NotificationId() id: string): Promise<TestDeliveryResponse> {
     return this.webhooks.test(id);
   }

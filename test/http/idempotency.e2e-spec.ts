@@ -4,7 +4,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { NoBody } from '../../src/common/http/no-body.decorator';
 import { IdempotencyKeyEntity } from '../../src/idempotency/idempotency-key.entity';
-import { IdempotentReplayOmits } from '../../src/idempotency/idempotent-replay.decorator';
+import { IdempotentReplayOmits } from '../../src/common/http/idempotent-replay.decorator';
 import { requestDigest } from '../../src/idempotency/idempotent-request';
 import { errorBody, expectError, successBody } from '../support/envelope';
 import { rawRequest } from '../support/raw-http';

@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiResponse } from '@nestjs/swagger';
-import { errorEnvelopeSchema } from '../http/openapi';
+import { errorEnvelopeSchema } from '../http/openapi.decorators';
 import type { Permission } from './principal';
 
 export const REQUIRED_PERMISSION = 'auth:requiredPermission';

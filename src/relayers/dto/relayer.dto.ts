@@ -15,7 +15,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.types';
+import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.service';
 import { IsOptionalNewId, IsResourceId } from '../../common/validation/field-rules';
 import { MAX_RPC_URLS, RpcConfigDto } from '../../common/validation/rpc-url-list';
 import { policySchema } from '../policies/policy-validation';

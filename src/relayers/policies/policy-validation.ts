@@ -1,4 +1,4 @@
-import type { NetworkType } from '../../catalogue/catalogue.types';
+import type { NetworkType } from '../../catalogue/catalogue.service';
 import { isPlainObject } from '../../common/validation/field-rules';
 
 export type { NetworkType };

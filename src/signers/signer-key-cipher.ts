@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { FieldCipher } from '../common/security/encryption';
 import type { AppConfig } from '../config/app-config';
-import { readOrCreateKeyFile } from './key-file';
+import { readOrCreateKeyFile } from '../common/security/key-file';
 
 /** The cipher of signer keys given through the API, or null when none may be used (production without a key). */
 export const SIGNER_KEY_CIPHER = Symbol('SIGNER_KEY_CIPHER');

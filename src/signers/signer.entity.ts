@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { jsonColumn } from '../database/json-column';
-import type { SignerAddresses } from './catalogue.types';
+import type { SignerAddresses } from '../catalogue/catalogue.service';
 
 /** A signer created through the API (the file's signers live in the Catalogue, never in a row). */
 @Entity({ name: 'signers' })

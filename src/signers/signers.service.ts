@@ -1,34 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import {
-  ConflictError,
-  NotFoundError,
-  ServiceUnavailableError,
-  ValidationError,
-} from '../common/errors/domain-errors';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
+import { ConflictError, ServiceUnavailableError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { isPlainObject } from '../common/validation/field-rules';
 import type { Checked } from '../common/validation/validate-dto';
 import { Transactions } from '../database/transactions';
-import { deriveAddress, isValidSecp256k1PrivateKey } from './address-derivation';
-import { Catalogue } from './catalogue';
-import { NETWORK_TYPES, type NetworkType, type SignerAddresses } from './catalogue.types';
+import { deriveAddress, isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
+import { Catalogue } from '../catalogue/catalogue.service';
+import { NETWORK_TYPES, type NetworkType } from '../catalogue/catalogue.service';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
-import { SignerUsersRegistry } from './signer-users';
 import { SignerEntity } from './signer.entity';
 import { SignersRepository } from './signers.repository';
+import { signerNotFound, duplicateSigner } from './signers.errors';
+import { toSignerResponse } from './signer.mapper';
 
 const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;
 const KEY_RULE = 'config.key must be 32 bytes as 64 hex characters (0x allowed)';
 const KEY_VALUE_RULE = 'config.key must be a valid secp256k1 private key: not zero and below the curve order';
-
-export const signerNotFound = (id: string): NotFoundError =>
-  new NotFoundError(`Signer with ID ${id} not found`);
-const duplicateSigner = (): ConflictError => new ConflictError('Signer with this ID already exists');
 
 /** What a relayer create learns of its signer. */
 export type SignerForNetwork =
@@ -36,20 +28,18 @@ export type SignerForNetwork =
   | { readonly kind: 'unknown' }
   | { readonly kind: 'unsuitable' };
 
-function toSignerResponse(id: string, addresses: SignerAddresses): SignerResponse {
-  return { id, type: 'local', config: {}, addresses: { ...addresses } };
-}
-
 /**
  * Signers: those of the catalogue file (read-only, in memory) and those created through the API
  * (rows, key encrypted). Lists show the file's first, in file order, then the API's by creation.
  */
 @Injectable()
 export class SignersService {
+  /** Who uses a signer (relayers): one in use cannot be deleted (docs/reference/networks-and-signers.md#3-signers). */
+  private readonly users = new ReferenceRegistry();
+
   constructor(
     private readonly catalogue: Catalogue,
     private readonly signers: SignersRepository,
-    private readonly users: SignerUsersRegistry,
     private readonly transactions: Transactions,
     @Inject(SIGNER_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {}
@@ -108,15 +98,20 @@ export class SignersService {
     const created = toSignerResponse(id, addresses);
     await this.transactions.run(async (tx) => {
       if (!(await this.signers.insert(tx.manager, entity))) throw duplicateSigner();
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'signer',
-        resourceId: id,
+      await tx.recordChange({
+        resource: 'signer',
+        id,
         operation: 'create',
         before: null,
         after: created,
-      } satisfies AuditChange);
+      });
     });
     return created;
+  }
+
+  /** A module whose resources reference signers says how to find them. */
+  registerUsers(users: ReferenceUsers): void {
+    this.users.register(users);
   }
 
   /** The file's signers are read-only; one that relayers use stays (docs/reference/networks-and-signers.md#3-signers). */
@@ -126,17 +121,17 @@ export class SignersService {
     }
     await this.transactions.run(async (tx) => {
       if (!(await this.signers.lock(tx.manager, id, 'update'))) throw signerNotFound(id);
-      const uses = await this.users.describeUsesOf(tx.manager, id);
+      const uses = await this.users.describeUsesOf(id, tx.manager);
       if (uses.length > 0) throw new ConflictError(`Signer ${id} is used by ${uses.join('; ')}`);
       const row = await this.signers.findById(id, tx.manager);
       await this.signers.delete(tx.manager, id);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'signer',
-        resourceId: id,
+      await tx.recordChange({
+        resource: 'signer',
+        id,
         operation: 'delete',
         before: row && toSignerResponse(row.id, row.addresses),
         after: null,
-      } satisfies AuditChange);
+      });
     });
     return 'Signer deleted successfully';
   }

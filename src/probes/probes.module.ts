@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { RedisModule } from '../common/redis/redis.module';
-import { HealthController } from './health.controller';
+import { ProbesController } from './probes.controller';
 import { LifecycleState } from './lifecycle-state';
 
 @Module({
   imports: [TerminusModule.forRoot({ logger: false }), RedisModule],
-  controllers: [HealthController],
+  controllers: [ProbesController],
   providers: [LifecycleState],
   exports: [LifecycleState],
 })
-export class HealthModule {}
+export class ProbesModule {}

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsString } from 'class-validator';
 import { IsOptionalNewId } from '../../common/validation/field-rules';
-import type { NetworkType } from '../catalogue.types';
+import type { NetworkType } from '../../catalogue/catalogue.service';
 
 /** Signer types of the reference system that this service does not create (docs/reference/networks-and-signers.md#3-signers). */
 export const UNSUPPORTED_SIGNER_TYPES = [

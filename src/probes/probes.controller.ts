@@ -26,7 +26,7 @@ const READINESS_QUERY = `SELECT 1 FROM ${MIGRATIONS_TABLE} LIMIT 1`;
 @Public()
 @DatabaseOptional()
 @Controller()
-export class HealthController {
+export class ProbesController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,

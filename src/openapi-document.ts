@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { LIVENESS_PATH } from './health/liveness';
+import { LIVENESS_PATH } from './probes/liveness';
 import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 
 /** The liveness route is answered by Express directly (see health/liveness.ts); document it here. */

@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import { AUDIT_CHANGE, type AuditChange } from '../audit/audit-change';
-import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
+import { ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { maskUrl } from '../common/security/url-masking';
 import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
 import type { Checked } from '../common/validation/validate-dto';
 import type { AppConfig } from '../config/app-config';
@@ -12,35 +10,12 @@ import { APP_CONFIG } from '../config/config.module';
 import { asColumnValues } from '../database/json-column';
 import { takesRowLocks } from '../database/row-locks';
 import { Transactions } from '../database/transactions';
-import { Catalogue } from './catalogue';
-import { networkId, type CatalogueNetwork, type NetworkType } from './catalogue.types';
+import { Catalogue } from '../catalogue/catalogue.service';
+import { networkId, type CatalogueNetwork, type NetworkType } from '../catalogue/catalogue.service';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
-
-export const networkNotFound = (id: string): NotFoundError =>
-  new NotFoundError(`Network with ID '${id}' not found`);
-
-function toNetworkResponse(network: CatalogueNetwork, rpcUrls: readonly RpcUrl[]): NetworkResponse {
-  const response: NetworkResponse = {
-    id: networkId(network.type, network.network),
-    name: network.network,
-    network_type: network.type,
-    rpc_urls: rpcUrls.map((rpc) => ({ url: maskUrl(rpc.url), weight: rpc.weight })),
-    is_testnet: network.is_testnet,
-  };
-  if (network.chain_id !== undefined) response.chain_id = network.chain_id;
-  if (network.passphrase !== undefined) response.passphrase = network.passphrase;
-  if (network.symbol !== undefined) response.symbol = network.symbol;
-  if (network.explorer_urls !== undefined) response.explorer_urls = [...network.explorer_urls];
-  if (network.average_blocktime_ms !== undefined)
-    response.average_blocktime_ms = network.average_blocktime_ms;
-  if (network.required_confirmations !== undefined) {
-    response.required_confirmations = network.required_confirmations;
-  }
-  if (network.features !== undefined) response.features = [...network.features];
-  if (network.tags !== undefined) response.tags = [...network.tags];
-  return response;
-}
+import { networkNotFound } from './networks.errors';
+import { toNetworkResponse } from './network.mapper';
 
 /**
  * The catalogue's networks with the RPC lists set through the API, which replace the file's on
@@ -113,13 +88,13 @@ export class NetworksService {
       });
       if (row) await tx.manager.update(NetworkRpcUrlsEntity, { networkId: key }, values);
       else await tx.manager.insert(NetworkRpcUrlsEntity, values);
-      await tx.publish(AUDIT_CHANGE, {
-        resourceType: 'network',
-        resourceId: key,
+      await tx.recordChange({
+        resource: 'network',
+        id: key,
         operation: 'update',
         before: toNetworkResponse(network, row?.rpcUrls ?? network.rpc_urls),
         after: toNetworkResponse(network, next),
-      } satisfies AuditChange);
+      });
       return next;
     });
     return toNetworkResponse(network, rpcUrls);

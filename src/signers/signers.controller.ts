@@ -1,14 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ValidationError } from '../common/errors/domain-errors';
-import { ApiEnvelope, ApiErrors, ApiJsonBody } from '../common/http/openapi';
+import { ApiErrors } from '../common/http/openapi.decorators';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import type { Checked } from '../common/validation/validate-dto';
 import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
-import { signerNotFound, SignersService } from './signers.service';
+import { SignersService } from './signers.service';
+import { signerNotFound } from './signers.errors';
 import { RequirePermission } from '../common/auth/require-permission.decorator';
+import { Route } from '../common/http/route.decorator';
 
 const SignerId = (): ParameterDecorator => Param('signer_id', new ParseIdPipe(signerNotFound));
 
@@ -20,30 +22,25 @@ export class SignersController {
   constructor(private readonly signers: SignersService) {}
 
   @Get()
-  @RequirePermission('signers:read')
-  @HttpCode(200)
-  @ApiEnvelope(SignerResponse, 200, { list: true })
-  @ApiErrors(400, 401, 429, 500, 503)
+  @Route({ permission: 'signers:read', status: 200, response: SignerResponse, list: true })
   list(@Query() query: PageQueryDto): Promise<Page<SignerResponse>> {
     return this.signers.list(query);
   }
 
   @Get(':signer_id')
-  @RequirePermission('signers:read')
-  @HttpCode(200)
-  @ApiEnvelope(SignerResponse, 200)
-  @ApiErrors(401, 404, 429, 500, 503)
+  @Route({ permission: 'signers:read', status: 200, response: SignerResponse, errors: [404] })
   get(@SignerId() id: string): Promise<SignerResponse> {
     return this.signers.get(id);
   }
 
   @Post()
-  @RequirePermission('signers:write')
-  @ApiJsonBody()
-  @HttpCode(201)
-  @ApiBody({ type: CreateSignerDto })
-  @ApiEnvelope(SignerResponse, 201)
-  @ApiErrors(400, 401, 409, 413, 415, 429, 500, 503, 504)
+  @Route({
+    permission: 'signers:write',
+    status: 201,
+    response: SignerResponse,
+    body: CreateSignerDto,
+    errors: [409, 504],
+  })
   create(
     @Body(new CheckedBodyPipe(CreateSignerDto)) body: Checked<CreateSignerDto>,
   ): Promise<SignerResponse> {
@@ -60,10 +57,7 @@ export class SignersController {
   }
 
   @Delete(':signer_id')
-  @RequirePermission('signers:write')
-  @HttpCode(200)
-  @ApiEnvelope(String, 200)
-  @ApiErrors(401, 404, 409, 429, 500, 503, 504)
+  @Route({ permission: 'signers:write', status: 200, response: String, errors: [404, 409, 504] })
   remove(@SignerId() id: string): Promise<string> {
     return this.signers.remove(id);
   }

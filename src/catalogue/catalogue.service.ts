@@ -10,6 +10,10 @@ import {
   type SignerType,
 } from './catalogue.types';
 
+/** What the other features use of the catalogue: its vocabulary, and address derivation. */
+export * from './catalogue.types';
+export { deriveAddress, isValidSecp256k1PrivateKey } from './address-derivation';
+
 const REDACTED = '[redacted]';
 
 /** The bytes of a key, for this module only (set by SecretKey's static block). */

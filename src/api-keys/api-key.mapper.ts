@@ -1,0 +1,14 @@
+import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyResponse } from './dto/api-key.dto';
+
+export function toApiKeyResponse(row: ApiKeyEntity): ApiKeyResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: [...row.permissions],
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
+    last_used_at: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+    key_prefix: row.keyPrefix,
+  };
+}

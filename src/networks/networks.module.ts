@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueModule } from '../catalogue/catalogue.module';
+import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
+import { NetworksController } from './networks.controller';
+import { NetworksService } from './networks.service';
+
+/** Networks: those of the configuration file, with RPC lists changed through the API (rows seen by every instance). */
+@Module({
+  imports: [TypeOrmModule.forFeature([NetworkRpcUrlsEntity]), CatalogueModule],
+  controllers: [NetworksController],
+  providers: [NetworksService],
+  exports: [NetworksService],
+})
+export class NetworksModule {}

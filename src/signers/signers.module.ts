@@ -1,0 +1,28 @@
+import { Logger, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogueModule } from '../catalogue/catalogue.module';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { createSignerKeyCipher, SIGNER_KEY_CIPHER } from './signer-key-cipher';
+import { SignerEntity } from './signer.entity';
+import { SignersController } from './signers.controller';
+import { SignersRepository } from './signers.repository';
+import { SignersService } from './signers.service';
+
+/** Signers: those of the configuration file, and those created through the API (rows seen by every instance). */
+@Module({
+  imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule],
+  controllers: [SignersController],
+  providers: [
+    {
+      provide: SIGNER_KEY_CIPHER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        createSignerKeyCipher(config, (message) => new Logger('Signers').warn(message)),
+    },
+    SignersRepository,
+    SignersService,
+  ],
+  exports: [SignersService],
+})
+export class SignersModule {}
