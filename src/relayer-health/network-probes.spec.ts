@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { LoopbackServer } from '../../test/support/loopback-server';
 import { DnsResolver } from '../common/security/policy-agent';
 import { loadConfig } from '../config/app-config';
 import { MAX_ANSWER_BYTES, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
@@ -141,28 +141,15 @@ const answer: fc.Arbitrary<Answer> = fc.record({
 });
 
 /** A local endpoint answering each request with the next answer of the plan (the last one repeats). */
-class PlannedServer {
-  private readonly server = http.createServer((req, res) => this.handle(req, res));
+class PlannedServer extends LoopbackServer {
   private plan: readonly Answer[] = [];
   private served = 0;
-  url = '';
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
-  }
-
   use(plan: readonly Answer[]): void {
     this.plan = plan;
     this.served = 0;
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -216,7 +203,7 @@ describe('network probes against random RPC answers (property, docs/reference/ha
   });
 
   const target = (type: keyof typeof ADDRESSES, minBalance: bigint | null) => ({
-    endpoints: [server.url],
+    endpoints: [server.url()],
     address: ADDRESSES[type],
     minBalance,
     fetch: rpc.fetch,

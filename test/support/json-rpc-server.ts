@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { LoopbackServer } from './loopback-server';
 
 /** A JSON-RPC 2.0 error object (https://www.jsonrpc.org/specification#error_object). */
 export interface JsonRpcError {
@@ -26,10 +26,8 @@ export const JSON_RPC = {
  * included). Counts the calls per method; `failMethod` answers a method with an error, `httpStatus`
  * makes every request fail at the HTTP level.
  */
-export class JsonRpcServer {
-  private readonly server = http.createServer((req, res) => this.handle(req, res));
+export class JsonRpcServer extends LoopbackServer {
   private readonly calls = new Map<string, number>();
-  port = 0;
   /** When set, every request is answered with this HTTP status and no JSON-RPC body. */
   httpStatus: number | null = null;
   /** How long each answer is held before it is sent (a slow node). */
@@ -38,17 +36,8 @@ export class JsonRpcServer {
   received = 0;
   private readonly failures = new Map<string, JsonRpcError>();
 
-  constructor(private readonly methods: Readonly<Record<string, MethodHandler>>) {}
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  /** The server's URL, with an optional path (RPC providers put API keys there). */
-  url(path = '/'): string {
-    return `http://127.0.0.1:${this.port}${path}`;
+  constructor(private readonly methods: Readonly<Record<string, MethodHandler>>) {
+    super();
   }
 
   /** How many times `method` was called since the start or the last reset. */
@@ -66,12 +55,7 @@ export class JsonRpcServer {
     this.calls.clear();
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

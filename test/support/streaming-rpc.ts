@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { LoopbackServer } from './loopback-server';
 
 const CHUNK = Buffer.alloc(64 * 1024, 'a');
 
@@ -10,35 +10,20 @@ const CHUNK = Buffer.alloc(64 * 1024, 'a');
  * other answer declares its length (Content-Length), the others are chunked. Counts calls per
  * method and the bytes it managed to send.
  */
-export class StreamingRpc {
-  private readonly server = http.createServer((req, res) => this.handle(req, res));
+export class StreamingRpc extends LoopbackServer {
   private readonly calls = new Map<string, number>();
   private answers = 0;
-  port = 0;
   bytesSent = 0;
 
-  constructor(private readonly resultBytes: number) {}
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  url(path = '/'): string {
-    return `http://127.0.0.1:${this.port}${path}`;
+  constructor(private readonly resultBytes: number) {
+    super();
   }
 
   callCount(method: string): number {
     return this.calls.get(method) ?? 0;
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
