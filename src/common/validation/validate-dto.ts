@@ -4,14 +4,14 @@ import { validateSync, type ValidatorOptions } from 'class-validator';
 
 /**
  * A body checked against its DTO class without throwing: `value` is the transformed instance
- * (fields named in `invalid` may hold anything) and `problems` the message lines, so that a
- * service can add the problems of its own checks and answer them all in one 400 (docs/reference/envelope-and-errors.md).
+ * (a field in `failed` may hold anything) and `problems` the message lines, so that a route's
+ * further checks can add theirs to one 400 (docs/reference/envelope-and-errors.md).
  */
-export interface Checked<T> {
+export interface DtoCheck<T> {
   readonly value: T;
   readonly problems: readonly string[];
-  /** Top-level fields that failed a rule (their values must not be used). */
-  readonly invalid: ReadonlySet<string>;
+  /** The full path of every field that failed a rule, and of its parents (`custom_rpc_urls[0].url`). */
+  readonly failed: ReadonlySet<string>;
 }
 
 const VALIDATOR_OPTIONS: ValidatorOptions = {
@@ -23,16 +23,21 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
 };
 
 /** The path of a nested field: `custom_rpc_urls[0].weight`, `policies.min_balance`. */
-export function childPath(parent: string, property: string): string {
+function childPath(parent: string, property: string): string {
   if (parent === '') return property;
   return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
 }
 
-/** One line per failed rule, each naming the field by its full path. */
-export function describeValidationErrors(errors: readonly ClassValidatorError[], parent = ''): string[] {
+/** One line per failed rule, each naming the field by its full path (collected into `failed`). */
+function describeValidationErrors(
+  errors: readonly ClassValidatorError[],
+  failed: Set<string>,
+  parent = '',
+): string[] {
   const lines: string[] = [];
   for (const error of errors) {
     const path = childPath(parent, error.property);
+    failed.add(path);
     for (const [rule, text] of Object.entries(error.constraints ?? {})) {
       lines.push(
         rule === 'whitelistValidation'
@@ -40,7 +45,7 @@ export function describeValidationErrors(errors: readonly ClassValidatorError[],
           : withPath(text, error.property, path),
       );
     }
-    if (error.children?.length) lines.push(...describeValidationErrors(error.children, path));
+    if (error.children?.length) lines.push(...describeValidationErrors(error.children, failed, path));
   }
   return lines;
 }
@@ -73,12 +78,12 @@ function withoutPrototypeKeys(value: unknown, path: string, problems: string[]):
 }
 
 /** Transforms and validates a plain object against `type`, collecting every problem. */
-export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): Checked<T> {
+export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): DtoCheck<T> {
   const problems: string[] = [];
   const source = withoutPrototypeKeys(typeof plain === 'object' && plain !== null ? plain : {}, '', problems);
   const value = plainToInstance(type, source, { enableImplicitConversion: false });
   const errors = validateSync(value, VALIDATOR_OPTIONS);
-  problems.push(...describeValidationErrors(errors));
-  const invalid = new Set(errors.map((error) => error.property));
-  return { value, problems, invalid };
+  const failed = new Set<string>();
+  problems.push(...describeValidationErrors(errors, failed));
+  return { value, problems, failed };
 }

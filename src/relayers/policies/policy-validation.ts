@@ -11,11 +11,10 @@ export type Policies = { [key: string]: PolicyValue };
 export type PolicyValidationResult = { ok: true; policies: Policies } | { ok: false; errors: string[] };
 
 /*
- * The policy shapes are tables of field rules walked by one small validator rather than
- * class-validator classes: the integer rules must work on number | bigint | string, wei amounts must
- * stay exact, array items need `[i]` in their paths, and validation and normalisation happen in the
- * same pass. The walk follows the schema, never the input, so its depth is fixed (four levels) and
- * every list is length-checked before its items are looked at.
+ * One declarative table per network type (POLICY_SHAPES), read by one walker, not class-validator:
+ * integers come as number | bigint | string, wei stays exact, items need `[i]` paths, and the walk
+ * validates and normalises in one pass. It follows the table, never the input (fixed depth, every
+ * list length-checked first).
  */
 
 const ROOT = 'policies';
@@ -40,48 +39,39 @@ const STELLAR_ASSET = /^(?:native|[A-Za-z0-9]{1,12}:G[A-Z2-7]{55})$/;
 const DECIMAL_DIGITS = /^\d+$/;
 
 const INVALID = Symbol('invalid');
-type Checked = PolicyValue | typeof INVALID;
+type Outcome = PolicyValue | typeof INVALID;
 
 /** The JSON Schema (OpenAPI 3.0 dialect) of what a check accepts, for the API document. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
 /** Validates one value at `path`, pushing error lines; returns the normalised value or INVALID. */
-type CheckFn = (value: unknown, path: string, errors: string[]) => Checked;
+type CheckFn = (value: unknown, path: string, errors: string[]) => Outcome;
 
 /** A check and the schema of what it accepts: the rule is written once and documented from here. */
 type Check = CheckFn & { readonly schema: JsonSchema };
 
 const check = (schema: JsonSchema, fn: CheckFn): Check => Object.assign(fn, { schema });
 
+/** `nullable`: null means "cleared" (dropped from the output); `fallback`: the value when absent. */
 interface Field {
   readonly check: Check;
-  /** `null` is accepted and means "cleared": the field is dropped from the normalised output. */
   readonly nullable?: boolean;
   readonly required?: boolean;
-  /** Put into the output when the field is absent. */
   readonly fallback?: PolicyValue;
 }
 
 type Shape = Readonly<Record<string, Field>>;
 
-function rejected(errors: string[], line: string): typeof INVALID {
-  errors.push(line);
-  return INVALID;
-}
+const rejected = (errors: string[], line: string): typeof INVALID => (errors.push(line), INVALID);
 
 /** Integers come back as number when safe, as bigint beyond 2^53 (never through a float). */
-function normaliseInteger(value: bigint): number | bigint {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-}
+const normaliseInteger = (value: bigint): number | bigint =>
+  value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 
-/**
- * A whole JSON number as bigint, or undefined. Unsafe `number`s are refused: they only arise from
- * exponent notation (parseJson keeps digit-written big integers as bigint) and are not exact.
- */
+/** A whole JSON number as bigint; an unsafe `number` (exponent notation: inexact) is refused. */
 function wholeNumber(value: unknown): bigint | undefined {
   if (typeof value === 'bigint') return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
-  return undefined;
+  return typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
 }
 
 // ---- field checks -------------------------------------------------------------------------------
@@ -145,10 +135,7 @@ const decimal = (max?: number): Check =>
     (value, path, errors) => {
       const number = typeof value === 'bigint' ? Number(value) : value;
       const fits =
-        typeof number === 'number' &&
-        Number.isFinite(number) &&
-        number >= 0 &&
-        (max === undefined || number <= max);
+        typeof number === 'number' && Number.isFinite(number) && number >= 0 && number <= (max ?? Infinity);
       if (fits) return number + 0; // + 0 turns -0 into 0
       return rejected(
         errors,
@@ -205,9 +192,8 @@ const list = (item: Check, { max, unique }: ListOptions): Check =>
     },
   );
 
-function nameInMessage(key: string): string {
-  return key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
-}
+const nameInMessage = (key: string): string =>
+  key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
 
 /** Walks `shape`: unknown keys are refused by name, null fields are dropped, fallbacks filled in. */
 function walkShape(
@@ -284,10 +270,7 @@ const tokenSwapConfig: Shape = {
   retain_min_amount: optional(integer(INT64_MAX)),
 };
 
-const keyOf =
-  (name: string) =>
-  (item: PolicyValue): PolicyValue | undefined =>
-    isPlainObject(item) ? item[name] : undefined;
+const keyOf = (name: string) => (item: PolicyValue) => (isPlainObject(item) ? item[name] : undefined);
 
 const EVM_POLICY: Shape = {
   eip1559_pricing: optional(boolean()),
@@ -398,22 +381,17 @@ export function policySchema(type: NetworkType): JsonSchema {
 
 /** Rules that span fields, checked on the raw object so that they hold whatever else is wrong. */
 function crossFieldErrors(type: NetworkType, raw: Record<string, unknown>): string[] {
-  const isSet = (key: string): boolean =>
-    Object.hasOwn(raw, key) && raw[key] !== null && raw[key] !== undefined;
-  if (type === 'solana' && isSet('allowed_accounts') && isSet('disallowed_accounts')) {
-    return [`${ROOT}.allowed_accounts and ${ROOT}.disallowed_accounts cannot both be set`];
-  }
-  return [];
+  const isSet = (key: string): boolean => Object.hasOwn(raw, key) && raw[key] != null;
+  return type === 'solana' && isSet('allowed_accounts') && isSet('disallowed_accounts')
+    ? [`${ROOT}.allowed_accounts and ${ROOT}.disallowed_accounts cannot both be set`]
+    : [];
 }
 
 /**
- * Validates a whole (already merged) policy object against the shape of `type`.
- *
- * On success the policies come back normalised for storage: fields set to `null` are dropped (null
- * means "cleared"), integers are numbers when safe and bigints beyond 2^53 (EVM wei strings become
- * integers too), keys follow the shape's order, and Solana's `fee_payment_strategy` is `user` when
- * absent. On failure every error line names its full path (`policies.allowed_tokens[0].mint ...`);
- * the lines are de-duplicated and sorted.
+ * Validates a whole (already merged) policy object against the shape of `type`. Success: normalised
+ * for storage (null fields dropped, integers number or bigint beyond 2^53, wei strings as integers,
+ * keys in the shape's order, Solana's `fee_payment_strategy` `user` when absent). Failure: lines
+ * naming full paths (`policies.allowed_tokens[0].mint ...`), de-duplicated and sorted.
  */
 export function validatePolicies(type: NetworkType, raw: unknown): PolicyValidationResult {
   if (!isPlainObject(raw)) return { ok: false, errors: [`${ROOT} must be an object`] };
@@ -427,10 +405,8 @@ export function validatePolicies(type: NetworkType, raw: unknown): PolicyValidat
 }
 
 /**
- * RFC 7396 JSON merge patch of `patch` over `stored`: `null` removes a key, objects merge key by
- * key, arrays and scalars replace. A patch that is not an object replaces the whole value (`null`
- * clears the policies); an absent patch (`undefined`) leaves them unchanged. Inputs are never
- * mutated. Validation is the caller's next step.
+ * RFC 7396 JSON merge patch of `patch` over `stored`: `null` removes a key, objects merge key by key,
+ * anything else replaces (`null` clears the policies; `undefined` changes nothing). No input mutated.
  */
 export function mergePolicies(stored: Readonly<Record<string, unknown>> | null, patch: unknown): unknown {
   if (patch === undefined) return stored;
