@@ -1,34 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
 import { checkUrl } from '../common/security/url-policy';
-import type { DtoCheck } from '../common/validation/validate-dto';
-import type { BodyRules } from '../common/validation/validation.pipe';
+import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
 
 /** The DTO, then the webhook URL policy on a url the DTO accepted (docs/reference/hardening.md). */
-@Injectable()
-abstract class NotificationRules<T extends { url?: string }> implements BodyRules<T, T> {
-  abstract readonly dto: ClassConstructor<T>;
+function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>) {
+  @Injectable()
+  class NotificationRules implements BodyRules<T, T> {
+    readonly dto = dto;
+    constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  check({ value, failed }: DtoCheck<T>, problems: string[]): T {
-    if (typeof value.url === 'string' && !failed.has('url')) {
-      const reason = checkUrl(value.url, this.config.webhookUrlPolicy);
+    check({ value, failed }: DtoCheck<T>, problems: string[]): T {
+      const reason =
+        failed.has('url') || value.url === undefined
+          ? null
+          : checkUrl(value.url, this.config.webhookUrlPolicy);
       if (reason !== null) problems.push(`url ${reason}`);
+      return value;
     }
-    return value;
   }
+  return NotificationRules;
 }
 
-@Injectable()
-export class NotificationCreateRules extends NotificationRules<CreateNotificationDto> {
-  readonly dto = CreateNotificationDto;
-}
-
-@Injectable()
-export class NotificationPatchRules extends NotificationRules<UpdateNotificationDto> {
-  readonly dto = UpdateNotificationDto;
-}
+export const NotificationCreateRules = notificationRules(CreateNotificationDto);
+export const NotificationPatchRules = notificationRules(UpdateNotificationDto);

@@ -44,7 +44,7 @@ export class RelayersService {
   ) {}
 
   /**
-   * `dto` passed every check that needs no lock (docs/architecture.md#request-pipeline); left are
+   * `dto` passed every check that needs no lock (docs/architecture.md#a-requests-path); left are
    * the notification, the signer still being there, and the unique keys.
    */
   async create(dto: NewRelayer, options: { dryRun?: boolean } = {}): Promise<Tagged<RelayerResponse>> {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
 import { isPlainObject } from '../common/validation/field-rules';
-import type { DtoCheck } from '../common/validation/validate-dto';
-import type { BodyRules } from '../common/validation/validation.pipe';
+import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
 import { CreateSignerDto } from './dto/signer.dto';
 
 const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;

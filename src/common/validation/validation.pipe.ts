@@ -7,10 +7,97 @@ import {
   type PipeTransform,
   type Type,
 } from '@nestjs/common';
-import type { ClassConstructor } from 'class-transformer';
+import type { ValidationError as ClassValidatorError } from '@nestjs/common';
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import { validateSync, type ValidatorOptions } from 'class-validator';
 import type { Request } from 'express';
 import { ValidationError } from '../errors/domain-errors';
-import { checkDto, type DtoCheck } from './validate-dto';
+
+/**
+ * A body checked against its DTO class without throwing: `value` is the transformed instance
+ * (a field in `failed` may hold anything) and `problems` the message lines, so that a route's
+ * further checks can add theirs to one 400 (docs/reference/envelope-and-errors.md).
+ */
+export interface DtoCheck<T> {
+  readonly value: T;
+  readonly problems: readonly string[];
+  /** The full path of every field that failed a rule, and of its parents (`custom_rpc_urls[0].url`). */
+  readonly failed: ReadonlySet<string>;
+}
+
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  stopAtFirstError: true,
+  validationError: { target: false, value: false },
+};
+
+/** The path of a nested field: `custom_rpc_urls[0].weight`, `policies.min_balance`. */
+function childPath(parent: string, property: string): string {
+  if (parent === '') return property;
+  return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
+}
+
+/** One line per failed rule, each naming the field by its full path (collected into `failed`). */
+function describeValidationErrors(
+  errors: readonly ClassValidatorError[],
+  failed: Set<string>,
+  parent = '',
+): string[] {
+  const lines: string[] = [];
+  for (const error of errors) {
+    const path = childPath(parent, error.property);
+    failed.add(path);
+    for (const [rule, text] of Object.entries(error.constraints ?? {})) {
+      lines.push(
+        rule === 'whitelistValidation'
+          ? `${path} is not an allowed field`
+          : withPath(text, error.property, path),
+      );
+    }
+    if (error.children?.length) lines.push(...describeValidationErrors(error.children, failed, path));
+  }
+  return lines;
+}
+
+/** class-validator messages start with the property name; give them the full path instead. */
+function withPath(text: string, property: string, path: string): string {
+  if (path === property) return text;
+  return text.startsWith(`${property} `) ? `${path}${text.slice(property.length)}` : `${path}: ${text}`;
+}
+
+/**
+ * Keys no body field is named, that object copying treats specially: JSON.parse keeps
+ * `"__proto__"` as an own property, but copying it (as class-transformer does) changes the
+ * prototype instead, so the key would vanish or swap the DTO's class; an own `constructor` makes
+ * class-transformer and class-validator look for metadata on a string.
+ */
+const OBJECT_MACHINERY_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A copy of the body without such keys, each named as the unknown field it is. */
+function withoutPrototypeKeys(value: unknown, path: string, problems: string[]): unknown {
+  if (Array.isArray(value))
+    return value.map((item, i) => withoutPrototypeKeys(item, childPath(path, String(i)), problems));
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (OBJECT_MACHINERY_KEYS.has(key)) problems.push(`${childPath(path, key)} is not an allowed field`);
+    else copy[key] = withoutPrototypeKeys(item, childPath(path, key), problems);
+  }
+  return copy;
+}
+
+/** Transforms and validates a plain object against `type`, collecting every problem. */
+export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): DtoCheck<T> {
+  const problems: string[] = [];
+  const source = withoutPrototypeKeys(typeof plain === 'object' && plain !== null ? plain : {}, '', problems);
+  const value = plainToInstance(type, source, { enableImplicitConversion: false });
+  const errors = validateSync(value, VALIDATOR_OPTIONS);
+  const failed = new Set<string>();
+  problems.push(...describeValidationErrors(errors, failed));
+  return { value, problems, failed };
+}
 
 const PLAIN_TYPES: ReadonlySet<unknown> = new Set([String, Boolean, Number, Array, Object]);
 
@@ -53,28 +140,21 @@ const RawBody = createParamDecorator((_: unknown, ctx: ExecutionContext): RawBod
   return { body: request.body as unknown, params: request.params };
 });
 
-const pipes = new Map<Type<BodyRules<object, unknown>>, Type<PipeTransform>>();
-
 /** The one pipe of a rules class: the DTO, then the rules; every problem in one 400. */
 function bodyPipe(rules: Type<BodyRules<object, unknown>>): Type<PipeTransform> {
-  let pipe = pipes.get(rules);
-  if (pipe === undefined) {
-    @Injectable()
-    class RulesPipe implements PipeTransform<RawBody, Promise<unknown>> {
-      constructor(@Inject(rules) private readonly rules: BodyRules<object, unknown>) {}
+  @Injectable()
+  class RulesPipe implements PipeTransform<RawBody, Promise<unknown>> {
+    constructor(@Inject(rules) private readonly rules: BodyRules<object, unknown>) {}
 
-      async transform({ body, params }: RawBody): Promise<unknown> {
-        const checked = checkDto(this.rules.dto, body);
-        const problems = [...checked.problems];
-        const value = await this.rules.check(checked, problems, params);
-        if (problems.length > 0) throw new ValidationError(problems);
-        return value;
-      }
+    async transform({ body, params }: RawBody): Promise<unknown> {
+      const checked = checkDto(this.rules.dto, body);
+      const problems = [...checked.problems];
+      const value = await this.rules.check(checked, problems, params);
+      if (problems.length > 0) throw new ValidationError(problems);
+      return value;
     }
-    pipe = RulesPipe;
-    pipes.set(rules, pipe);
   }
-  return pipe;
+  return RulesPipe;
 }
 
 /**
@@ -82,4 +162,4 @@ function bodyPipe(rules: Type<BodyRules<object, unknown>>): Type<PipeTransform> 
  * what `rules.check` returns, valid except for the rules that need the database under a lock.
  */
 export const ValidBody = <T extends object, V>(rules: Type<BodyRules<T, V>>): ParameterDecorator =>
-  RawBody(bodyPipe(rules as Type<BodyRules<object, unknown>>));
+  RawBody(bodyPipe(rules));

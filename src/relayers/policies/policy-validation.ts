@@ -18,18 +18,13 @@ export type PolicyValidationResult = { ok: true; policies: Policies } | { ok: fa
  */
 
 const ROOT = 'policies';
-const INT32_MAX = 2147483647n;
-const INT64_MAX = 9223372036854775807n;
-const UINT8_MAX = 255n;
+const [INT32_MAX, INT64_MAX, UINT8_MAX] = [2147483647n, 9223372036854775807n, 255n];
 /** Far above any wei amount (uint256 has 78 digits); only keeps a hostile value from costing time. */
 const MAX_WEI_DIGITS = 1000;
 const WEI_LIMIT = 10n ** BigInt(MAX_WEI_DIGITS);
-const MAX_ADDRESS_LIST = 500;
-const MAX_TOKENS = 100;
-/** At most this many error lines are returned (the first ones in sorted order). */
-const MAX_ERROR_LINES = 50;
-/** Unknown keys are echoed in messages; a hostile key is cut short. */
-const MAX_KEY_IN_MESSAGE = 64;
+const [MAX_ADDRESS_LIST, MAX_TOKENS] = [500, 100];
+/** The first error lines in sorted order are returned; an unknown key is echoed cut short. */
+const [MAX_ERROR_LINES, MAX_KEY_IN_MESSAGE] = [50, 64];
 /** Merge depth cap: deeper than any policy shape, so whatever lies below is refused by validation. */
 const MAX_MERGE_DEPTH = 8;
 
@@ -174,66 +169,49 @@ const list = (item: Check, { max, unique }: ListOptions): Check =>
     (value, path, errors) => {
       if (!Array.isArray(value)) return rejected(errors, `${path} must be an array`);
       if (value.length > max) return rejected(errors, `${path} must have at most ${max} entries`);
-      const items: PolicyValue[] = [];
-      let valid = true;
-      value.forEach((entry: unknown, index) => {
-        const checked = item(entry, `${path}[${index}]`, errors);
-        if (checked === INVALID) valid = false;
-        else items.push(checked);
-      });
-      if (unique) {
-        const keys = items.map(unique.key).filter((key) => key !== undefined);
-        if (new Set(keys).size !== keys.length) {
-          errors.push(`${path} must not contain ${unique.what} twice`);
-          valid = false;
-        }
-      }
-      return valid ? items : INVALID;
+      const before = errors.length;
+      const items = value
+        .map((entry: unknown, index) => item(entry, `${path}[${index}]`, errors))
+        .filter((checked) => checked !== INVALID);
+      const keys = unique ? items.map(unique.key).filter((key) => key !== undefined) : [];
+      if (new Set(keys).size !== keys.length) errors.push(`${path} must not contain ${unique?.what} twice`);
+      return errors.length === before ? items : INVALID;
     },
   );
 
 const nameInMessage = (key: string): string =>
   key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
 
-/** Walks `shape`: unknown keys are refused by name, null fields are dropped, fallbacks filled in. */
-function walkShape(
-  shape: Shape,
-  value: Record<string, unknown>,
-  path: string,
-  errors: string[],
-): Policies | typeof INVALID {
-  let valid = true;
+/**
+ * Walks `shape`: unknown keys are refused by name, null fields are dropped, fallbacks filled in.
+ * Every INVALID comes with an error line, so no new line in `errors` means a valid output.
+ */
+function walkShape(shape: Shape, value: Record<string, unknown>, path: string, errors: string[]): Policies {
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(shape, key)) {
-      errors.push(`${path}.${nameInMessage(key)} is not an allowed field`);
-      valid = false;
-    }
+    if (!Object.hasOwn(shape, key)) errors.push(`${path}.${nameInMessage(key)} is not an allowed field`);
   }
   const output: Policies = {};
   for (const [key, field] of Object.entries(shape)) {
     const fieldPath = `${path}.${key}`;
     const given = Object.hasOwn(value, key) ? value[key] : undefined;
     if (given === undefined) {
-      if (field.required) {
-        errors.push(`${fieldPath} is required`);
-        valid = false;
-      } else if (field.fallback !== undefined) output[key] = field.fallback;
-      continue;
+      if (field.required) errors.push(`${fieldPath} is required`);
+      else if (field.fallback !== undefined) output[key] = field.fallback;
+    } else if (given !== null || !field.nullable) {
+      const checked = field.check(given, fieldPath, errors);
+      if (checked !== INVALID) output[key] = checked;
     }
-    if (given === null && field.nullable) continue;
-    const checked = field.check(given, fieldPath, errors);
-    if (checked === INVALID) valid = false;
-    else output[key] = checked;
   }
-  return valid ? output : INVALID;
+  return output; // the caller compares the count of error lines
 }
 
 const object = (shape: Shape): Check =>
-  check(shapeSchema(shape), (value, path, errors) =>
-    isPlainObject(value)
-      ? walkShape(shape, value, path, errors)
-      : rejected(errors, `${path} must be an object`),
-  );
+  check(shapeSchema(shape), (value, path, errors) => {
+    if (!isPlainObject(value)) return rejected(errors, `${path} must be an object`);
+    const before = errors.length;
+    const output = walkShape(shape, value, path, errors);
+    return errors.length === before ? output : INVALID;
+  });
 
 function shapeSchema(shape: Shape): JsonSchema {
   const required = Object.keys(shape).filter((key) => shape[key].required);
@@ -396,29 +374,23 @@ function crossFieldErrors(type: NetworkType, raw: Record<string, unknown>): stri
 export function validatePolicies(type: NetworkType, raw: unknown): PolicyValidationResult {
   if (!isPlainObject(raw)) return { ok: false, errors: [`${ROOT} must be an object`] };
   const errors: string[] = [];
-  const checked = walkShape(POLICY_SHAPES[type], raw, ROOT, errors);
+  const policies = walkShape(POLICY_SHAPES[type], raw, ROOT, errors);
   errors.push(...crossFieldErrors(type, raw));
-  if (checked === INVALID || errors.length > 0) {
-    return { ok: false, errors: [...new Set(errors)].sort().slice(0, MAX_ERROR_LINES) };
-  }
-  return { ok: true, policies: checked };
+  if (errors.length === 0) return { ok: true, policies };
+  return { ok: false, errors: [...new Set(errors)].sort().slice(0, MAX_ERROR_LINES) };
 }
 
 /**
  * RFC 7396 JSON merge patch of `patch` over `stored`: `null` removes a key, objects merge key by key,
  * anything else replaces (`null` clears the policies; `undefined` changes nothing). No input mutated.
  */
-export function mergePolicies(stored: Readonly<Record<string, unknown>> | null, patch: unknown): unknown {
+export function mergePolicies(stored: unknown, patch: unknown, depth = 0): unknown {
   if (patch === undefined) return stored;
-  return mergePatch(stored, patch, 0);
-}
-
-function mergePatch(target: unknown, patch: unknown, depth: number): unknown {
   if (!isPlainObject(patch) || depth >= MAX_MERGE_DEPTH) return patch;
-  const merged = new Map<string, unknown>(isPlainObject(target) ? Object.entries(target) : []);
+  const merged = new Map<string, unknown>(isPlainObject(stored) ? Object.entries(stored) : []);
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) merged.delete(key);
-    else merged.set(key, mergePatch(merged.get(key), value, depth + 1));
+    else merged.set(key, mergePolicies(merged.get(key), value, depth + 1));
   }
   // fromEntries defines own properties, so a "__proto__" key stays a plain (refused) field.
   return Object.fromEntries(merged);
