@@ -6,8 +6,8 @@ import {
   type ExecutionContext,
   type PipeTransform,
   type Type,
+  type ValidationError as ClassValidatorError,
 } from '@nestjs/common';
-import type { ValidationError as ClassValidatorError } from '@nestjs/common';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidatorOptions } from 'class-validator';
 import type { Request } from 'express';
@@ -140,13 +140,17 @@ const RawBody = createParamDecorator((_: unknown, ctx: ExecutionContext): RawBod
   return { body: request.body as unknown, params: request.params };
 });
 
-/** The one pipe of a rules class: the DTO, then the rules; every problem in one 400. */
-function bodyPipe(rules: Type<BodyRules<object, unknown>>): Type<PipeTransform> {
+/**
+ * The body of a write route, validated in one stage (docs/architecture.md): the DTO, then `rules`;
+ * every problem in one 400. The parameter receives what `rules.check` returns, valid except for
+ * the rules that need the database under a lock.
+ */
+export function ValidBody<T extends object, V>(rules: Type<BodyRules<T, V>>): ParameterDecorator {
   @Injectable()
-  class RulesPipe implements PipeTransform<RawBody, Promise<unknown>> {
-    constructor(@Inject(rules) private readonly rules: BodyRules<object, unknown>) {}
+  class RulesPipe implements PipeTransform<RawBody, Promise<V>> {
+    constructor(@Inject(rules) private readonly rules: BodyRules<T, V>) {}
 
-    async transform({ body, params }: RawBody): Promise<unknown> {
+    async transform({ body, params }: RawBody): Promise<V> {
       const checked = checkDto(this.rules.dto, body);
       const problems = [...checked.problems];
       const value = await this.rules.check(checked, problems, params);
@@ -154,12 +158,5 @@ function bodyPipe(rules: Type<BodyRules<object, unknown>>): Type<PipeTransform> 
       return value;
     }
   }
-  return RulesPipe;
+  return RawBody(RulesPipe);
 }
-
-/**
- * The body of a write route, validated in one stage (docs/architecture.md): the parameter receives
- * what `rules.check` returns, valid except for the rules that need the database under a lock.
- */
-export const ValidBody = <T extends object, V>(rules: Type<BodyRules<T, V>>): ParameterDecorator =>
-  RawBody(bodyPipe(rules));
