@@ -89,7 +89,7 @@ function withoutPrototypeKeys(value: unknown, path: string, problems: string[]):
 }
 
 /** Transforms and validates a plain object against `type`, collecting every problem. */
-export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): DtoCheck<T> {
+function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): DtoCheck<T> {
   const problems: string[] = [];
   const source = withoutPrototypeKeys(typeof plain === 'object' && plain !== null ? plain : {}, '', problems);
   const value = plainToInstance(type, source, { enableImplicitConversion: false });

@@ -43,7 +43,7 @@ const IsRpcUrlList = (): PropertyDecorator =>
     Type(() => RpcConfigDto),
   );
 
-/** `policies`: an object whose shape follows the relayer's network_type (checked by the service). */
+/** `policies`: an object whose shape follows the relayer's network_type (relayers.validation.ts). */
 const IsOptionalPolicies = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({
