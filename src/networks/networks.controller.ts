@@ -2,8 +2,6 @@ import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Page, PageQueryDto } from '../common/http/page';
 import { RpcConfigDto } from '../common/validation/rpc-url-list';
-import type { Checked } from '../common/validation/validate-dto';
-import { CheckedBodyPipe } from '../common/validation/validation.pipe';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { NetworksService } from './networks.service';
 import { Route } from '../common/http/route.decorator';
@@ -37,10 +35,7 @@ export class NetworksController {
     body: UpdateNetworkDto,
     errors: [404, 504],
   })
-  update(
-    @Param('network_id') id: string,
-    @Body(new CheckedBodyPipe(UpdateNetworkDto)) body: Checked<UpdateNetworkDto>,
-  ): Promise<NetworkResponse> {
+  update(@Param('network_id') id: string, @Body() body: UpdateNetworkDto): Promise<NetworkResponse> {
     return this.networks.update(id, body);
   }
 }

@@ -4,7 +4,6 @@ import type { EntityManager, Repository } from 'typeorm';
 import { ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
-import type { Checked } from '../common/validation/validate-dto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { asColumnValues } from '../database/json-column';
@@ -61,8 +60,7 @@ export class NetworksService {
   }
 
   /** Replaces the network's RPC list (docs/reference/networks-and-signers.md#4-networks); masked URLs sent back keep the stored ones. */
-  async update(id: string, input: Checked<UpdateNetworkDto>): Promise<NetworkResponse> {
-    if (input.problems.length > 0) throw new ValidationError(input.problems);
+  async update(id: string, dto: UpdateNetworkDto): Promise<NetworkResponse> {
     const network = this.catalogue.findNetworkById(id);
     if (!network) throw networkNotFound(id);
     const key = networkId(network.type, network.network);
@@ -74,7 +72,7 @@ export class NetworksService {
       const row = await (takesRowLocks(tx.manager) ? read.setLock('pessimistic_write') : read).getOne();
       const problems: string[] = [];
       const next = resolveRpcUrlList(
-        input.value.rpc_urls,
+        dto.rpc_urls,
         row?.rpcUrls ?? network.rpc_urls,
         this.config.rpcUrlPolicy,
         'rpc_urls',

@@ -1,10 +1,10 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { CheckedBodyPipe } from '../common/validation/validation.pipe';
-import type { Checked } from '../common/validation/validate-dto';
+import { ValidBody } from '../common/validation/validation.pipe';
+import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationsService } from './notifications.service';
 import { notificationNotFound } from './notifications.errors';
@@ -30,7 +30,7 @@ export class NotificationsController {
     errors: [409],
   })
   create(
-    @Body(new CheckedBodyPipe(CreateNotificationDto)) body: Checked<CreateNotificationDto>,
+    @ValidBody(NotificationCreateRules) body: CreateNotificationDto,
   ): Promise<Tagged<NotificationResponse>> {
     return this.notifications.create(body);
   }
@@ -65,7 +65,7 @@ export class NotificationsController {
   })
   update(
     @NotificationId() id: string,
-    @Body(new CheckedBodyPipe(UpdateNotificationDto)) body: Checked<UpdateNotificationDto>,
+    @ValidBody(NotificationPatchRules) body: UpdateNotificationDto,
     @IfMatchHeader() ifMatch: IfMatch | null,
   ): Promise<Tagged<NotificationResponse>> {
     return this.notifications.update(id, body, { ifMatch });

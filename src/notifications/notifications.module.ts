@@ -7,6 +7,7 @@ import { NotificationEntity } from './notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
+import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 
 @Module({
   imports: [TypeOrmModule.forFeature([NotificationEntity])],
@@ -14,6 +15,8 @@ import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.servic
   providers: [
     NotificationsRepository,
     NotificationsService,
+    NotificationCreateRules,
+    NotificationPatchRules,
     {
       provide: SIGNING_KEY_CIPHER,
       inject: [APP_CONFIG],

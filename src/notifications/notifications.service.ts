@@ -1,14 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
-import { ConflictError, PreconditionFailedError, ValidationError } from '../common/errors/domain-errors';
+import { ConflictError, PreconditionFailedError } from '../common/errors/domain-errors';
 import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { FieldCipher, isEncrypted } from '../common/security/encryption';
-import { checkUrl } from '../common/security/url-policy';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
-import type { Checked } from '../common/validation/validate-dto';
 import { Transactions } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
@@ -31,12 +27,10 @@ export class NotificationsService {
   constructor(
     private readonly notifications: NotificationsRepository,
     private readonly transactions: Transactions,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {}
 
-  async create(input: Checked<CreateNotificationDto>): Promise<Tagged<NotificationResponse>> {
-    const dto = this.valid(input);
+  async create(dto: CreateNotificationDto): Promise<Tagged<NotificationResponse>> {
     const now = new Date();
     const entity = Object.assign(new NotificationEntity(), {
       id: dto.id ?? randomUUID(),
@@ -67,11 +61,10 @@ export class NotificationsService {
   /** With `If-Match` (docs/reference/safe-writes.md), only the version it matched is written: a write since then makes it a 412. */
   async update(
     id: string,
-    input: Checked<UpdateNotificationDto>,
+    dto: UpdateNotificationDto,
     options: { ifMatch?: IfMatch | null } = {},
   ): Promise<Tagged<NotificationResponse>> {
     const { ifMatch } = options;
-    const dto = this.valid(input);
     const changes: NotificationChanges = {};
     if (dto.type != null) changes.type = dto.type;
     if (dto.url != null) changes.url = dto.url;
@@ -169,21 +162,6 @@ export class NotificationsService {
       throw new ConflictError(`Notification is used by ${uses.join('; ')}`);
     }
     return 'Notification deleted successfully';
-  }
-
-  /**
-   * The body once every rule holds: the DTO's problems and the URL policy's are answered in one
-   * 400 (docs/reference/envelope-and-errors.md), the policy skipped only for a url the DTO already refused.
-   */
-  private valid<T extends { url?: string }>(input: Checked<T>): T {
-    const problems = [...input.problems];
-    const { url } = input.value;
-    if (typeof url === 'string' && !input.invalid.has('url')) {
-      const reason = checkUrl(url, this.config.webhookUrlPolicy);
-      if (reason !== null) problems.push(`url ${reason}`);
-    }
-    if (problems.length > 0) throw new ValidationError(problems);
-    return input.value;
   }
 
   private sealKey(key: string): string {

@@ -1,12 +1,12 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseFlagPipe } from '../common/validation/parse-flag.pipe';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import type { Checked } from '../common/validation/validate-dto';
-import { CheckedBodyPipe } from '../common/validation/validation.pipe';
+import { ValidBody } from '../common/validation/validation.pipe';
 import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
+import { RelayerCreateRules, RelayerPatchRules, type NewRelayer } from './relayers.validation';
 import { RelayersService } from './relayers.service';
 import { relayerNotFound } from './relayers.errors';
 import { Route } from '../common/http/route.decorator';
@@ -30,7 +30,7 @@ export class RelayersController {
     errors: [409, 504],
   })
   create(
-    @Body(new CheckedBodyPipe(CreateRelayerDto)) body: Checked<CreateRelayerDto>,
+    @ValidBody(RelayerCreateRules) body: NewRelayer,
     @Query('dry_run', new ParseFlagPipe('dry_run')) dryRun: boolean,
   ): Promise<Tagged<RelayerResponse>> {
     return this.relayers.create(body, { dryRun });
@@ -61,7 +61,7 @@ export class RelayersController {
   })
   update(
     @RelayerId() id: string,
-    @Body(new CheckedBodyPipe(UpdateRelayerDto)) body: Checked<UpdateRelayerDto>,
+    @ValidBody(RelayerPatchRules) body: UpdateRelayerDto,
     @IfMatchHeader() ifMatch: IfMatch | null,
     @Query('dry_run', new ParseFlagPipe('dry_run')) dryRun: boolean,
   ): Promise<Tagged<RelayerResponse>> {

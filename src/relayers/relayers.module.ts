@@ -8,12 +8,13 @@ import { SignersService } from '../signers/signers.service';
 import { RelayerEntity } from './relayer.entity';
 import { RelayersController } from './relayers.controller';
 import { RelayersRepository } from './relayers.repository';
+import { RelayerCreateRules, RelayerPatchRules } from './relayers.validation';
 import { RelayersService } from './relayers.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, SignersModule, NotificationsModule],
   controllers: [RelayersController],
-  providers: [RelayersRepository, RelayersService],
+  providers: [RelayersRepository, RelayersService, RelayerCreateRules, RelayerPatchRules],
   exports: [RelayersService],
 })
 export class RelayersModule implements OnModuleInit {

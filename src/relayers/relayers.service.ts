@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Catalogue } from '../catalogue/catalogue.service';
 import { SignersService } from '../signers/signers.service';
 import type { NetworkType } from '../catalogue/catalogue.service';
 import {
@@ -9,27 +8,22 @@ import {
   ValidationError,
 } from '../common/errors/domain-errors';
 import { entityTag, type IfMatch, type Tagged } from '../common/http/etag';
-import { stringifyJson } from '../common/http/json';
 import { Page, PageQueryDto } from '../common/http/page';
-import type { Checked } from '../common/validation/validate-dto';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions, type Tx } from '../database/transactions';
 import { NotificationsService } from '../notifications/notifications.service';
-import { MAX_RPC_URLS, RpcConfigDto, resolveRpcUrlList } from '../common/validation/rpc-url-list';
-import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
-import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
+import { RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
+import { changedFields, mergeRelayer, type NewRelayer } from './relayers.validation';
 import {
-  PATCHABLE_FIELDS,
   RELAYER_EVENTS,
-  type PatchableField,
   type RelayerEvent,
   type RelayerStateChangedEvent,
   type RelayerUpdatedEvent,
 } from './relayer-events';
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
-import { RelayerEntity, type DisabledReason, type StoredRpcUrl } from './relayer.entity';
-import { RelayersRepository, type RelayerChanges } from './relayers.repository';
+import { RelayerEntity, type DisabledReason } from './relayer.entity';
+import { RelayersRepository } from './relayers.repository';
 import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound } from './relayers.errors';
 
 /** For the features that reference this one. */
@@ -39,58 +33,21 @@ export type { DisabledReason, RelayerEntity } from './relayer.entity';
 
 const MAX_UPDATE_ATTEMPTS = 200;
 
-/** The sorted names of the PATCH-able fields whose values differ. */
-function changedFields(current: RelayerEntity, next: RelayerChanges): PatchableField[] {
-  const differs: Record<PatchableField, boolean> = {
-    custom_rpc_urls: stringifyJson(next.customRpcUrls) !== stringifyJson(current.customRpcUrls),
-    name: next.name !== current.name,
-    notification_id: next.notificationId !== current.notificationId,
-    paused: next.paused !== current.paused,
-    policies: stringifyJson(next.policies) !== stringifyJson(current.policies),
-  };
-  return PATCHABLE_FIELDS.filter((field) => differs[field]);
-}
-
 @Injectable()
 export class RelayersService {
   constructor(
     private readonly relayers: RelayersRepository,
     private readonly notifications: NotificationsService,
-    private readonly catalogue: Catalogue,
     private readonly signers: SignersService,
     private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
-   * Every check that needs no database runs first and all their problems are answered in one 400
-   * (the DTO's, the policy rules, the URL policy, the catalogue); then the checks against stored data.
+   * `dto` passed every check that needs no lock (docs/architecture.md#a-requests-path); left are
+   * the notification, the signer still being there, and the unique keys.
    */
-  async create(
-    input: Checked<CreateRelayerDto>,
-    options: { dryRun?: boolean } = {},
-  ): Promise<Tagged<RelayerResponse>> {
-    const { value: dto, invalid } = input;
-    const problems = [...input.problems];
-    const type = invalid.has('network_type') ? null : dto.network_type;
-    const policies =
-      type !== null && !invalid.has('policies')
-        ? this.checkPolicies(type, dto.policies ?? null, problems)
-        : null;
-    const rpcUrls = this.checkRpcUrls(this.checkableRpcUrls(input, 'custom_rpc_urls'), [], problems);
-    if (type !== null && !invalid.has('network') && !this.catalogue.findNetwork(type, dto.network)) {
-      problems.push(`Network '${dto.network}' not found for network type '${type}'`);
-    }
-    let address: string | null = null;
-    if (!invalid.has('signer_id')) {
-      const signer = await this.signers.addressFor(dto.signer_id, type ?? 'evm');
-      if (signer.kind === 'unknown') problems.push(signerNotFound(dto.signer_id));
-      else if (type !== null && signer.kind === 'unsuitable') {
-        problems.push(`Signer with ID ${dto.signer_id} has no key for network type '${type}'`);
-      } else if (signer.kind === 'found') address = signer.address;
-    }
-    if (problems.length > 0 || type === null || address === null) throw new ValidationError(problems);
-
+  async create(dto: NewRelayer, options: { dryRun?: boolean } = {}): Promise<Tagged<RelayerResponse>> {
     const id = dto.id ?? randomUUID();
     if (dto.notification_id != null) await this.assertNotificationExists(dto.notification_id);
     // A taken id or a signer already on this network is not looked up first: the insert's unique
@@ -101,15 +58,15 @@ export class RelayersService {
       id,
       name: dto.name,
       network: dto.network,
-      networkType: type,
-      address,
+      networkType: dto.network_type,
+      address: dto.address,
       signerId: dto.signer_id,
       notificationId: dto.notification_id ?? null,
       paused: dto.paused,
       systemDisabled: false,
       disabledReason: null,
-      customRpcUrls: rpcUrls,
-      policies,
+      customRpcUrls: dto.custom_rpc_urls,
+      policies: dto.policies,
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -143,7 +100,7 @@ export class RelayersService {
       // The id is taken or the signer is on this network already (perhaps by a racing request that
       // has since gone again): say which rule it broke.
       if (await this.relayers.existsById(id)) throw duplicateRelayer();
-      await this.assertSignerFreeOnNetwork(type, dto.network, dto.signer_id);
+      await this.assertSignerFreeOnNetwork(dto.network_type, dto.network, dto.signer_id);
       throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
     }
     return created;
@@ -152,23 +109,15 @@ export class RelayersService {
   /**
    * JSON merge patch, validated as a whole after merging, written only if the relayer did not
    * change since it was read; otherwise read, merge and validate again (optimistic locking).
-   * Order (docs/reference/relayers.md#2-update): body shape, then existence, then the rest; a body with shape problems
-   * names the problems of the merge too when the relayer exists. `If-Match` (docs/reference/safe-writes.md) is
+   * Order (docs/reference/relayers.md#2-update): body shape (RelayerPatchRules), then existence, then the rest. `If-Match` (docs/reference/safe-writes.md) is
    * checked against each read, and the write applies only to the version read: a write in
    * between makes the next read a 412.
    */
   async update(
     id: string,
-    input: Checked<UpdateRelayerDto>,
+    dto: UpdateRelayerDto,
     options: { ifMatch?: IfMatch | null; dryRun?: boolean } = {},
   ): Promise<Tagged<RelayerResponse>> {
-    const dto = input.value;
-    if (input.problems.length > 0) {
-      const current = await this.relayers.findById(id);
-      const problems = [...input.problems];
-      if (current) this.merge(current, input, problems);
-      throw new ValidationError(problems);
-    }
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const current = await this.relayers.findById(id);
       if (!current) throw relayerNotFound(id);
@@ -177,7 +126,7 @@ export class RelayersService {
         await this.assertNotificationExists(dto.notification_id);
       }
       const problems: string[] = [];
-      const changes = this.merge(current, input, problems);
+      const changes = mergeRelayer(current, dto, this.config.rpcUrlPolicy, problems);
       if (problems.length > 0) throw new ValidationError(problems);
       if (changes === null) return toTaggedRelayer(current);
       const updated = toTaggedRelayer({ ...current, ...changes, version: current.version + 1 });
@@ -295,79 +244,6 @@ export class RelayersService {
       });
     });
     return 'Relayer deleted successfully';
-  }
-
-  /**
-   * The changes the patch makes to the relayer (null when it changes nothing); every problem of
-   * the merged result goes to `problems`. Fields in `invalid` failed the DTO and are left alone.
-   */
-  private merge(
-    current: RelayerEntity,
-    input: Checked<UpdateRelayerDto>,
-    problems: string[],
-  ): RelayerChanges | null {
-    const { value: dto, invalid } = input;
-    const given = <K extends keyof UpdateRelayerDto>(key: K): boolean =>
-      dto[key] !== undefined && !invalid.has(key);
-    const next: RelayerChanges = {
-      name: given('name') ? (dto.name as string) : current.name,
-      paused: given('paused') ? (dto.paused as boolean) : current.paused,
-      notificationId: given('notification_id') ? (dto.notification_id ?? null) : current.notificationId,
-      customRpcUrls:
-        dto.custom_rpc_urls !== undefined
-          ? this.checkRpcUrls(
-              this.checkableRpcUrls(input, 'custom_rpc_urls'),
-              current.customRpcUrls ?? [],
-              problems,
-            )
-          : current.customRpcUrls,
-      policies: given('policies')
-        ? this.checkPolicies(current.networkType, mergePolicies(current.policies, dto.policies), problems)
-        : current.policies,
-      updatedAt: new Date(),
-    };
-    return changedFields(current, next).length > 0 ? next : null;
-  }
-
-  /**
-   * The RPC URL entries the URL policy can judge: every entry of a list that passed the DTO, and
-   * of one that did not, those whose `url` has no problem of its own yet (so that a bad weight
-   * does not hide a bad URL; the others are null). Null when the list is absent, null, or not a list.
-   */
-  private checkableRpcUrls(
-    input: Checked<{ custom_rpc_urls?: RpcConfigDto[] | null }>,
-    field: string,
-  ): Array<RpcConfigDto | null> | null {
-    const list = input.value.custom_rpc_urls;
-    if (!Array.isArray(list)) return null;
-    if (!input.invalid.has(field)) return list;
-    if (list.length > MAX_RPC_URLS) return null;
-    return list.map((rpc, i) =>
-      typeof rpc === 'object' &&
-      rpc !== null &&
-      typeof rpc.url === 'string' &&
-      !input.problems.some((line) => line.startsWith(`${field}[${i}].url `))
-        ? rpc
-        : null,
-    );
-  }
-
-  /** A whole policy object for the network type, normalised; Solana always carries its default. */
-  private checkPolicies(type: NetworkType, raw: unknown, problems: string[]): Policies | null {
-    if (raw === null && type !== 'solana') return null;
-    const result = validatePolicies(type, raw ?? {});
-    if (result.ok) return result.policies;
-    problems.push(...result.errors);
-    return null;
-  }
-
-  private checkRpcUrls(
-    given: ReadonlyArray<RpcConfigDto | null> | null,
-    stored: readonly StoredRpcUrl[],
-    problems: string[],
-  ): StoredRpcUrl[] | null {
-    if (given === null) return null;
-    return resolveRpcUrlList(given, stored, this.config.rpcUrlPolicy, 'custom_rpc_urls', problems);
   }
 
   private async assertNotificationExists(notificationId: string): Promise<void> {

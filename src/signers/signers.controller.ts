@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ValidationError } from '../common/errors/domain-errors';
 import { ApiErrors } from '../common/http/openapi.decorators';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import type { Checked } from '../common/validation/validate-dto';
-import { CheckedBodyPipe } from '../common/validation/validation.pipe';
+import { ValidBody } from '../common/validation/validation.pipe';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
 import { SignersService } from './signers.service';
+import { SignerCreateRules, type NewSigner } from './signers.validation';
 import { signerNotFound } from './signers.errors';
 import { RequirePermission } from '../common/auth/require-permission.decorator';
 import { Route } from '../common/http/route.decorator';
@@ -41,9 +41,7 @@ export class SignersController {
     body: CreateSignerDto,
     errors: [409, 504],
   })
-  create(
-    @Body(new CheckedBodyPipe(CreateSignerDto)) body: Checked<CreateSignerDto>,
-  ): Promise<SignerResponse> {
+  create(@ValidBody(SignerCreateRules) body: NewSigner): Promise<SignerResponse> {
     return this.signers.create(body);
   }
 

@@ -8,6 +8,7 @@ import { SignerEntity } from './signer.entity';
 import { SignersController } from './signers.controller';
 import { SignersRepository } from './signers.repository';
 import { SignersService } from './signers.service';
+import { SignerCreateRules } from './signers.validation';
 
 /** Signers: those of the configuration file, and those created through the API (rows seen by every instance). */
 @Module({
@@ -22,6 +23,7 @@ import { SignersService } from './signers.service';
     },
     SignersRepository,
     SignersService,
+    SignerCreateRules,
   ],
   exports: [SignersService],
 })

@@ -2,25 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { ConflictError, ServiceUnavailableError, ValidationError } from '../common/errors/domain-errors';
+import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
-import { isPlainObject } from '../common/validation/field-rules';
-import type { Checked } from '../common/validation/validate-dto';
 import { Transactions } from '../database/transactions';
-import { deriveAddress, isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
+import { deriveAddress } from '../catalogue/catalogue.service';
 import { Catalogue } from '../catalogue/catalogue.service';
 import { NETWORK_TYPES, type NetworkType } from '../catalogue/catalogue.service';
-import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
+import { SignerResponse } from './dto/signer.dto';
+import type { NewSigner } from './signers.validation';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
 import { SignerEntity } from './signer.entity';
 import { SignersRepository } from './signers.repository';
 import { signerNotFound, duplicateSigner } from './signers.errors';
 import { toSignerResponse } from './signer.mapper';
-
-const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;
-const KEY_RULE = 'config.key must be 32 bytes as 64 hex characters (0x allowed)';
-const KEY_VALUE_RULE = 'config.key must be a valid secp256k1 private key: not zero and below the curve order';
 
 /** What a relayer create learns of its signer. */
 export type SignerForNetwork =
@@ -67,23 +62,15 @@ export class SignersService {
     return toSignerResponse(row.id, row.addresses);
   }
 
-  async create(input: Checked<CreateSignerDto>): Promise<SignerResponse> {
-    const { value: dto, invalid } = input;
-    const problems = [...input.problems];
-    let key: Uint8Array | null = null;
-    if (!invalid.has('type') && dto.type !== 'plain') {
-      problems.push(`Signer type '${dto.type}' is not supported`);
-    } else if (!invalid.has('type') && !invalid.has('config')) {
-      key = parsePlainConfig(dto.config, problems);
-    }
-    if (problems.length > 0 || key === null) throw new ValidationError(problems);
+  /** `input` passed SignerCreateRules; the key is zeroed once the row is built. */
+  async create({ id: given, key }: NewSigner): Promise<SignerResponse> {
     if (this.cipher === null) {
       throw new ServiceUnavailableError(
         'Service Unavailable: STORAGE_ENCRYPTION_KEY is not set, so signer keys cannot be stored',
       );
     }
 
-    const id = dto.id ?? randomUUID();
+    const id = given ?? randomUUID();
     if (this.catalogue.hasSigner(id)) throw duplicateSigner();
     const addresses: Partial<Record<NetworkType, string>> = {};
     for (const type of NETWORK_TYPES) addresses[type] = deriveAddress(type, key);
@@ -156,23 +143,4 @@ export class SignersService {
   async holdForUse(manager: EntityManager, signerId: string): Promise<boolean> {
     return this.catalogue.hasSigner(signerId) || this.signers.lock(manager, signerId, 'share');
   }
-}
-
-/** `{"key": "<64 hex>"}` and nothing else; the problems never quote the key. */
-function parsePlainConfig(config: Record<string, unknown>, problems: string[]): Uint8Array | null {
-  if (!isPlainObject(config)) return null;
-  for (const field of Object.keys(config)) {
-    if (field !== 'key') problems.push(`config.${field} is not an allowed field`);
-  }
-  const text = config.key;
-  if (typeof text !== 'string' || !HEX_KEY.test(text)) {
-    problems.push(KEY_RULE);
-    return null;
-  }
-  const key = Uint8Array.from(Buffer.from(text.replace(/^0x/, ''), 'hex'));
-  if (!isValidSecp256k1PrivateKey(key)) {
-    problems.push(KEY_VALUE_RULE);
-    return null;
-  }
-  return key;
 }

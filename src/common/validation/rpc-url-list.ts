@@ -22,6 +22,15 @@ export class RpcConfigDto {
   weight?: number | null;
 }
 
+/** An RPC endpoint as answered. */
+export class RpcConfigResponse {
+  @ApiProperty({ description: 'Masked: no credentials, last path segment and query values ***' })
+  url: string;
+
+  @ApiProperty()
+  weight: number;
+}
+
 /**
  * The RPC list a request sets, from its items (`null` for an item whose URL already failed the
  * DTO's rules: it is skipped, its problem is already named). Applies the RPC URL policy to each new

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, plainToInstance } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsObject, ValidateNested } from 'class-validator';
-import { MAX_RPC_URLS, RpcConfigDto } from '../../common/validation/rpc-url-list';
+import { MAX_RPC_URLS, RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-url-list';
 import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.service';
 
 const RPC_LIST_RULE = `rpc_urls must be an array of 1 to ${MAX_RPC_URLS} URLs or {url, weight} objects`;
@@ -32,14 +32,6 @@ export class UpdateNetworkDto {
   @ValidateNested({ each: true })
   @Transform(({ obj }: { obj: Record<string, unknown> }) => toRpcConfigs(obj.rpc_urls))
   rpc_urls: RpcConfigDto[];
-}
-
-export class RpcConfigResponse {
-  @ApiProperty({ description: 'Masked: no credentials, last path segment and query values ***' })
-  url: string;
-
-  @ApiProperty()
-  weight: number;
 }
 
 /** The SDK's `NetworkResponse`. */

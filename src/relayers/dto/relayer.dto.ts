@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.service';
 import { IsOptionalNewId, IsResourceId } from '../../common/validation/field-rules';
-import { MAX_RPC_URLS, RpcConfigDto } from '../../common/validation/rpc-url-list';
+import { MAX_RPC_URLS, RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-url-list';
 import { policySchema } from '../policies/policy-validation';
 
 const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
@@ -43,7 +43,7 @@ const IsRpcUrlList = (): PropertyDecorator =>
     Type(() => RpcConfigDto),
   );
 
-/** `policies`: an object whose shape follows the relayer's network_type (checked by the service). */
+/** `policies`: an object whose shape follows the relayer's network_type (relayers.validation.ts). */
 const IsOptionalPolicies = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({
@@ -119,14 +119,6 @@ export class UpdateRelayerDto extends PickType(CreateRelayerDto, [
   @ValidateIf((dto: UpdateRelayerDto) => dto.paused !== undefined)
   @IsBoolean({ message: BOOLEAN_RULE })
   paused?: boolean;
-}
-
-export class RpcConfigResponse {
-  @ApiProperty({ description: 'Masked: no credentials, last path segment and query values ***' })
-  url: string;
-
-  @ApiProperty()
-  weight: number;
 }
 
 export class DisabledReasonResponse {

@@ -11,26 +11,20 @@ export type Policies = { [key: string]: PolicyValue };
 export type PolicyValidationResult = { ok: true; policies: Policies } | { ok: false; errors: string[] };
 
 /*
- * The policy shapes are tables of field rules walked by one small validator rather than
- * class-validator classes: the integer rules must work on number | bigint | string, wei amounts must
- * stay exact, array items need `[i]` in their paths, and validation and normalisation happen in the
- * same pass. The walk follows the schema, never the input, so its depth is fixed (four levels) and
- * every list is length-checked before its items are looked at.
+ * One declarative table per network type (POLICY_SHAPES), read by one walker, not class-validator:
+ * integers come as number | bigint | string, wei stays exact, items need `[i]` paths, and the walk
+ * validates and normalises in one pass. It follows the table, never the input (fixed depth, every
+ * list length-checked first).
  */
 
 const ROOT = 'policies';
-const INT32_MAX = 2147483647n;
-const INT64_MAX = 9223372036854775807n;
-const UINT8_MAX = 255n;
+const [INT32_MAX, INT64_MAX, UINT8_MAX] = [2147483647n, 9223372036854775807n, 255n];
 /** Far above any wei amount (uint256 has 78 digits); only keeps a hostile value from costing time. */
 const MAX_WEI_DIGITS = 1000;
 const WEI_LIMIT = 10n ** BigInt(MAX_WEI_DIGITS);
-const MAX_ADDRESS_LIST = 500;
-const MAX_TOKENS = 100;
-/** At most this many error lines are returned (the first ones in sorted order). */
-const MAX_ERROR_LINES = 50;
-/** Unknown keys are echoed in messages; a hostile key is cut short. */
-const MAX_KEY_IN_MESSAGE = 64;
+const [MAX_ADDRESS_LIST, MAX_TOKENS] = [500, 100];
+/** The first error lines in sorted order are returned; an unknown key is echoed cut short. */
+const [MAX_ERROR_LINES, MAX_KEY_IN_MESSAGE] = [50, 64];
 /** Merge depth cap: deeper than any policy shape, so whatever lies below is refused by validation. */
 const MAX_MERGE_DEPTH = 8;
 
@@ -40,48 +34,39 @@ const STELLAR_ASSET = /^(?:native|[A-Za-z0-9]{1,12}:G[A-Z2-7]{55})$/;
 const DECIMAL_DIGITS = /^\d+$/;
 
 const INVALID = Symbol('invalid');
-type Checked = PolicyValue | typeof INVALID;
+type Outcome = PolicyValue | typeof INVALID;
 
 /** The JSON Schema (OpenAPI 3.0 dialect) of what a check accepts, for the API document. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
 /** Validates one value at `path`, pushing error lines; returns the normalised value or INVALID. */
-type CheckFn = (value: unknown, path: string, errors: string[]) => Checked;
+type CheckFn = (value: unknown, path: string, errors: string[]) => Outcome;
 
 /** A check and the schema of what it accepts: the rule is written once and documented from here. */
 type Check = CheckFn & { readonly schema: JsonSchema };
 
 const check = (schema: JsonSchema, fn: CheckFn): Check => Object.assign(fn, { schema });
 
+/** `nullable`: null means "cleared" (dropped from the output); `fallback`: the value when absent. */
 interface Field {
   readonly check: Check;
-  /** `null` is accepted and means "cleared": the field is dropped from the normalised output. */
   readonly nullable?: boolean;
   readonly required?: boolean;
-  /** Put into the output when the field is absent. */
   readonly fallback?: PolicyValue;
 }
 
 type Shape = Readonly<Record<string, Field>>;
 
-function rejected(errors: string[], line: string): typeof INVALID {
-  errors.push(line);
-  return INVALID;
-}
+const rejected = (errors: string[], line: string): typeof INVALID => (errors.push(line), INVALID);
 
 /** Integers come back as number when safe, as bigint beyond 2^53 (never through a float). */
-function normaliseInteger(value: bigint): number | bigint {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-}
+const normaliseInteger = (value: bigint): number | bigint =>
+  value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 
-/**
- * A whole JSON number as bigint, or undefined. Unsafe `number`s are refused: they only arise from
- * exponent notation (parseJson keeps digit-written big integers as bigint) and are not exact.
- */
+/** A whole JSON number as bigint; an unsafe `number` (exponent notation: inexact) is refused. */
 function wholeNumber(value: unknown): bigint | undefined {
   if (typeof value === 'bigint') return value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
-  return undefined;
+  return typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
 }
 
 // ---- field checks -------------------------------------------------------------------------------
@@ -145,10 +130,7 @@ const decimal = (max?: number): Check =>
     (value, path, errors) => {
       const number = typeof value === 'bigint' ? Number(value) : value;
       const fits =
-        typeof number === 'number' &&
-        Number.isFinite(number) &&
-        number >= 0 &&
-        (max === undefined || number <= max);
+        typeof number === 'number' && Number.isFinite(number) && number >= 0 && number <= (max ?? Infinity);
       if (fits) return number + 0; // + 0 turns -0 into 0
       return rejected(
         errors,
@@ -187,67 +169,49 @@ const list = (item: Check, { max, unique }: ListOptions): Check =>
     (value, path, errors) => {
       if (!Array.isArray(value)) return rejected(errors, `${path} must be an array`);
       if (value.length > max) return rejected(errors, `${path} must have at most ${max} entries`);
-      const items: PolicyValue[] = [];
-      let valid = true;
-      value.forEach((entry: unknown, index) => {
-        const checked = item(entry, `${path}[${index}]`, errors);
-        if (checked === INVALID) valid = false;
-        else items.push(checked);
-      });
-      if (unique) {
-        const keys = items.map(unique.key).filter((key) => key !== undefined);
-        if (new Set(keys).size !== keys.length) {
-          errors.push(`${path} must not contain ${unique.what} twice`);
-          valid = false;
-        }
-      }
-      return valid ? items : INVALID;
+      const before = errors.length;
+      const items = value
+        .map((entry: unknown, index) => item(entry, `${path}[${index}]`, errors))
+        .filter((checked) => checked !== INVALID);
+      const keys = unique ? items.map(unique.key).filter((key) => key !== undefined) : [];
+      if (new Set(keys).size !== keys.length) errors.push(`${path} must not contain ${unique?.what} twice`);
+      return errors.length === before ? items : INVALID;
     },
   );
 
-function nameInMessage(key: string): string {
-  return key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
-}
+const nameInMessage = (key: string): string =>
+  key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
 
-/** Walks `shape`: unknown keys are refused by name, null fields are dropped, fallbacks filled in. */
-function walkShape(
-  shape: Shape,
-  value: Record<string, unknown>,
-  path: string,
-  errors: string[],
-): Policies | typeof INVALID {
-  let valid = true;
+/**
+ * Walks `shape`: unknown keys are refused by name, null fields are dropped, fallbacks filled in.
+ * Every INVALID comes with an error line, so no new line in `errors` means a valid output.
+ */
+function walkShape(shape: Shape, value: Record<string, unknown>, path: string, errors: string[]): Policies {
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(shape, key)) {
-      errors.push(`${path}.${nameInMessage(key)} is not an allowed field`);
-      valid = false;
-    }
+    if (!Object.hasOwn(shape, key)) errors.push(`${path}.${nameInMessage(key)} is not an allowed field`);
   }
   const output: Policies = {};
   for (const [key, field] of Object.entries(shape)) {
     const fieldPath = `${path}.${key}`;
     const given = Object.hasOwn(value, key) ? value[key] : undefined;
     if (given === undefined) {
-      if (field.required) {
-        errors.push(`${fieldPath} is required`);
-        valid = false;
-      } else if (field.fallback !== undefined) output[key] = field.fallback;
-      continue;
+      if (field.required) errors.push(`${fieldPath} is required`);
+      else if (field.fallback !== undefined) output[key] = field.fallback;
+    } else if (given !== null || !field.nullable) {
+      const checked = field.check(given, fieldPath, errors);
+      if (checked !== INVALID) output[key] = checked;
     }
-    if (given === null && field.nullable) continue;
-    const checked = field.check(given, fieldPath, errors);
-    if (checked === INVALID) valid = false;
-    else output[key] = checked;
   }
-  return valid ? output : INVALID;
+  return output; // the caller compares the count of error lines
 }
 
 const object = (shape: Shape): Check =>
-  check(shapeSchema(shape), (value, path, errors) =>
-    isPlainObject(value)
-      ? walkShape(shape, value, path, errors)
-      : rejected(errors, `${path} must be an object`),
-  );
+  check(shapeSchema(shape), (value, path, errors) => {
+    if (!isPlainObject(value)) return rejected(errors, `${path} must be an object`);
+    const before = errors.length;
+    const output = walkShape(shape, value, path, errors);
+    return errors.length === before ? output : INVALID;
+  });
 
 function shapeSchema(shape: Shape): JsonSchema {
   const required = Object.keys(shape).filter((key) => shape[key].required);
@@ -284,10 +248,7 @@ const tokenSwapConfig: Shape = {
   retain_min_amount: optional(integer(INT64_MAX)),
 };
 
-const keyOf =
-  (name: string) =>
-  (item: PolicyValue): PolicyValue | undefined =>
-    isPlainObject(item) ? item[name] : undefined;
+const keyOf = (name: string) => (item: PolicyValue) => (isPlainObject(item) ? item[name] : undefined);
 
 const EVM_POLICY: Shape = {
   eip1559_pricing: optional(boolean()),
@@ -398,51 +359,38 @@ export function policySchema(type: NetworkType): JsonSchema {
 
 /** Rules that span fields, checked on the raw object so that they hold whatever else is wrong. */
 function crossFieldErrors(type: NetworkType, raw: Record<string, unknown>): string[] {
-  const isSet = (key: string): boolean =>
-    Object.hasOwn(raw, key) && raw[key] !== null && raw[key] !== undefined;
-  if (type === 'solana' && isSet('allowed_accounts') && isSet('disallowed_accounts')) {
-    return [`${ROOT}.allowed_accounts and ${ROOT}.disallowed_accounts cannot both be set`];
-  }
-  return [];
+  const isSet = (key: string): boolean => Object.hasOwn(raw, key) && raw[key] != null;
+  return type === 'solana' && isSet('allowed_accounts') && isSet('disallowed_accounts')
+    ? [`${ROOT}.allowed_accounts and ${ROOT}.disallowed_accounts cannot both be set`]
+    : [];
 }
 
 /**
- * Validates a whole (already merged) policy object against the shape of `type`.
- *
- * On success the policies come back normalised for storage: fields set to `null` are dropped (null
- * means "cleared"), integers are numbers when safe and bigints beyond 2^53 (EVM wei strings become
- * integers too), keys follow the shape's order, and Solana's `fee_payment_strategy` is `user` when
- * absent. On failure every error line names its full path (`policies.allowed_tokens[0].mint ...`);
- * the lines are de-duplicated and sorted.
+ * Validates a whole (already merged) policy object against the shape of `type`. Success: normalised
+ * for storage (null fields dropped, integers number or bigint beyond 2^53, wei strings as integers,
+ * keys in the shape's order, Solana's `fee_payment_strategy` `user` when absent). Failure: lines
+ * naming full paths (`policies.allowed_tokens[0].mint ...`), de-duplicated and sorted.
  */
 export function validatePolicies(type: NetworkType, raw: unknown): PolicyValidationResult {
   if (!isPlainObject(raw)) return { ok: false, errors: [`${ROOT} must be an object`] };
   const errors: string[] = [];
-  const checked = walkShape(POLICY_SHAPES[type], raw, ROOT, errors);
+  const policies = walkShape(POLICY_SHAPES[type], raw, ROOT, errors);
   errors.push(...crossFieldErrors(type, raw));
-  if (checked === INVALID || errors.length > 0) {
-    return { ok: false, errors: [...new Set(errors)].sort().slice(0, MAX_ERROR_LINES) };
-  }
-  return { ok: true, policies: checked };
+  if (errors.length === 0) return { ok: true, policies };
+  return { ok: false, errors: [...new Set(errors)].sort().slice(0, MAX_ERROR_LINES) };
 }
 
 /**
- * RFC 7396 JSON merge patch of `patch` over `stored`: `null` removes a key, objects merge key by
- * key, arrays and scalars replace. A patch that is not an object replaces the whole value (`null`
- * clears the policies); an absent patch (`undefined`) leaves them unchanged. Inputs are never
- * mutated. Validation is the caller's next step.
+ * RFC 7396 JSON merge patch of `patch` over `stored`: `null` removes a key, objects merge key by key,
+ * anything else replaces (`null` clears the policies; `undefined` changes nothing). No input mutated.
  */
-export function mergePolicies(stored: Readonly<Record<string, unknown>> | null, patch: unknown): unknown {
+export function mergePolicies(stored: unknown, patch: unknown, depth = 0): unknown {
   if (patch === undefined) return stored;
-  return mergePatch(stored, patch, 0);
-}
-
-function mergePatch(target: unknown, patch: unknown, depth: number): unknown {
   if (!isPlainObject(patch) || depth >= MAX_MERGE_DEPTH) return patch;
-  const merged = new Map<string, unknown>(isPlainObject(target) ? Object.entries(target) : []);
+  const merged = new Map<string, unknown>(isPlainObject(stored) ? Object.entries(stored) : []);
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) merged.delete(key);
-    else merged.set(key, mergePatch(merged.get(key), value, depth + 1));
+    else merged.set(key, mergePolicies(merged.get(key), value, depth + 1));
   }
   // fromEntries defines own properties, so a "__proto__" key stays a plain (refused) field.
   return Object.fromEntries(merged);

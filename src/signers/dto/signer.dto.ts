@@ -3,17 +3,6 @@ import { IsObject, IsString } from 'class-validator';
 import { IsOptionalNewId } from '../../common/validation/field-rules';
 import type { NetworkType } from '../../catalogue/catalogue.service';
 
-/** Signer types of the reference system that this service does not create (docs/reference/networks-and-signers.md#3-signers). */
-export const UNSUPPORTED_SIGNER_TYPES = [
-  'aws_kms',
-  'vault',
-  'vault_transit',
-  'turnkey',
-  'cdp',
-  'google_cloud_kms',
-  'azure_key_vault',
-] as const;
-
 export class PlainSignerConfigDto {
   @ApiProperty({
     description:

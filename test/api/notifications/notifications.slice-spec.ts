@@ -1,13 +1,15 @@
-import { ValidationError } from '../../../src/common/errors/domain-errors';
 import { Tagged } from '../../../src/common/http/etag';
 import { Page, PageQueryDto } from '../../../src/common/http/page';
-import type { Checked } from '../../../src/common/validation/validate-dto';
 import {
   CreateNotificationDto,
   UpdateNotificationDto,
 } from '../../../src/notifications/dto/notification.dto';
 import { NotificationsController } from '../../../src/notifications/notifications.controller';
 import { NotificationsService } from '../../../src/notifications/notifications.service';
+import {
+  NotificationCreateRules,
+  NotificationPatchRules,
+} from '../../../src/notifications/notifications.validation';
 import { notificationBody } from '../../factories';
 import {
   ADMIN_TOKEN,
@@ -20,30 +22,27 @@ import {
 import { expectError, successBody } from '../../support/envelope';
 
 // NotificationsController alone (docs/reference/notifications.md): the DTO rules of the bodies, the
-// pagination query and the permission of each route. URL policy and existence: the e2e tests.
+// pagination query and the permission of each route; the URL policy runs too (the validation stage).
+// Existence: the e2e tests.
 
 const ANSWER = { id: 'n-1', type: 'webhook', url: 'https://hooks.example.com/hook', has_signing_key: false };
 const ETAG = '"1-abc"';
-
-/** What NotificationsService does first with a body of DTO problems: one 400 naming them all. */
-const refuseProblems = (input: Checked<object>) => {
-  if (input.problems.length > 0) throw new ValidationError(input.problems);
-  return new Tagged(ANSWER, ETAG);
-};
 
 describe('NotificationsController slice (no database)', () => {
   let slice: Slice;
   let service: NotificationsService & Recorded;
   beforeAll(async () => {
     service = recordingStub<NotificationsService>({
-      create: refuseProblems,
-      update: (_id: string, input: Checked<object>) => refuseProblems(input),
+      create: () => new Tagged(ANSWER, ETAG),
+      update: () => new Tagged(ANSWER, ETAG),
       getTagged: () => new Tagged(ANSWER, ETAG),
       list: (query: PageQueryDto) => new Page([ANSWER], query, 1),
       remove: () => 'Notification deleted successfully',
     });
     slice = await controllerSlice(NotificationsController, [
       { provide: NotificationsService, useValue: service },
+      NotificationCreateRules,
+      NotificationPatchRules,
     ]);
   });
   afterAll(() => slice.close());
@@ -57,9 +56,9 @@ describe('NotificationsController slice (no database)', () => {
       etag: ETAG,
       body: successBody(ANSWER),
     });
-    const [input] = service.only('create') as [Checked<CreateNotificationDto>];
-    expect(input.value).toBeInstanceOf(CreateNotificationDto);
-    expect({ value: { ...input.value }, problems: input.problems }).toEqual({ value: body, problems: [] });
+    const [input] = service.only('create') as [CreateNotificationDto];
+    expect(input).toBeInstanceOf(CreateNotificationDto);
+    expect({ ...input }).toEqual(body);
   });
 
   it.each([
@@ -67,20 +66,18 @@ describe('NotificationsController slice (no database)', () => {
     ['url of another type', { url: 42 }, 'url must be a string holding an http or https URL'],
     ['type email', { url: 'https://x.example.com', type: 'email' }, 'type must be one of: webhook'],
     ['unknown field', { url: 'https://x.example.com', events: ['all'] }, 'events is not an allowed field'],
-  ])('POST %s: the service is handed the problem, and the 400 names it', async (_case, body, message) => {
+  ])('POST %s: the 400 names the problem, before the service', async (_case, body, message) => {
     expectError(await slice.post('/api/v1/notifications', body), 400, message);
-    const [input] = service.only('create') as [Checked<CreateNotificationDto>];
-    expect(input.problems).toEqual([message]);
+    expect(service.calls).toEqual([]);
   });
 
   it('PATCH: the id and an UpdateNotificationDto of only the fields sent (null kept apart from absent)', async () => {
     await slice.patch('/api/v1/notifications/n-1', { signing_key: null }).expect(200);
-    const [id, input, options] = service.only('update') as [string, Checked<UpdateNotificationDto>, object];
-    expect(input.value).toBeInstanceOf(UpdateNotificationDto);
-    expect({ id, value: { ...input.value }, problems: input.problems, options }).toEqual({
+    const [id, input, options] = service.only('update') as [string, UpdateNotificationDto, object];
+    expect(input).toBeInstanceOf(UpdateNotificationDto);
+    expect({ id, value: { ...input }, options }).toEqual({
       id: 'n-1',
       value: { signing_key: null },
-      problems: [],
       options: { ifMatch: null },
     });
   });

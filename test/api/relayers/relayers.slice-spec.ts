@@ -1,10 +1,11 @@
-import { ValidationError } from '../../../src/common/errors/domain-errors';
+import type { ClassConstructor } from 'class-transformer';
 import { Tagged } from '../../../src/common/http/etag';
 import { Page, PageQueryDto } from '../../../src/common/http/page';
-import type { Checked } from '../../../src/common/validation/validate-dto';
+import type { BodyRules } from '../../../src/common/validation/validation.pipe';
 import { CreateRelayerDto, UpdateRelayerDto } from '../../../src/relayers/dto/relayer.dto';
 import { RelayersController } from '../../../src/relayers/relayers.controller';
 import { RelayersService } from '../../../src/relayers/relayers.service';
+import { RelayerCreateRules, RelayerPatchRules } from '../../../src/relayers/relayers.validation';
 import { relayerBody } from '../../factories';
 import {
   ADMIN_TOKEN,
@@ -17,36 +18,41 @@ import {
 import { errorBody, expectError, successBody } from '../../support/envelope';
 
 // RelayersController alone (docs/reference/relayers.md): what reaches RelayersService from each
-// route, the DTO problems it is handed, the permission each route needs. The service's own checks
-// (policies, catalogue, URL policy, existence) are the e2e tests' (relayers.e2e-spec.ts).
+// route, the DTO problems answered before it, the permission each route needs. The other checks of
+// the validation stage (policies, catalogue, URL policy) and existence are the e2e tests'
+// (relayers.e2e-spec.ts): here the rules stop at the DTO.
 
 const ANSWER = { id: 'r-1', name: 'answered' };
 const ETAG = '"1-abc"';
 
-/** What RelayersService does first with a body of DTO problems: one 400 naming them all. */
-const refuseProblems = (input: Checked<object>) => {
-  if (input.problems.length > 0) throw new ValidationError(input.problems);
-  return new Tagged(ANSWER, ETAG);
-};
+/** Rules of the validation stage that check the DTO and nothing more. */
+const dtoOnly = <T extends object>(dto: ClassConstructor<T>): BodyRules<T, T> => ({
+  dto,
+  check: ({ value }) => value,
+});
 
 describe('RelayersController slice (no database)', () => {
   let slice: Slice;
   let service: RelayersService & Recorded;
   beforeAll(async () => {
     service = recordingStub<RelayersService>({
-      create: refuseProblems,
-      update: (_id: string, input: Checked<object>) => refuseProblems(input),
+      create: () => new Tagged(ANSWER, ETAG),
+      update: () => new Tagged(ANSWER, ETAG),
       getTagged: () => new Tagged(ANSWER, ETAG),
       list: (query: PageQueryDto) => new Page([ANSWER], query, 1),
       remove: () => 'Relayer deleted successfully',
     });
-    slice = await controllerSlice(RelayersController, [{ provide: RelayersService, useValue: service }]);
+    slice = await controllerSlice(RelayersController, [
+      { provide: RelayersService, useValue: service },
+      { provide: RelayerCreateRules, useValue: dtoOnly(CreateRelayerDto) },
+      { provide: RelayerPatchRules, useValue: dtoOnly(UpdateRelayerDto) },
+    ]);
   });
   afterAll(() => slice.close());
   beforeEach(() => service.reset());
 
   describe('POST /api/v1/relayers', () => {
-    it('hands the service the body as a CreateRelayerDto with no problems, dry_run false; answers 201 with the envelope and ETag', async () => {
+    it('hands the service the body as a CreateRelayerDto, dry_run false; answers 201 with the envelope and ETag', async () => {
       const body = relayerBody('evm', { name: 'slice', signer_id: 'key-one' });
       const res = await slice.post('/api/v1/relayers', body);
       expect({ status: res.status, etag: res.headers.etag, body: res.body as unknown }).toEqual({
@@ -54,14 +60,10 @@ describe('RelayersController slice (no database)', () => {
         etag: ETAG,
         body: successBody(ANSWER),
       });
-      const [input, options] = service.only('create') as [Checked<CreateRelayerDto>, { dryRun: boolean }];
-      expect(input.value).toBeInstanceOf(CreateRelayerDto);
-      expect({ ...input.value }).toEqual(body);
-      expect({ problems: input.problems, invalid: [...input.invalid], options }).toEqual({
-        problems: [],
-        invalid: [],
-        options: { dryRun: false },
-      });
+      const [input, options] = service.only('create') as [CreateRelayerDto, { dryRun: boolean }];
+      expect(input).toBeInstanceOf(CreateRelayerDto);
+      expect({ ...input }).toEqual(body);
+      expect(options).toEqual({ dryRun: false });
     });
 
     it.each([
@@ -111,11 +113,10 @@ describe('RelayersController slice (no database)', () => {
         { paused: 'no', system_disabled: true },
         ['paused must be true or false', 'system_disabled is not an allowed field'],
       ],
-    ])('%s: the service is handed the problems, and the 400 names them', async (_case, fields, problems) => {
+    ])('%s: the 400 names the problems, before the service', async (_case, fields, problems) => {
       const res = await slice.post('/api/v1/relayers', relayerBody('evm', fields));
       expectError(res, 400, [...problems].sort().join('; '));
-      const [input] = service.only('create') as [Checked<CreateRelayerDto>];
-      expect([...input.problems].sort()).toEqual([...problems].sort());
+      expect(service.calls).toEqual([]);
     });
 
     it('a body that is not a JSON object → 400 before the service', async () => {
@@ -135,14 +136,13 @@ describe('RelayersController slice (no database)', () => {
       });
       const [id, input, options] = service.only('update') as [
         string,
-        Checked<UpdateRelayerDto>,
+        UpdateRelayerDto,
         { ifMatch: unknown; dryRun: boolean },
       ];
-      expect(input.value).toBeInstanceOf(UpdateRelayerDto);
-      expect({ id, value: { ...input.value }, problems: input.problems, options }).toEqual({
+      expect(input).toBeInstanceOf(UpdateRelayerDto);
+      expect({ id, value: { ...input }, options }).toEqual({
         id: 'r-1',
         value: { name: 'renamed', notification_id: null },
-        problems: [],
         options: { ifMatch: null, dryRun: false },
       });
     });

@@ -1,0 +1,29 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ClassConstructor } from 'class-transformer';
+import { checkUrl } from '../common/security/url-policy';
+import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
+
+/** The DTO, then the webhook URL policy on a url the DTO accepted (docs/reference/hardening.md). */
+function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>) {
+  @Injectable()
+  class NotificationRules implements BodyRules<T, T> {
+    readonly dto = dto;
+    constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+    check({ value, failed }: DtoCheck<T>, problems: string[]): T {
+      const reason =
+        failed.has('url') || value.url === undefined
+          ? null
+          : checkUrl(value.url, this.config.webhookUrlPolicy);
+      if (reason !== null) problems.push(`url ${reason}`);
+      return value;
+    }
+  }
+  return NotificationRules;
+}
+
+export const NotificationCreateRules = notificationRules(CreateNotificationDto);
+export const NotificationPatchRules = notificationRules(UpdateNotificationDto);

@@ -1,0 +1,167 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Catalogue, type NetworkType } from '../catalogue/catalogue.service';
+import { stringifyJson } from '../common/http/json';
+import type { UrlPolicyOptions } from '../common/security/url-policy';
+import { RESOURCE_ID_PATTERN } from '../common/validation/field-rules';
+import { MAX_RPC_URLS, resolveRpcUrlList, type RpcConfigDto } from '../common/validation/rpc-url-list';
+import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { SignersService } from '../signers/signers.service';
+import { CreateRelayerDto, UpdateRelayerDto } from './dto/relayer.dto';
+import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
+import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';
+import type { RelayerEntity, StoredRpcUrl } from './relayer.entity';
+import { RelayersRepository, type RelayerChanges } from './relayers.repository';
+import { signerNotFound } from './relayers.errors';
+
+/** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
+export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {
+  readonly custom_rpc_urls: StoredRpcUrl[] | null;
+  readonly policies: Policies | null;
+  /** The signer's address on the network type. */
+  readonly address: string;
+}
+
+/** A PATCH body; an RPC URL item whose own rules failed is null (its problem is named already). */
+type RelayerPatch = Omit<UpdateRelayerDto, 'custom_rpc_urls'> & {
+  custom_rpc_urls?: ReadonlyArray<RpcConfigDto | null> | null;
+};
+
+/**
+ * POST /relayers (docs/reference/relayers.md#1-create): the DTO, the policy tables, the URL
+ * policy, the catalogue's network and the signer, all named in one 400.
+ */
+@Injectable()
+export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelayer> {
+  readonly dto = CreateRelayerDto;
+
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly signers: SignersService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async check({ value: dto, failed }: DtoCheck<CreateRelayerDto>, problems: string[]): Promise<NewRelayer> {
+    const type = failed.has('network_type') ? null : dto.network_type;
+    const policies =
+      type !== null && !failed.has('policies') ? checkPolicies(type, dto.policies ?? null, problems) : null;
+    const list = checkableRpcUrls(dto.custom_rpc_urls, failed);
+    const urls = list && resolveRpcUrlList(list, [], this.config.rpcUrlPolicy, 'custom_rpc_urls', problems);
+    if (type !== null && !failed.has('network') && !this.catalogue.findNetwork(type, dto.network)) {
+      problems.push(`Network '${dto.network}' not found for network type '${type}'`);
+    }
+    let address = '';
+    if (!failed.has('signer_id')) {
+      const signer = await this.signers.addressFor(dto.signer_id, type ?? 'evm');
+      if (signer.kind === 'unknown') problems.push(signerNotFound(dto.signer_id));
+      else if (type !== null && signer.kind === 'unsuitable') {
+        problems.push(`Signer with ID ${dto.signer_id} has no key for network type '${type}'`);
+      } else if (signer.kind === 'found') address = signer.address;
+    }
+    return { ...dto, custom_rpc_urls: urls, policies, address };
+  }
+}
+
+/**
+ * PATCH /relayers/{id} (docs/reference/relayers.md#2-update): the DTO; a body with problems names
+ * those of the merge too when the relayer exists. A valid body is merged and checked by the
+ * service against each version it reads (optimistic locking), with `mergeRelayer`.
+ */
+@Injectable()
+export class RelayerPatchRules implements BodyRules<UpdateRelayerDto, UpdateRelayerDto> {
+  readonly dto = UpdateRelayerDto;
+
+  constructor(
+    private readonly relayers: RelayersRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async check(
+    { value, failed }: DtoCheck<UpdateRelayerDto>,
+    problems: string[],
+    params: Readonly<Record<string, unknown>>,
+  ): Promise<UpdateRelayerDto> {
+    const id = params.relayer_id;
+    if (problems.length === 0 || typeof id !== 'string' || !RESOURCE_ID_PATTERN.test(id)) return value;
+    const current = await this.relayers.findById(id);
+    if (!current) return value;
+    const passed: RelayerPatch = Object.fromEntries(
+      Object.entries(value).filter(([key]) => !failed.has(key)),
+    );
+    if (value.custom_rpc_urls !== undefined) {
+      passed.custom_rpc_urls = checkableRpcUrls(value.custom_rpc_urls, failed);
+    }
+    mergeRelayer(current, passed, this.config.rpcUrlPolicy, problems);
+    return value;
+  }
+}
+
+/**
+ * The changes a patch makes to the relayer (null when it changes nothing); every problem of the
+ * merged result goes to `problems`.
+ */
+export function mergeRelayer(
+  current: RelayerEntity,
+  patch: RelayerPatch,
+  rpcUrlPolicy: UrlPolicyOptions,
+  problems: string[],
+): RelayerChanges | null {
+  const urls = patch.custom_rpc_urls;
+  const next: RelayerChanges = {
+    name: patch.name ?? current.name,
+    paused: patch.paused ?? current.paused,
+    notificationId: patch.notification_id !== undefined ? patch.notification_id : current.notificationId,
+    customRpcUrls:
+      urls === undefined
+        ? current.customRpcUrls
+        : urls &&
+          resolveRpcUrlList(urls, current.customRpcUrls ?? [], rpcUrlPolicy, 'custom_rpc_urls', problems),
+    policies:
+      patch.policies === undefined
+        ? current.policies
+        : checkPolicies(current.networkType, mergePolicies(current.policies, patch.policies), problems),
+    updatedAt: new Date(),
+  };
+  return changedFields(current, next).length > 0 ? next : null;
+}
+
+/** The sorted names of the PATCH-able fields whose values differ. */
+export function changedFields(current: RelayerEntity, next: RelayerChanges): PatchableField[] {
+  const differs: Record<PatchableField, boolean> = {
+    custom_rpc_urls: stringifyJson(next.customRpcUrls) !== stringifyJson(current.customRpcUrls),
+    name: next.name !== current.name,
+    notification_id: next.notificationId !== current.notificationId,
+    paused: next.paused !== current.paused,
+    policies: stringifyJson(next.policies) !== stringifyJson(current.policies),
+  };
+  return PATCHABLE_FIELDS.filter((field) => differs[field]);
+}
+
+/**
+ * The RPC URL items the URL policy can judge: every item of a list that passed the DTO, and of
+ * one that did not, those whose `url` has no problem of its own (so that a bad weight does not
+ * hide a bad URL; the others are null). Null when the list is absent, null, or not a list.
+ */
+function checkableRpcUrls(list: unknown, failed: ReadonlySet<string>): Array<RpcConfigDto | null> | null {
+  if (!Array.isArray(list)) return null;
+  if (!failed.has('custom_rpc_urls')) return list as RpcConfigDto[];
+  if (list.length > MAX_RPC_URLS) return null;
+  return list.map((rpc: unknown, i) =>
+    typeof rpc === 'object' &&
+    rpc !== null &&
+    typeof (rpc as Partial<RpcConfigDto>).url === 'string' &&
+    !failed.has(`custom_rpc_urls[${i}].url`)
+      ? (rpc as RpcConfigDto)
+      : null,
+  );
+}
+
+/** A whole policy object for the network type, normalised; Solana always carries its default. */
+function checkPolicies(type: NetworkType, raw: unknown, problems: string[]): Policies | null {
+  if (raw === null && type !== 'solana') return null;
+  const result = validatePolicies(type, raw ?? {});
+  if (result.ok) return result.policies;
+  problems.push(...result.errors);
+  return null;
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
+import { isPlainObject } from '../common/validation/field-rules';
+import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
+import { CreateSignerDto } from './dto/signer.dto';
+
+const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;
+const KEY_RULE = 'config.key must be 32 bytes as 64 hex characters (0x allowed)';
+const KEY_VALUE_RULE = 'config.key must be a valid secp256k1 private key: not zero and below the curve order';
+
+/** A create body whose key is a valid private key (the caller zeroes it after use). */
+export interface NewSigner {
+  readonly id?: string | null;
+  readonly key: Uint8Array;
+}
+
+/** POST /signers (docs/reference/networks-and-signers.md): the DTO, then the type and its config. */
+@Injectable()
+export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> {
+  readonly dto = CreateSignerDto;
+
+  check({ value: dto, failed }: DtoCheck<CreateSignerDto>, problems: string[]): NewSigner {
+    let key: Uint8Array | null = null;
+    if (!failed.has('type') && dto.type !== 'plain') {
+      problems.push(`Signer type '${dto.type}' is not supported`);
+    } else if (!failed.has('type') && !failed.has('config')) {
+      key = parsePlainConfig(dto.config, problems);
+    }
+    return { id: dto.id, key: key ?? new Uint8Array() };
+  }
+}
+
+/** `{"key": "<64 hex>"}` and nothing else; the problems never quote the key. */
+function parsePlainConfig(config: Record<string, unknown>, problems: string[]): Uint8Array | null {
+  if (!isPlainObject(config)) return null; // refused by the DTO's @IsObject already
+  for (const field of Object.keys(config)) {
+    if (field !== 'key') problems.push(`config.${field} is not an allowed field`);
+  }
+  const text = config.key;
+  if (typeof text !== 'string' || !HEX_KEY.test(text)) {
+    problems.push(KEY_RULE);
+    return null;
+  }
+  const key = Uint8Array.from(Buffer.from(text.replace(/^0x/, ''), 'hex'));
+  if (!isValidSecp256k1PrivateKey(key)) {
+    problems.push(KEY_VALUE_RULE);
+    return null;
+  }
+  return key;
+}
