@@ -13,16 +13,13 @@ import { answerLiveness, LIVENESS_PATH } from './probes/liveness';
 
 export const API_PREFIX = 'api/v1';
 
-/**
- * Builds the application exactly as it runs in production; main.ts and the e2e tests both use it.
- * Nest's own body parser is off: JsonBodyInterceptor reads bodies after authentication.
- */
+/** The application as it runs in production, for main.ts and the e2e tests. */
 export async function createApp(
   config: AppConfig,
   options: AppExtensions = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, options), {
-    bodyParser: false,
+    bodyParser: false, // JsonBodyInterceptor reads bodies after authentication
     bufferLogs: true,
     // Throw instead of exiting on a start-up error, so main.ts can say what went wrong.
     abortOnError: false,
@@ -40,10 +37,8 @@ export async function createApp(
 }
 
 /**
- * Node-level HTTP settings. Idle keep-alive connections stay open longer than load balancers keep
- * theirs (KEEP_ALIVE_TIMEOUT_MS, default 65 s against AWS ALB's 60 s), so a balancer never reuses a
- * connection the service has just closed (a 502). Requests Node itself refuses before Express sees them (malformed, headers over 16 KiB)
- * still get the JSON error envelope.
+ * Keep-alive outlives load balancers' (65 s against AWS ALB's 60 s), so that none reuses a closed
+ * connection; requests Node refuses before Express sees them still get the JSON envelope.
  */
 export function configureHttpServer(app: INestApplication, config: AppConfig): void {
   const server = app.getHttpServer() as Server;
@@ -67,11 +62,8 @@ export function configureHttpServer(app: INestApplication, config: AppConfig): v
 }
 
 /**
- * SIGTERM or SIGINT: readiness turns 503, the server stops accepting connections, in-flight
- * requests finish, then the modules' shutdown hooks close the database and Redis, and the
- * process exits 0; it exits 1 if all that takes longer than SHUTDOWN_GRACE_MS.
- * The HTTP server is closed first on purpose: Nest's own app.close() runs the shutdown hooks
- * before it closes the server, which would pull the database from under running requests.
+ * The HTTP server is closed first on purpose: Nest's app.close() runs the shutdown hooks before
+ * it closes the server, which would pull the database from under running requests.
  */
 export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig): void {
   const logger = new NestLogger('Shutdown');
@@ -103,7 +95,6 @@ export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig
   process.once('SIGINT', shutdown);
 }
 
-/** Stops accepting connections and resolves once every open one has finished its request. */
 function closeHttpServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     // Connections that finish a request while draining become idle: close those too.

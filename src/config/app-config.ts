@@ -3,10 +3,7 @@ import path from 'node:path';
 import { parseDatabaseUrl } from './database-url';
 import { parseHostList } from './host-list';
 
-/**
- * The service's whole configuration, read once from the environment and validated at start.
- * Nothing else in the application reads process.env: it receives this object.
- */
+/** Read once from the environment and validated at start: nothing else reads process.env. */
 export interface AppConfig {
   readonly production: boolean;
   readonly http: {
@@ -20,13 +17,11 @@ export interface AppConfig {
   };
   readonly auth: {
     readonly apiKey: string;
-    /** True when API_KEY was not set and a key was generated for this process. */
     readonly generated: boolean;
   };
   readonly database: DatabaseConfig;
-  /** A second listener serving GET /metrics without a key, for a scraper in the pod (docs/reference/running.md#4-metrics). */
+  /** A second listener for GET /metrics without a key (docs/reference/running.md#4-metrics); port null: none. */
   readonly metrics: {
-    /** METRICS_PORT; null: no second listener. */
     readonly port: number | null;
     readonly host: string;
   };
@@ -41,31 +36,22 @@ export interface AppConfig {
   readonly rpcUrlPolicy: UrlPolicyConfig;
   readonly webhookUrlPolicy: UrlPolicyConfig;
   readonly storageEncryptionKey: string | null;
-  /**
-   * The environment as it was at start, frozen: the catalogue's `{"type": "env"}` secrets name
-   * variables that only the config file knows, and nothing may read process.env after start.
-   */
+  /** The environment at start, for the catalogue's `{"type": "env"}` secrets. */
   readonly secretsEnv: Env;
-  /** Webhook delivery (docs/reference/webhooks.md#2-delivery). */
   readonly webhooks: {
     readonly timeoutMs: number;
     readonly maxAttempts: number;
-    /** The delay before retry n is retryBaseMs * 2^(n-1), +-20 %. */
     readonly retryBaseMs: number;
   };
-  /** Relayer health checks against their networks (docs/reference/relayer-health.md). */
   readonly healthChecks: {
     readonly enabled: boolean;
     readonly intervalSeconds: number;
-    /** How soon a disabled relayer is checked again (doubling up to the interval). */
     readonly retrySeconds: number;
-    /** Timeout of one call to an RPC endpoint. */
     readonly rpcTimeoutMs: number;
   };
   readonly log: {
     readonly level: LogLevel;
     readonly file: string | null;
-    /** LOG_FORMAT; null: pretty on a terminal outside production, JSON otherwise. */
     readonly format: LogFormat | null;
   };
 }
@@ -76,7 +62,6 @@ export type DatabaseConfig =
 export interface UrlPolicyConfig {
   readonly allowedHosts: string[];
   readonly blockPrivateIps: boolean;
-  /** The variable that sets blockPrivateIps, named when a private address is refused. */
   readonly privateIpsVariable: string;
 }
 
@@ -88,7 +73,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export const MIN_API_KEY_LENGTH = 32;
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/relayer.sqlite';
 
-/** A start-up refusal: the message names the variable and says what is wrong, never its value. */
+/** Names the variable and what is wrong, never its value. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -200,7 +185,7 @@ function parseApiKey(reader: EnvReader, production: boolean): AppConfig['auth'] 
   return { apiKey: value, generated: false };
 }
 
-/** Reads and validates every variable of docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
+/** docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
 export function loadConfig(env: Env): AppConfig {
   const reader = new EnvReader(env);
   const production = reader.string('NODE_ENV', 'development') === 'production';
@@ -238,9 +223,7 @@ export function loadConfig(env: Env): AppConfig {
       burstSize: reader.integer('RATE_LIMIT_BURST_SIZE', 300, 1, 10_000_000),
       keyPrefix: reader.string('RATE_LIMIT_KEY_PREFIX', 'relayer-rl'),
     },
-    // Production refuses private addresses unless told otherwise (docs/reference/hardening.md): otherwise a key
-    // with relayers:write or notifications:write could probe the internal network through the
-    // service (check and test report what the host answered).
+    // docs/reference/hardening.md: in production no key may probe the internal network through us.
     rpcUrlPolicy: {
       allowedHosts: reader.hostList('RPC_ALLOWED_HOSTS'),
       blockPrivateIps: reader.boolean('RPC_BLOCK_PRIVATE_IPS', production),

@@ -3,11 +3,7 @@ import { lazyRequire } from '../common/modules/lazy-require';
 import type { xdr } from '@stellar/stellar-sdk';
 import type { Address as EvmAddress } from 'viem';
 
-/**
- * The RPC clients load on the first check of their network type, not at start: together they
- * take about a second to load (viem 0.44 s, stellar-sdk 0.41 s, @solana/kit 0.15 s measured), a
- * second every cold start paid for nothing while no relayer of that type is checked.
- */
+// Loaded on the first check of their network type: together they add about a second to a cold start.
 const loadViem = lazyRequire<typeof import('viem')>('viem');
 const loadSolana = lazyRequire<typeof import('@solana/kit')>('@solana/kit');
 const loadStellar = lazyRequire<typeof import('@stellar/stellar-sdk')>('@stellar/stellar-sdk');
@@ -28,7 +24,6 @@ export type ProbeResult =
       readonly sequenceNumber?: bigint;
     };
 
-/** What a probe needs: the endpoints to try in order, and how to reach them. */
 export interface ProbeTarget {
   readonly endpoints: readonly string[];
   readonly address: string;
@@ -36,7 +31,6 @@ export interface ProbeTarget {
   readonly minBalance: bigint | null;
   readonly fetch: typeof globalThis.fetch;
   readonly timeoutMs: number;
-  /** Says what went wrong with one endpoint in words that carry no secret part of its URL. */
   readonly describeFailure: (url: string, error: unknown) => string;
 }
 
@@ -50,8 +44,6 @@ const failed = (
   details,
   ...learnt,
 });
-
-const belowMinimum = (balance: bigint, min: bigint | null): boolean => min !== null && balance < min;
 
 /** The first endpoint for which `validate` passes (a string is why it did not), or every reason. */
 async function firstValid<T extends object>(
@@ -111,17 +103,7 @@ export async function probeEvm(target: ProbeTarget, chainId: number): Promise<Pr
       { nonce },
     );
   }
-  if (balance === null)
-    return failed('BalanceCheckFailed', `eth_getBalance failed: ${notValid(valid.url, 'balance')}`, {
-      nonce,
-    });
-  if (belowMinimum(balance, target.minBalance)) {
-    return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
-      balance,
-      nonce,
-    });
-  }
-  return { ok: true, balance, nonce };
+  return balanceResult(target, valid.url, 'eth_getBalance', balance, { nonce });
 }
 
 /** Solana (@solana/kit): getHealth answers "ok", then getBalance. */
@@ -170,14 +152,7 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
       `getBalance failed: ${target.describeFailure(valid.url, error)}`,
     );
   }
-  if (balance === null)
-    return failed('BalanceCheckFailed', `getBalance failed: ${notValid(valid.url, 'balance')}`);
-  if (belowMinimum(balance, target.minBalance)) {
-    return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
-      balance,
-    });
-  }
-  return { ok: true, balance };
+  return balanceResult(target, valid.url, 'getBalance', balance, {});
 }
 
 /** Stellar (@stellar/stellar-sdk's RPC client): getNetwork, then the account's ledger entry. */
@@ -226,25 +201,31 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
   const sequenceNumber = unsigned(account.seqNum, 63n);
   if (sequenceNumber === null)
     return failed('SequenceSyncFailed', `getLedgerEntries failed: ${notValid(valid.url, 'sequence number')}`);
-  const balance = unsigned(account.balance, 63n);
-  if (balance === null)
-    return failed('BalanceCheckFailed', `getLedgerEntries failed: ${notValid(valid.url, 'balance')}`, {
-      sequenceNumber,
-    });
-  if (belowMinimum(balance, target.minBalance)) {
-    return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
-      balance,
-      sequenceNumber,
-    });
-  }
-  return { ok: true, balance, sequenceNumber };
+  return balanceResult(target, valid.url, 'getLedgerEntries', unsigned(account.balance, 63n), {
+    sequenceNumber,
+  });
 }
 
-/**
- * A count or amount an endpoint answered, when it is an integer in [0, 2^bits) (u64 nonces and
- * lamports, u256 wei, non-negative int64 stroops and sequences); anything else (another type, a
- * negative, a number of a million digits) is null, and never stored.
- */
+/** The end of every probe: the balance answered, checked against min_balance. */
+function balanceResult(
+  target: ProbeTarget,
+  url: string,
+  call: string,
+  balance: bigint | null,
+  learnt: { nonce?: bigint; sequenceNumber?: bigint },
+): ProbeResult {
+  if (balance === null)
+    return failed('BalanceCheckFailed', `${call} failed: ${notValid(url, 'balance')}`, learnt);
+  if (target.minBalance !== null && balance < target.minBalance) {
+    return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
+      balance,
+      ...learnt,
+    });
+  }
+  return { ok: true, balance, ...learnt };
+}
+
+/** An integer in [0, 2^bits) as answered, else null (never stored). */
 function unsigned(value: unknown, bits: bigint): bigint | null {
   const integer =
     typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value as number) : null;
@@ -253,10 +234,7 @@ function unsigned(value: unknown, bits: bigint): bigint | null {
 
 const notValid = (url: string, what: string): string => `${hostOf(url)}: the answer was not a valid ${what}`;
 
-/**
- * An endpoint's own text, quoted only in part (docs/reference/hardening.md): it may be of any length up to the
- * answer's 1 MiB, and it ends up in disabled_reason.details, in every GET and every event.
- */
+/** An endpoint's own text, in part: it ends up in disabled_reason.details (docs/reference/hardening.md). */
 export function excerpt(text: string, max = 80): string {
   if (text.length <= max) return text;
   // At most `max` characters with the ellipsis, and never half of a surrogate pair.
@@ -264,7 +242,6 @@ export function excerpt(text: string, max = 80): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** A value an endpoint answered, as JSON text, in part; whatever it is (a bigint, nesting too deep to write). */
 function quote(value: unknown): string {
   try {
     const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
@@ -275,7 +252,7 @@ function quote(value: unknown): string {
 }
 
 /** An endpoint's host: what a text about it may name (its path and credentials often hold an API key). */
-function hostOf(url: string): string {
+export function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
@@ -283,10 +260,9 @@ function hostOf(url: string): string {
   }
 }
 
-/** The most of an RPC answer that is read (docs/reference/hardening.md): a larger one fails the check. */
+/** docs/reference/hardening.md: a larger RPC answer fails the check. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-/** An RPC answer beyond MAX_ANSWER_BYTES; thrown by the fetch the probes are given. */
 export class AnswerTooLargeError extends Error {
   constructor() {
     super('answer larger than 1 MiB');
@@ -304,7 +280,7 @@ export function findCause<T>(error: unknown, match: (error: unknown) => T | null
   return null;
 }
 
-/** An answer too large is no valid RPC answer, whichever call it came to (docs/reference/hardening.md). */
+/** An answer too large is no valid RPC answer, whichever call it came to. */
 function reasonFor(reason: DisableReasonCode, error: unknown): DisableReasonCode {
   return findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null))
     ? 'RpcValidationFailed'
@@ -324,7 +300,7 @@ interface StellarRequestConfig {
   data?: unknown;
 }
 
-/** The stellar-sdk HTTP client's adapter, sending through our fetch (URL policy, timeout). */
+/** Sends stellar-sdk's requests through our fetch (URL policy, timeout). */
 function stellarAdapter(fetchFn: typeof globalThis.fetch) {
   return async (config: StellarRequestConfig) => {
     const url = new URL(config.url ?? '', config.baseURL).toString();
