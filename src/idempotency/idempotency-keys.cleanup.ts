@@ -8,11 +8,7 @@ import { IDEMPOTENCY_KEY_RETENTION_MS } from './idempotency-keys.service';
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const BATCH = 1000;
 
-/**
- * Removes idempotency keys older than 24 hours, at start and every 10 minutes, on every instance
- * (deleting what another instance already deleted costs nothing). Until then an expired key is
- * already treated as unused: the cleanup only keeps the table small.
- */
+/** Only keeps the table small: an expired key is treated as unused already. */
 @Injectable()
 export class IdempotencyKeysCleanup implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('IdempotencyKeys');

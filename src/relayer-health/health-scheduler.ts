@@ -19,12 +19,7 @@ const BATCH = 50;
 const CONCURRENCY = 16;
 const IDLE_POLL_MS = 1000;
 
-/**
- * When relayers are checked (docs/reference/relayer-health.md#2-when): right after a create and after a PATCH of
- * custom_rpc_urls or policies (the check row is written in the change's transaction), then every
- * interval, sooner for disabled ones. Every instance polls for due checks and claims each with a
- * lease, so one instance checks a relayer per round. Checks never run on a request's path.
- */
+/** docs/reference/relayer-health.md#2-when; each due check is claimed with a lease, so one instance runs it. */
 @Injectable()
 export class RelayerHealthScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RelayerHealth');

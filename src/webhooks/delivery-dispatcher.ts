@@ -25,7 +25,6 @@ const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
 const MAX_ERROR_TEXT = 500;
 
-/** The delay before attempt n + 1 after n failed ones: base * 2^(n-1), +-20 % jitter. */
 export function retryDelayMs(
   baseMs: number,
   failedAttempts: number,
@@ -36,11 +35,8 @@ export function retryDelayMs(
 }
 
 /**
- * Sends what the outbox holds, after commit and never on a request's path (docs/reference/webhooks.md#2-delivery): polls
- * for due deliveries (and is woken at once when this instance commits one), claims each with a
- * lease so that exactly one instance attempts it, sends, and records the outcome; a retryable
- * failure is scheduled again with back-off until WEBHOOK_MAX_ATTEMPTS. A process killed mid-way
- * leaves the row pending: its lease runs out and any instance sends it again (same event id).
+ * Sends what the outbox holds, never on a request's path (docs/reference/webhooks.md#2-delivery). A
+ * process killed mid-way leaves the row pending: its lease runs out and any instance sends it again.
  */
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -68,15 +64,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplication
     await this.loop.stop(() => this.sender.close());
   }
 
-  /** Looks for due deliveries now (after this instance committed one). */
   wake(): void {
     this.loop.wake();
   }
 
-  /**
-   * Sends a `notification_test` event to the target now, once (docs/reference/webhooks.md#4-trying-a-target), recorded in its log
-   * like any delivery; the row is leased to this instance from the start, so no poller takes it.
-   */
+  /** docs/reference/webhooks.md#4-trying-a-target; leased to this instance from the start, so no poller takes it. */
   async sendTest(notificationId: string): Promise<AttemptResult> {
     const delivery = newDelivery(notificationId, 'notification_test', null, {
       payload_type: 'notification_test',

@@ -11,10 +11,7 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { newDelivery } from './delivery-factory';
 
-/**
- * The transactional outbox (docs/reference/webhooks.md#2-delivery): a subscriber of the relayer events like any other,
- * but of their in-transaction form, so each delivery row commits (or rolls back) with its change.
- */
+/** The transactional outbox (docs/reference/webhooks.md#2-delivery): each row commits with its change. */
 @Injectable()
 export class WebhookOutbox {
   constructor(
@@ -64,7 +61,6 @@ export class WebhookOutbox {
     return this.write(manager, event, 'relayer_state_update', payload);
   }
 
-  /** After commit: deliver what was just written without waiting for the next poll. */
   @OnEvent('relayer.*')
   onCommitted(): void {
     this.dispatcher.wake();

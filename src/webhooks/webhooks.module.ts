@@ -12,7 +12,7 @@ import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-/** Webhook events (docs/reference/webhooks.md): the outbox, its dispatcher, and the delivery log routes. */
+/** docs/reference/webhooks.md */
 @Module({
   imports: [
     TypeOrmModule.forFeature([DeliveryEntity]),

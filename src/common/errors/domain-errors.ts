@@ -1,7 +1,4 @@
-/**
- * Errors the services throw. They carry the HTTP status they map to and a message that is safe
- * to show to the client; the one exception filter turns them into the error envelope.
- */
+/** Errors the services throw, with their HTTP status and a message safe to show to the client. */
 export abstract class DomainError extends Error {
   abstract readonly status: number;
 
@@ -11,10 +8,7 @@ export abstract class DomainError extends Error {
   }
 }
 
-/**
- * 400: the request is well-formed JSON but breaks rules; the message names every field, sorted
- * and de-duplicated so that the same bad body always gets the same message.
- */
+/** Sorted and de-duplicated, so that the same bad body always gets the same message. */
 export class ValidationError extends DomainError {
   readonly status = 400;
 
@@ -23,7 +17,6 @@ export class ValidationError extends DomainError {
   }
 }
 
-/** 400: the body is not usable at all (not JSON, not an object, wrong media type, empty). */
 export class BadBodyError extends DomainError {
   readonly status = 400;
 }
@@ -36,7 +29,6 @@ export class ConflictError extends DomainError {
   readonly status = 409;
 }
 
-/** 412: `If-Match` names no current entity tag of the resource (docs/reference/safe-writes.md); nothing was changed. */
 export class PreconditionFailedError extends DomainError {
   readonly status = 412;
 
@@ -49,12 +41,10 @@ export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
 }
 
-/** 415: the body comes in a form the service does not read (a Content-Encoding it does not decode). */
 export class UnsupportedMediaTypeError extends DomainError {
   readonly status = 415;
 }
 
-/** 503: a dependency (the database) cannot be reached; the request may be retried. */
 export class ServiceUnavailableError extends DomainError {
   readonly status = 503;
 
@@ -71,7 +61,6 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
-/** A valid API key without the route's permission (docs/reference/keys-and-audit.md). */
 export class ForbiddenError extends DomainError {
   readonly status = 403;
 

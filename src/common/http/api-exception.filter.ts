@@ -48,17 +48,11 @@ const REASONS: Record<number, string> = {
 interface Answer {
   readonly status: number;
   readonly message: string;
-  /** Recorded on the response for whoever counts answers (see answered-error.ts). */
   readonly kind?: AnsweredError;
-  /** The Allow header: the methods a known path answers, when the request used another one. */
   readonly allow?: readonly string[];
 }
 
-/**
- * The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md).
- * Domain errors carry their status and a safe message; Nest's own 404 for an unknown route is
- * answered 401 first when the caller is not authenticated; anything unexpected becomes a logged 500.
- */
+/** The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md). */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
@@ -89,12 +83,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     response.status(status).type('json').json(errorEnvelope(message));
   }
 
-  /**
-   * Only the router throws Nest's NotFoundException: an unknown route, or a known path with a
-   * method it does not answer. docs/reference/envelope-and-errors.md makes both a 404 "Not Found" after authentication (so
-   * does the conformance kit); the latter also says, in Allow (RFC 9110 allows it on any 4xx),
-   * which methods the path does answer.
-   */
+  /** Only the router throws NotFoundException: an unknown path, or a method the path does not answer. */
   private async unknownRoute(request: Request): Promise<Answer> {
     if ((await this.authenticator.authenticate(request)) === null) {
       return { status: 401, message: 'Unauthorized' };
