@@ -1,11 +1,7 @@
 import path from 'node:path';
 import type { DatabaseConfig } from './app-config';
 
-/**
- * DATABASE_URL: `sqlite:<path>` (embedded; `sqlite::memory:` for throwaway runs) or
- * `mysql://user:pass@host:port/db`. Throws an Error naming DATABASE_URL (never its value: it
- * may hold a password).
- */
+/** The error never shows the value: it may hold a password. */
 export function parseDatabaseUrl(value: string): DatabaseConfig {
   if (value.startsWith('sqlite:')) {
     const file = value.slice('sqlite:'.length);

@@ -14,12 +14,7 @@ import { MetricsService } from './metrics.service';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * With METRICS_PORT set, a second plain HTTP listener on METRICS_HOST (127.0.0.1 by default)
- * that serves GET /metrics in Prometheus text without a key, for a scraper inside the pod
- * (docs/reference/running.md#4-metrics); any other request is a 404. Started with the application, before the API
- * listens, and closed on shutdown before the database goes.
- */
+/** METRICS_PORT's listener without a key, for a scraper inside the pod (docs/reference/running.md#4-metrics). */
 @Injectable()
 export class MetricsListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('MetricsListener');
@@ -30,7 +25,6 @@ export class MetricsListener implements OnApplicationBootstrap, BeforeApplicatio
     private readonly metrics: MetricsService,
   ) {}
 
-  /** Where it listens; null without METRICS_PORT. */
   address(): AddressInfo | null {
     return (this.server?.address() as AddressInfo | null | undefined) ?? null;
   }

@@ -11,10 +11,7 @@ const prometheusText = {
   content: { [Registry.PROMETHEUS_CONTENT_TYPE]: { schema: { type: 'string' } } },
 } as const;
 
-/**
- * The metrics in the reference system's shapes (docs/reference/running.md#4-metrics), outside /api/v1 and outside the
- * envelope, behind the API key like every route, and answering while the database is away.
- */
+/** docs/reference/running.md#4-metrics: outside /api/v1 and the envelope. */
 @ApiTags('metrics')
 @ApiBearerAuth()
 @DatabaseOptional()

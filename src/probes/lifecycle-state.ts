@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 
-/** Whether the process is draining for shutdown; readiness reports it so balancers stop sending. */
 @Injectable()
 export class LifecycleState {
   private drainingSince: Date | null = null;

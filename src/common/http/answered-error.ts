@@ -1,10 +1,6 @@
 import type { Response } from 'express';
 
-/**
- * What kind of failure an error response stood for, beyond its status: the exception filter
- * records it on the response, and whoever observes finished responses (the metrics) reads it
- * there, so that the filter needs to know nobody.
- */
+/** Recorded by the exception filter on the response, so that it needs to know nobody who counts. */
 export type AnsweredError = 'rate-limited' | 'database-unavailable' | 'database-query';
 
 const KEY = 'answeredError';

@@ -34,12 +34,8 @@ function errorType(error: unknown): unknown {
 }
 
 /**
- * Reads and parses the request body after authentication, so that an unauthenticated caller
- * never gets its body read. Enforces the media type, the content encoding (gzip, deflate and br
- * are decoded by body-parser; the size limit applies to the decoded bytes, 413), UTF-8, valid JSON
- * and a top-level object; big integers keep every digit (see parseJson).
- * A body refused part-way is read to its end by body-parser before the answer, so that the client
- * sees the 413 instead of a reset connection.
+ * Reads the body after authentication, so that an unauthenticated caller never gets it read
+ * (docs/reference/envelope-and-errors.md). The size limit applies to the decoded bytes.
  */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
@@ -69,7 +65,6 @@ export class JsonBodyInterceptor implements NestInterceptor {
     );
   }
 
-  /** A route without a body: nothing, or `{}`; any field is refused by name. */
   private async readNoBody(request: Request, response: Response): Promise<Record<string, unknown>> {
     const length = request.headers['content-length'];
     const sendsBody =
@@ -105,7 +100,6 @@ export class JsonBodyInterceptor implements NestInterceptor {
     return body as Record<string, unknown>;
   }
 
-  /** The body's bytes, decoded; no body at all reads as empty. */
   private readBytes(request: Request, response: Response, encoding: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       this.readRaw(request, response, (error?: unknown) => {

@@ -2,11 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
 
-/**
- * What the code handling a request may need to know about it without being handed the request:
- * its id (X-Request-Id) and who is asking (set by the auth guard once the key is checked). Read
- * by the audit trail and the idempotency keys; undefined outside HTTP requests.
- */
+/** The request's id and principal (set by the auth guard), for code not handed the request. */
 export class RequestContext {
   private static readonly storage = new AsyncLocalStorage<RequestContext>();
   principal: Principal | null = null;
@@ -17,7 +13,6 @@ export class RequestContext {
     return RequestContext.storage.getStore();
   }
 
-  /** Express middleware: runs the rest of the request inside its context. */
   static readonly middleware = (req: Request, _res: Response, next: NextFunction): void => {
     const id = typeof req.id === 'string' || typeof req.id === 'number' ? String(req.id) : '';
     RequestContext.storage.run(new RequestContext(id), next);
