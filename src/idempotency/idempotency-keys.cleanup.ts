@@ -1,5 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PollingLoop } from '../common/scheduling/polling-loop';
+import { Injectable } from '@nestjs/common';
+import { PollingService } from '../common/scheduling/polling-loop';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
 import { Transactions } from '../database/transactions';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
@@ -10,26 +10,16 @@ const BATCH = 1000;
 
 /** Only keeps the table small: an expired key is treated as unused already. */
 @Injectable()
-export class IdempotencyKeysCleanup implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('IdempotencyKeys');
-  private readonly loop = new PollingLoop('IdempotencyKeys', () => this.sweep(), SWEEP_EVERY_MS);
-
+export class IdempotencyKeysCleanup extends PollingService {
   constructor(
     private readonly keys: IdempotencyKeysRepository,
     private readonly transactions: Transactions,
-    private readonly database: DatabaseLifecycle,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
+    database: DatabaseLifecycle,
+  ) {
+    super('IdempotencyKeys', SWEEP_EVERY_MS, database);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  private async sweep(): Promise<void> {
-    if (!this.database.isReady) return;
+  protected async round(): Promise<void> {
     const before = new Date(Date.now() - IDEMPOTENCY_KEY_RETENTION_MS);
     let removed = 0;
     for (;;) {

@@ -1,16 +1,15 @@
-import { ConflictError, DomainError } from '../common/errors/domain-errors';
+import { ConflictError, DomainError, withStatus } from '../common/errors/domain-errors';
 
-export class IdempotencyKeyReusedError extends DomainError {
-  readonly status = 422;
+export const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress: retry later';
 
-  constructor() {
-    super('This Idempotency-Key was used for another request: send a new key for a new request');
-  }
-}
+export class IdempotencyKeyReusedError extends withStatus(
+  422,
+  'This Idempotency-Key was used for another request: send a new key for a new request',
+) {}
 
 export class IdempotencyKeyInProgressError extends ConflictError {
   constructor() {
-    super('A request with this Idempotency-Key is still in progress: retry later');
+    super(IN_PROGRESS);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { errorEnvelopeSchema } from '../common/http/openapi.decorators';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotent-request';
+import { IN_PROGRESS } from './idempotency.errors';
 
 const KEY_PARAMETER: ParameterObject = {
   name: IDEMPOTENCY_KEY_HEADER,
@@ -18,7 +19,6 @@ const errorResponse = (description: string): ResponseObject => ({
   content: { 'application/json': { schema: errorEnvelopeSchema } },
 });
 
-const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress: retry later';
 const REUSED = 'This Idempotency-Key was used for another request (another path or body)';
 
 /** Once here, on every POST, rather than with a decorator on each route, which a new route could miss. */

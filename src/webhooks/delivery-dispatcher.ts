@@ -1,12 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PollingLoop } from '../common/scheduling/polling-loop';
+import { PollingService } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
@@ -39,10 +33,8 @@ export function retryDelayMs(
  * process killed mid-way leaves the row pending: its lease runs out and any instance sends it again.
  */
 @Injectable()
-export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Webhooks');
+export class DeliveryDispatcher extends PollingService {
   private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  private readonly loop = new PollingLoop('Webhooks', () => this.round(), IDLE_POLL_MS);
   private lastSweep = 0;
 
   constructor(
@@ -50,16 +42,14 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplication
     private readonly deliveries: DeliveriesRepository,
     private readonly notifications: NotificationsService,
     private readonly sender: WebhookSender,
-    private readonly database: DatabaseLifecycle,
+    database: DatabaseLifecycle,
     private readonly metrics: WebhookMetrics,
     private readonly transactions: Transactions,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
+  ) {
+    super('Webhooks', IDLE_POLL_MS, database);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  override async onApplicationShutdown(): Promise<void> {
     // In-flight attempts are cut short: their rows stay pending and are sent again after the lease.
     await this.loop.stop(() => this.sender.close());
   }
@@ -80,32 +70,34 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplication
     return this.attempt(delivery, { oneShot: true });
   }
 
-  private async round(): Promise<void> {
-    if (!this.database.isReady) return;
+  protected async round(): Promise<void> {
     await this.sweep();
-    for (;;) {
-      const now = new Date();
-      const ids = await this.deliveries.findDueIds(now, BATCH);
-      if (ids.length === 0 || this.loop.isStopped) return;
-      const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
-      const claimed: DeliveryEntity[] = [];
-      for (const id of ids) {
-        if (!(await this.deliveries.claim(id, this.owner, now, leaseUntil).catch(() => false))) continue;
-        const delivery = await this.deliveries.findById(id);
-        if (delivery) claimed.push(delivery);
-      }
-      // One target's events in the order they were committed; targets side by side.
-      const byTarget = new Map<string, DeliveryEntity[]>();
-      for (const delivery of claimed) {
-        byTarget.set(delivery.notificationId, [...(byTarget.get(delivery.notificationId) ?? []), delivery]);
-      }
-      await Promise.all(
-        [...byTarget.values()].map(async (queue) => {
-          for (const delivery of queue) await this.attempt(delivery, { oneShot: false });
-        }),
-      );
-      if (ids.length < BATCH) return;
+    let now = new Date();
+    await this.loop.drain(
+      BATCH,
+      () => this.deliveries.findDueIds((now = new Date()), BATCH),
+      (ids) => this.send(ids, now),
+    );
+  }
+
+  private async send(ids: string[], now: Date): Promise<void> {
+    const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
+    const claimed: DeliveryEntity[] = [];
+    for (const id of ids) {
+      if (!(await this.deliveries.claim(id, this.owner, now, leaseUntil).catch(() => false))) continue;
+      const delivery = await this.deliveries.findById(id);
+      if (delivery) claimed.push(delivery);
     }
+    // One target's events in the order they were committed; targets side by side.
+    const byTarget = new Map<string, DeliveryEntity[]>();
+    for (const delivery of claimed) {
+      byTarget.set(delivery.notificationId, [...(byTarget.get(delivery.notificationId) ?? []), delivery]);
+    }
+    await Promise.all(
+      [...byTarget.values()].map(async (queue) => {
+        for (const delivery of queue) await this.attempt(delivery, { oneShot: false });
+      }),
+    );
   }
 
   private async attempt(delivery: DeliveryEntity, { oneShot }: { oneShot: boolean }): Promise<AttemptResult> {

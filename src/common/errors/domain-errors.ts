@@ -8,63 +8,30 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** Sorted and de-duplicated, so that the same bad body always gets the same message. */
-export class ValidationError extends DomainError {
-  readonly status = 400;
+/** The base of the errors of one status; `reason` is the message when none is given. */
+export function withStatus<S extends number>(status: S, reason: string) {
+  return class extends DomainError {
+    readonly status: S = status;
 
+    constructor(message: string = reason) {
+      super(message);
+    }
+  };
+}
+
+/** Sorted and de-duplicated, so that the same bad body always gets the same message. */
+export class ValidationError extends withStatus(400, 'Bad Request') {
   constructor(readonly problems: string | readonly string[]) {
     super(typeof problems === 'string' ? problems : [...new Set(problems)].sort().join('; '));
   }
 }
 
-export class BadBodyError extends DomainError {
-  readonly status = 400;
-}
-
-export class NotFoundError extends DomainError {
-  readonly status = 404;
-}
-
-export class ConflictError extends DomainError {
-  readonly status = 409;
-}
-
-export class PreconditionFailedError extends DomainError {
-  readonly status = 412;
-
-  constructor() {
-    super('Precondition Failed');
-  }
-}
-
-export class PayloadTooLargeError extends DomainError {
-  readonly status = 413;
-}
-
-export class UnsupportedMediaTypeError extends DomainError {
-  readonly status = 415;
-}
-
-export class ServiceUnavailableError extends DomainError {
-  readonly status = 503;
-
-  constructor(message = 'Service Unavailable') {
-    super(message);
-  }
-}
-
-export class UnauthorizedError extends DomainError {
-  readonly status = 401;
-
-  constructor() {
-    super('Unauthorized');
-  }
-}
-
-export class ForbiddenError extends DomainError {
-  readonly status = 403;
-
-  constructor() {
-    super('Forbidden');
-  }
-}
+export class BadBodyError extends withStatus(400, 'Bad Request') {}
+export class UnauthorizedError extends withStatus(401, 'Unauthorized') {}
+export class ForbiddenError extends withStatus(403, 'Forbidden') {}
+export class NotFoundError extends withStatus(404, 'Not Found') {}
+export class ConflictError extends withStatus(409, 'Conflict') {}
+export class PreconditionFailedError extends withStatus(412, 'Precondition Failed') {}
+export class PayloadTooLargeError extends withStatus(413, 'Payload Too Large') {}
+export class UnsupportedMediaTypeError extends withStatus(415, 'Unsupported Media Type') {}
+export class ServiceUnavailableError extends withStatus(503, 'Service Unavailable') {}

@@ -1,13 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DomainError } from '../errors/domain-errors';
+import { withStatus } from '../errors/domain-errors';
 
-export class DeadlineExceededError extends DomainError {
-  readonly status = 504;
-
-  constructor() {
-    super('Gateway Timeout');
-  }
-}
+export class DeadlineExceededError extends withStatus(504, 'Gateway Timeout') {}
 
 /**
  * Shared by the timeout middleware and commits, so that a 504 always means nothing changed
