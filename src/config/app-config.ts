@@ -3,59 +3,6 @@ import path from 'node:path';
 import { parseDatabaseUrl } from './database-url';
 import { parseHostList } from './host-list';
 
-/** Read once from the environment and validated at start: nothing else reads process.env. */
-export interface AppConfig {
-  readonly production: boolean;
-  readonly http: {
-    readonly port: number;
-    readonly host: string;
-    readonly trustProxy: boolean | number | string;
-    readonly requestTimeoutMs: number;
-    readonly shutdownGraceMs: number;
-    readonly keepAliveTimeoutMs: number;
-    readonly bodyLimitBytes: number;
-  };
-  readonly auth: {
-    readonly apiKey: string;
-    readonly generated: boolean;
-  };
-  readonly database: DatabaseConfig;
-  /** A second listener for GET /metrics without a key (docs/reference/running.md#4-metrics); port null: none. */
-  readonly metrics: {
-    readonly port: number | null;
-    readonly host: string;
-  };
-  readonly redisUrl: string | null;
-  readonly configFile: string;
-  readonly dataDir: string;
-  readonly rateLimit: {
-    readonly requestsPerSecond: number;
-    readonly burstSize: number;
-    readonly keyPrefix: string;
-  };
-  readonly rpcUrlPolicy: UrlPolicyConfig;
-  readonly webhookUrlPolicy: UrlPolicyConfig;
-  readonly storageEncryptionKey: string | null;
-  /** The environment at start, for the catalogue's `{"type": "env"}` secrets. */
-  readonly secretsEnv: Env;
-  readonly webhooks: {
-    readonly timeoutMs: number;
-    readonly maxAttempts: number;
-    readonly retryBaseMs: number;
-  };
-  readonly healthChecks: {
-    readonly enabled: boolean;
-    readonly intervalSeconds: number;
-    readonly retrySeconds: number;
-    readonly rpcTimeoutMs: number;
-  };
-  readonly log: {
-    readonly level: LogLevel;
-    readonly file: string | null;
-    readonly format: LogFormat | null;
-  };
-}
-
 export type DatabaseConfig =
   { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly url: string };
 
@@ -169,7 +116,7 @@ function parseStorageKey(reader: EnvReader): string | null {
   return value;
 }
 
-function parseApiKey(reader: EnvReader, production: boolean): AppConfig['auth'] {
+function parseApiKey(reader: EnvReader, production: boolean): { apiKey: string; generated: boolean } {
   const value = reader.raw('API_KEY');
   if (value === undefined) {
     if (production) {
@@ -185,8 +132,19 @@ function parseApiKey(reader: EnvReader, production: boolean): AppConfig['auth'] 
   return { apiKey: value, generated: false };
 }
 
+function urlPolicy(reader: EnvReader, prefix: string, production: boolean): UrlPolicyConfig {
+  return {
+    allowedHosts: reader.hostList(`${prefix}_ALLOWED_HOSTS`),
+    blockPrivateIps: reader.boolean(`${prefix}_BLOCK_PRIVATE_IPS`, production),
+    privateIpsVariable: `${prefix}_BLOCK_PRIVATE_IPS`,
+  };
+}
+
+/** Read once from the environment and validated at start: nothing else reads process.env. */
+export type AppConfig = ReturnType<typeof loadConfig>;
+
 /** docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
-export function loadConfig(env: Env): AppConfig {
+export function loadConfig(env: Env) {
   const reader = new EnvReader(env);
   const production = reader.string('NODE_ENV', 'development') === 'production';
   const database = readDatabaseUrl(reader);
@@ -198,7 +156,7 @@ export function loadConfig(env: Env): AppConfig {
   if (logFormat !== null && !(LOG_FORMATS as readonly string[]).includes(logFormat)) {
     reader.problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
   }
-  const config: AppConfig = {
+  const config = {
     production,
     http: {
       port: reader.integer('PORT', 8080, 0, 65535),
@@ -224,16 +182,8 @@ export function loadConfig(env: Env): AppConfig {
       keyPrefix: reader.string('RATE_LIMIT_KEY_PREFIX', 'relayer-rl'),
     },
     // docs/reference/hardening.md: in production no key may probe the internal network through us.
-    rpcUrlPolicy: {
-      allowedHosts: reader.hostList('RPC_ALLOWED_HOSTS'),
-      blockPrivateIps: reader.boolean('RPC_BLOCK_PRIVATE_IPS', production),
-      privateIpsVariable: 'RPC_BLOCK_PRIVATE_IPS',
-    },
-    webhookUrlPolicy: {
-      allowedHosts: reader.hostList('WEBHOOK_ALLOWED_HOSTS'),
-      blockPrivateIps: reader.boolean('WEBHOOK_BLOCK_PRIVATE_IPS', production),
-      privateIpsVariable: 'WEBHOOK_BLOCK_PRIVATE_IPS',
-    },
+    rpcUrlPolicy: urlPolicy(reader, 'RPC', production),
+    webhookUrlPolicy: urlPolicy(reader, 'WEBHOOK', production),
     storageEncryptionKey: parseStorageKey(reader),
     secretsEnv: Object.freeze({ ...env }),
     webhooks: {
@@ -252,7 +202,7 @@ export function loadConfig(env: Env): AppConfig {
       file: reader.raw('LOG_FILE') ?? null,
       format: logFormat as LogFormat | null,
     },
-  };
+  } as const;
   if (config.redisUrl !== null && !/^rediss?:\/\//.test(config.redisUrl)) {
     reader.problems.push('REDIS_URL must start with redis:// or rediss://');
   }

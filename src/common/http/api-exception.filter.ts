@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
 import { QueryFailedError } from 'typeorm';
 import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
@@ -29,21 +30,8 @@ export const errorEnvelope = (message: string): ErrorEnvelope => ({
   error: message,
 });
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  406: 'Not Acceptable',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
+/** Nest's own exceptions of these statuses are answered with the reason phrase; others as 400 or 500. */
+const PHRASED = new Set([400, 401, 403, 404, 406, 408, 409, 413, 415, 429, 500, 503, 504]);
 
 interface Answer {
   readonly status: number;
@@ -102,10 +90,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      return {
-        status,
-        message: REASONS[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request'),
-      };
+      const phrase = PHRASED.has(status) ? STATUS_CODES[status] : undefined;
+      return { status, message: phrase ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request') };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ err: exception }, 'database unavailable');
