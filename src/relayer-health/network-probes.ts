@@ -34,11 +34,7 @@ export interface ProbeTarget {
   readonly describeFailure: (url: string, error: unknown) => string;
 }
 
-const failed = (
-  reason: DisableReasonCode,
-  details: string,
-  learnt: Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>> = {},
-): ProbeResult => ({
+const failed = (reason: DisableReasonCode, details: string, learnt: Learnt = {}): ProbeResult => ({
   ok: false,
   reason,
   details,
@@ -82,28 +78,15 @@ export async function probeEvm(target: ProbeTarget, chainId: number): Promise<Pr
   if ('problems' in valid)
     return failed('RpcValidationFailed', noEndpointText('answered with the right chain', valid.problems));
   const address = target.address as EvmAddress;
-  let nonce: bigint | null;
-  try {
-    nonce = unsigned(await valid.value.getTransactionCount({ address, blockTag: 'pending' }), 64n);
-  } catch (error) {
-    return failed(
-      reasonFor('NonceSyncFailed', error),
-      `eth_getTransactionCount failed: ${target.describeFailure(valid.url, error)}`,
-    );
-  }
-  if (nonce === null)
-    return failed('NonceSyncFailed', `eth_getTransactionCount failed: ${notValid(valid.url, 'nonce')}`);
-  let balance: bigint | null;
-  try {
-    balance = unsigned(await valid.value.getBalance({ address, blockTag: 'latest' }), 256n);
-  } catch (error) {
-    return failed(
-      reasonFor('BalanceCheckFailed', error),
-      `eth_getBalance failed: ${target.describeFailure(valid.url, error)}`,
-      { nonce },
-    );
-  }
-  return balanceResult(target, valid.url, 'eth_getBalance', balance, { nonce });
+  const read = readerOf(target, valid.url);
+  const nonce = await read(['eth_getTransactionCount', 'nonce', 'NonceSyncFailed', 64n], {}, () =>
+    valid.value.getTransactionCount({ address, blockTag: 'pending' }),
+  );
+  if (typeof nonce !== 'bigint') return nonce;
+  const balance = await read(['eth_getBalance', 'balance', 'BalanceCheckFailed', 256n], { nonce }, () =>
+    valid.value.getBalance({ address, blockTag: 'latest' }),
+  );
+  return typeof balance === 'bigint' ? withMinimum(target, balance, { nonce }) : balance;
 }
 
 /** Solana (@solana/kit): getHealth answers "ok", then getBalance. */
@@ -143,16 +126,13 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   });
   if ('problems' in valid)
     return failed('RpcValidationFailed', noEndpointText('answered getHealth "ok"', valid.problems));
-  let balance: bigint | null;
-  try {
-    balance = unsigned((await valid.value.getBalance(solanaAddress(target.address)).send()).value, 64n);
-  } catch (error) {
-    return failed(
-      reasonFor('BalanceCheckFailed', error),
-      `getBalance failed: ${target.describeFailure(valid.url, error)}`,
-    );
-  }
-  return balanceResult(target, valid.url, 'getBalance', balance, {});
+  const read = readerOf(target, valid.url);
+  const balance = await read(
+    ['getBalance', 'balance', 'BalanceCheckFailed', 64n],
+    {},
+    async () => (await valid.value.getBalance(solanaAddress(target.address)).send()).value,
+  );
+  return typeof balance === 'bigint' ? withMinimum(target, balance, {}) : balance;
 }
 
 /** Stellar (@stellar/stellar-sdk's RPC client): getNetwork, then the account's ledger entry. */
@@ -198,24 +178,43 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
     );
   }
   // Int64 in the XDR: a negative one is no sequence number or balance an account can have.
-  const sequenceNumber = unsigned(account.seqNum, 63n);
-  if (sequenceNumber === null)
-    return failed('SequenceSyncFailed', `getLedgerEntries failed: ${notValid(valid.url, 'sequence number')}`);
-  return balanceResult(target, valid.url, 'getLedgerEntries', unsigned(account.balance, 63n), {
-    sequenceNumber,
-  });
+  const read = readerOf(target, valid.url);
+  const sequenceNumber = await read(
+    ['getLedgerEntries', 'sequence number', 'SequenceSyncFailed', 63n],
+    {},
+    () => Promise.resolve(account.seqNum),
+  );
+  if (typeof sequenceNumber !== 'bigint') return sequenceNumber;
+  const balance = await read(
+    ['getLedgerEntries', 'balance', 'BalanceCheckFailed', 63n],
+    { sequenceNumber },
+    () => Promise.resolve(account.balance),
+  );
+  return typeof balance === 'bigint' ? withMinimum(target, balance, { sequenceNumber }) : balance;
 }
 
-/** The end of every probe: the balance answered, checked against min_balance. */
-function balanceResult(
-  target: ProbeTarget,
-  url: string,
-  call: string,
-  balance: bigint | null,
-  learnt: { nonce?: bigint; sequenceNumber?: bigint },
-): ProbeResult {
-  if (balance === null)
-    return failed('BalanceCheckFailed', `${call} failed: ${notValid(url, 'balance')}`, learnt);
+type Learnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
+
+/** Reads one call's answer as an integer in [0, 2^bits), or the failure that ends the probe. */
+const readerOf =
+  (target: ProbeTarget, url: string) =>
+  async (
+    [call, what, reason, bits]: readonly [string, string, DisableReasonCode, bigint],
+    learnt: Learnt,
+    read: () => Promise<unknown>,
+  ): Promise<bigint | ProbeResult> => {
+    try {
+      return unsigned(await read(), bits) ?? failed(reason, `${call} failed: ${notValid(url, what)}`, learnt);
+    } catch (error) {
+      return failed(
+        reasonFor(reason, error),
+        `${call} failed: ${target.describeFailure(url, error)}`,
+        learnt,
+      );
+    }
+  };
+
+function withMinimum(target: ProbeTarget, balance: bigint, learnt: Learnt): ProbeResult {
   if (target.minBalance !== null && balance < target.minBalance) {
     return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
       balance,

@@ -44,14 +44,11 @@ export class RelayerHealthService {
   ) {}
 
   async status(relayerId: string): Promise<RelayerStatusResponse> {
-    const relayer = await this.relayers.findEntity(relayerId);
-    if (!relayer) throw relayerNotFound(relayerId);
-    return toStatus(relayer, await this.checks.find(relayerId));
+    return toStatus(await this.existing(relayerId), await this.checks.find(relayerId));
   }
 
   async balance(relayerId: string): Promise<BalanceResponse> {
-    const relayer = await this.relayers.findEntity(relayerId);
-    if (!relayer) throw relayerNotFound(relayerId);
+    const relayer = await this.existing(relayerId);
     const check = await this.checks.find(relayerId);
     return withRawIntegers({
       balance: BigInt(check?.balance ?? '0'),
@@ -61,7 +58,7 @@ export class RelayerHealthService {
 
   /** Waits for another instance's check of the relayer to end, then checks. */
   async checkNow(relayerId: string): Promise<RelayerStatusResponse> {
-    if (!(await this.relayers.findEntity(relayerId))) throw relayerNotFound(relayerId);
+    await this.existing(relayerId);
     const deadline = Date.now() + this.leaseMs();
     let lease = await this.claim(relayerId, false);
     while (lease === null && Date.now() <= deadline) {
@@ -93,6 +90,12 @@ export class RelayerHealthService {
   }
 
   /** Long enough for a check over a few slow endpoints; a crashed checker's relayers wait this long. */
+  private async existing(relayerId: string): Promise<RelayerEntity> {
+    const relayer = await this.relayers.findEntity(relayerId);
+    if (!relayer) throw relayerNotFound(relayerId);
+    return relayer;
+  }
+
   private leaseMs(): number {
     return 12 * this.config.healthChecks.rpcTimeoutMs + 5000;
   }

@@ -11,6 +11,8 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { newDelivery } from './delivery-factory';
 
+const IN_TRANSACTION = { async: true, promisify: true, suppressErrors: false } as const;
+
 /** The transactional outbox (docs/reference/webhooks.md#2-delivery): each row commits with its change. */
 @Injectable()
 export class WebhookOutbox {
@@ -19,7 +21,7 @@ export class WebhookOutbox {
     private readonly dispatcher: DeliveryDispatcher,
   ) {}
 
-  @OnEvent(`${RELAYER_EVENTS.created}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnEvent(`${RELAYER_EVENTS.created}.committing`, IN_TRANSACTION)
   onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
     return this.write(manager, event, 'relayer_created', {
       payload_type: 'relayer_created',
@@ -27,7 +29,7 @@ export class WebhookOutbox {
     });
   }
 
-  @OnEvent(`${RELAYER_EVENTS.updated}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnEvent(`${RELAYER_EVENTS.updated}.committing`, IN_TRANSACTION)
   onUpdated({ manager, event }: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
     return this.write(manager, event, 'relayer_updated', {
       payload_type: 'relayer_updated',
@@ -36,7 +38,7 @@ export class WebhookOutbox {
     });
   }
 
-  @OnEvent(`${RELAYER_EVENTS.deleted}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnEvent(`${RELAYER_EVENTS.deleted}.committing`, IN_TRANSACTION)
   onDeleted({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
     return this.write(manager, event, 'relayer_deleted', {
       payload_type: 'relayer_deleted',
@@ -44,11 +46,7 @@ export class WebhookOutbox {
     });
   }
 
-  @OnEvent(`${RELAYER_EVENTS.stateChanged}.committing`, {
-    async: true,
-    promisify: true,
-    suppressErrors: false,
-  })
+  @OnEvent(`${RELAYER_EVENTS.stateChanged}.committing`, IN_TRANSACTION)
   onStateChanged({ manager, event }: CommittingEvent<RelayerStateChangedEvent>): Promise<void> {
     const payload =
       event.state === 'disabled'
