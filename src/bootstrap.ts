@@ -36,10 +36,7 @@ export async function createApp(
   return app;
 }
 
-/**
- * Keep-alive outlives load balancers' (65 s against AWS ALB's 60 s), so that none reuses a closed
- * connection; requests Node refuses before Express sees them still get the JSON envelope.
- */
+/** Keep-alive outlives load balancers' (65 s against AWS ALB's 60 s): none reuses a closed connection. */
 export function configureHttpServer(app: INestApplication, config: AppConfig): void {
   const server = app.getHttpServer() as Server;
   server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
@@ -61,10 +58,7 @@ export function configureHttpServer(app: INestApplication, config: AppConfig): v
   });
 }
 
-/**
- * The HTTP server is closed first on purpose: Nest's app.close() runs the shutdown hooks before
- * it closes the server, which would pull the database from under running requests.
- */
+// The server closes first: app.close() would close the database under running requests.
 export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig): void {
   const logger = new NestLogger('Shutdown');
   let closing = false;

@@ -24,10 +24,7 @@ interface RouteAnswer {
   readonly omits: readonly string[];
 }
 
-/**
- * `Idempotency-Key` on every POST (docs/reference/safe-writes.md): after the guards (keys are per
- * principal) and the body parser, outside the envelope interceptor, so that it stores the answer as sent.
- */
+/** docs/reference/safe-writes.md; outside the envelope interceptor, so that it stores the answer as sent. */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(

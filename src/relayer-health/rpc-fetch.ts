@@ -17,10 +17,7 @@ class RefusedUrlError extends Error {}
 /** The Fetch standard's null body statuses. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-/**
- * The fetch the RPC clients are given (docs/reference/relayer-health.md#1-the-checks). Every answer is
- * read here, at most 1 MiB, so that no client library can read more, whatever its own limit.
- */
+/** docs/reference/relayer-health.md#1-the-checks; answers are read here, so that no client reads more. */
 @Injectable()
 export class RpcFetch implements OnApplicationShutdown {
   private readonly agent: PolicyAgent;

@@ -28,10 +28,7 @@ export function retryDelayMs(
   return Math.round(exact * (0.8 + 0.4 * random()));
 }
 
-/**
- * Sends what the outbox holds, never on a request's path (docs/reference/webhooks.md#2-delivery). A
- * process killed mid-way leaves the row pending: its lease runs out and any instance sends it again.
- */
+/** docs/reference/webhooks.md#2-delivery; a row whose sender died is sent again once its lease ends. */
 @Injectable()
 export class DeliveryDispatcher extends PollingService {
   private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;

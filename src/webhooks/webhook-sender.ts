@@ -16,10 +16,7 @@ export interface AttemptResult {
   readonly durationMs: number;
 }
 
-/**
- * One attempt (docs/reference/webhooks.md#2-delivery). The URL policy applies again at send time, to
- * every address the host resolves to, so that DNS rebinding cannot point a stored name elsewhere.
- */
+/** docs/reference/webhooks.md#2-delivery; the URL policy applies again to the addresses connected to. */
 @Injectable()
 export class WebhookSender {
   private readonly agent: PolicyAgent;

@@ -5,10 +5,7 @@ interface RouterLayer {
   match(path: string): unknown;
 }
 
-/**
- * Read from Express's own router, so that it always agrees with the routes. Routes at the path that
- * answer the request's own method are Nest's middleware, mounted for every method: left out.
- */
+/** From Express's own router; routes answering the request's own method are Nest's middleware. */
 export function allowedMethods(request: Request): string[] {
   // @types/express still describes Express 4's layers; these are the `router` package's.
   const router = request.app.router as unknown as { stack?: readonly RouterLayer[] } | undefined;

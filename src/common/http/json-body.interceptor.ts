@@ -33,10 +33,7 @@ function errorType(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
 }
 
-/**
- * Reads the body after authentication, so that an unauthenticated caller never gets it read
- * (docs/reference/envelope-and-errors.md). The size limit applies to the decoded bytes.
- */
+/** After authentication, so that no unauthenticated body is read (docs/reference/envelope-and-errors.md). */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
   private readonly limitText: string;

@@ -3,10 +3,7 @@ import { withStatus } from '../errors/domain-errors';
 
 export class DeadlineExceededError extends withStatus(504, 'Gateway Timeout') {}
 
-/**
- * Shared by the timeout middleware and commits, so that a 504 always means nothing changed
- * (docs/reference/envelope-and-errors.md): no 504 once a commit started, no commit after a 504.
- */
+/** A 504 means nothing changed (docs/reference/envelope-and-errors.md): no 504 once a commit started. */
 export class RequestDeadline {
   private static readonly storage = new AsyncLocalStorage<RequestDeadline>();
   #expired = false;

@@ -1,9 +1,6 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 
-/**
- * Runs `round` again `idleMs` after each round ends, and at once when woken (a change was just
- * committed here); rounds never overlap, a failing one is logged and retried.
- */
+/** Runs `round` `idleMs` after the last ended, or at once when woken; rounds never overlap. */
 export class PollingLoop {
   private readonly logger: Logger;
   private timer: NodeJS.Timeout | null = null;
