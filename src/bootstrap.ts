@@ -67,7 +67,7 @@ export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig
     closing = true;
     const started = Date.now();
     logger.log(`${signal} received: draining in-flight requests (grace ${config.http.shutdownGraceMs} ms)`);
-    app.get(LifecycleState).startDraining();
+    app.get(LifecycleState).draining = true;
     setTimeout(() => {
       logger.error('grace period over with requests still running: exiting');
       process.exit(1);

@@ -1,6 +1,6 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { answeredErrorOf } from '../common/http/answered-error';
+import { answeredErrorOf } from '../common/http/api-exception.filter';
 import { MetricsService } from './metrics.service';
 
 @Injectable()

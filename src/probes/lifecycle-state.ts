@@ -2,13 +2,6 @@ import { Injectable } from '@nestjs/common';
 
 @Injectable()
 export class LifecycleState {
-  private drainingSince: Date | null = null;
-
-  get draining(): boolean {
-    return this.drainingSince !== null;
-  }
-
-  startDraining(): void {
-    this.drainingSince ??= new Date();
-  }
+  /** Set on SIGTERM: readiness answers 503 so that balancers stop sending. */
+  draining = false;
 }

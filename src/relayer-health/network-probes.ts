@@ -100,13 +100,7 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   const rpcAt = (url: string) =>
     createSolanaRpcFromTransport(
       async <TResponse>({ payload, signal }: { payload: unknown; signal?: AbortSignal }) => {
-        const response = await target.fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(payload),
-          signal,
-        });
-        if (!response.ok) throw new HttpStatusError(response.status);
+        const response = await postJson(target.fetch, url, 'POST', JSON.stringify(payload), signal);
         // Exact u64 lamports: integers beyond 2^53 come back as bigints, as @solana/kit's own transport does.
         return parseJson(await response.text()) as TResponse;
       },
@@ -292,6 +286,23 @@ export class HttpStatusError extends Error {
   }
 }
 
+async function postJson(
+  fetchFn: typeof globalThis.fetch,
+  url: string,
+  method: string,
+  body: string,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const response = await fetchFn(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body,
+    signal,
+  });
+  if (!response.ok) throw new HttpStatusError(response.status);
+  return response;
+}
+
 interface StellarRequestConfig {
   url?: string;
   baseURL?: string;
@@ -303,12 +314,8 @@ interface StellarRequestConfig {
 function stellarAdapter(fetchFn: typeof globalThis.fetch) {
   return async (config: StellarRequestConfig) => {
     const url = new URL(config.url ?? '', config.baseURL).toString();
-    const response = await fetchFn(url, {
-      method: (config.method ?? 'post').toUpperCase(),
-      headers: { 'content-type': 'application/json' },
-      body: typeof config.data === 'string' ? config.data : JSON.stringify(config.data),
-    });
-    if (!response.ok) throw new HttpStatusError(response.status);
+    const body = typeof config.data === 'string' ? config.data : JSON.stringify(config.data);
+    const response = await postJson(fetchFn, url, (config.method ?? 'post').toUpperCase(), body);
     const data: unknown = await response.json();
     return { data, status: response.status, statusText: response.statusText, headers: {}, config };
   };

@@ -14,7 +14,6 @@ import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { DomainError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
-import { recordAnsweredError, type AnsweredError } from './answered-error';
 
 export interface ErrorEnvelope {
   success: false;
@@ -29,6 +28,12 @@ export const errorEnvelope = (message: string): ErrorEnvelope => ({
   message,
   error: message,
 });
+
+/** Recorded on the response, so that the filter needs to know nobody who counts. */
+type AnsweredError = 'rate-limited' | 'database-unavailable' | 'database-query';
+
+export const answeredErrorOf = (response: Response): AnsweredError | undefined =>
+  response.locals.answeredError as AnsweredError | undefined;
 
 /** Nest's own exceptions of these statuses are answered with the reason phrase; others as 400 or 500. */
 const PHRASED = new Set([400, 401, 403, 404, 406, 408, 409, 413, 415, 429, 500, 503, 504]);
@@ -61,7 +66,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private send(response: Response, exception: unknown, { status, message, kind, allow }: Answer): void {
-    if (kind) recordAnsweredError(response, kind);
+    if (kind) response.locals.answeredError = kind;
     if (response.headersSent) {
       this.logger.error({ err: exception }, 'error after the response was sent');
       return;

@@ -29,10 +29,6 @@ const WRONG_TYPE = 'Content-Type must be application/json or application/merge-p
 const NOT_JSON = 'Request body is not valid JSON: it must be a JSON object';
 const ENCODING_SHOWN_CHARS = 64;
 
-function errorType(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
-}
-
 /** After authentication, so that no unauthenticated body is read (docs/reference/envelope-and-errors.md). */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
@@ -107,7 +103,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
   }
 
   private refusal(error: unknown, encoding: string): DomainError {
-    switch (errorType(error)) {
+    switch ((error as { type?: unknown } | null | undefined)?.type) {
       case 'entity.too.large':
         return new PayloadTooLargeError(this.limitText);
       case 'encoding.unsupported':
