@@ -67,10 +67,10 @@ export function ApiEnvelope(
   };
   if (options.list) properties.pagination = paginationSchema;
   const headers = options.etag ? { ETag: ETAG_HEADER } : undefined;
-  const decorators = [ApiResponse({ status, headers, schema: { type: 'object', properties } })];
+  const response = ApiResponse({ status, headers, schema: { type: 'object', properties } });
   return model === String
-    ? applyDecorators(...decorators)
-    : applyDecorators(ApiExtraModels(model as Type<unknown>), ...decorators);
+    ? applyDecorators(response)
+    : applyDecorators(ApiExtraModels(model as Type<unknown>), response);
 }
 
 export function ApiErrors(...statuses: number[]) {
