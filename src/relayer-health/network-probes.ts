@@ -62,7 +62,6 @@ async function firstValid<T extends object>(
 const noEndpointText = (what: string, problems: string[]): string =>
   problems.length === 0 ? 'no RPC endpoint to check' : `no RPC endpoint ${what}: ${problems.join('; ')}`;
 
-/** EVM (viem): eth_chainId, eth_getTransactionCount(pending), eth_getBalance(latest). */
 export async function probeEvm(target: ProbeTarget, chainId: number): Promise<ProbeResult> {
   const { createPublicClient, http } = await loadViem();
   const client = (url: string) =>
@@ -89,7 +88,6 @@ export async function probeEvm(target: ProbeTarget, chainId: number): Promise<Pr
   return typeof balance === 'bigint' ? withMinimum(target, balance, { nonce }) : balance;
 }
 
-/** Solana (@solana/kit): getHealth answers "ok", then getBalance. */
 export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   const {
     createSolanaRpcFromTransport,
@@ -129,7 +127,6 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   return typeof balance === 'bigint' ? withMinimum(target, balance, {}) : balance;
 }
 
-/** Stellar (@stellar/stellar-sdk's RPC client): getNetwork, then the account's ledger entry. */
 export async function probeStellar(target: ProbeTarget, passphrase: string): Promise<ProbeResult> {
   const { Keypair, rpc: stellarRpc, xdr: stellarXdr } = await loadStellar();
   const serverAt = (url: string) => {

@@ -5,7 +5,6 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { ProbeResult } from './network-probes';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 
-/** docs/reference/relayer-health.md */
 @Injectable()
 export class RelayerHealthMetrics {
   private readonly checks: Counter<'network_type' | 'outcome' | 'reason'>;

@@ -13,7 +13,6 @@ import { RelayerHealthMetrics } from './relayer-health.metrics';
 import { RelayerHealthService } from './relayer-health.service';
 import { RpcFetch } from './rpc-fetch';
 
-/** docs/reference/relayer-health.md */
 @Module({
   imports: [
     TypeOrmModule.forFeature([RelayerCheckEntity]),

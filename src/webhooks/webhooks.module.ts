@@ -12,7 +12,6 @@ import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-/** docs/reference/webhooks.md */
 @Module({
   imports: [
     TypeOrmModule.forFeature([DeliveryEntity]),
