@@ -5,6 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorEnvelope } from '../common/http/api-exception.filter';
@@ -33,13 +34,8 @@ export class MetricsListener implements OnApplicationBootstrap, BeforeApplicatio
     const { port, host } = this.config.metrics;
     if (port === null) return;
     const server = createServer((req, res) => void this.answer(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    server.listen(port, host);
+    await once(server, 'listening');
     this.server = server;
     const { address, port: bound } = server.address() as AddressInfo;
     this.logger.log(`metrics without a key on http://${address}:${bound}/metrics`);

@@ -12,11 +12,6 @@ export class ApiKeyVerifier {
     this.expected = digest(apiKey);
   }
 
-  verify(headers: IncomingHttpHeaders, rawHeaders: readonly string[]): string | null {
-    const token = this.bearerToken(headers, rawHeaders);
-    return token !== null && this.isAdmin(token) ? token : null;
-  }
-
   bearerToken(headers: IncomingHttpHeaders, rawHeaders: readonly string[]): string | null {
     let count = 0;
     for (let i = 0; i < rawHeaders.length; i += 2) {

@@ -51,14 +51,10 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     if (!this.redis || this.redis.status === 'ready') return;
-    const timer = new AbortController();
-    const wait = setTimeout(() => timer.abort(), STARTUP_WAIT_MS);
     try {
-      await once(this.redis, 'ready', { signal: timer.signal });
+      await once(this.redis, 'ready', { signal: AbortSignal.timeout(STARTUP_WAIT_MS) });
     } catch {
       // Not fatal: requests are served without shared limits until it is ready.
-    } finally {
-      clearTimeout(wait);
     }
   }
 
