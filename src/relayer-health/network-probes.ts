@@ -243,11 +243,7 @@ function quote(value: unknown): string {
 
 /** An endpoint's host: what a text about it may name (its path and credentials often hold an API key). */
 export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'an RPC endpoint';
-  }
+  return URL.canParse(url) ? new URL(url).host : 'an RPC endpoint';
 }
 
 /** docs/reference/hardening.md: a larger RPC answer fails the check. */
