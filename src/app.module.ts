@@ -38,19 +38,12 @@ import { RelayerHealthModule } from './relayer-health/relayer-health.module';
 import { RelayersModule } from './relayers/relayers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
-/**
- * Modules added to the service by its users (docs/reference/extension-events.md): they may import the feature modules
- * to use their exported services, subscribe to the change events with @OnEvent, and add
- * controllers, which get the global guard, rate limit, envelope and error handling like ours.
- */
+/** Modules added by the service's users (docs/reference/extension-events.md). */
 export interface AppExtensions {
   readonly imports?: ReadonlyArray<Type<unknown> | DynamicModule>;
 }
 
-/**
- * The whole service. The order of the global enhancers below is the request pipeline, described
- * once in docs/architecture.md ("A request's path"): keep the two in step.
- */
+/** The order of the global enhancers is the request pipeline of docs/architecture.md: keep the two in step. */
 @Module({})
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -13,16 +13,13 @@ import { answerLiveness, LIVENESS_PATH } from './probes/liveness';
 
 export const API_PREFIX = 'api/v1';
 
-/**
- * Builds the application exactly as it runs in production; main.ts and the e2e tests both use it.
- * Nest's own body parser is off: JsonBodyInterceptor reads bodies after authentication.
- */
+/** The application as it runs in production, for main.ts and the e2e tests. */
 export async function createApp(
   config: AppConfig,
   options: AppExtensions = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, options), {
-    bodyParser: false,
+    bodyParser: false, // JsonBodyInterceptor reads bodies after authentication
     bufferLogs: true,
     // Throw instead of exiting on a start-up error, so main.ts can say what went wrong.
     abortOnError: false,
@@ -39,12 +36,7 @@ export async function createApp(
   return app;
 }
 
-/**
- * Node-level HTTP settings. Idle keep-alive connections stay open longer than load balancers keep
- * theirs (KEEP_ALIVE_TIMEOUT_MS, default 65 s against AWS ALB's 60 s), so a balancer never reuses a
- * connection the service has just closed (a 502). Requests Node itself refuses before Express sees them (malformed, headers over 16 KiB)
- * still get the JSON error envelope.
- */
+/** Keep-alive outlives load balancers' (65 s against AWS ALB's 60 s): none reuses a closed connection. */
 export function configureHttpServer(app: INestApplication, config: AppConfig): void {
   const server = app.getHttpServer() as Server;
   server.keepAliveTimeout = config.http.keepAliveTimeoutMs;
@@ -66,13 +58,7 @@ export function configureHttpServer(app: INestApplication, config: AppConfig): v
   });
 }
 
-/**
- * SIGTERM or SIGINT: readiness turns 503, the server stops accepting connections, in-flight
- * requests finish, then the modules' shutdown hooks close the database and Redis, and the
- * process exits 0; it exits 1 if all that takes longer than SHUTDOWN_GRACE_MS.
- * The HTTP server is closed first on purpose: Nest's own app.close() runs the shutdown hooks
- * before it closes the server, which would pull the database from under running requests.
- */
+// The server closes first: app.close() would close the database under running requests.
 export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig): void {
   const logger = new NestLogger('Shutdown');
   let closing = false;
@@ -81,7 +67,7 @@ export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig
     closing = true;
     const started = Date.now();
     logger.log(`${signal} received: draining in-flight requests (grace ${config.http.shutdownGraceMs} ms)`);
-    app.get(LifecycleState).startDraining();
+    app.get(LifecycleState).draining = true;
     setTimeout(() => {
       logger.error('grace period over with requests still running: exiting');
       process.exit(1);
@@ -103,7 +89,6 @@ export function exitGracefullyOnSignals(app: INestApplication, config: AppConfig
   process.once('SIGINT', shutdown);
 }
 
-/** Stops accepting connections and resolves once every open one has finished its request. */
 function closeHttpServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     // Connections that finish a request while draining become idle: close those too.

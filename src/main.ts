@@ -33,10 +33,7 @@ async function main(): Promise<void> {
   }
 }
 
-/**
- * The generated key for the person at the terminal, with the next command to try. Written to
- * stderr directly, never through the logger, so it cannot reach LOG_FILE or a log collector.
- */
+/** Written to stderr directly, never through the logger, so that it cannot reach LOG_FILE. */
 function generatedKeyNotice(config: AppConfig): string {
   const { host, port } = config.http;
   const reachable = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(host) ? 'localhost' : host;

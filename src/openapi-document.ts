@@ -3,7 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { LIVENESS_PATH } from './probes/liveness';
 import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 
-/** The liveness route is answered by Express directly (see health/liveness.ts); document it here. */
+/** The liveness route is answered by Express directly (probes/liveness.ts). */
 function withLiveness(document: OpenAPIObject): OpenAPIObject {
   document.paths[LIVENESS_PATH] = {
     get: {
@@ -21,9 +21,7 @@ function withLiveness(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
-/** The OpenAPI document at /api/docs-json and its UI at /api/docs (public: they hold no data). */
 export function setupOpenApi(app: INestApplication): void {
-  // Built on the first request for it, not at start.
   const document = () =>
     withLiveness(
       SwaggerModule.createDocument(

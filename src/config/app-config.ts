@@ -3,80 +3,12 @@ import path from 'node:path';
 import { parseDatabaseUrl } from './database-url';
 import { parseHostList } from './host-list';
 
-/**
- * The service's whole configuration, read once from the environment and validated at start.
- * Nothing else in the application reads process.env: it receives this object.
- */
-export interface AppConfig {
-  readonly production: boolean;
-  readonly http: {
-    readonly port: number;
-    readonly host: string;
-    readonly trustProxy: boolean | number | string;
-    readonly requestTimeoutMs: number;
-    readonly shutdownGraceMs: number;
-    readonly keepAliveTimeoutMs: number;
-    readonly bodyLimitBytes: number;
-  };
-  readonly auth: {
-    readonly apiKey: string;
-    /** True when API_KEY was not set and a key was generated for this process. */
-    readonly generated: boolean;
-  };
-  readonly database: DatabaseConfig;
-  /** A second listener serving GET /metrics without a key, for a scraper in the pod (docs/reference/running.md#4-metrics). */
-  readonly metrics: {
-    /** METRICS_PORT; null: no second listener. */
-    readonly port: number | null;
-    readonly host: string;
-  };
-  readonly redisUrl: string | null;
-  readonly configFile: string;
-  readonly dataDir: string;
-  readonly rateLimit: {
-    readonly requestsPerSecond: number;
-    readonly burstSize: number;
-    readonly keyPrefix: string;
-  };
-  readonly rpcUrlPolicy: UrlPolicyConfig;
-  readonly webhookUrlPolicy: UrlPolicyConfig;
-  readonly storageEncryptionKey: string | null;
-  /**
-   * The environment as it was at start, frozen: the catalogue's `{"type": "env"}` secrets name
-   * variables that only the config file knows, and nothing may read process.env after start.
-   */
-  readonly secretsEnv: Env;
-  /** Webhook delivery (docs/reference/webhooks.md#2-delivery). */
-  readonly webhooks: {
-    readonly timeoutMs: number;
-    readonly maxAttempts: number;
-    /** The delay before retry n is retryBaseMs * 2^(n-1), +-20 %. */
-    readonly retryBaseMs: number;
-  };
-  /** Relayer health checks against their networks (docs/reference/relayer-health.md). */
-  readonly healthChecks: {
-    readonly enabled: boolean;
-    readonly intervalSeconds: number;
-    /** How soon a disabled relayer is checked again (doubling up to the interval). */
-    readonly retrySeconds: number;
-    /** Timeout of one call to an RPC endpoint. */
-    readonly rpcTimeoutMs: number;
-  };
-  readonly log: {
-    readonly level: LogLevel;
-    readonly file: string | null;
-    /** LOG_FORMAT; null: pretty on a terminal outside production, JSON otherwise. */
-    readonly format: LogFormat | null;
-  };
-}
-
 export type DatabaseConfig =
   { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly url: string };
 
 export interface UrlPolicyConfig {
   readonly allowedHosts: string[];
   readonly blockPrivateIps: boolean;
-  /** The variable that sets blockPrivateIps, named when a private address is refused. */
   readonly privateIpsVariable: string;
 }
 
@@ -88,7 +20,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export const MIN_API_KEY_LENGTH = 32;
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/relayer.sqlite';
 
-/** A start-up refusal: the message names the variable and says what is wrong, never its value. */
+/** Names the variable and what is wrong, never its value. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -184,7 +116,7 @@ function parseStorageKey(reader: EnvReader): string | null {
   return value;
 }
 
-function parseApiKey(reader: EnvReader, production: boolean): AppConfig['auth'] {
+function parseApiKey(reader: EnvReader, production: boolean): { apiKey: string; generated: boolean } {
   const value = reader.raw('API_KEY');
   if (value === undefined) {
     if (production) {
@@ -200,8 +132,19 @@ function parseApiKey(reader: EnvReader, production: boolean): AppConfig['auth'] 
   return { apiKey: value, generated: false };
 }
 
-/** Reads and validates every variable of docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
-export function loadConfig(env: Env): AppConfig {
+function urlPolicy(reader: EnvReader, prefix: string, production: boolean): UrlPolicyConfig {
+  return {
+    allowedHosts: reader.hostList(`${prefix}_ALLOWED_HOSTS`),
+    blockPrivateIps: reader.boolean(`${prefix}_BLOCK_PRIVATE_IPS`, production),
+    privateIpsVariable: `${prefix}_BLOCK_PRIVATE_IPS`,
+  };
+}
+
+/** Read once from the environment and validated at start: nothing else reads process.env. */
+export type AppConfig = ReturnType<typeof loadConfig>;
+
+/** docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
+export function loadConfig(env: Env) {
   const reader = new EnvReader(env);
   const production = reader.string('NODE_ENV', 'development') === 'production';
   const database = readDatabaseUrl(reader);
@@ -213,7 +156,7 @@ export function loadConfig(env: Env): AppConfig {
   if (logFormat !== null && !(LOG_FORMATS as readonly string[]).includes(logFormat)) {
     reader.problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
   }
-  const config: AppConfig = {
+  const config = {
     production,
     http: {
       port: reader.integer('PORT', 8080, 0, 65535),
@@ -238,19 +181,9 @@ export function loadConfig(env: Env): AppConfig {
       burstSize: reader.integer('RATE_LIMIT_BURST_SIZE', 300, 1, 10_000_000),
       keyPrefix: reader.string('RATE_LIMIT_KEY_PREFIX', 'relayer-rl'),
     },
-    // Production refuses private addresses unless told otherwise (docs/reference/hardening.md): otherwise a key
-    // with relayers:write or notifications:write could probe the internal network through the
-    // service (check and test report what the host answered).
-    rpcUrlPolicy: {
-      allowedHosts: reader.hostList('RPC_ALLOWED_HOSTS'),
-      blockPrivateIps: reader.boolean('RPC_BLOCK_PRIVATE_IPS', production),
-      privateIpsVariable: 'RPC_BLOCK_PRIVATE_IPS',
-    },
-    webhookUrlPolicy: {
-      allowedHosts: reader.hostList('WEBHOOK_ALLOWED_HOSTS'),
-      blockPrivateIps: reader.boolean('WEBHOOK_BLOCK_PRIVATE_IPS', production),
-      privateIpsVariable: 'WEBHOOK_BLOCK_PRIVATE_IPS',
-    },
+    // docs/reference/hardening.md: in production no key may probe the internal network through us.
+    rpcUrlPolicy: urlPolicy(reader, 'RPC', production),
+    webhookUrlPolicy: urlPolicy(reader, 'WEBHOOK', production),
     storageEncryptionKey: parseStorageKey(reader),
     secretsEnv: Object.freeze({ ...env }),
     webhooks: {
@@ -269,7 +202,7 @@ export function loadConfig(env: Env): AppConfig {
       file: reader.raw('LOG_FILE') ?? null,
       format: logFormat as LogFormat | null,
     },
-  };
+  } as const;
   if (config.redisUrl !== null && !/^rediss?:\/\//.test(config.redisUrl)) {
     reader.problems.push('REDIS_URL must start with redis:// or rediss://');
   }

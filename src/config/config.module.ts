@@ -1,10 +1,8 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { AppConfig } from './app-config';
 
-/** Injection token of the validated AppConfig. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-/** Makes the configuration validated at start available to every module. */
 @Global()
 @Module({})
 export class AppConfigModule {

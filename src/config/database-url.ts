@@ -1,11 +1,7 @@
 import path from 'node:path';
 import type { DatabaseConfig } from './app-config';
 
-/**
- * DATABASE_URL: `sqlite:<path>` (embedded; `sqlite::memory:` for throwaway runs) or
- * `mysql://user:pass@host:port/db`. Throws an Error naming DATABASE_URL (never its value: it
- * may hold a password).
- */
+/** The error never shows the value: it may hold a password. */
 export function parseDatabaseUrl(value: string): DatabaseConfig {
   if (value.startsWith('sqlite:')) {
     const file = value.slice('sqlite:'.length);
@@ -13,12 +9,7 @@ export function parseDatabaseUrl(value: string): DatabaseConfig {
     return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) };
   }
   if (value.startsWith('mysql://')) {
-    let url: URL | null;
-    try {
-      url = new URL(value);
-    } catch {
-      url = null;
-    }
+    const url = URL.canParse(value) ? new URL(value) : null;
     if (!url || !url.hostname || url.pathname.length <= 1) {
       throw new Error('DATABASE_URL must look like mysql://user:password@host:3306/database');
     }

@@ -1,5 +1,5 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PollingLoop } from '../common/scheduling/polling-loop';
+import { Injectable } from '@nestjs/common';
+import { PollingService } from '../common/scheduling/polling-loop';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
 import { Transactions } from '../database/transactions';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
@@ -8,32 +8,18 @@ import { IDEMPOTENCY_KEY_RETENTION_MS } from './idempotency-keys.service';
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const BATCH = 1000;
 
-/**
- * Removes idempotency keys older than 24 hours, at start and every 10 minutes, on every instance
- * (deleting what another instance already deleted costs nothing). Until then an expired key is
- * already treated as unused: the cleanup only keeps the table small.
- */
+/** Only keeps the table small: an expired key is treated as unused already. */
 @Injectable()
-export class IdempotencyKeysCleanup implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('IdempotencyKeys');
-  private readonly loop = new PollingLoop('IdempotencyKeys', () => this.sweep(), SWEEP_EVERY_MS);
-
+export class IdempotencyKeysCleanup extends PollingService {
   constructor(
     private readonly keys: IdempotencyKeysRepository,
     private readonly transactions: Transactions,
-    private readonly database: DatabaseLifecycle,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
+    database: DatabaseLifecycle,
+  ) {
+    super('IdempotencyKeys', SWEEP_EVERY_MS, database);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  private async sweep(): Promise<void> {
-    if (!this.database.isReady) return;
+  protected async round(): Promise<void> {
     const before = new Date(Date.now() - IDEMPOTENCY_KEY_RETENTION_MS);
     let removed = 0;
     for (;;) {

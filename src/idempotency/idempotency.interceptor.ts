@@ -16,25 +16,15 @@ import { readIdempotencyKey, REPLAYED_HEADER, requestDigest, withoutFields } fro
 
 /** Headers of the first answer that its replays repeat. */
 const KEPT_HEADERS = ['ETag', 'Location'];
-/** The scope of a request no principal made (a public route): none take a body today. */
 const NO_PRINCIPAL = '-';
 
-/** What the route answers when it succeeds, and how: fixed per route, so a replay gives the same. */
 interface RouteAnswer {
   readonly status: number;
   readonly raw: boolean;
   readonly omits: readonly string[];
 }
 
-/**
- * `Idempotency-Key` on every POST (docs/reference/safe-writes.md). It runs after the guards, so the caller is known
- * (keys are scoped per principal), inside the JSON body interceptor, so the body is parsed (it is
- * part of the request's digest), and outside the envelope interceptor, so what it stores is the
- * answer as it is sent: the whole envelope, and the ETag that interceptor sets. The validation
- * pipe and the handler run inside it: their 4xx answers are stored and replayed too (through the
- * exception filter, as the first one went). The answer is stored before it is sent, so a client
- * that has its answer finds the key done.
- */
+/** docs/reference/safe-writes.md; outside the envelope interceptor, so that it stores the answer as sent. */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
@@ -96,7 +86,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
-  /** The answer as it is stored and replayed: without the fields the route shows only once. */
   private storable(answer: unknown, route: RouteAnswer): unknown {
     if (route.omits.length === 0) return answer;
     if (route.raw) return withoutFields(answer, route.omits);
@@ -104,7 +93,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return { ...envelope, data: withoutFields(envelope.data, route.omits) };
   }
 
-  /** A 4xx of ours is the request's answer (stored); anything else, a 5xx above all, frees the key. */
+  /** A 4xx of ours is the request's answer (stored); anything else frees the key. */
   private async settleFailure(claim: ClaimRef, error: unknown, response: Response): Promise<void> {
     if (error instanceof DomainError && error.status < 500 && !response.headersSent) {
       await this.keys.complete(claim, {

@@ -5,10 +5,7 @@ import { IdempotencyKeysCleanup } from './idempotency-keys.cleanup';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { IdempotencyKeysService } from './idempotency-keys.service';
 
-/**
- * Idempotency keys (docs/reference/safe-writes.md). The interceptor that applies them to every POST is registered by
- * the app module with the other global enhancers, where their order is decided.
- */
+/** docs/reference/safe-writes.md; the interceptor is registered by the app module, where the order is decided. */
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyKeyEntity])],
   providers: [IdempotencyKeysRepository, IdempotencyKeysService, IdempotencyKeysCleanup],

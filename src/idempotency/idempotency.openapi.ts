@@ -1,6 +1,7 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { errorEnvelopeSchema } from '../common/http/openapi.decorators';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotent-request';
+import { IN_PROGRESS } from './idempotency.errors';
 
 const KEY_PARAMETER: ParameterObject = {
   name: IDEMPOTENCY_KEY_HEADER,
@@ -18,15 +19,9 @@ const errorResponse = (description: string): ResponseObject => ({
   content: { 'application/json': { schema: errorEnvelopeSchema } },
 });
 
-const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress: retry later';
 const REUSED = 'This Idempotency-Key was used for another request (another path or body)';
 
-/**
- * Documents Idempotency-Key on every POST of the document, where the interceptor applies it: the
- * header, the replay marker on success answers, 409 while the first request runs and 422 for a
- * key reused with another request. Done once here rather than with a decorator on each route,
- * which a new route could miss.
- */
+/** Once here, on every POST, rather than with a decorator on each route, which a new route could miss. */
 export function documentIdempotencyKeys(document: OpenAPIObject): OpenAPIObject {
   for (const path of Object.values(document.paths)) {
     const operation = path.post;

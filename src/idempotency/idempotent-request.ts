@@ -8,11 +8,7 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
 const INVALID_KEY = `${IDEMPOTENCY_KEY_HEADER} must be one value of 1 to 255 printable ASCII characters`;
 
-/**
- * The request's Idempotency-Key (docs/reference/safe-writes.md): undefined when it has none; a 400 naming the
- * header when it is empty, too long, not printable ASCII, or sent more than once (Node would
- * join the values with a comma, making up a key nobody sent).
- */
+/** Sent more than once is a 400 too: Node would join the values into a key nobody sent. */
 export function readIdempotencyKey(
   headers: IncomingHttpHeaders,
   rawHeaders: readonly string[],
@@ -29,10 +25,7 @@ export function readIdempotencyKey(
   return value;
 }
 
-/**
- * JSON with the keys of every object sorted, so that two bodies that mean the same get the same
- * digest whatever order their fields came in; big integers (bigint) keep every digit.
- */
+/** JSON with every object's keys sorted, so that bodies that mean the same get the same digest. */
 export function canonicalJson(value: unknown): string {
   if (typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
@@ -46,18 +39,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/**
- * SHA-256 (hex) of what makes two requests "the same request": the method, the URL as sent
- * (path and query: `?dry_run=true` is another request) and the body in canonical form.
- */
+/** The URL with its query: `?dry_run=true` is another request. */
 export function requestDigest(method: string, url: string, body: unknown): string {
   return hash('sha256', `${method}\n${url}\n${canonicalJson(body ?? {})}`, 'hex');
 }
 
-/**
- * The answer's `data` without the named fields, for what is stored and replayed: a secret shown
- * once (an API key's `key`) never reaches the database and is not shown again by a replay.
- */
 export function withoutFields(data: unknown, fields: readonly string[]): unknown {
   if (fields.length === 0 || typeof data !== 'object' || data === null || Array.isArray(data)) return data;
   return Object.fromEntries(Object.entries(data).filter(([key]) => !fields.includes(key)));

@@ -5,6 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorEnvelope } from '../common/http/api-exception.filter';
@@ -14,12 +15,7 @@ import { MetricsService } from './metrics.service';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * With METRICS_PORT set, a second plain HTTP listener on METRICS_HOST (127.0.0.1 by default)
- * that serves GET /metrics in Prometheus text without a key, for a scraper inside the pod
- * (docs/reference/running.md#4-metrics); any other request is a 404. Started with the application, before the API
- * listens, and closed on shutdown before the database goes.
- */
+/** METRICS_PORT's listener without a key, for a scraper inside the pod (docs/reference/running.md#4-metrics). */
 @Injectable()
 export class MetricsListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('MetricsListener');
@@ -30,7 +26,6 @@ export class MetricsListener implements OnApplicationBootstrap, BeforeApplicatio
     private readonly metrics: MetricsService,
   ) {}
 
-  /** Where it listens; null without METRICS_PORT. */
   address(): AddressInfo | null {
     return (this.server?.address() as AddressInfo | null | undefined) ?? null;
   }
@@ -39,13 +34,8 @@ export class MetricsListener implements OnApplicationBootstrap, BeforeApplicatio
     const { port, host } = this.config.metrics;
     if (port === null) return;
     const server = createServer((req, res) => void this.answer(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    server.listen(port, host);
+    await once(server, 'listening');
     this.server = server;
     const { address, port: bound } = server.address() as AddressInfo;
     this.logger.log(`metrics without a key on http://${address}:${bound}/metrics`);

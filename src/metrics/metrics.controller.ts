@@ -1,4 +1,4 @@
-import { Controller, Get, Header, HttpCode, Param } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Header, HttpCode, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
 import { ApiErrors } from '../common/http/openapi.decorators';
@@ -11,10 +11,9 @@ const prometheusText = {
   content: { [Registry.PROMETHEUS_CONTENT_TYPE]: { schema: { type: 'string' } } },
 } as const;
 
-/**
- * The metrics in the reference system's shapes (docs/reference/running.md#4-metrics), outside /api/v1 and outside the
- * envelope, behind the API key like every route, and answering while the database is away.
- */
+const MetricsRoute = () => applyDecorators(RequirePermission('metrics:read'), HttpCode(200), RawResponse());
+
+/** docs/reference/running.md#4-metrics: outside /api/v1 and the envelope. */
 @ApiTags('metrics')
 @ApiBearerAuth()
 @DatabaseOptional()
@@ -23,9 +22,7 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get('metrics')
-  @RequirePermission('metrics:read')
-  @HttpCode(200)
-  @RawResponse()
+  @MetricsRoute()
   @ApiOkResponse({
     description: 'The name of every metric, sorted (a bare JSON array)',
     schema: { type: 'array', items: { type: 'string' }, example: ['http_requests_total'] },
@@ -36,9 +33,7 @@ export class MetricsController {
   }
 
   @Get('metrics/:metric_name')
-  @RequirePermission('metrics:read')
-  @HttpCode(200)
-  @RawResponse()
+  @MetricsRoute()
   @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
   @ApiParam({ name: 'metric_name', example: 'http_requests_total' })
   @ApiOkResponse({ description: 'That metric alone, in Prometheus text', ...prometheusText })
@@ -48,9 +43,7 @@ export class MetricsController {
   }
 
   @Get('debug/metrics/scrape')
-  @RequirePermission('metrics:read')
-  @HttpCode(200)
-  @RawResponse()
+  @MetricsRoute()
   @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
   @ApiOkResponse({ description: 'Every metric, in Prometheus text', ...prometheusText })
   @ApiErrors(401, 429, 500)

@@ -1,12 +1,8 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { answeredErrorOf } from '../common/http/answered-error';
+import { answeredErrorOf } from '../common/http/api-exception.filter';
 import { MetricsService } from './metrics.service';
 
-/**
- * Counts and times every request once it is answered, labelled by its route pattern (not the raw
- * path), and counts the rate-limit refusals and database errors the exception filter answered.
- */
 @Injectable()
 export class MetricsMiddleware implements NestMiddleware {
   constructor(private readonly metrics: MetricsService) {}

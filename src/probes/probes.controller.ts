@@ -19,7 +19,6 @@ import { DatabaseOptional } from '../database/database-ready.guard';
 import { LifecycleState } from './lifecycle-state';
 
 const CHECK_TIMEOUT_MS = 3000;
-/** The cheapest read of a real table: the migrations table exists once the database is ready. */
 const READINESS_QUERY = `SELECT 1 FROM ${MIGRATIONS_TABLE} LIMIT 1`;
 
 @ApiTags('health')
@@ -36,7 +35,6 @@ export class ProbesController {
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {}
 
-  /** Readiness: the database (a table read) and Redis, when configured, answer within 3 s each. */
   @Get('ready')
   @RawResponse()
   @HealthCheck()
@@ -61,8 +59,7 @@ export class ProbesController {
       .check('database')
       .attempt(async () => {
         if (!this.database.isReady) throw new Error('not connected or migrations not applied');
-        // A table, not `SELECT 1`: a Galera node cut off from the primary component still answers
-        // `SELECT 1` but refuses every table (errno 1047), so only a table read tells it is usable.
+        // A table, not `SELECT 1`, which a Galera node outside the primary component still answers.
         await this.dataSource.query(READINESS_QUERY);
       })
       .withTimeout(CHECK_TIMEOUT_MS);

@@ -1,12 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { PollingLoop } from '../common/scheduling/polling-loop';
+import { PollingService } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
@@ -19,23 +13,17 @@ const BATCH = 50;
 const CONCURRENCY = 16;
 const IDLE_POLL_MS = 1000;
 
-/**
- * When relayers are checked (docs/reference/relayer-health.md#2-when): right after a create and after a PATCH of
- * custom_rpc_urls or policies (the check row is written in the change's transaction), then every
- * interval, sooner for disabled ones. Every instance polls for due checks and claims each with a
- * lease, so one instance checks a relayer per round. Checks never run on a request's path.
- */
+/** docs/reference/relayer-health.md#2-when; each due check is claimed with a lease, so one instance runs it. */
 @Injectable()
-export class RelayerHealthScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('RelayerHealth');
-  private readonly loop = new PollingLoop('RelayerHealth', () => this.round(), IDLE_POLL_MS);
-
+export class RelayerHealthScheduler extends PollingService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checks: RelayerChecksRepository,
     private readonly health: RelayerHealthService,
-    private readonly database: DatabaseLifecycle,
-  ) {}
+    database: DatabaseLifecycle,
+  ) {
+    super('RelayerHealth', IDLE_POLL_MS, database);
+  }
 
   @OnEvent(`${RELAYER_EVENTS.created}.committing`, { async: true, promisify: true, suppressErrors: false })
   async onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
@@ -52,40 +40,33 @@ export class RelayerHealthScheduler implements OnApplicationBootstrap, OnApplica
   @OnEvent(RELAYER_EVENTS.created)
   @OnEvent(RELAYER_EVENTS.updated)
   onCommitted(): void {
-    this.wake();
-  }
-
-  onApplicationBootstrap(): void {
-    if (this.config.healthChecks.enabled) this.loop.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
-  }
-
-  private wake(): void {
     this.loop.wake();
   }
 
-  private async round(): Promise<void> {
-    if (!this.database.isReady) return;
-    for (;;) {
-      const ids = await this.checks.findDueIds(new Date(), BATCH);
-      if (ids.length === 0 || this.loop.isStopped) return;
-      const queue = [...ids];
-      await Promise.all(
-        Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-          for (let id = queue.shift(); id !== undefined && !this.loop.isStopped; id = queue.shift()) {
-            const lease = await this.health.claim(id, true).catch(() => null);
-            if (lease !== null) {
-              await this.health
-                .run(id, lease)
-                .catch((error: unknown) => this.logger.warn({ err: error }, `check of ${id} failed`));
-            }
+  override onApplicationBootstrap(): void {
+    if (this.config.healthChecks.enabled) this.loop.start();
+  }
+
+  protected round(): Promise<void> {
+    return this.loop.drain(
+      BATCH,
+      () => this.checks.findDueIds(new Date(), BATCH),
+      (ids) => this.check([...ids]),
+    );
+  }
+
+  private async check(queue: string[]): Promise<void> {
+    await Promise.all(
+      Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+        for (let id = queue.shift(); id !== undefined && !this.loop.isStopped; id = queue.shift()) {
+          const lease = await this.health.claim(id, true).catch(() => null);
+          if (lease !== null) {
+            await this.health
+              .run(id, lease)
+              .catch((error: unknown) => this.logger.warn({ err: error }, `check of ${id} failed`));
           }
-        }),
-      );
-      if (ids.length < BATCH) return;
-    }
+        }
+      }),
+    );
   }
 }

@@ -3,11 +3,7 @@ import { lazyRequire } from '../common/modules/lazy-require';
 import type { xdr } from '@stellar/stellar-sdk';
 import type { Address as EvmAddress } from 'viem';
 
-/**
- * The RPC clients load on the first check of their network type, not at start: together they
- * take about a second to load (viem 0.44 s, stellar-sdk 0.41 s, @solana/kit 0.15 s measured), a
- * second every cold start paid for nothing while no relayer of that type is checked.
- */
+// Loaded on the first check of their network type: together they add about a second to a cold start.
 const loadViem = lazyRequire<typeof import('viem')>('viem');
 const loadSolana = lazyRequire<typeof import('@solana/kit')>('@solana/kit');
 const loadStellar = lazyRequire<typeof import('@stellar/stellar-sdk')>('@stellar/stellar-sdk');
@@ -28,7 +24,6 @@ export type ProbeResult =
       readonly sequenceNumber?: bigint;
     };
 
-/** What a probe needs: the endpoints to try in order, and how to reach them. */
 export interface ProbeTarget {
   readonly endpoints: readonly string[];
   readonly address: string;
@@ -36,22 +31,15 @@ export interface ProbeTarget {
   readonly minBalance: bigint | null;
   readonly fetch: typeof globalThis.fetch;
   readonly timeoutMs: number;
-  /** Says what went wrong with one endpoint in words that carry no secret part of its URL. */
   readonly describeFailure: (url: string, error: unknown) => string;
 }
 
-const failed = (
-  reason: DisableReasonCode,
-  details: string,
-  learnt: Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>> = {},
-): ProbeResult => ({
+const failed = (reason: DisableReasonCode, details: string, learnt: Learnt = {}): ProbeResult => ({
   ok: false,
   reason,
   details,
   ...learnt,
 });
-
-const belowMinimum = (balance: bigint, min: bigint | null): boolean => min !== null && balance < min;
 
 /** The first endpoint for which `validate` passes (a string is why it did not), or every reason. */
 async function firstValid<T extends object>(
@@ -74,7 +62,6 @@ async function firstValid<T extends object>(
 const noEndpointText = (what: string, problems: string[]): string =>
   problems.length === 0 ? 'no RPC endpoint to check' : `no RPC endpoint ${what}: ${problems.join('; ')}`;
 
-/** EVM (viem): eth_chainId, eth_getTransactionCount(pending), eth_getBalance(latest). */
 export async function probeEvm(target: ProbeTarget, chainId: number): Promise<ProbeResult> {
   const { createPublicClient, http } = await loadViem();
   const client = (url: string) =>
@@ -90,41 +77,17 @@ export async function probeEvm(target: ProbeTarget, chainId: number): Promise<Pr
   if ('problems' in valid)
     return failed('RpcValidationFailed', noEndpointText('answered with the right chain', valid.problems));
   const address = target.address as EvmAddress;
-  let nonce: bigint | null;
-  try {
-    nonce = unsigned(await valid.value.getTransactionCount({ address, blockTag: 'pending' }), 64n);
-  } catch (error) {
-    return failed(
-      reasonFor('NonceSyncFailed', error),
-      `eth_getTransactionCount failed: ${target.describeFailure(valid.url, error)}`,
-    );
-  }
-  if (nonce === null)
-    return failed('NonceSyncFailed', `eth_getTransactionCount failed: ${notValid(valid.url, 'nonce')}`);
-  let balance: bigint | null;
-  try {
-    balance = unsigned(await valid.value.getBalance({ address, blockTag: 'latest' }), 256n);
-  } catch (error) {
-    return failed(
-      reasonFor('BalanceCheckFailed', error),
-      `eth_getBalance failed: ${target.describeFailure(valid.url, error)}`,
-      { nonce },
-    );
-  }
-  if (balance === null)
-    return failed('BalanceCheckFailed', `eth_getBalance failed: ${notValid(valid.url, 'balance')}`, {
-      nonce,
-    });
-  if (belowMinimum(balance, target.minBalance)) {
-    return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
-      balance,
-      nonce,
-    });
-  }
-  return { ok: true, balance, nonce };
+  const read = readerOf(target, valid.url);
+  const nonce = await read(['eth_getTransactionCount', 'nonce', 'NonceSyncFailed', 64n], {}, () =>
+    valid.value.getTransactionCount({ address, blockTag: 'pending' }),
+  );
+  if (typeof nonce !== 'bigint') return nonce;
+  const balance = await read(['eth_getBalance', 'balance', 'BalanceCheckFailed', 256n], { nonce }, () =>
+    valid.value.getBalance({ address, blockTag: 'latest' }),
+  );
+  return typeof balance === 'bigint' ? withMinimum(target, balance, { nonce }) : balance;
 }
 
-/** Solana (@solana/kit): getHealth answers "ok", then getBalance. */
 export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   const {
     createSolanaRpcFromTransport,
@@ -135,13 +98,7 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   const rpcAt = (url: string) =>
     createSolanaRpcFromTransport(
       async <TResponse>({ payload, signal }: { payload: unknown; signal?: AbortSignal }) => {
-        const response = await target.fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(payload),
-          signal,
-        });
-        if (!response.ok) throw new HttpStatusError(response.status);
+        const response = await postJson(target.fetch, url, 'POST', JSON.stringify(payload), signal);
         // Exact u64 lamports: integers beyond 2^53 come back as bigints, as @solana/kit's own transport does.
         return parseJson(await response.text()) as TResponse;
       },
@@ -161,26 +118,15 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   });
   if ('problems' in valid)
     return failed('RpcValidationFailed', noEndpointText('answered getHealth "ok"', valid.problems));
-  let balance: bigint | null;
-  try {
-    balance = unsigned((await valid.value.getBalance(solanaAddress(target.address)).send()).value, 64n);
-  } catch (error) {
-    return failed(
-      reasonFor('BalanceCheckFailed', error),
-      `getBalance failed: ${target.describeFailure(valid.url, error)}`,
-    );
-  }
-  if (balance === null)
-    return failed('BalanceCheckFailed', `getBalance failed: ${notValid(valid.url, 'balance')}`);
-  if (belowMinimum(balance, target.minBalance)) {
-    return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
-      balance,
-    });
-  }
-  return { ok: true, balance };
+  const read = readerOf(target, valid.url);
+  const balance = await read(
+    ['getBalance', 'balance', 'BalanceCheckFailed', 64n],
+    {},
+    async () => (await valid.value.getBalance(solanaAddress(target.address)).send()).value,
+  );
+  return typeof balance === 'bigint' ? withMinimum(target, balance, {}) : balance;
 }
 
-/** Stellar (@stellar/stellar-sdk's RPC client): getNetwork, then the account's ledger entry. */
 export async function probeStellar(target: ProbeTarget, passphrase: string): Promise<ProbeResult> {
   const { Keypair, rpc: stellarRpc, xdr: stellarXdr } = await loadStellar();
   const serverAt = (url: string) => {
@@ -223,28 +169,53 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
     );
   }
   // Int64 in the XDR: a negative one is no sequence number or balance an account can have.
-  const sequenceNumber = unsigned(account.seqNum, 63n);
-  if (sequenceNumber === null)
-    return failed('SequenceSyncFailed', `getLedgerEntries failed: ${notValid(valid.url, 'sequence number')}`);
-  const balance = unsigned(account.balance, 63n);
-  if (balance === null)
-    return failed('BalanceCheckFailed', `getLedgerEntries failed: ${notValid(valid.url, 'balance')}`, {
-      sequenceNumber,
-    });
-  if (belowMinimum(balance, target.minBalance)) {
-    return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
-      balance,
-      sequenceNumber,
-    });
-  }
-  return { ok: true, balance, sequenceNumber };
+  const read = readerOf(target, valid.url);
+  const sequenceNumber = await read(
+    ['getLedgerEntries', 'sequence number', 'SequenceSyncFailed', 63n],
+    {},
+    () => Promise.resolve(account.seqNum),
+  );
+  if (typeof sequenceNumber !== 'bigint') return sequenceNumber;
+  const balance = await read(
+    ['getLedgerEntries', 'balance', 'BalanceCheckFailed', 63n],
+    { sequenceNumber },
+    () => Promise.resolve(account.balance),
+  );
+  return typeof balance === 'bigint' ? withMinimum(target, balance, { sequenceNumber }) : balance;
 }
 
-/**
- * A count or amount an endpoint answered, when it is an integer in [0, 2^bits) (u64 nonces and
- * lamports, u256 wei, non-negative int64 stroops and sequences); anything else (another type, a
- * negative, a number of a million digits) is null, and never stored.
- */
+type Learnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
+
+/** Reads one call's answer as an integer in [0, 2^bits), or the failure that ends the probe. */
+const readerOf =
+  (target: ProbeTarget, url: string) =>
+  async (
+    [call, what, reason, bits]: readonly [string, string, DisableReasonCode, bigint],
+    learnt: Learnt,
+    read: () => Promise<unknown>,
+  ): Promise<bigint | ProbeResult> => {
+    try {
+      return unsigned(await read(), bits) ?? failed(reason, `${call} failed: ${notValid(url, what)}`, learnt);
+    } catch (error) {
+      return failed(
+        reasonFor(reason, error),
+        `${call} failed: ${target.describeFailure(url, error)}`,
+        learnt,
+      );
+    }
+  };
+
+function withMinimum(target: ProbeTarget, balance: bigint, learnt: Learnt): ProbeResult {
+  if (target.minBalance !== null && balance < target.minBalance) {
+    return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
+      balance,
+      ...learnt,
+    });
+  }
+  return { ok: true, balance, ...learnt };
+}
+
+/** An integer in [0, 2^bits) as answered, else null (never stored). */
 function unsigned(value: unknown, bits: bigint): bigint | null {
   const integer =
     typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value as number) : null;
@@ -253,10 +224,7 @@ function unsigned(value: unknown, bits: bigint): bigint | null {
 
 const notValid = (url: string, what: string): string => `${hostOf(url)}: the answer was not a valid ${what}`;
 
-/**
- * An endpoint's own text, quoted only in part (docs/reference/hardening.md): it may be of any length up to the
- * answer's 1 MiB, and it ends up in disabled_reason.details, in every GET and every event.
- */
+/** An endpoint's own text, in part: it ends up in disabled_reason.details (docs/reference/hardening.md). */
 export function excerpt(text: string, max = 80): string {
   if (text.length <= max) return text;
   // At most `max` characters with the ellipsis, and never half of a surrogate pair.
@@ -264,7 +232,6 @@ export function excerpt(text: string, max = 80): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** A value an endpoint answered, as JSON text, in part; whatever it is (a bigint, nesting too deep to write). */
 function quote(value: unknown): string {
   try {
     const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
@@ -275,18 +242,13 @@ function quote(value: unknown): string {
 }
 
 /** An endpoint's host: what a text about it may name (its path and credentials often hold an API key). */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'an RPC endpoint';
-  }
+export function hostOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).host : 'an RPC endpoint';
 }
 
-/** The most of an RPC answer that is read (docs/reference/hardening.md): a larger one fails the check. */
+/** docs/reference/hardening.md: a larger RPC answer fails the check. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-/** An RPC answer beyond MAX_ANSWER_BYTES; thrown by the fetch the probes are given. */
 export class AnswerTooLargeError extends Error {
   constructor() {
     super('answer larger than 1 MiB');
@@ -304,7 +266,7 @@ export function findCause<T>(error: unknown, match: (error: unknown) => T | null
   return null;
 }
 
-/** An answer too large is no valid RPC answer, whichever call it came to (docs/reference/hardening.md). */
+/** An answer too large is no valid RPC answer, whichever call it came to. */
 function reasonFor(reason: DisableReasonCode, error: unknown): DisableReasonCode {
   return findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null))
     ? 'RpcValidationFailed'
@@ -317,6 +279,23 @@ export class HttpStatusError extends Error {
   }
 }
 
+async function postJson(
+  fetchFn: typeof globalThis.fetch,
+  url: string,
+  method: string,
+  body: string,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const response = await fetchFn(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body,
+    signal,
+  });
+  if (!response.ok) throw new HttpStatusError(response.status);
+  return response;
+}
+
 interface StellarRequestConfig {
   url?: string;
   baseURL?: string;
@@ -324,16 +303,12 @@ interface StellarRequestConfig {
   data?: unknown;
 }
 
-/** The stellar-sdk HTTP client's adapter, sending through our fetch (URL policy, timeout). */
+/** Sends stellar-sdk's requests through our fetch (URL policy, timeout). */
 function stellarAdapter(fetchFn: typeof globalThis.fetch) {
   return async (config: StellarRequestConfig) => {
     const url = new URL(config.url ?? '', config.baseURL).toString();
-    const response = await fetchFn(url, {
-      method: (config.method ?? 'post').toUpperCase(),
-      headers: { 'content-type': 'application/json' },
-      body: typeof config.data === 'string' ? config.data : JSON.stringify(config.data),
-    });
-    if (!response.ok) throw new HttpStatusError(response.status);
+    const body = typeof config.data === 'string' ? config.data : JSON.stringify(config.data);
+    const response = await postJson(fetchFn, url, (config.method ?? 'post').toUpperCase(), body);
     const data: unknown = await response.json();
     return { data, status: response.status, statusText: response.statusText, headers: {}, config };
   };

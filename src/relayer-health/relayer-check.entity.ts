@@ -1,6 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** The last health check of a relayer and when the next one is due (docs/reference/relayer-health.md). */
 @Entity({ name: 'relayer_checks' })
 export class RelayerCheckEntity {
   @PrimaryColumn({ name: 'relayer_id', type: 'varchar', length: 36 })

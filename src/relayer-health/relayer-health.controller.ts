@@ -8,7 +8,7 @@ import { Route } from '../common/http/route.decorator';
 
 const RelayerId = (): ParameterDecorator => Param('relayer_id', new ParseIdPipe(relayerNotFound));
 
-/** A relayer's health as its last check found it, and a check on demand (docs/reference/relayer-health.md#3-on-demand). */
+/** docs/reference/relayer-health.md#3-on-demand */
 @ApiTags('relayers')
 @ApiBearerAuth()
 @Controller('relayers/:relayer_id')

@@ -5,7 +5,6 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { ProbeResult } from './network-probes';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 
-/** Health-check metrics (docs/reference/relayer-health.md): checks by outcome and reason, latency per network type, disabled now. */
 @Injectable()
 export class RelayerHealthMetrics {
   private readonly checks: Counter<'network_type' | 'outcome' | 'reason'>;

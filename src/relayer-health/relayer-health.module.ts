@@ -13,7 +13,6 @@ import { RelayerHealthMetrics } from './relayer-health.metrics';
 import { RelayerHealthService } from './relayer-health.service';
 import { RpcFetch } from './rpc-fetch';
 
-/** Relayer health (docs/reference/relayer-health.md): checks against each relayer's network, their schedule, status and balance. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([RelayerCheckEntity]),

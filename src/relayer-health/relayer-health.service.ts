@@ -23,18 +23,13 @@ const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
   stellar: 'stroop',
 };
 const MAX_STATE_ATTEMPTS = 20;
-/** The longest disabled_reason.details (docs/reference/hardening.md), whatever the endpoints answered and however many. */
+/** The longest disabled_reason.details (docs/reference/hardening.md). */
 const MAX_DETAILS = 500;
 
-/**
- * Checks relayers against their networks (docs/reference/relayer-health.md): runs the checks of the relayer's network
- * type on its endpoints, and applies the verdict (system_disabled, disabled_reason, the kept
- * nonce, sequence and balance, the relayer_state_update event) in one transaction.
- */
+/** Checks relayers against their networks (docs/reference/relayer-health.md). */
 @Injectable()
 export class RelayerHealthService {
   private readonly logger = new Logger('RelayerHealth');
-  /** This instance, as the owner of the checks it claims. */
   readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
 
   constructor(
@@ -49,14 +44,11 @@ export class RelayerHealthService {
   ) {}
 
   async status(relayerId: string): Promise<RelayerStatusResponse> {
-    const relayer = await this.relayers.findEntity(relayerId);
-    if (!relayer) throw relayerNotFound(relayerId);
-    return toStatus(relayer, await this.checks.find(relayerId));
+    return toStatus(await this.existing(relayerId), await this.checks.find(relayerId));
   }
 
   async balance(relayerId: string): Promise<BalanceResponse> {
-    const relayer = await this.relayers.findEntity(relayerId);
-    if (!relayer) throw relayerNotFound(relayerId);
+    const relayer = await this.existing(relayerId);
     const check = await this.checks.find(relayerId);
     return withRawIntegers({
       balance: BigInt(check?.balance ?? '0'),
@@ -64,9 +56,9 @@ export class RelayerHealthService {
     }) as BalanceResponse;
   }
 
-  /** POST .../check: checks now (waiting for another instance's check of it to end) and answers the status. */
+  /** Waits for another instance's check of the relayer to end, then checks. */
   async checkNow(relayerId: string): Promise<RelayerStatusResponse> {
-    if (!(await this.relayers.findEntity(relayerId))) throw relayerNotFound(relayerId);
+    await this.existing(relayerId);
     const deadline = Date.now() + this.leaseMs();
     let lease = await this.claim(relayerId, false);
     while (lease === null && Date.now() <= deadline) {
@@ -78,10 +70,7 @@ export class RelayerHealthService {
     return this.status(relayerId);
   }
 
-  /**
-   * Claims the relayer's check; `onlyIfDue` for the scheduler's rounds. The lease names this
-   * instance and this one check: a check dropped or taken over never releases another's.
-   */
+  /** The lease names this one check: a check dropped or taken over never releases another's. */
   async claim(relayerId: string, onlyIfDue: boolean): Promise<string | null> {
     const now = new Date();
     const until = new Date(now.getTime() + this.leaseMs());
@@ -89,7 +78,6 @@ export class RelayerHealthService {
     return (await this.checks.claim(relayerId, lease, now, until, onlyIfDue)) ? lease : null;
   }
 
-  /** Runs the checks of a claimed relayer and applies the verdict. */
   async run(relayerId: string, lease: string): Promise<void> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) return;
@@ -102,11 +90,16 @@ export class RelayerHealthService {
   }
 
   /** Long enough for a check over a few slow endpoints; a crashed checker's relayers wait this long. */
+  private async existing(relayerId: string): Promise<RelayerEntity> {
+    const relayer = await this.relayers.findEntity(relayerId);
+    if (!relayer) throw relayerNotFound(relayerId);
+    return relayer;
+  }
+
   private leaseMs(): number {
     return 12 * this.config.healthChecks.rpcTimeoutMs + 5000;
   }
 
-  /** `networkUrls`: the network's list as it is now (the file's, or the one set through the API). */
   private async probe(relayer: RelayerEntity, networkUrls: readonly RpcUrl[]): Promise<ProbeResult> {
     const network = this.catalogue.findNetwork(relayer.networkType, relayer.network);
     const custom = byWeight(relayer.customRpcUrls ?? []);
@@ -131,11 +124,7 @@ export class RelayerHealthService {
     }
   }
 
-  /**
-   * One transaction: the relayer's state (when it changed), its event, and the check's record;
-   * or, when the relayer no longer has what was probed (`basis`), nothing but making the check
-   * due again, so that it is checked with what it has now (docs/reference/hardening.md).
-   */
+  /** When the relayer no longer has what was probed (`basis`), the check is only made due again. */
   private async apply(
     relayer: RelayerEntity,
     lease: string,
@@ -182,7 +171,6 @@ export class RelayerHealthService {
     await this.checks.release(relayerId, lease);
   }
 
-  /** The interval; for a disabled relayer the retry delay, doubling with each failure up to the interval. */
   private delayMs(failures: number): number {
     const { intervalSeconds, retrySeconds } = this.config.healthChecks;
     if (failures === 0) return intervalSeconds * 1000;
@@ -190,10 +178,7 @@ export class RelayerHealthService {
   }
 }
 
-/**
- * The verdict's disabled_reason, as stored and shown everywhere (GET, list, the state event): the
- * one place its details are bounded, whatever the endpoints answered and however many there are.
- */
+/** The one place disabled_reason.details is bounded. */
 export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
   return result.ok ? null : { type: result.reason, details: excerpt(result.details, MAX_DETAILS) };
 }
@@ -213,16 +198,12 @@ function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): Rel
   };
 }
 
-/**
- * What a check probes (docs/reference/hardening.md): the relayer's custom RPC URLs and policies and its network's
- * RPC list, as one digest taken before probing and compared when the verdict is applied.
- */
+/** A digest of what a check probes, compared when the verdict is applied (docs/reference/hardening.md). */
 function checkBasis(relayer: RelayerEntity, networkUrls: readonly RpcUrl[]): string {
   const probed = stringifyJson([relayer.customRpcUrls ?? null, relayer.policies ?? null, networkUrls]);
   return createHash('sha256').update(probed).digest('base64url');
 }
 
-/** The URLs to try, heaviest first; weight 0 means never. */
 function byWeight(list: readonly RpcUrl[]): string[] {
   return list
     .filter((rpc) => rpc.weight > 0)

@@ -3,21 +3,21 @@ import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/s
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { AnswerTooLargeError, excerpt, findCause, HttpStatusError, MAX_ANSWER_BYTES } from './network-probes';
+import {
+  AnswerTooLargeError,
+  excerpt,
+  findCause,
+  hostOf,
+  HttpStatusError,
+  MAX_ANSWER_BYTES,
+} from './network-probes';
 
 class RefusedUrlError extends Error {}
 
-/** Statuses whose Response may not carry a body (the Fetch standard's null body statuses). */
+/** The Fetch standard's null body statuses. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-/**
- * The fetch the RPC client libraries are given: RPC_TIMEOUT_MS per call, redirects refused, and
- * the RPC URL policy applied to the URL and, at connection time, to every address its host
- * resolves to (docs/reference/relayer-health.md#1-the-checks), so that a metadata or (when blocked) private address is never
- * contacted, even through DNS. Every answer is read here, whole and at most 1 MiB (docs/reference/hardening.md),
- * before any client sees it: viem, @solana/kit and stellar-sdk each get a Response over bytes
- * already in memory, so none of them can read more, whatever its own limit.
- */
+/** docs/reference/relayer-health.md#1-the-checks; answers are read here, so that no client reads more. */
 @Injectable()
 export class RpcFetch implements OnApplicationShutdown {
   private readonly agent: PolicyAgent;
@@ -56,7 +56,6 @@ export class RpcFetch implements OnApplicationShutdown {
     });
   }) as typeof globalThis.fetch;
 
-  /** What went wrong with an endpoint, naming only its host: RPC URLs often carry an API key. */
   describeFailure(url: string, error: unknown): string {
     const host = hostOf(url);
     if (findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null)))
@@ -84,11 +83,7 @@ export class RpcFetch implements OnApplicationShutdown {
 
 const TOO_LARGE = new AnswerTooLargeError().message;
 
-/**
- * The answer's body, read to its end but never past `limit` bytes: a larger declared length is
- * refused before reading, and the stream is cancelled (the connection closed) as soon as the
- * bytes read pass the limit, so an endless or huge answer costs at most `limit` of memory.
- */
+/** The answer's body; the stream is cancelled as soon as it passes `limit` bytes. */
 async function readAtMost(
   response: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null },
   limit: number,
@@ -115,14 +110,6 @@ async function readAtMost(
   return Buffer.concat(chunks, size);
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'an RPC endpoint';
-  }
-}
-
 function hasStatus(error: unknown): { status: number } | null {
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' && status >= 300 ? { status } : null;
@@ -137,10 +124,7 @@ function isTimeout(error: unknown): boolean {
   );
 }
 
-/**
- * A JSON-RPC error answer: thrown as the response's error object by stellar-sdk, as a SolanaError
- * whose context holds the code (and, for codes it has no name for, the server's message) by @solana/kit.
- */
+/** A JSON-RPC error: the error object itself (stellar-sdk), or a SolanaError's context (@solana/kit). */
 function jsonRpcError(error: unknown): { code: number; message: string | null } | null {
   if (typeof error !== 'object' || error === null) return null;
   const context = (error as { context?: { __code?: unknown; __serverMessage?: unknown } }).context;
@@ -157,10 +141,7 @@ function jsonRpcError(error: unknown): { code: number; message: string | null } 
     : null;
 }
 
-/**
- * A server's message, in part, and without the parts of its URL that may be secret, should it echo
- * them: those are taken out of the whole message first, so that the cut never leaves half a key.
- */
+/** A server's message without the URL parts it may echo; cut after, so that no half key is left. */
 function withoutUrlParts(message: string, url: string): string {
   let text = message;
   try {

@@ -1,12 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PollingLoop } from '../common/scheduling/polling-loop';
+import { PollingService } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
@@ -25,7 +19,6 @@ const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
 const MAX_ERROR_TEXT = 500;
 
-/** The delay before attempt n + 1 after n failed ones: base * 2^(n-1), +-20 % jitter. */
 export function retryDelayMs(
   baseMs: number,
   failedAttempts: number,
@@ -35,18 +28,10 @@ export function retryDelayMs(
   return Math.round(exact * (0.8 + 0.4 * random()));
 }
 
-/**
- * Sends what the outbox holds, after commit and never on a request's path (docs/reference/webhooks.md#2-delivery): polls
- * for due deliveries (and is woken at once when this instance commits one), claims each with a
- * lease so that exactly one instance attempts it, sends, and records the outcome; a retryable
- * failure is scheduled again with back-off until WEBHOOK_MAX_ATTEMPTS. A process killed mid-way
- * leaves the row pending: its lease runs out and any instance sends it again (same event id).
- */
+/** docs/reference/webhooks.md#2-delivery; a row whose sender died is sent again once its lease ends. */
 @Injectable()
-export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Webhooks');
+export class DeliveryDispatcher extends PollingService {
   private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  private readonly loop = new PollingLoop('Webhooks', () => this.round(), IDLE_POLL_MS);
   private lastSweep = 0;
 
   constructor(
@@ -54,29 +39,23 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplication
     private readonly deliveries: DeliveriesRepository,
     private readonly notifications: NotificationsService,
     private readonly sender: WebhookSender,
-    private readonly database: DatabaseLifecycle,
+    database: DatabaseLifecycle,
     private readonly metrics: WebhookMetrics,
     private readonly transactions: Transactions,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
+  ) {
+    super('Webhooks', IDLE_POLL_MS, database);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  override async onApplicationShutdown(): Promise<void> {
     // In-flight attempts are cut short: their rows stay pending and are sent again after the lease.
     await this.loop.stop(() => this.sender.close());
   }
 
-  /** Looks for due deliveries now (after this instance committed one). */
   wake(): void {
     this.loop.wake();
   }
 
-  /**
-   * Sends a `notification_test` event to the target now, once (docs/reference/webhooks.md#4-trying-a-target), recorded in its log
-   * like any delivery; the row is leased to this instance from the start, so no poller takes it.
-   */
+  /** docs/reference/webhooks.md#4-trying-a-target; leased to this instance from the start, so no poller takes it. */
   async sendTest(notificationId: string): Promise<AttemptResult> {
     const delivery = newDelivery(notificationId, 'notification_test', null, {
       payload_type: 'notification_test',
@@ -88,32 +67,34 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnApplication
     return this.attempt(delivery, { oneShot: true });
   }
 
-  private async round(): Promise<void> {
-    if (!this.database.isReady) return;
+  protected async round(): Promise<void> {
     await this.sweep();
-    for (;;) {
-      const now = new Date();
-      const ids = await this.deliveries.findDueIds(now, BATCH);
-      if (ids.length === 0 || this.loop.isStopped) return;
-      const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
-      const claimed: DeliveryEntity[] = [];
-      for (const id of ids) {
-        if (!(await this.deliveries.claim(id, this.owner, now, leaseUntil).catch(() => false))) continue;
-        const delivery = await this.deliveries.findById(id);
-        if (delivery) claimed.push(delivery);
-      }
-      // One target's events in the order they were committed; targets side by side.
-      const byTarget = new Map<string, DeliveryEntity[]>();
-      for (const delivery of claimed) {
-        byTarget.set(delivery.notificationId, [...(byTarget.get(delivery.notificationId) ?? []), delivery]);
-      }
-      await Promise.all(
-        [...byTarget.values()].map(async (queue) => {
-          for (const delivery of queue) await this.attempt(delivery, { oneShot: false });
-        }),
-      );
-      if (ids.length < BATCH) return;
+    let now = new Date();
+    await this.loop.drain(
+      BATCH,
+      () => this.deliveries.findDueIds((now = new Date()), BATCH),
+      (ids) => this.send(ids, now),
+    );
+  }
+
+  private async send(ids: string[], now: Date): Promise<void> {
+    const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
+    const claimed: DeliveryEntity[] = [];
+    for (const id of ids) {
+      if (!(await this.deliveries.claim(id, this.owner, now, leaseUntil).catch(() => false))) continue;
+      const delivery = await this.deliveries.findById(id);
+      if (delivery) claimed.push(delivery);
     }
+    // One target's events in the order they were committed; targets side by side.
+    const byTarget = new Map<string, DeliveryEntity[]>();
+    for (const delivery of claimed) {
+      byTarget.set(delivery.notificationId, [...(byTarget.get(delivery.notificationId) ?? []), delivery]);
+    }
+    await Promise.all(
+      [...byTarget.values()].map(async (queue) => {
+        for (const delivery of queue) await this.attempt(delivery, { oneShot: false });
+      }),
+    );
   }
 
   private async attempt(delivery: DeliveryEntity, { oneShot }: { oneShot: boolean }): Promise<AttemptResult> {

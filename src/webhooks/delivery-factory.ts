@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DeliveryEntity } from './delivery.entity';
 
-/** The body of a webhook: compact JSON in the reference system's shape (docs/reference/webhooks.md#1-events). */
-export function webhookBody(id: string, event: string, payload: Record<string, unknown>, at: Date): string {
-  return JSON.stringify({ id, event, payload, timestamp: at.toISOString() });
-}
-
-/** A delivery row, pending now. */
 export function newDelivery(
   notificationId: string,
   event: string,
@@ -21,7 +15,8 @@ export function newDelivery(
     eventId,
     event,
     relayerId,
-    body: webhookBody(eventId, event, payload, now),
+    // docs/reference/webhooks.md#1-events
+    body: JSON.stringify({ id: eventId, event, payload, timestamp: now.toISOString() }),
     status: 'pending',
     attempts: 0,
     lastStatusCode: null,

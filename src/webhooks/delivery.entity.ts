@@ -4,7 +4,7 @@ import { DocumentColumn } from '../database/document-column';
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** One event for one notification target: the outbox row, and then its delivery log entry. */
+/** The outbox row, and then its delivery log entry. */
 @Entity({ name: 'webhook_deliveries' })
 export class DeliveryEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })

@@ -3,7 +3,7 @@ import { Counter, Gauge } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
 import { DeliveriesRepository } from './deliveries.repository';
 
-/** The webhook metrics of docs/reference/webhooks.md#5-metrics, in the service's registry. */
+/** docs/reference/webhooks.md#5-metrics */
 @Injectable()
 export class WebhookMetrics {
   readonly attempts: Counter<'outcome'>;

@@ -11,10 +11,10 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { newDelivery } from './delivery-factory';
 
-/**
- * The transactional outbox (docs/reference/webhooks.md#2-delivery): a subscriber of the relayer events like any other,
- * but of their in-transaction form, so each delivery row commits (or rolls back) with its change.
- */
+const IN_TRANSACTION = { async: true, promisify: true, suppressErrors: false } as const;
+const STATE_UPDATE = 'relayer_state_update';
+
+/** The transactional outbox (docs/reference/webhooks.md#2-delivery): each row commits with its change. */
 @Injectable()
 export class WebhookOutbox {
   constructor(
@@ -22,61 +22,45 @@ export class WebhookOutbox {
     private readonly dispatcher: DeliveryDispatcher,
   ) {}
 
-  @OnEvent(`${RELAYER_EVENTS.created}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnEvent(`${RELAYER_EVENTS.created}.committing`, IN_TRANSACTION)
   onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
-    return this.write(manager, event, 'relayer_created', {
-      payload_type: 'relayer_created',
-      relayer: event.relayer,
-    });
+    return this.write(manager, event, 'relayer_created');
   }
 
-  @OnEvent(`${RELAYER_EVENTS.updated}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnEvent(`${RELAYER_EVENTS.updated}.committing`, IN_TRANSACTION)
   onUpdated({ manager, event }: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
-    return this.write(manager, event, 'relayer_updated', {
-      payload_type: 'relayer_updated',
-      relayer: event.relayer,
-      changed: event.changed,
-    });
+    return this.write(manager, event, 'relayer_updated', { changed: event.changed });
   }
 
-  @OnEvent(`${RELAYER_EVENTS.deleted}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnEvent(`${RELAYER_EVENTS.deleted}.committing`, IN_TRANSACTION)
   onDeleted({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
-    return this.write(manager, event, 'relayer_deleted', {
-      payload_type: 'relayer_deleted',
-      relayer: event.relayer,
-    });
+    return this.write(manager, event, 'relayer_deleted');
   }
 
-  @OnEvent(`${RELAYER_EVENTS.stateChanged}.committing`, {
-    async: true,
-    promisify: true,
-    suppressErrors: false,
-  })
+  @OnEvent(`${RELAYER_EVENTS.stateChanged}.committing`, IN_TRANSACTION)
   onStateChanged({ manager, event }: CommittingEvent<RelayerStateChangedEvent>): Promise<void> {
-    const payload =
-      event.state === 'disabled'
-        ? {
-            payload_type: 'relayer_disabled',
-            relayer: event.relayer,
-            disable_reason: event.disableReason ?? null,
-          }
-        : { payload_type: 'relayer_enabled', relayer: event.relayer, retry_count: event.retryCount ?? 0 };
-    return this.write(manager, event, 'relayer_state_update', payload);
+    const disabled = event.state === 'disabled';
+    const more = disabled
+      ? { disable_reason: event.disableReason ?? null }
+      : { retry_count: event.retryCount ?? 0 };
+    return this.write(manager, event, disabled ? 'relayer_disabled' : 'relayer_enabled', more, STATE_UPDATE);
   }
 
-  /** After commit: deliver what was just written without waiting for the next poll. */
   @OnEvent('relayer.*')
   onCommitted(): void {
     this.dispatcher.wake();
   }
 
+  /** The payload is `{ payload_type, relayer, ...more }`, in that order. */
   private async write(
     manager: CommittingEvent<RelayerEvent>['manager'],
     { relayer }: RelayerEvent,
-    event: string,
-    payload: Record<string, unknown>,
+    payloadType: string,
+    more: Record<string, unknown> = {},
+    event = payloadType,
   ): Promise<void> {
     if (relayer.notification_id === null) return;
+    const payload = { payload_type: payloadType, relayer, ...more };
     await this.deliveries.insert(manager, newDelivery(relayer.notification_id, event, relayer.id, payload));
   }
 }

@@ -5,26 +5,18 @@ import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
-/** A response body is read up to this many bytes, then dropped. */
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = `relayer-service/${version}`;
 
 export interface AttemptResult {
-  /** The receiver answered 2xx. */
   readonly delivered: boolean;
-  /** Worth another attempt: a network error, a timeout, 408, 429 or 5xx. */
   readonly retryable: boolean;
   readonly statusCode: number | null;
   readonly error: string | null;
   readonly durationMs: number;
 }
 
-/**
- * One HTTP attempt of a webhook (docs/reference/webhooks.md#2-delivery): POST with WEBHOOK_TIMEOUT_MS, redirects never
- * followed, at most 64 KiB of the answer read, and the URL policy applied again at send time:
- * to the URL, and to every address its host name resolves to, which is what the connection uses
- * (so DNS rebinding cannot point a stored name at a metadata, or a blocked private, address).
- */
+/** docs/reference/webhooks.md#2-delivery; the URL policy applies again to the addresses connected to. */
 @Injectable()
 export class WebhookSender {
   private readonly agent: PolicyAgent;
@@ -71,7 +63,6 @@ export class WebhookSender {
     }
   }
 
-  /** Ends every connection, in-flight attempts included (they fail as network errors). */
   async close(): Promise<void> {
     await this.agent.destroy();
   }

@@ -32,8 +32,7 @@ export class WebhooksController {
     return this.webhooks.list(id, query);
   }
 
-  // A retry re-sends relayer data to a target a notifications:write key may point anywhere: reading
-  // it that way must need the right to read relayers (docs/reference/hardening.md).
+  // A retry re-sends relayer data to a target the caller may point anywhere (docs/reference/hardening.md).
   @Post('deliveries/:delivery_id/retry')
   @Route({
     permission: ['notifications:write', 'relayers:read'],

@@ -12,7 +12,6 @@ import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-/** Webhook events (docs/reference/webhooks.md): the outbox, its dispatcher, and the delivery log routes. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([DeliveryEntity]),

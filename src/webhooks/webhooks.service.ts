@@ -7,7 +7,7 @@ import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/
 import { deliveryNotFound } from './webhooks.errors';
 import { toDeliveryResponse } from './delivery.mapper';
 
-/** The delivery log of a target, retries, and trying a target (docs/reference/webhooks.md#3-the-delivery-log, docs/reference/webhooks.md#4-trying-a-target). */
+/** docs/reference/webhooks.md#3-the-delivery-log and #4-trying-a-target. */
 @Injectable()
 export class WebhooksService {
   constructor(
@@ -27,7 +27,6 @@ export class WebhooksService {
     return new Page(items.map(toDeliveryResponse), query, total);
   }
 
-  /** A failed or delivered delivery is queued again at once; a pending one is left as it is. */
   async retry(notificationId: string, deliveryId: string): Promise<DeliveryResponse> {
     await this.assertNotificationExists(notificationId);
     const current = await this.deliveries.findById(deliveryId);

@@ -4,7 +4,6 @@ import { APP_CONFIG } from '../../config/config.module';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { Authenticator } from './authenticator';
 
-/** Who is asking: the API_KEY verifier and the authenticator that managed keys plug into. */
 @Module({
   providers: [
     {

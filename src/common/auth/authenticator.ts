@@ -3,16 +3,11 @@ import type { Request } from 'express';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { ADMIN, type Principal } from './principal';
 
-/** Finds the principal of a managed API key (provided by the api-keys module), or null. */
+/** Provided by the api-keys module. */
 export interface ApiKeyStore {
   findPrincipal(token: string): Promise<Principal | null>;
 }
 
-/**
- * Who a request's bearer token names: the administrator (the environment's API_KEY, checked in
- * constant time without any I/O) or a key managed through the API, looked up in the store the
- * api-keys module registers. Null for no, a malformed, an unknown, a revoked or an expired key.
- */
 @Injectable()
 export class Authenticator {
   private store: ApiKeyStore | null = null;

@@ -8,11 +8,7 @@ import { grants, type Permission } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 import { REQUIRED_PERMISSION } from './require-permission.decorator';
 
-/**
- * Global guard: every route needs an API key unless it is marked @Public(): 401 without a valid
- * one, 403 when the key lacks any of the route's @RequirePermission (a route without one is the
- * administrator's alone). The principal goes to the RequestContext (audit trail, idempotency keys).
- */
+/** A route without @RequirePermission is the administrator's alone. */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(

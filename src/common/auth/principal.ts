@@ -15,7 +15,6 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 export type Grant = Permission | '*';
 
-/** Who is asking: the administrator (the environment's API_KEY) or a key managed through the API. */
 export interface Principal {
   readonly type: 'admin' | 'api_key';
   readonly id: string;
@@ -34,10 +33,7 @@ export function grants(principal: Principal, permission: Permission): boolean {
   return principal.permissions.includes('*') || principal.permissions.includes(permission);
 }
 
-/**
- * Whether the principal holds every grant asked for (docs/reference/hardening.md, "keys grant only what they
- * hold"): `*` is held only by a principal holding `*`, which holds everything else too.
- */
+/** docs/reference/hardening.md: keys grant only what they hold; `*` only a principal holding `*`. */
 export function holdsAll(principal: Principal, asked: readonly Grant[]): boolean {
   if (principal.permissions.includes('*')) return true;
   return asked.every((grant) => grant !== '*' && principal.permissions.includes(grant));

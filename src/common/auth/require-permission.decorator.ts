@@ -5,14 +5,7 @@ import type { Permission } from './principal';
 
 export const REQUIRED_PERMISSION = 'auth:requiredPermission';
 
-/**
- * The permission a route needs (docs/reference/keys-and-audit.md), or the permissions, every one of them, when the
- * route reaches more than one resource (a delivery retry re-sends relayer data: docs/reference/hardening.md).
- * Every route that is not @Public() names one: the guard lets only the administrator through a
- * route without it, and the route inventory test fails on it. The OpenAPI document shows it as
- * `x-required-permission` (a list when several) and documents the 403; `alsoForbidden` names a
- * further refusal of the route's own (the API-key subset rule).
- */
+/** docs/reference/keys-and-audit.md; several when the route reaches more than one resource (all needed). */
 export const RequirePermission = (
   permission: Permission | readonly [Permission, ...Permission[]],
   options: { alsoForbidden?: string } = {},

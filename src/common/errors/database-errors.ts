@@ -1,6 +1,5 @@
 import { ServiceUnavailableError } from './domain-errors';
 
-/** Driver error fields we look at; both mysql2 and better-sqlite3 put them on the thrown error. */
 interface DriverErrorFields {
   code?: unknown;
   errno?: unknown;
@@ -22,7 +21,6 @@ function driverError(error: unknown): DriverErrorFields {
   return fields.driverError !== undefined ? fieldsOf(fields.driverError) : fields;
 }
 
-/** True for a unique-key violation on MySQL/MariaDB (errno 1062) or SQLite. */
 export function isUniqueViolation(error: unknown): boolean {
   const e = driverError(error);
   return (
@@ -50,8 +48,7 @@ const CONNECTION_CODES = new Set([
   'ER_LOCK_DEADLOCK',
   // A pooled connection still on a demoted primary after a failover.
   'ER_OPTION_PREVENTS_STATEMENT',
-  // A Galera node that is not (yet) part of the primary component: "WSREP has not yet prepared node
-  // for application use" (errno 1047), while it rejoins or when it is cut off from the majority.
+  // A Galera node outside the primary component (errno 1047, "WSREP has not yet prepared node").
   'ER_UNKNOWN_COM_ERROR',
   'SQLITE_BUSY',
   'SQLITE_IOERR',
@@ -61,11 +58,7 @@ const CONNECTION_CODES = new Set([
   'CONNECTION_WAIT_TIMEOUT',
 ]);
 
-/**
- * True for a transaction the database gave up on because of another one, which is worth running
- * again: a deadlock or a Galera certification conflict (MySQL errno 1213) or a lock wait timeout
- * (1205); SQLite's busy database is handled by its own timeout.
- */
+/** A deadlock or Galera certification conflict (1213) or a lock wait timeout (1205): worth running again. */
 export function isTransientConflict(error: unknown): boolean {
   const e = driverError(error);
   return (
@@ -73,7 +66,6 @@ export function isTransientConflict(error: unknown): boolean {
   );
 }
 
-/** True when the database cannot be reached or cannot take the work right now. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof ServiceUnavailableError) return true;
   const e = driverError(error);
@@ -82,7 +74,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // max_statement_time (1969), MySQL's max_execution_time (3024).
   if (e.errno === 1969 || e.errno === 3024) return true;
   const outer = fieldsOf(error);
-  // TypeORM's own errors for a data source that is not (yet) connected.
   return (
     outer.name === 'CannotExecuteNotConnectedError' ||
     outer.name === 'ConnectionIsNotSetError' ||
@@ -92,7 +83,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
-/** True when a foreign key refused the write (MySQL 1451/1452, SQLite FOREIGNKEY). */
 export function isForeignKeyViolation(error: unknown): boolean {
   const e = driverError(error);
   return (

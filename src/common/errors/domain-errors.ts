@@ -1,7 +1,4 @@
-/**
- * Errors the services throw. They carry the HTTP status they map to and a message that is safe
- * to show to the client; the one exception filter turns them into the error envelope.
- */
+/** Errors the services throw, with their HTTP status and a message safe to show to the client. */
 export abstract class DomainError extends Error {
   abstract readonly status: number;
 
@@ -11,71 +8,30 @@ export abstract class DomainError extends Error {
   }
 }
 
-/**
- * 400: the request is well-formed JSON but breaks rules; the message names every field, sorted
- * and de-duplicated so that the same bad body always gets the same message.
- */
-export class ValidationError extends DomainError {
-  readonly status = 400;
+/** The base of the errors of one status; `reason` is the message when none is given. */
+export function withStatus<S extends number>(status: S, reason: string) {
+  return class extends DomainError {
+    readonly status: S = status;
 
+    constructor(message: string = reason) {
+      super(message);
+    }
+  };
+}
+
+/** Sorted and de-duplicated, so that the same bad body always gets the same message. */
+export class ValidationError extends withStatus(400, 'Bad Request') {
   constructor(readonly problems: string | readonly string[]) {
     super(typeof problems === 'string' ? problems : [...new Set(problems)].sort().join('; '));
   }
 }
 
-/** 400: the body is not usable at all (not JSON, not an object, wrong media type, empty). */
-export class BadBodyError extends DomainError {
-  readonly status = 400;
-}
-
-export class NotFoundError extends DomainError {
-  readonly status = 404;
-}
-
-export class ConflictError extends DomainError {
-  readonly status = 409;
-}
-
-/** 412: `If-Match` names no current entity tag of the resource (docs/reference/safe-writes.md); nothing was changed. */
-export class PreconditionFailedError extends DomainError {
-  readonly status = 412;
-
-  constructor() {
-    super('Precondition Failed');
-  }
-}
-
-export class PayloadTooLargeError extends DomainError {
-  readonly status = 413;
-}
-
-/** 415: the body comes in a form the service does not read (a Content-Encoding it does not decode). */
-export class UnsupportedMediaTypeError extends DomainError {
-  readonly status = 415;
-}
-
-/** 503: a dependency (the database) cannot be reached; the request may be retried. */
-export class ServiceUnavailableError extends DomainError {
-  readonly status = 503;
-
-  constructor(message = 'Service Unavailable') {
-    super(message);
-  }
-}
-
-export class UnauthorizedError extends DomainError {
-  readonly status = 401;
-
-  constructor() {
-    super('Unauthorized');
-  }
-}
-
-/** A valid API key without the route's permission (docs/reference/keys-and-audit.md). */
-export class ForbiddenError extends DomainError {
-  readonly status = 403;
-
-  constructor() {
-    super('Forbidden');
-  }
-}
+export class BadBodyError extends withStatus(400, 'Bad Request') {}
+export class UnauthorizedError extends withStatus(401, 'Unauthorized') {}
+export class ForbiddenError extends withStatus(403, 'Forbidden') {}
+export class NotFoundError extends withStatus(404, 'Not Found') {}
+export class ConflictError extends withStatus(409, 'Conflict') {}
+export class PreconditionFailedError extends withStatus(412, 'Precondition Failed') {}
+export class PayloadTooLargeError extends withStatus(413, 'Payload Too Large') {}
+export class UnsupportedMediaTypeError extends withStatus(415, 'Unsupported Media Type') {}
+export class ServiceUnavailableError extends withStatus(503, 'Service Unavailable') {}

@@ -1,18 +1,11 @@
 import type { Request } from 'express';
 
-/** The parts of Express's router (the `router` package) read here. */
 interface RouterLayer {
   readonly route?: { readonly methods: Readonly<Record<string, boolean | undefined>> };
   match(path: string): unknown;
 }
 
-/**
- * For a request no route answered: the methods the routes registered at its path do answer,
- * sorted, with HEAD wherever GET is (as Express answers it); empty when the path is unknown.
- * Read from Express's own router, so that it always agrees with the routes registered.
- * Routes at the path that answer the request's own method are not handlers but middleware
- * mounted for every method (Nest registers its middleware that way): they are left out.
- */
+/** From Express's own router; routes answering the request's own method are Nest's middleware. */
 export function allowedMethods(request: Request): string[] {
   // @types/express still describes Express 4's layers; these are the `router` package's.
   const router = request.app.router as unknown as { stack?: readonly RouterLayer[] } | undefined;

@@ -8,12 +8,12 @@ import {
 } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
 import { QueryFailedError } from 'typeorm';
 import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { DomainError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
-import { recordAnsweredError, type AnsweredError } from './answered-error';
 
 export interface ErrorEnvelope {
   success: false;
@@ -29,36 +29,23 @@ export const errorEnvelope = (message: string): ErrorEnvelope => ({
   error: message,
 });
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  406: 'Not Acceptable',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
+/** Recorded on the response, so that the filter needs to know nobody who counts. */
+type AnsweredError = 'rate-limited' | 'database-unavailable' | 'database-query';
+
+export const answeredErrorOf = (response: Response): AnsweredError | undefined =>
+  response.locals.answeredError as AnsweredError | undefined;
+
+/** Nest's own exceptions of these statuses are answered with the reason phrase; others as 400 or 500. */
+const PHRASED = new Set([400, 401, 403, 404, 406, 408, 409, 413, 415, 429, 500, 503, 504]);
 
 interface Answer {
   readonly status: number;
   readonly message: string;
-  /** Recorded on the response for whoever counts answers (see answered-error.ts). */
   readonly kind?: AnsweredError;
-  /** The Allow header: the methods a known path answers, when the request used another one. */
   readonly allow?: readonly string[];
 }
 
-/**
- * The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md).
- * Domain errors carry their status and a safe message; Nest's own 404 for an unknown route is
- * answered 401 first when the caller is not authenticated; anything unexpected becomes a logged 500.
- */
+/** The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md). */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
@@ -79,7 +66,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private send(response: Response, exception: unknown, { status, message, kind, allow }: Answer): void {
-    if (kind) recordAnsweredError(response, kind);
+    if (kind) response.locals.answeredError = kind;
     if (response.headersSent) {
       this.logger.error({ err: exception }, 'error after the response was sent');
       return;
@@ -89,12 +76,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     response.status(status).type('json').json(errorEnvelope(message));
   }
 
-  /**
-   * Only the router throws Nest's NotFoundException: an unknown route, or a known path with a
-   * method it does not answer. docs/reference/envelope-and-errors.md makes both a 404 "Not Found" after authentication (so
-   * does the conformance kit); the latter also says, in Allow (RFC 9110 allows it on any 4xx),
-   * which methods the path does answer.
-   */
+  /** Only the router throws NotFoundException: an unknown path, or a method the path does not answer. */
   private async unknownRoute(request: Request): Promise<Answer> {
     if ((await this.authenticator.authenticate(request)) === null) {
       return { status: 401, message: 'Unauthorized' };
@@ -113,10 +95,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      return {
-        status,
-        message: REASONS[status] ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request'),
-      };
+      const phrase = PHRASED.has(status) ? STATUS_CODES[status] : undefined;
+      return { status, message: phrase ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request') };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn({ err: exception }, 'database unavailable');

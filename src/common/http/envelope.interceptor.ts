@@ -30,10 +30,7 @@ export function successEnvelope<T>(data: T): SuccessEnvelope<T> | SuccessEnvelop
   return { success: true, data, error: null };
 }
 
-/**
- * Wraps every handler result in the success envelope of docs/reference/envelope-and-errors.md; a `Tagged` result
- * sends its data and its entity tag as `ETag`.
- */
+/** docs/reference/envelope-and-errors.md */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}

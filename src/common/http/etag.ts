@@ -2,10 +2,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { PreconditionFailedError } from '../errors/domain-errors';
 
-/**
- * One resource's answer with its entity tag: the envelope interceptor sends `data` in the envelope
- * and the tag as `ETag` (docs/reference/safe-writes.md).
- */
+/** Sent by the envelope interceptor as `data` and an `ETag` header (docs/reference/safe-writes.md). */
 export class Tagged<T> {
   constructor(
     readonly data: T,
@@ -13,20 +10,12 @@ export class Tagged<T> {
   ) {}
 }
 
-/**
- * The strong entity tag of a stored resource: its version, which every write bumps, and its
- * creation time, so that a resource deleted and created again under the same id never matches a
- * tag of the one before.
- */
+/** The creation time keeps a resource created again under the same id from matching an old tag. */
 export function entityTag(version: number, createdAt: Date): string {
   return `"${version}-${createdAt.getTime().toString(36)}"`;
 }
 
-/**
- * The condition of an `If-Match` header (RFC 9110 13.1.1): `*`, any current representation, or a
- * list of entity tags compared strongly (a weak tag never matches). A value that is neither
- * matches nothing.
- */
+/** RFC 9110 13.1.1: `*` or strongly compared tags; a value that is neither matches nothing. */
 export class IfMatch {
   private constructor(private readonly tags: ReadonlySet<string> | 'any') {}
 
@@ -48,13 +37,11 @@ export class IfMatch {
     return this.tags === 'any' || this.tags.has(etag);
   }
 
-  /** 412 unless the condition holds for the resource's current tag. */
   assertMatches(etag: string): void {
     if (!this.matches(etag)) throw new PreconditionFailedError();
   }
 }
 
-/** The request's `If-Match` condition, or null when it has none. */
 export const IfMatchHeader = createParamDecorator((_: unknown, context: ExecutionContext): IfMatch | null => {
   const header = context.switchToHttp().getRequest<Request>().headers['if-match'];
   return header === undefined ? null : IfMatch.parse(header);

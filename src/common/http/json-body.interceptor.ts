@@ -29,18 +29,7 @@ const WRONG_TYPE = 'Content-Type must be application/json or application/merge-p
 const NOT_JSON = 'Request body is not valid JSON: it must be a JSON object';
 const ENCODING_SHOWN_CHARS = 64;
 
-function errorType(error: unknown): unknown {
-  return typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
-}
-
-/**
- * Reads and parses the request body after authentication, so that an unauthenticated caller
- * never gets its body read. Enforces the media type, the content encoding (gzip, deflate and br
- * are decoded by body-parser; the size limit applies to the decoded bytes, 413), UTF-8, valid JSON
- * and a top-level object; big integers keep every digit (see parseJson).
- * A body refused part-way is read to its end by body-parser before the answer, so that the client
- * sees the 413 instead of a reset connection.
- */
+/** After authentication, so that no unauthenticated body is read (docs/reference/envelope-and-errors.md). */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
   private readonly limitText: string;
@@ -69,7 +58,6 @@ export class JsonBodyInterceptor implements NestInterceptor {
     );
   }
 
-  /** A route without a body: nothing, or `{}`; any field is refused by name. */
   private async readNoBody(request: Request, response: Response): Promise<Record<string, unknown>> {
     const length = request.headers['content-length'];
     const sendsBody =
@@ -105,7 +93,6 @@ export class JsonBodyInterceptor implements NestInterceptor {
     return body as Record<string, unknown>;
   }
 
-  /** The body's bytes, decoded; no body at all reads as empty. */
   private readBytes(request: Request, response: Response, encoding: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       this.readRaw(request, response, (error?: unknown) => {
@@ -116,7 +103,7 @@ export class JsonBodyInterceptor implements NestInterceptor {
   }
 
   private refusal(error: unknown, encoding: string): DomainError {
-    switch (errorType(error)) {
+    switch ((error as { type?: unknown } | null | undefined)?.type) {
       case 'entity.too.large':
         return new PayloadTooLargeError(this.limitText);
       case 'encoding.unsupported':

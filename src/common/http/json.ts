@@ -1,8 +1,3 @@
-/**
- * JSON in and out without losing digits: integers beyond 2^53 (wei amounts, int64 limits) are
- * parsed as bigint from their source text, and bigints are written back as bare JSON numbers.
- */
-
 interface ReviverContext {
   source?: string;
 }
@@ -16,23 +11,16 @@ const keepBigIntegers: Reviver = (_key, value, context) =>
     ? BigInt(context.source)
     : value;
 
-/**
- * An unsafe integer (|n| > 2^53 - 1) is written with at least 16 digits in a row. Text without such
- * a run has none, and plain JSON.parse gives the same value several times faster than a reviver,
- * which is called for every value (the policies column of every relayer read, every request body).
- */
+/** Text without an unsafe integer's 16 digits in a row needs no reviver: JSON.parse is faster. */
 const SIXTEEN_DIGITS = /\d{16}/;
 
-/** JSON.parse that keeps unsafe integers exact (as bigint). Throws SyntaxError like JSON.parse. */
+/** JSON.parse that keeps unsafe integers exact (as bigint). */
 export function parseJson(text: string): unknown {
   if (!SIXTEEN_DIGITS.test(text)) return JSON.parse(text);
   return JSON.parse(text, keepBigIntegers as Parameters<typeof JSON.parse>[1]);
 }
 
-/**
- * How deeply arrays and objects nest in the text, counted without recursion (strings skipped),
- * so that absurd nesting is refused before anything recursive touches it.
- */
+/** Counted without recursion, so that absurd nesting is refused before anything recursive touches it. */
 export function nestingDepth(text: string): number {
   let depth = 0;
   let max = 0;
@@ -56,11 +44,7 @@ interface JsonWithRaw {
 // JSON.rawJSON (Node >= 21) is not in TypeScript's lib yet.
 const rawJson = (JSON as unknown as JsonWithRaw).rawJSON;
 
-/**
- * For responses: a copy of a parsed JSON value whose bigints are raw JSON numbers, which plain
- * JSON.stringify (res.json) writes with every digit, so that no replacer has to visit every value
- * of every response.
- */
+/** Bigints as raw JSON numbers, so that res.json needs no replacer visiting every value. */
 export function withRawIntegers(value: unknown): unknown {
   if (typeof value === 'bigint') return rawJson(value.toString());
   if (Array.isArray(value)) return value.map(withRawIntegers);
@@ -68,7 +52,6 @@ export function withRawIntegers(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withRawIntegers(item)]));
 }
 
-/** A JSON.stringify replacer that writes bigint values as JSON numbers with every digit. */
 export function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? rawJson(value.toString()) : value;
 }

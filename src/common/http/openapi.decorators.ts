@@ -49,10 +49,6 @@ const ETAG_HEADER = {
   schema: { type: 'string', example: '"3-mbx2k1a0b"' },
 } as const;
 
-/**
- * Documents the success envelope around a model (or a list of it, with pagination); `etag`: the
- * answer carries the resource's `ETag` (docs/reference/safe-writes.md).
- */
 export function ApiEnvelope(
   model: Type<unknown> | StringConstructor,
   status: number,
@@ -71,13 +67,12 @@ export function ApiEnvelope(
   };
   if (options.list) properties.pagination = paginationSchema;
   const headers = options.etag ? { ETag: ETAG_HEADER } : undefined;
-  const decorators = [ApiResponse({ status, headers, schema: { type: 'object', properties } })];
+  const response = ApiResponse({ status, headers, schema: { type: 'object', properties } });
   return model === String
-    ? applyDecorators(...decorators)
-    : applyDecorators(ApiExtraModels(model as Type<unknown>), ...decorators);
+    ? applyDecorators(response)
+    : applyDecorators(ApiExtraModels(model as Type<unknown>), response);
 }
 
-/** Documents the error envelope for each status the route can answer. */
 export function ApiErrors(...statuses: number[]) {
   return applyDecorators(
     ...statuses.map((status) =>
@@ -86,10 +81,8 @@ export function ApiErrors(...statuses: number[]) {
   );
 }
 
-/** Write bodies are JSON; a PATCH is a JSON merge patch, which may say so (RFC 7396). */
 export const ApiJsonBody = () => ApiConsumes('application/json', 'application/merge-patch+json');
 
-/** Documents `If-Match` on a PATCH or DELETE (docs/reference/safe-writes.md). */
 export const ApiIfMatch = () =>
   ApiHeader({
     name: 'If-Match',
@@ -98,7 +91,6 @@ export const ApiIfMatch = () =>
       'Apply only if the resource is unchanged: its current ETag (or a list of tags, or *); otherwise 412 and nothing changes',
   });
 
-/** Documents `?dry_run` (docs/reference/safe-writes.md). */
 export const ApiDryRun = () =>
   ApiQuery({
     name: 'dry_run',

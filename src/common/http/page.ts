@@ -4,11 +4,11 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export const MAX_PER_PAGE = 100;
 
-/** Query values are strings; only plain digits count as a number (no '1e3', '0x10' or ' 5'). */
+/** Only plain digits count as a number (no '1e3', '0x10' or ' 5'). */
 const toWholeNumber = (value: unknown): unknown =>
   typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
 
-/** `page` and `per_page` of every list (docs/reference/pagination.md). */
+/** docs/reference/pagination.md */
 export class PageQueryDto {
   @ApiProperty({ required: false, minimum: 1, default: 1 })
   @IsOptional()
@@ -30,7 +30,6 @@ export class PageQueryDto {
   }
 }
 
-/** A page of a list; the envelope interceptor turns it into `data` plus `pagination`. */
 export class Page<T> {
   constructor(
     readonly items: T[],

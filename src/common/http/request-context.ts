@@ -2,11 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
 
-/**
- * What the code handling a request may need to know about it without being handed the request:
- * its id (X-Request-Id) and who is asking (set by the auth guard once the key is checked). Read
- * by the audit trail and the idempotency keys; undefined outside HTTP requests.
- */
+/** The request's id and principal (set by the auth guard), for code not handed the request. */
 export class RequestContext {
   private static readonly storage = new AsyncLocalStorage<RequestContext>();
   principal: Principal | null = null;

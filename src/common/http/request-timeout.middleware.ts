@@ -5,12 +5,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { errorEnvelope } from './api-exception.filter';
 import { RequestDeadline } from './request-deadline';
 
-/**
- * A request still unanswered after REQUEST_TIMEOUT_MS gets a 504 envelope instead of hanging the
- * client (and the load balancer). A plain timer per request: cheaper on the hot path than an rxjs
- * timeout in an interceptor, and it also covers the time spent reading a slow body. The 504 means
- * nothing changed: the request's deadline makes a commit that has not started yet roll back.
- */
+/** A plain timer: cheaper than an rxjs timeout, and it covers reading a slow body too. */
 @Injectable()
 export class RequestTimeoutMiddleware implements NestMiddleware {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}

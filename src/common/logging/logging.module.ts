@@ -21,10 +21,7 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-/**
- * Paths that must never reach a log line. The request serializer below already keeps only the
- * id, method and URL; redaction is the second net for anything logged by hand.
- */
+/** A second net, for anything logged by hand. */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'err.config',
@@ -33,11 +30,6 @@ export const REDACTED_PATHS = [
   'passphrase',
 ];
 
-/**
- * The serializers of the service's logger (nestjs-pino's, which Nest's Logger writes to as well):
- * a request line keeps only the id, method and URL; every logged error goes without statements
- * and their values (docs/reference/hardening.md).
- */
 export const LOG_SERIALIZERS = {
   req: (req: { id: unknown; method: string; url: string }) => ({
     id: req.id,
@@ -48,18 +40,12 @@ export const LOG_SERIALIZERS = {
   err: serializeError,
 };
 
-/** Express adds the matched route and the client address (which honours TRUST_PROXY). */
 type RoutedRequest = IncomingMessage & { route?: { path?: string }; ip?: string };
 
-/** What every request line carries besides pino-http's own fields, for success and error alike. */
 function withRouteAndClient(req: RoutedRequest, value: Record<string, unknown>): Record<string, unknown> {
   return { ...value, route: req.route?.path ?? null, client: req.ip ?? null };
 }
 
-/**
- * LOG_FORMAT when set; otherwise human-readable lines for a person at a terminal (stdout is a TTY,
- * no LOG_FILE, not production) and JSON lines for everything else (files, pipes, log collectors).
- */
 export function chooseLogFormat(config: AppConfig, stdoutIsTty: boolean): LogFormat {
   if (config.log.format !== null) return config.log.format;
   return stdoutIsTty && config.log.file === null && !config.production ? 'pretty' : 'json';
@@ -72,7 +58,6 @@ type LogLine = Record<string, unknown> & {
   responseTime?: number;
 };
 
-/** One short line per entry: `GET /api/v1/relayers 200 3 ms` for requests, `[Context] message` otherwise. */
 function prettyMessage(
   line: LogLine,
   messageKey: string,
@@ -87,7 +72,6 @@ function prettyMessage(
   return line.context ? `[${line.context}] ${message}` : message;
 }
 
-/** Nest's line per module and per route at start: kept in JSON, left out of the pretty format. */
 const START_UP_DETAIL = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 
 function isStartUpDetail(args: unknown[], level: number): boolean {
@@ -96,10 +80,6 @@ function isStartUpDetail(args: unknown[], level: number): boolean {
   return level <= pino.levels.values.info && context !== undefined && START_UP_DETAIL.has(context);
 }
 
-/**
- * Before every log call: an error's own message, when pino would take it as the line's message,
- * goes without quoted values (docs/reference/hardening.md); the pretty format leaves out Nest's start-up detail.
- */
 export function logMethodHook(format: LogFormat) {
   return function logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number): void {
     if (format === 'pretty' && isStartUpDetail(args, level)) return;
@@ -107,7 +87,6 @@ export function logMethodHook(format: LogFormat) {
   };
 }
 
-/** Where the lines go; pino-pretty (30 modules) is loaded only for the pretty format. */
 async function destination(config: AppConfig, format: LogFormat): Promise<DestinationStream | undefined> {
   if (format === 'pretty') {
     const pretty = await loadPinoPretty();
@@ -116,8 +95,7 @@ async function destination(config: AppConfig, format: LogFormat): Promise<Destin
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname,context,req,res,responseTime,route,client',
       messageFormat: prettyMessage,
-      // A file gets written in the background; a terminal at once, so lines keep their order with
-      // what main.ts prints on stderr.
+      // A terminal at once, so that lines keep their order with what main.ts prints on stderr.
       ...(config.log.file === null
         ? { destination: 1, sync: true }
         : { destination: config.log.file, mkdir: true, sync: false }),

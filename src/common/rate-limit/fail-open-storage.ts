@@ -3,10 +3,7 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
-/**
- * Wraps a shared (Redis) throttler storage so that an outage does not take the API down with it:
- * when the storage fails, the request is let through and the outage is logged once (docs/reference/rate-limits.md).
- */
+/** A Redis outage lets requests through rather than take the API down (docs/reference/rate-limits.md). */
 export class FailOpenThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
   private failing = false;

@@ -8,12 +8,7 @@ interface Window {
   blockedUntil: number;
 }
 
-/**
- * In-memory counters with the same fixed-window semantics as the Redis storage's script: a hit
- * counter that expires `ttl` after the first hit, and a block of `blockDuration` once the limit is
- * passed. O(1) per request, where @nestjs/throttler's own memory storage keeps (and filters) one
- * timestamp per hit in the window.
- */
+/** The Redis storage's fixed window in memory: O(1) per request, where throttler's own keeps every hit. */
 export class FixedWindowThrottlerStorage implements ThrottlerStorage {
   private readonly windows = new Map<string, Window>();
   private readonly sweep: NodeJS.Timeout;

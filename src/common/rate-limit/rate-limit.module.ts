@@ -14,10 +14,6 @@ const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-
   '@nest-lab/throttler-storage-redis',
 );
 
-/**
- * At most RATE_LIMIT_BURST_SIZE requests per key in a window of BURST / RPS seconds; counters
- * in Redis when REDIS_URL is set (shared by every instance), in memory otherwise.
- */
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
@@ -30,15 +26,12 @@ const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-
         const key = `${keyPrefix}:${tracker}`;
         return {
           throttlers: [{ name: 'default', ttl: windowMs, limit: burstSize }],
-          // The guard runs after authentication, so every request it sees has a principal: one
-          // budget per key across every route. The administrator's counter is named by a digest
-          // of API_KEY, a managed key's by its id: no key reaches Redis.
+          // Counters are named by a digest of API_KEY or a managed key's id: no key reaches Redis.
           getTracker: () => tracker,
           generateKey: () => {
             const principal = RequestContext.current()?.principal;
             return principal?.type === 'api_key' ? `${keyPrefix}:key-${principal.id}` : key;
           },
-          // The Redis storage (and ioredis under it) is loaded only when REDIS_URL is set.
           storage: redis
             ? new FailOpenThrottlerStorage(new (await loadRedisStorage()).ThrottlerStorageRedisService(redis))
             : new FixedWindowThrottlerStorage(),

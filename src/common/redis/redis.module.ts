@@ -7,16 +7,12 @@ import { lazyRequire } from '../modules/lazy-require';
 
 const loadIoredis = lazyRequire<typeof import('ioredis')>('ioredis');
 
-/** Injection token of the shared ioredis client, or null when REDIS_URL is not set. */
+/** null when REDIS_URL is not set. */
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 
 const STARTUP_WAIT_MS = 2000;
 
-/**
- * Commands fail at once while Redis is away (no offline queue, one retry) so that callers can
- * fail open instead of queueing requests behind a dead connection; the client reconnects by itself.
- * ioredis (39 modules) is loaded only when REDIS_URL is set.
- */
+/** Commands fail at once while Redis is away, so that callers fail open instead of queueing. */
 export async function createRedisClient(url: string): Promise<Redis> {
   const { Redis: RedisClient } = await loadIoredis();
   const logger = new Logger('Redis');
@@ -53,17 +49,12 @@ export async function createRedisClient(url: string): Promise<Redis> {
 export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis | null) {}
 
-  /** Gives Redis a moment to connect before traffic arrives; a Redis that stays away is not fatal. */
   async onModuleInit(): Promise<void> {
     if (!this.redis || this.redis.status === 'ready') return;
-    const timer = new AbortController();
-    const wait = setTimeout(() => timer.abort(), STARTUP_WAIT_MS);
     try {
-      await once(this.redis, 'ready', { signal: timer.signal });
+      await once(this.redis, 'ready', { signal: AbortSignal.timeout(STARTUP_WAIT_MS) });
     } catch {
-      // Not ready in time: requests are served without shared limits until it is (fail open).
-    } finally {
-      clearTimeout(wait);
+      // Not fatal: requests are served without shared limits until it is ready.
     }
   }
 

@@ -1,11 +1,6 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 
-/**
- * A background loop that runs `round` again `idleMs` after each round ends, and at once when
- * woken (a change was just committed here); a wake during a round runs another right after it.
- * Rounds never overlap, a failing round is logged and retried, and `stop` waits for the round
- * under way. The webhook dispatcher and the health scheduler are built on it.
- */
+/** Runs `round` `idleMs` after the last ended, or at once when woken; rounds never overlap. */
 export class PollingLoop {
   private readonly logger: Logger;
   private timer: NodeJS.Timeout | null = null;
@@ -36,12 +31,26 @@ export class PollingLoop {
     return this.stopped;
   }
 
-  /** Stops scheduling; `interrupt` (cutting connections short, say) runs before waiting for the round. */
+  /** `interrupt` (cutting connections short, say) runs before waiting for the round under way. */
   async stop(interrupt?: () => Promise<void>): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await interrupt?.();
     await this.running;
+  }
+
+  /** Takes batches of `size` until one comes back short or the loop stops. */
+  async drain<T>(
+    size: number,
+    next: () => Promise<T[]>,
+    handle: (batch: T[]) => Promise<void>,
+  ): Promise<void> {
+    for (;;) {
+      const batch = await next();
+      if (batch.length === 0 || this.stopped) return;
+      await handle(batch);
+      if (batch.length < size) return;
+    }
   }
 
   private schedule(delayMs: number): void {
@@ -59,5 +68,26 @@ export class PollingLoop {
         });
     }, delayMs);
     this.timer.unref();
+  }
+}
+
+/** A background job of the application on a PollingLoop, whose rounds wait for the database. */
+export abstract class PollingService implements OnApplicationBootstrap, OnApplicationShutdown {
+  protected readonly logger: Logger;
+  protected readonly loop: PollingLoop;
+
+  constructor(name: string, idleMs: number, database: { readonly isReady: boolean }) {
+    this.logger = new Logger(name);
+    this.loop = new PollingLoop(name, () => (database.isReady ? this.round() : Promise.resolve()), idleMs);
+  }
+
+  protected abstract round(): Promise<void>;
+
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
   }
 }

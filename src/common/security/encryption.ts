@@ -8,15 +8,11 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const STRICT_BASE64 = /^(?:[A-Za-z\d+/]{4})*(?:[A-Za-z\d+/]{2}==|[A-Za-z\d+/]{3}=)?$/;
 
-/** True when a stored value was written by `FieldCipher.encrypt`. */
 export function isEncrypted(stored: string): boolean {
   return stored.startsWith(PREFIX);
 }
 
-/**
- * AES-256-GCM encryption of single database fields (webhook signing keys, signer keys) with the key from
- * STORAGE_ENCRYPTION_KEY. Stored form: `enc:v1:` + base64(iv (12) | tag (16) | ciphertext).
- */
+/** Stored form: `enc:v1:` + base64(iv (12) | tag (16) | ciphertext). */
 export class FieldCipher {
   readonly #key: Buffer;
 
@@ -24,7 +20,6 @@ export class FieldCipher {
     this.#key = key;
   }
 
-  /** Throws an error naming STORAGE_ENCRYPTION_KEY (never showing it) unless it is base64 of 32 bytes. */
   static fromBase64Key(b64: string): FieldCipher {
     const problem = 'STORAGE_ENCRYPTION_KEY must be base64 of exactly 32 bytes (`openssl rand -base64 32`)';
     const key = decodeStrictBase64(b64);
@@ -33,10 +28,7 @@ export class FieldCipher {
     return new FieldCipher(key);
   }
 
-  /**
-   * `associatedData` (such as the row's id) is authenticated, not stored: the value decrypts only
-   * with the same associated data, so a ciphertext copied into another row is refused.
-   */
+  /** `associatedData` (the row's id): a ciphertext copied into another row is refused. */
   encrypt(plain: string, associatedData?: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv(ALGORITHM, this.#key, iv, { authTagLength: TAG_BYTES });
@@ -45,7 +37,7 @@ export class FieldCipher {
     return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
   }
 
-  /** Values without the `enc:v1:` prefix were stored before encryption was enabled: returned as they are. */
+  /** Values stored before encryption was enabled are returned as they are. */
   decrypt(stored: string, associatedData?: string): string {
     if (!isEncrypted(stored)) return stored;
     const payload = decodeStrictBase64(stored.slice(PREFIX.length));

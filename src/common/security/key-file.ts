@@ -2,10 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/**
- * Writes a temporary file then hard-links it into place, so that two instances starting at once never
- * see a half-written key: the loser of the race gets EEXIST (answered `undefined`) and reads the winner's.
- */
+/** Hard-linked into place, so that no instance sees a half-written key; undefined for the race's loser. */
 export async function createKeyFileOnce(file: string, hexKey: string): Promise<string | undefined> {
   const temporary = `${file}.${randomUUID()}.tmp`;
   await writeFile(temporary, `${hexKey}\n`, { mode: 0o600, flag: 'wx' });
@@ -20,10 +17,6 @@ export async function createKeyFileOnce(file: string, hexKey: string): Promise<s
   }
 }
 
-/**
- * The key kept in `file`, created by `generate` on first use (mode 0600, in a folder created if
- * needed); `created` says whether this call made it. Two instances starting at once share one key.
- */
 export async function readOrCreateKeyFile(
   file: string,
   generate: () => string,

@@ -11,7 +11,7 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/** The system resolver; a seam so that tests can make a name resolve where they want. */
+/** A seam so that tests can make a name resolve where they want. */
 @Injectable()
 export class DnsResolver {
   lookup(
@@ -22,24 +22,14 @@ export class DnsResolver {
   }
 }
 
-/** A connection the URL policy refused after resolving the host name. */
 export class RefusedAddressError extends Error {
   readonly code = 'ERR_ADDRESS_REFUSED_BY_URL_POLICY';
 }
 
-/**
- * undici (109 modules), loaded on the first outbound request (a webhook attempt or a health
- * check) rather than at start.
- */
+/** undici (109 modules), loaded on the first outbound request rather than at start. */
 export const loadUndici = lazyRequire<typeof import('undici')>('undici');
 
-/**
- * An HTTP agent (undici) that applies a URL policy to the addresses it actually connects to:
- * every address a host name resolves to is checked, so DNS rebinding cannot point a stored name
- * at a metadata (or, when blocked, private) address. URLs written with an address are checked
- * by `checkUrl` before the request; the resolver is not asked about those. The agent is made on
- * first use.
- */
+/** Applies a URL policy to every address a host resolves to, so that DNS rebinding cannot get past it. */
 export class PolicyAgent {
   private agent: Promise<Agent> | null = null;
 
@@ -49,12 +39,10 @@ export class PolicyAgent {
     private readonly options: { connections?: number } = {},
   ) {}
 
-  /** The agent, made on the first call. */
   get(): Promise<Agent> {
     return (this.agent ??= loadUndici().then(({ Agent: UndiciAgent }) => this.create(UndiciAgent)));
   }
 
-  /** Ends every connection, in-flight requests included (they fail as network errors). */
   async destroy(): Promise<void> {
     if (this.agent) await (await this.agent).destroy();
   }
@@ -81,7 +69,6 @@ export class PolicyAgent {
   }
 }
 
-/** The refusal inside an undici error, when the policy refused the connection. */
 export function policyRefusal(error: unknown): RefusedAddressError | null {
   const cause = (error as { cause?: unknown } | null)?.cause ?? error;
   if (cause instanceof RefusedAddressError) return cause;
