@@ -1,44 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
-import { EntityRows } from '../database/entity-rows';
+import { EntityRepository } from '../database/entity-repository';
 import { NotificationEntity } from './notification.entity';
 
 export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url' | 'signingKey'>>;
 
 /** Notifications rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
-export class NotificationsRepository {
-  private readonly rows: EntityRows<NotificationEntity>;
-
-  constructor(@InjectRepository(NotificationEntity) repository: Repository<NotificationEntity>) {
-    this.rows = new EntityRows(repository);
-  }
-
-  /** With a transaction's manager, read inside that transaction. */
-  findById(id: string, manager?: EntityManager): Promise<NotificationEntity | null> {
-    return manager ? manager.findOneBy(NotificationEntity, { id }) : this.rows.findById(id);
-  }
-
-  existsById(id: string): Promise<boolean> {
-    return this.rows.existsById(id);
-  }
-
-  findPage(offset: number, limit: number): Promise<{ items: NotificationEntity[]; total: number }> {
-    return this.rows.findPage(offset, limit);
-  }
-
+export class NotificationsRepository extends EntityRepository(NotificationEntity) {
   /** Inserts a new notification; false when the id is taken (also when two requests race). */
-  async insert(manager: EntityManager, entity: NotificationEntity): Promise<boolean> {
+  override async insert(manager: EntityManager, entity: NotificationEntity): Promise<boolean> {
     try {
-      await manager.insert(NotificationEntity, entity);
+      await super.insert(manager, entity);
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
       throw error;
-    } finally {
-      this.rows.countChanged();
     }
   }
 
@@ -80,7 +58,7 @@ export class NotificationsRepository {
       if (isForeignKeyViolation(error)) return 'in_use';
       throw error;
     } finally {
-      this.rows.countChanged();
+      this.countChanged();
     }
   }
 }

@@ -51,13 +51,13 @@ export class RelayerHealthService {
   async status(relayerId: string): Promise<RelayerStatusResponse> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) throw relayerNotFound(relayerId);
-    return toStatus(relayer, await this.checks.find(relayerId));
+    return toStatus(relayer, await this.checks.findById(relayerId));
   }
 
   async balance(relayerId: string): Promise<BalanceResponse> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) throw relayerNotFound(relayerId);
-    const check = await this.checks.find(relayerId);
+    const check = await this.checks.findById(relayerId);
     return withRawIntegers({
       balance: BigInt(check?.balance ?? '0'),
       unit: UNIT[relayer.networkType],
@@ -146,8 +146,8 @@ export class RelayerHealthService {
     const disabledReason = disabledReasonOf(result);
     for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
       const done = await this.transactions.run(async (tx) => {
-        // In the transaction, with its connection: see RelayerChecksRepository.find.
-        const check = await this.checks.find(relayerId, tx.manager);
+        // In the transaction, with its connection: see EntityRepository.findById.
+        const check = await this.checks.findById(relayerId, tx.manager);
         if (!check) return true;
         const networkUrls =
           (await this.networks.rpcUrls(relayer.networkType, relayer.network, tx.manager)) ?? [];
