@@ -11,8 +11,8 @@ import { Transactions } from '../database/transactions';
 import type { DisabledReason, RelayerEntity } from '../relayers/relayers.service';
 import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
+import { toRelayerStatusResponse } from './relayer-health.mapper';
 import { excerpt, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
-import type { RelayerCheckEntity } from './relayer-check.entity';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthMetrics } from './relayer-health.metrics';
 import { RpcFetch } from './rpc-fetch';
@@ -51,7 +51,7 @@ export class RelayerHealthService {
   async status(relayerId: string): Promise<RelayerStatusResponse> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) throw relayerNotFound(relayerId);
-    return toStatus(relayer, await this.checks.findById(relayerId));
+    return toRelayerStatusResponse(relayer, await this.checks.findById(relayerId));
   }
 
   async balance(relayerId: string): Promise<BalanceResponse> {
@@ -196,21 +196,6 @@ export class RelayerHealthService {
  */
 export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
   return result.ok ? null : { type: result.reason, details: excerpt(result.details, MAX_DETAILS) };
-}
-
-function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): RelayerStatusResponse {
-  const checked = check?.checkedAt ?? null;
-  return {
-    network_type: relayer.networkType,
-    balance: check?.balance ?? '0',
-    paused: relayer.paused,
-    system_disabled: relayer.systemDisabled,
-    pending_transactions_count: 0,
-    last_confirmed_transaction_timestamp: null,
-    ...(relayer.networkType === 'evm' ? { nonce: check?.nonce ?? '0' } : {}),
-    ...(relayer.networkType === 'stellar' ? { sequence_number: check?.sequenceNumber ?? '0' } : {}),
-    checked_at: checked === null ? null : checked.toISOString(),
-  };
 }
 
 /**
