@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, ObjectLiteral, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { CachedRowCount } from './cached-row-count';
 import { DatabaseDialect } from './dialects/database-dialect';
+import { asColumnValues } from './json-column';
 
 /**
  * The base of every table's repository: `class WidgetsRepository extends EntityRepository(WidgetEntity)`.
@@ -106,6 +108,28 @@ export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
       } finally {
         this.countChanged();
       }
+    }
+
+    /**
+     * Writes `values` and bumps the version; with `version`, only while the row still has it.
+     * False when no such row (at that version) exists: re-read and retry.
+     */
+    protected async updateVersioned(
+      manager: EntityManager,
+      id: string,
+      version: number | undefined,
+      values: Partial<E>,
+    ): Promise<boolean> {
+      const result = await manager
+        .createQueryBuilder()
+        .update(entity)
+        .set({ ...asColumnValues(values), version: () => 'version + 1' } as QueryDeepPartialEntity<E>)
+        .where(`${this.primaryKey} = :id${version === undefined ? '' : ' AND version = :version'}`, {
+          id,
+          version,
+        })
+        .execute();
+      return (result.affected ?? 0) > 0;
     }
 
     /** Call after every delete, so that this instance's lists show the true total at once. */

@@ -24,19 +24,14 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
    * Applies only the given columns and bumps the version; with `version`, only while the
    * notification still has it. False when no such notification (at that version) exists.
    */
-  async update(
+  update(
     manager: EntityManager,
     id: string,
     changes: NotificationChanges,
     now: Date,
     version?: number,
   ): Promise<boolean> {
-    const result = await manager.update(
-      NotificationEntity,
-      version === undefined ? { id } : { id, version },
-      { ...changes, updatedAt: now, version: () => 'version + 1' },
-    );
-    return (result.affected ?? 0) > 0;
+    return this.updateVersioned(manager, id, version, { ...changes, updatedAt: now });
   }
 
   /**

@@ -3,7 +3,6 @@ import type { EntityManager } from 'typeorm';
 import type { NetworkType } from '../catalogue/catalogue.service';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-repository';
-import { asColumnValues } from '../database/json-column';
 import { RelayerEntity } from './relayer.entity';
 
 export type RelayerChanges = Pick<
@@ -78,13 +77,7 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     changes: RelayerChanges,
   ): Promise<'written' | 'stale' | 'missing_notification'> {
     try {
-      const result = await manager
-        .createQueryBuilder()
-        .update(RelayerEntity)
-        .set(asColumnValues<RelayerEntity>({ ...changes, version: version + 1 }))
-        .where('id = :id AND version = :version', { id, version })
-        .execute();
-      return (result.affected ?? 0) > 0 ? 'written' : 'stale';
+      return (await this.updateVersioned(manager, id, version, changes)) ? 'written' : 'stale';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'missing_notification';
       throw error;
@@ -96,19 +89,13 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
    * since it was read; a PATCH in between makes it 'stale' and the checker reads again, and a
    * PATCH never writes these columns, so neither overwrites the other.
    */
-  async setSystemStateIfVersion(
+  setSystemStateIfVersion(
     manager: EntityManager,
     id: string,
     version: number,
     state: Pick<RelayerEntity, 'systemDisabled' | 'disabledReason' | 'updatedAt'>,
   ): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(RelayerEntity)
-      .set(asColumnValues<RelayerEntity>({ ...state, version: version + 1 }))
-      .where('id = :id AND version = :version', { id, version })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return this.updateVersioned(manager, id, version, state);
   }
 
   /** With a version, only while the relayer still has it (false when it changed since it was read). */
