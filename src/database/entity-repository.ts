@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, ObjectLiteral, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { CachedRowCount } from './cached-row-count';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { asColumnValues } from './json-column';
@@ -14,7 +13,6 @@ import { asColumnValues } from './json-column';
  * rows both from the entity's metadata: a new column is declared once, on the entity. Writes and
  * reads inside a transaction take that transaction's EntityManager.
  */
-// eslint-disable-next-line @typescript-eslint/explicit-module-boundary-types -- a mixin: its type is the class it returns
 export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
   @Injectable()
   class Rows {
@@ -123,7 +121,7 @@ export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
       const result = await manager
         .createQueryBuilder()
         .update(entity)
-        .set({ ...asColumnValues(values), version: () => 'version + 1' } as QueryDeepPartialEntity<E>)
+        .set({ ...asColumnValues(values), version: () => 'version + 1' })
         .where(`${this.primaryKey} = :id${version === undefined ? '' : ' AND version = :version'}`, {
           id,
           version,

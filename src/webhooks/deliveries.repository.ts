@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 
