@@ -6,12 +6,10 @@ import { DatabaseDialect } from './dialects/database-dialect';
 import { asColumnValues } from './json-column';
 
 /**
- * The base of every table's repository: `class WidgetsRepository extends EntityRepository(WidgetEntity)`.
- * It gives each table the same `findById(id, manager?)`, `existsById`, `findPage`, `count` and
- * `insert`, each a fixed SQL string (the driver reuses its prepared statement, where a query
- * builder would build the SQL again on every call), with the column list and the conversion of
- * rows both from the entity's metadata: a new column is declared once, on the entity. Writes and
- * reads inside a transaction take that transaction's EntityManager.
+ * The base of every repository: `class WidgetsRepository extends EntityRepository(WidgetEntity)`.
+ * Fixed SQL strings (the driver reuses its prepared statement; a query builder builds SQL on every
+ * call), columns and row conversion from the entity's metadata. Writes, and reads inside a
+ * transaction, take that transaction's EntityManager.
  */
 export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
   @Injectable()
@@ -86,10 +84,8 @@ export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
     }
 
     /**
-     * Inserts a row with every column of the entity, in the caller's transaction, each value
-     * through the driver's own conversion (the column's transformer, booleans, dates) as
-     * `manager.insert` would write it. Errors are those of `manager.insert` (a QueryFailedError);
-     * a repository may override it to answer the refusals its callers expect (`super.insert`).
+     * Every column, each value through the driver's conversion as `manager.insert` would write it
+     * (and its errors); a repository may override it to answer the refusals its callers expect.
      */
     async insert(manager: EntityManager, values: Partial<E>): Promise<unknown> {
       const { metadata } = this.repository;

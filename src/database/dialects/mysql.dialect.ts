@@ -46,10 +46,9 @@ export class MysqlDialect extends DatabaseDialect {
   }
 
   /**
-   * Every query runner of TypeORM's MysqlDriver takes its connection through
-   * `obtainMasterConnection`, from a mysql2 pool that queues a caller without end while every
-   * connection is taken (mysql2 has no acquire timeout). The wait is bounded here, once for all,
-   * and the same seam gives each connection its statement timeout (migrate).
+   * Every query runner takes its connection through `obtainMasterConnection`, from a mysql2 pool
+   * that queues a caller without end (no acquire timeout): the wait is bounded here, and the same
+   * seam gives each connection its statement timeout (migrate).
    */
   boundWaits(maxWaitMs: number): void {
     this.maxWaitMs = maxWaitMs;
@@ -74,13 +73,11 @@ export class MysqlDialect extends DatabaseDialect {
   }
 
   /**
-   * Under a lock, so that instances starting together apply them once; then every connection, on
-   * its next use, limits each statement to REQUEST_TIMEOUT_MS (docs/reference/hardening.md): a
-   * statement waiting for a lock is aborted by the server and its connection is free again. Not
-   * before: a long ALTER TABLE must not be cut short. MariaDB's max_statement_time covers every
-   * statement, lock waits included; MySQL's max_execution_time covers SELECT only. (Not mysql2's
-   * per-query `timeout`: it closes the connection while the server goes on waiting with the
-   * transaction and its locks.)
+   * Under a lock, so that instances starting together apply them once. Then each connection, on its
+   * next use, bounds every statement to REQUEST_TIMEOUT_MS (docs/reference/hardening.md), lock
+   * waits included (MariaDB's max_statement_time; MySQL's max_execution_time: SELECT only); not
+   * before, so a long ALTER TABLE is not cut short. Not mysql2's per-query `timeout`: it closes the
+   * connection while the server goes on waiting with the transaction and its locks.
    */
   async migrate(logger: Logger): Promise<void> {
     const lock = new MigrationLock(this.dataSource);
@@ -130,11 +127,9 @@ export class MysqlDialect extends DatabaseDialect {
 }
 
 /**
- * A lock that holds across a whole Galera cluster as on one server (docs/reference/several-instances.md):
- * a row of its own table, taken by a replicated INSERT, so that certification lets exactly one of
- * two instances on different nodes win (`GET_LOCK` is node-local on Galera). The holder renews it
- * while migrating; a holder that died leaves a row that expires and is taken over. Once the INSERT
- * commits on a node, every write certified before it has been applied there too.
+ * A lock that holds across a Galera cluster as on one server (docs/reference/several-instances.md):
+ * a row taken by a replicated INSERT, which certification lets one node win (`GET_LOCK` is
+ * node-local), renewed while migrating and taken over once a dead holder's lease expires.
  */
 class MigrationLock {
   private readonly owner = `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
