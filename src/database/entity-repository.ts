@@ -77,7 +77,7 @@ export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
 
     /**
      * The row count, counted at most once a second: inserts and deletes through this instance
-     * (`insert`, `countChanged`) show at once, those of other instances within the second.
+     * (`insert`, `deleteVersioned`) show at once, those of other instances within the second.
      */
     count(): Promise<number> {
       return this.#total.get();
@@ -100,7 +100,7 @@ export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
           ),
         );
       } finally {
-        this.countChanged();
+        this.#total.invalidate();
       }
     }
 
@@ -118,17 +118,24 @@ export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
         .createQueryBuilder()
         .update(entity)
         .set({ ...asColumnValues(values), version: () => 'version + 1' })
-        .where(`${this.primaryKey} = :id${version === undefined ? '' : ' AND version = :version'}`, {
-          id,
-          version,
-        })
+        .where(this.byId(version), { id, version })
         .execute();
       return (result.affected ?? 0) > 0;
     }
 
-    /** Call after every delete, so that this instance's lists show the true total at once. */
-    protected countChanged(): void {
-      this.#total.invalidate();
+    /** With `version`, only while the row still has it; false when no such row (at that version). */
+    protected async deleteVersioned(manager: EntityManager, id: string, version?: number): Promise<boolean> {
+      try {
+        const result = await manager
+          .createQueryBuilder()
+          .delete()
+          .from(entity)
+          .where(this.byId(version), { id, version })
+          .execute();
+        return (result.affected ?? 0) > 0;
+      } finally {
+        this.#total.invalidate();
+      }
     }
 
     /** Runs a SELECT of `columns` (with `?` parameters) and returns its rows as entities. */
@@ -138,6 +145,10 @@ export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
         parameters,
       );
       return rows.map((row) => this.hydrate(row));
+    }
+
+    private byId(version?: number): string {
+      return `${this.primaryKey} = :id${version === undefined ? '' : ' AND version = :version'}`;
     }
 
     private get primaryKey(): string {

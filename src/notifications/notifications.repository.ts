@@ -44,16 +44,10 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
     version?: number,
   ): Promise<'deleted' | 'missing' | 'in_use'> {
     try {
-      const result = await manager.delete(
-        NotificationEntity,
-        version === undefined ? { id } : { id, version },
-      );
-      return (result.affected ?? 0) > 0 ? 'deleted' : 'missing';
+      return (await this.deleteVersioned(manager, id, version)) ? 'deleted' : 'missing';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'in_use';
       throw error;
-    } finally {
-      this.countChanged();
     }
   }
 }

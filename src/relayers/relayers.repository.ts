@@ -99,9 +99,7 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
   }
 
   /** With a version, only while the relayer still has it (false when it changed since it was read). */
-  async deleteById(manager: EntityManager, id: string, version?: number): Promise<boolean> {
-    const result = await manager.delete(RelayerEntity, version === undefined ? { id } : { id, version });
-    this.countChanged();
-    return (result.affected ?? 0) > 0;
+  deleteById(manager: EntityManager, id: string, version?: number): Promise<boolean> {
+    return this.deleteVersioned(manager, id, version);
   }
 }

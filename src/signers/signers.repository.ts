@@ -32,10 +32,6 @@ export class SignersRepository extends EntityRepository(SignerEntity) {
   }
 
   async delete(manager: EntityManager, id: string): Promise<void> {
-    try {
-      await manager.delete(SignerEntity, { id });
-    } finally {
-      this.countChanged();
-    }
+    await this.deleteVersioned(manager, id);
   }
 }
