@@ -25,10 +25,7 @@ export function DocumentColumn(
   };
 }
 
-/**
- * The service's data source (the application's and the CLI's): its dialect, chosen here once by
- * its driver, and the entities' document columns typed for it.
- */
+/** The service's data source (the application's and the CLI's): its dialect, chosen once by its driver. */
 export class ServiceDataSource extends DataSource {
   readonly dialect: DatabaseDialect;
 

@@ -17,16 +17,14 @@ export const CHANGE_RECORDED = 'change.recorded';
 
 /**
  * A change to a resource, recorded once by the service that makes it (docs/architecture.md#the-change-pipeline).
- * `before` and `after` are response-shaped, with no secret; `event` is the extension event that
- * announces it (docs/reference/extension-events.md), for the resources that have one.
+ * `before` (null for a create) and `after` (null for a delete) are as answered, with no secret;
+ * `event` is the extension event that announces it (docs/reference/extension-events.md), if any.
  */
 export interface Change {
   readonly resource: string;
   readonly id: string;
   readonly operation: 'create' | 'update' | 'delete';
-  /** The resource as it was answered before the change; null for a create. */
   readonly before: object | null;
-  /** The resource as it is answered after the change; null for a delete. */
   readonly after: object | null;
   readonly event?: readonly [name: string, payload: object];
 }
@@ -34,10 +32,7 @@ export interface Change {
 /** One transaction, as the work inside it sees it. */
 export interface Tx {
   readonly manager: EntityManager;
-  /**
-   * Records a change: its extension event (if any) is published as by `publish`, then the change
-   * itself under CHANGE_RECORDED, which the audit trail subscribes to in the transaction.
-   */
+  /** Publishes the change's extension event (if any), then the change under CHANGE_RECORDED (the audit trail). */
   recordChange(change: Change): Promise<void>;
   /**
    * Publishes a change (docs/reference/extension-events.md): now to the subscribers of `<name>.committing`, which write
@@ -49,9 +44,8 @@ export interface Tx {
 
 export interface RunOptions {
   /**
-   * A dry run (docs/reference/safe-writes.md): the work runs with every statement and check, then the transaction
-   * is rolled back and `run` resolves with the work's result. Nothing is published, neither
-   * `<name>.committing` nor `<name>`.
+   * A dry run (docs/reference/safe-writes.md): the work runs with every statement and check, then the
+   * transaction is rolled back and `run` resolves with the work's result; nothing is published.
    */
   readonly rollback?: boolean;
 }
@@ -89,10 +83,7 @@ class RolledBack<T> extends Error {
 @Injectable()
 export class Transactions {
   private readonly logger = new Logger('Transactions');
-  /**
-   * Set in the async context of the work of an open transaction; `open` turns false when it ends,
-   * so that what the work left behind (a timer, a woken loop) may open transactions later.
-   */
+  /** Set in the work's async context; `open` turns false when it ends, so what it left behind (a timer) may open transactions. */
   private readonly current = new AsyncLocalStorage<{ open: boolean }>();
 
   constructor(

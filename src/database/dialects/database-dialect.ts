@@ -5,9 +5,8 @@ import type { ColumnType } from 'typeorm';
 export type PoolConnections = Partial<Record<'total' | 'free' | 'waiting', number>>;
 
 /**
- * Everything that differs between SQLite and MySQL/MariaDB, in two implementations
- * (sqlite.dialect.ts, mysql.dialect.ts) chosen once, when the data source is made
- * (ServiceDataSource, document-column.ts). Nothing else asks which database it runs on.
+ * Everything that differs between SQLite and MySQL/MariaDB, in two implementations chosen once, when
+ * the data source is made (ServiceDataSource). Nothing else asks which database it runs on.
  */
 export abstract class DatabaseDialect {
   /** The column type of a whole document (DocumentColumn). */
