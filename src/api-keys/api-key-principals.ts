@@ -1,12 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { hash } from 'node:crypto';
 import type Redis from 'ioredis';
-import { IsNull, type Repository } from 'typeorm';
 import type { ApiKeyStore } from '../common/auth/authenticator';
 import type { Principal } from '../common/auth/principal';
 import { REDIS_CLIENT } from '../common/redis/redis.module';
-import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 
 /** Managed keys: `rk_` and 43 base64url characters (32 random bytes). */
 export const API_KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
@@ -61,7 +59,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
   private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly keys: ApiKeysRepository,
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {}
 
@@ -137,7 +135,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
 
   /** The key's entry, freshly read; null (and remembered as unknown) when no live key has the digest. */
   private async fetch(digest: string, now: number): Promise<Entry | null> {
-    const row = await this.keys.findOneBy({ keyDigest: digest, revokedAt: IsNull() });
+    const row = await this.keys.findActiveByDigest(digest);
     if (!row) {
       this.entries.delete(digest);
       evictOldest(this.unknown, MAX_UNKNOWN);
@@ -165,12 +163,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     this.lastUsed.clear();
     for (const [id, at] of pending) {
       try {
-        await this.keys
-          .createQueryBuilder()
-          .update(ApiKeyEntity)
-          .set({ lastUsedAt: at })
-          .where('id = :id AND (last_used_at IS NULL OR last_used_at < :at)', { id, at })
-          .execute();
+        await this.keys.touchLastUsed(id, at);
       } catch (error) {
         this.logger.warn({ err: error }, 'last_used_at not written; kept for the next round');
         if (!this.lastUsed.has(id)) this.lastUsed.set(id, at);

@@ -6,13 +6,14 @@ import { RedisModule } from '../common/redis/redis.module';
 import { ApiKeyPrincipals } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysController } from './api-keys.controller';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
 
 /** Managed API keys: the routes, and the store the global auth guard looks keys up in. */
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity]), AuthModule, RedisModule],
   controllers: [ApiKeysController],
-  providers: [ApiKeysService, ApiKeyPrincipals],
+  providers: [ApiKeysService, ApiKeysRepository, ApiKeyPrincipals],
 })
 export class ApiKeysModule implements OnModuleInit {
   constructor(

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { IsNull, type Repository } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
 import { ForbiddenError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { asColumnValues } from '../database/json-column';
 import { Transactions } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, EXPIRES_RULE } from './dto/api-key.dto';
 import { apiKeyNotFound } from './api-keys.errors';
 import { toApiKeyResponse } from './api-key.mapper';
@@ -19,7 +17,7 @@ const PREFIX_LENGTH = 8;
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly keys: ApiKeysRepository,
     private readonly principals: ApiKeyPrincipals,
     private readonly transactions: Transactions,
   ) {}
@@ -48,7 +46,7 @@ export class ApiKeysService {
     });
     const response = toApiKeyResponse(row);
     await this.transactions.run(async (tx) => {
-      await tx.manager.insert(ApiKeyEntity, asColumnValues(row));
+      await this.keys.insert(tx.manager, row);
       await tx.recordChange({
         resource: 'api_key',
         id: row.id,
@@ -62,13 +60,8 @@ export class ApiKeysService {
   }
 
   async list(query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
-    const [rows, total] = await this.keys.findAndCount({
-      where: { revokedAt: IsNull() },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: query.offset,
-      take: query.per_page,
-    });
-    return new Page(rows.map(toApiKeyResponse), query, total);
+    const { items, total } = await this.keys.findActivePage(query.offset, query.per_page);
+    return new Page(items.map(toApiKeyResponse), query, total);
   }
 
   async get(id: string): Promise<ApiKeyResponse> {
@@ -85,15 +78,10 @@ export class ApiKeysService {
    */
   async revoke(id: string, caller: Principal): Promise<string> {
     await this.transactions.run(async (tx) => {
-      const row = await tx.manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
+      const row = await this.keys.findActive(id, tx.manager);
       if (!row) throw apiKeyNotFound();
       if (!holdsAll(caller, row.permissions)) throw new ForbiddenError();
-      const result = await tx.manager.update(
-        ApiKeyEntity,
-        { id, revokedAt: IsNull() },
-        { revokedAt: new Date() },
-      );
-      if ((result.affected ?? 0) === 0) throw apiKeyNotFound();
+      if (!(await this.keys.revoke(tx.manager, id, new Date()))) throw apiKeyNotFound();
       await tx.recordChange({
         resource: 'api_key',
         id,
@@ -107,7 +95,7 @@ export class ApiKeysService {
   }
 
   private async find(id: string): Promise<ApiKeyEntity> {
-    const row = await this.keys.findOneBy({ id, revokedAt: IsNull() });
+    const row = await this.keys.findActive(id);
     if (!row) throw apiKeyNotFound();
     return row;
   }

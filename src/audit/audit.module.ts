@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditController } from './audit.controller';
 import { AuditEventEntity } from './audit-event.entity';
+import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 
 /** The audit trail of docs/reference/keys-and-audit.md: records written with each change, read at GET /api/v1/audit. */
 @Module({
   imports: [TypeOrmModule.forFeature([AuditEventEntity])],
   controllers: [AuditController],
-  providers: [AuditService],
+  providers: [AuditService, AuditRepository],
 })
 export class AuditModule {}

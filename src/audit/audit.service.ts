@@ -1,15 +1,12 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import type { Repository } from 'typeorm';
 import { Page } from '../common/http/page';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
-import { EntityRows } from '../database/entity-rows';
 import { CHANGE_RECORDED, type CommittingEvent } from '../database/transactions';
 import type { AuditChange } from './audit-change';
-import { AuditEventEntity } from './audit-event.entity';
+import { AuditRepository } from './audit.repository';
 import { AuditEventResponse, AuditQueryDto } from './dto/audit.dto';
 import { toAuditEventResponse } from './audit.mapper';
 
@@ -36,12 +33,7 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly logger = new Logger('Audit');
   private readonly sweeper = new PollingLoop('AuditRetention', () => this.sweep(), SWEEP_EVERY_MS);
 
-  /** The insert of every record: one fixed SQL string, not an insert query built per change. */
-  private readonly rows: EntityRows<AuditEventEntity>;
-
-  constructor(@InjectRepository(AuditEventEntity) private readonly events: Repository<AuditEventEntity>) {
-    this.rows = new EntityRows(events);
-  }
+  constructor(private readonly events: AuditRepository) {}
 
   onApplicationBootstrap(): void {
     this.sweeper.start();
@@ -59,7 +51,7 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
   async record({ manager, event }: CommittingEvent<AuditChange>): Promise<void> {
     const context = RequestContext.current();
     const actor = context?.principal ?? { type: 'system', id: 'system', name: 'service' };
-    await this.rows.insert(manager, {
+    await this.events.insert(manager, {
       id: nextId(),
       at: new Date(),
       actorType: actor.type,
@@ -75,31 +67,12 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async list(query: AuditQueryDto): Promise<Page<AuditEventResponse>> {
-    const select = this.events.createQueryBuilder('e');
-    if (query.resource_type !== undefined)
-      select.andWhere('e.resource_type = :type', { type: query.resource_type });
-    if (query.resource_id !== undefined) select.andWhere('e.resource_id = :rid', { rid: query.resource_id });
-    if (query.actor_id !== undefined) select.andWhere('e.actor_id = :actor', { actor: query.actor_id });
-    if (query.action !== undefined) select.andWhere('e.action = :action', { action: query.action });
-    if (query.since !== undefined) select.andWhere('e.at >= :since', { since: query.since });
-    if (query.until !== undefined) select.andWhere('e.at < :until', { until: query.until });
-    const [rows, total] = await select
-      .orderBy('e.at', 'DESC')
-      .addOrderBy('e.id', 'DESC')
-      .skip(query.offset)
-      .take(query.per_page)
-      .getManyAndCount();
-    return new Page(rows.map(toAuditEventResponse), query, total);
+    const { items, total } = await this.events.findMatching(query);
+    return new Page(items.map(toAuditEventResponse), query, total);
   }
 
   private async sweep(): Promise<void> {
-    const result = await this.events
-      .createQueryBuilder()
-      .delete()
-      .from(AuditEventEntity)
-      .where('at < :before', { before: new Date(Date.now() - AUDIT_RETENTION_MS) })
-      .execute();
-    if ((result.affected ?? 0) > 0)
-      this.logger.log(`removed ${result.affected} audit records older than 90 days`);
+    const removed = await this.events.deleteBefore(new Date(Date.now() - AUDIT_RETENTION_MS));
+    if (removed > 0) this.logger.log(`removed ${removed} audit records older than 90 days`);
   }
 }

@@ -1,10 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { buildDataSourceOptions } from './data-source-options';
 import { DatabaseLifecycle } from './database-lifecycle.service';
-import { ServiceDataSource } from './document-column';
+import { DatabaseDialect } from './dialects/database-dialect';
+import { dialectOf, ServiceDataSource } from './document-column';
 import { Transactions } from './transactions';
 
 @Global()
@@ -12,7 +14,7 @@ import { Transactions } from './transactions';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      // Connected by DatabaseLifecycle, which also runs the migrations under a lock.
+      // Connected by DatabaseLifecycle, which also runs the migrations (under a lock on MySQL).
       useFactory: (config: AppConfig) => ({
         ...buildDataSourceOptions(config.database),
         manualInitialization: true,
@@ -23,7 +25,15 @@ import { Transactions } from './transactions';
       },
     }),
   ],
-  providers: [DatabaseLifecycle, Transactions],
-  exports: [DatabaseLifecycle, Transactions],
+  providers: [
+    {
+      provide: DatabaseDialect,
+      inject: [getDataSourceToken()],
+      useFactory: (ds: DataSource) => dialectOf(ds),
+    },
+    DatabaseLifecycle,
+    Transactions,
+  ],
+  exports: [DatabaseDialect, DatabaseLifecycle, Transactions],
 })
 export class DatabaseModule {}

@@ -16,14 +16,11 @@ import { ConnectionWaitTimeoutError, connectionWaitMs } from './connection-wait'
 const MAX_HOLD_MS = 5000;
 
 /**
- * SQLite has one connection (TypeORM's better-sqlite3 driver shares it between every caller), so
- * a query outside a transaction that runs while one is open runs inside it: it would read that
- * transaction's uncommitted rows, which a rollback (a failure, a dry run) then takes back, or a
- * half-applied change (a relayer re-enabled before its check's balance is written).
- *
- * Likewise two requests' transactions would interleave on it. The gate gives SQLite the isolation
- * MySQL has: transactions run one at a time, a query from outside waits until the open one ends,
- * and a transaction begins only once the queries under way have run.
+ * SQLite has one connection, shared by every caller: a query from outside an open transaction
+ * runs inside it (and reads rows a rollback takes back), and two transactions interleave. The
+ * gate (SqliteDialect) gives SQLite the isolation MySQL has: transactions run one at a time, a
+ * query from outside waits until the open one ends, and a transaction begins only once the
+ * queries under way have run.
  */
 export class SqliteReadGate {
   private static readonly gates = new WeakMap<DataSource, SqliteReadGate>();
@@ -46,10 +43,9 @@ export class SqliteReadGate {
   private drained: (() => void) | null = null;
   /** The transactions queued, each after the one before it. */
   private tail: Promise<unknown> = Promise.resolve();
-  /** REQUEST_TIMEOUT_MS once bounded (database-lifecycle.service.ts): how long a caller may wait for the connection. */
+  /** REQUEST_TIMEOUT_MS once bounded: a caller waits for the connection at most connectionWaitMs(maxWaitMs). */
   private maxWaitMs: number | null = null;
 
-  /** docs/reference/hardening.md, no hanging: a caller waits for the connection at most connectionWaitMs(maxWaitMs). */
   boundWaits(maxWaitMs: number): void {
     this.maxWaitMs = maxWaitMs;
   }

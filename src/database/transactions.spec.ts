@@ -1,15 +1,17 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { DatabaseDialect } from './dialects/database-dialect';
+import { MysqlDialect } from './dialects/mysql.dialect';
+import { SqliteDialect } from './dialects/sqlite.dialect';
 import { Transactions } from './transactions';
 
 /** A data source whose transactions fail with the given driver errors first, then commit. */
 function dataSource(
   type: 'mysql' | 'better-sqlite3',
   failures: Error[],
-): { source: DataSource; runs: () => number } {
+): { source: DataSource; dialect: DatabaseDialect; runs: () => number } {
   let runs = 0;
   const source = {
-    options: { type },
     transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
       runs += 1;
       const result = await work({} as EntityManager);
@@ -18,7 +20,8 @@ function dataSource(
       return result;
     },
   } as unknown as DataSource;
-  return { source, runs: () => runs };
+  const dialect = type === 'mysql' ? new MysqlDialect(source) : new SqliteDialect(source);
+  return { source, dialect, runs: () => runs };
 }
 
 /** A driver error as TypeORM wraps it (QueryFailedError.driverError). */
@@ -30,11 +33,11 @@ const duplicate = driverFailure(1062, 'ER_DUP_ENTRY');
 
 describe('Transactions: conflicts the database resolved by rolling one side back are run again', () => {
   it('a deadlock (or Galera certification conflict) and a lock wait timeout: run again, then committed', async () => {
-    const { source, runs } = dataSource('mysql', [deadlock, lockWait]);
+    const { source, dialect, runs } = dataSource('mysql', [deadlock, lockWait]);
     const published: string[] = [];
     const events = new EventEmitter2();
     events.on('thing.done', () => published.push('done'));
-    const result = await new Transactions(source, events).run(async (tx) => {
+    const result = await new Transactions(source, events, dialect).run(async (tx) => {
       await tx.publish('thing.done', {});
       return 'committed';
     });
@@ -47,21 +50,21 @@ describe('Transactions: conflicts the database resolved by rolling one side back
   });
 
   it('gives up after ten attempts and lets the conflict through', async () => {
-    const { source, runs } = dataSource(
+    const { source, dialect, runs } = dataSource(
       'mysql',
       Array.from({ length: 10 }, () => deadlock),
     );
-    await expect(new Transactions(source, new EventEmitter2()).run(() => Promise.resolve('x'))).rejects.toBe(
-      deadlock,
-    );
+    await expect(
+      new Transactions(source, new EventEmitter2(), dialect).run(() => Promise.resolve('x')),
+    ).rejects.toBe(deadlock);
     expect(runs()).toBe(10);
   });
 
   it('any other error is not retried', async () => {
-    const { source, runs } = dataSource('mysql', [duplicate]);
-    await expect(new Transactions(source, new EventEmitter2()).run(() => Promise.resolve('x'))).rejects.toBe(
-      duplicate,
-    );
+    const { source, dialect, runs } = dataSource('mysql', [duplicate]);
+    await expect(
+      new Transactions(source, new EventEmitter2(), dialect).run(() => Promise.resolve('x')),
+    ).rejects.toBe(duplicate);
     expect(runs()).toBe(1);
   });
 });
@@ -70,7 +73,6 @@ describe('Transactions: a dry run (rollback) runs the work and keeps nothing', (
   it('resolves with the work result, rolls the transaction back and publishes nothing at all', async () => {
     let outcome: 'committed' | 'rolled back' | undefined;
     const source = {
-      options: { type: 'better-sqlite3' },
       transaction: async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
         try {
           const result = await work({} as EntityManager);
@@ -85,7 +87,7 @@ describe('Transactions: a dry run (rollback) runs the work and keeps nothing', (
     const heard: string[] = [];
     const events = new EventEmitter2({ wildcard: true });
     events.onAny((name) => heard.push(String(name)));
-    const result = await new Transactions(source, events).run(
+    const result = await new Transactions(source, events, new SqliteDialect(source)).run(
       async (tx) => {
         await tx.publish('thing.done', {});
         return 'would be';
@@ -96,10 +98,12 @@ describe('Transactions: a dry run (rollback) runs the work and keeps nothing', (
   });
 
   it("the work's own error still reaches the caller", async () => {
-    const { source } = dataSource('better-sqlite3', []);
+    const { source, dialect } = dataSource('better-sqlite3', []);
     const refusal = new Error('refused');
     await expect(
-      new Transactions(source, new EventEmitter2()).run(() => Promise.reject(refusal), { rollback: true }),
+      new Transactions(source, new EventEmitter2(), dialect).run(() => Promise.reject(refusal), {
+        rollback: true,
+      }),
     ).rejects.toBe(refusal);
   });
 });

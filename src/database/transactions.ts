@@ -3,12 +3,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { isTransientConflict } from '../common/errors/database-errors';
 import { DeadlineExceededError, RequestDeadline } from '../common/http/request-deadline';
-import { SqliteReadGate } from './sqlite-read-gate';
-
-/** Enough for 30 writers of one row through three Galera nodes at once (test/resilience/galera.e2e-spec.ts). */
-const MAX_CONFLICT_ATTEMPTS = 10;
+import { DatabaseDialect } from './dialects/database-dialect';
 
 /** What subscribers of `<name>.committing` receive: the change, and the transaction it is part of. */
 export interface CommittingEvent<T> {
@@ -21,16 +17,14 @@ export const CHANGE_RECORDED = 'change.recorded';
 
 /**
  * A change to a resource, recorded once by the service that makes it (docs/architecture.md#the-change-pipeline).
- * `before` and `after` are response-shaped, with no secret; `event` is the extension event that
- * announces it (docs/reference/extension-events.md), for the resources that have one.
+ * `before` (null for a create) and `after` (null for a delete) are as answered, with no secret;
+ * `event` is the extension event that announces it (docs/reference/extension-events.md), if any.
  */
 export interface Change {
   readonly resource: string;
   readonly id: string;
   readonly operation: 'create' | 'update' | 'delete';
-  /** The resource as it was answered before the change; null for a create. */
   readonly before: object | null;
-  /** The resource as it is answered after the change; null for a delete. */
   readonly after: object | null;
   readonly event?: readonly [name: string, payload: object];
 }
@@ -38,10 +32,7 @@ export interface Change {
 /** One transaction, as the work inside it sees it. */
 export interface Tx {
   readonly manager: EntityManager;
-  /**
-   * Records a change: its extension event (if any) is published as by `publish`, then the change
-   * itself under CHANGE_RECORDED, which the audit trail subscribes to in the transaction.
-   */
+  /** Publishes the change's extension event (if any), then the change under CHANGE_RECORDED (the audit trail). */
   recordChange(change: Change): Promise<void>;
   /**
    * Publishes a change (docs/reference/extension-events.md): now to the subscribers of `<name>.committing`, which write
@@ -53,9 +44,8 @@ export interface Tx {
 
 export interface RunOptions {
   /**
-   * A dry run (docs/reference/safe-writes.md): the work runs with every statement and check, then the transaction
-   * is rolled back and `run` resolves with the work's result. Nothing is published, neither
-   * `<name>.committing` nor `<name>`.
+   * A dry run (docs/reference/safe-writes.md): the work runs with every statement and check, then the
+   * transaction is rolled back and `run` resolves with the work's result; nothing is published.
    */
   readonly rollback?: boolean;
 }
@@ -87,47 +77,24 @@ class RolledBack<T> extends Error {
  * The one way the service writes: every change runs in a transaction through `run`, which
  * - commits only while the request's deadline allows it, so a 504 never hides a committed change;
  * - publishes the change's events after commit;
- * - on SQLite runs one transaction at a time, and holds queries from outside until it ends
- *   (SqliteReadGate): TypeORM shares one connection there.
+ * - runs it as the dialect wants: on SQLite alone on the one connection, on MySQL again after a
+ *   conflict the database resolved by rolling it back (a deadlock, a Galera certification conflict).
  */
 @Injectable()
 export class Transactions {
   private readonly logger = new Logger('Transactions');
-  /** SQLite only: its one connection, shared by every caller (SqliteReadGate). */
-  private readonly gate: SqliteReadGate | null;
-  /**
-   * Set in the async context of the work of an open transaction; `open` turns false when it ends,
-   * so that what the work left behind (a timer, a woken loop) may open transactions later.
-   */
+  /** Set in the work's async context; `open` turns false when it ends, so what it left behind (a timer) may open transactions. */
   private readonly current = new AsyncLocalStorage<{ open: boolean }>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventEmitter2,
-  ) {
-    this.gate = dataSource.options.type === 'better-sqlite3' ? SqliteReadGate.of(dataSource) : null;
-  }
+    private readonly dialect: DatabaseDialect,
+  ) {}
 
   run<T>(work: (tx: Tx) => Promise<T>, options: RunOptions = {}): Promise<T> {
     if (this.current.getStore()?.open) return Promise.reject(new NestedTransactionError());
-    // SQLite has no concurrent transactions, hence no conflicts to retry.
-    return this.gate ? this.transaction(work, options) : this.retryingConflicts(work, options);
-  }
-
-  /**
-   * A transaction the database rolled back because of another one (a deadlock, a Galera
-   * certification conflict, a lock wait timeout) runs again, a few times with jitter, so that a
-   * client sees the outcome of its request (201, 409, 200) and not a 5xx for a conflict.
-   */
-  private async retryingConflicts<T>(work: (tx: Tx) => Promise<T>, options: RunOptions): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.transaction(work, options);
-      } catch (error) {
-        if (!isTransientConflict(error) || attempt >= MAX_CONFLICT_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-      }
-    }
+    return this.dialect.retryConflicts(() => this.transaction(work, options));
   }
 
   private async transaction<T>(work: (tx: Tx) => Promise<T>, options: RunOptions): Promise<T> {
@@ -174,11 +141,11 @@ export class Transactions {
     }
   }
 
-  /** Runs a transaction (on SQLite through the gate) with its scope marked open while it lasts. */
+  /** Runs a transaction (serialised as the dialect wants) with its scope marked open while it lasts. */
   private async inTransaction<T>(work: () => Promise<T>): Promise<T> {
     const scope = { open: true };
     try {
-      return await this.current.run(scope, () => (this.gate ? this.gate.transaction(work) : work()));
+      return await this.current.run(scope, () => this.dialect.serialise(work));
     } finally {
       scope.open = false;
     }

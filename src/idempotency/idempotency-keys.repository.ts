@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../common/errors/database-errors';
+import { EntityRepository } from '../database/entity-repository';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 /** What a finished request leaves for its repeats. */
@@ -25,11 +25,7 @@ export interface ClaimRef {
  * or on several Galera nodes never both hold one key.
  */
 @Injectable()
-export class IdempotencyKeysRepository {
-  constructor(
-    @InjectRepository(IdempotencyKeyEntity) private readonly repository: Repository<IdempotencyKeyEntity>,
-  ) {}
-
+export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEntity) {
   find(scope: string, key: string): Promise<IdempotencyKeyEntity | null> {
     return this.repository.findOneBy({ scope, key });
   }
@@ -37,7 +33,7 @@ export class IdempotencyKeysRepository {
   /** Claims a key nobody holds; false when the primary key says someone does. */
   async insertClaim(manager: EntityManager, claim: IdempotencyKeyEntity): Promise<boolean> {
     try {
-      await manager.insert(IdempotencyKeyEntity, claim);
+      await this.insert(manager, claim);
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;

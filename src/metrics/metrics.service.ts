@@ -1,15 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import { NotFoundError } from '../common/errors/domain-errors';
-
-/** mysql2's pool keeps these arrays; read at scrape time only. */
-interface Mysql2PoolInternals {
-  _allConnections?: { length: number };
-  _freeConnections?: { length: number };
-  _connectionQueue?: { length: number };
-}
+import { DatabaseDialect } from '../database/dialects/database-dialect';
 
 /**
  * The service's Prometheus metrics, in a registry of its own (one per application, so that
@@ -47,7 +39,7 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(dialect: DatabaseDialect) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: 'database_pool_connections',
@@ -55,14 +47,7 @@ export class MetricsService {
       labelNames: ['state'] as const,
       registers: [this.registry],
       collect() {
-        const pool = (dataSource.driver as { pool?: Mysql2PoolInternals }).pool;
-        if (dataSource.options.type !== 'mysql' || !pool) {
-          this.set({ state: 'total' }, dataSource.isInitialized ? 1 : 0);
-          return;
-        }
-        this.set({ state: 'total' }, pool._allConnections?.length ?? 0);
-        this.set({ state: 'free' }, pool._freeConnections?.length ?? 0);
-        this.set({ state: 'waiting' }, pool._connectionQueue?.length ?? 0);
+        for (const [state, count] of Object.entries(dialect.poolConnections())) this.set({ state }, count);
       },
     });
   }

@@ -3,13 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
 import { NetworksController } from './networks.controller';
+import { NetworksRepository } from './networks.repository';
 import { NetworksService } from './networks.service';
 
 /** Networks: those of the configuration file, with RPC lists changed through the API (rows seen by every instance). */
 @Module({
   imports: [TypeOrmModule.forFeature([NetworkRpcUrlsEntity]), CatalogueModule],
   controllers: [NetworksController],
-  providers: [NetworksService],
+  providers: [NetworksService, NetworksRepository],
   exports: [NetworksService],
 })
 export class NetworksModule {}

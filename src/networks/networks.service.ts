@@ -1,19 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { asColumnValues } from '../database/json-column';
-import { takesRowLocks } from '../database/row-locks';
 import { Transactions } from '../database/transactions';
 import { Catalogue } from '../catalogue/catalogue.service';
 import { networkId, type CatalogueNetwork, type NetworkType } from '../catalogue/catalogue.service';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
-import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
 import { networkNotFound } from './networks.errors';
+import { NetworksRepository } from './networks.repository';
 import { toNetworkResponse } from './network.mapper';
 
 /**
@@ -24,7 +21,7 @@ import { toNetworkResponse } from './network.mapper';
 export class NetworksService {
   constructor(
     private readonly catalogue: Catalogue,
-    @InjectRepository(NetworkRpcUrlsEntity) private readonly overrides: Repository<NetworkRpcUrlsEntity>,
+    private readonly overrides: NetworksRepository,
     private readonly transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -32,7 +29,7 @@ export class NetworksService {
   async list(query: PageQueryDto): Promise<Page<NetworkResponse>> {
     const all = this.catalogue.listNetworks();
     const page = all.slice(query.offset, query.offset + query.per_page);
-    const stored = new Map((await this.overrides.find()).map((row) => [row.networkId, row.rpcUrls]));
+    const stored = await this.overrides.findAllRpcUrls();
     const items = page.map((network) => {
       const id = networkId(network.type, network.network);
       return toNetworkResponse(network, stored.get(id) ?? network.rpc_urls);
@@ -48,12 +45,12 @@ export class NetworksService {
 
   /**
    * The RPC list relayers of this network use unless they have custom URLs; undefined for an
-   * unknown network. Inside a transaction pass its manager (see RelayerChecksRepository.find).
+   * unknown network. Inside a transaction pass its manager (see EntityRepository.findById).
    */
   async rpcUrls(
     type: NetworkType,
     name: string,
-    manager: EntityManager = this.overrides.manager,
+    manager?: EntityManager,
   ): Promise<readonly RpcUrl[] | undefined> {
     const network = this.catalogue.findNetwork(type, name);
     return network && this.rpcUrlsOfNetwork(network, manager);
@@ -66,10 +63,7 @@ export class NetworksService {
     const key = networkId(network.type, network.network);
     const rpcUrls = await this.transactions.run(async (tx) => {
       // Locked until commit: two PATCHes of one network resolve their masked URLs one after the other.
-      const read = tx.manager
-        .createQueryBuilder(NetworkRpcUrlsEntity, 'n')
-        .where('n.network_id = :key', { key });
-      const row = await (takesRowLocks(tx.manager) ? read.setLock('pessimistic_write') : read).getOne();
+      const row = await this.overrides.findForUpdate(tx.manager, key);
       const problems: string[] = [];
       const next = resolveRpcUrlList(
         dto.rpc_urls,
@@ -79,13 +73,11 @@ export class NetworksService {
         problems,
       );
       if (problems.length > 0) throw new ValidationError(problems);
-      const values = asColumnValues<NetworkRpcUrlsEntity>({
-        networkId: key,
-        rpcUrls: next,
-        updatedAt: new Date(),
-      });
-      if (row) await tx.manager.update(NetworkRpcUrlsEntity, { networkId: key }, values);
-      else await tx.manager.insert(NetworkRpcUrlsEntity, values);
+      await this.overrides.put(
+        tx.manager,
+        { networkId: key, rpcUrls: next, updatedAt: new Date() },
+        row !== null,
+      );
       await tx.recordChange({
         resource: 'network',
         id: key,
@@ -100,11 +92,9 @@ export class NetworksService {
 
   private async rpcUrlsOfNetwork(
     network: CatalogueNetwork,
-    manager: EntityManager = this.overrides.manager,
+    manager?: EntityManager,
   ): Promise<readonly RpcUrl[]> {
-    const row = await manager.findOneBy(NetworkRpcUrlsEntity, {
-      networkId: networkId(network.type, network.network),
-    });
+    const row = await this.overrides.findById(networkId(network.type, network.network), manager);
     return row?.rpcUrls ?? network.rpc_urls;
   }
 }

@@ -1,44 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
-import { EntityRows } from '../database/entity-rows';
+import { EntityRepository } from '../database/entity-repository';
 import { NotificationEntity } from './notification.entity';
 
 export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url' | 'signingKey'>>;
 
 /** Notifications rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
-export class NotificationsRepository {
-  private readonly rows: EntityRows<NotificationEntity>;
-
-  constructor(@InjectRepository(NotificationEntity) repository: Repository<NotificationEntity>) {
-    this.rows = new EntityRows(repository);
-  }
-
-  /** With a transaction's manager, read inside that transaction. */
-  findById(id: string, manager?: EntityManager): Promise<NotificationEntity | null> {
-    return manager ? manager.findOneBy(NotificationEntity, { id }) : this.rows.findById(id);
-  }
-
-  existsById(id: string): Promise<boolean> {
-    return this.rows.existsById(id);
-  }
-
-  findPage(offset: number, limit: number): Promise<{ items: NotificationEntity[]; total: number }> {
-    return this.rows.findPage(offset, limit);
-  }
-
+export class NotificationsRepository extends EntityRepository(NotificationEntity) {
   /** Inserts a new notification; false when the id is taken (also when two requests race). */
-  async insert(manager: EntityManager, entity: NotificationEntity): Promise<boolean> {
+  override async insert(manager: EntityManager, entity: NotificationEntity): Promise<boolean> {
     try {
-      await manager.insert(NotificationEntity, entity);
+      await super.insert(manager, entity);
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
       throw error;
-    } finally {
-      this.rows.countChanged();
     }
   }
 
@@ -46,19 +24,14 @@ export class NotificationsRepository {
    * Applies only the given columns and bumps the version; with `version`, only while the
    * notification still has it. False when no such notification (at that version) exists.
    */
-  async update(
+  update(
     manager: EntityManager,
     id: string,
     changes: NotificationChanges,
     now: Date,
     version?: number,
   ): Promise<boolean> {
-    const result = await manager.update(
-      NotificationEntity,
-      version === undefined ? { id } : { id, version },
-      { ...changes, updatedAt: now, version: () => 'version + 1' },
-    );
-    return (result.affected ?? 0) > 0;
+    return this.updateVersioned(manager, id, version, { ...changes, updatedAt: now });
   }
 
   /**
@@ -71,16 +44,10 @@ export class NotificationsRepository {
     version?: number,
   ): Promise<'deleted' | 'missing' | 'in_use'> {
     try {
-      const result = await manager.delete(
-        NotificationEntity,
-        version === undefined ? { id } : { id, version },
-      );
-      return (result.affected ?? 0) > 0 ? 'deleted' : 'missing';
+      return (await this.deleteVersioned(manager, id, version)) ? 'deleted' : 'missing';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'in_use';
       throw error;
-    } finally {
-      this.rows.countChanged();
     }
   }
 }

@@ -27,7 +27,7 @@ export class RelayerHealthScheduler extends PollingService {
 
   @OnEvent(`${RELAYER_EVENTS.created}.committing`, { async: true, promisify: true, suppressErrors: false })
   async onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
-    await this.checks.insert(manager, event.relayer.id, new Date());
+    await this.checks.insertDue(manager, event.relayer.id, new Date());
   }
 
   @OnEvent(`${RELAYER_EVENTS.updated}.committing`, { async: true, promisify: true, suppressErrors: false })

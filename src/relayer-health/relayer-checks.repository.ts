@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
-import { EntityRows } from '../database/entity-rows';
+import type { EntityManager } from 'typeorm';
+import { EntityRepository } from '../database/entity-repository';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
 export type CheckOutcome = Pick<
@@ -15,19 +14,10 @@ export type CheckOutcome = Pick<
  * server and across Galera nodes alike.
  */
 @Injectable()
-export class RelayerChecksRepository {
-  /** The insert of every new relayer's row: one fixed SQL string, not an insert query per create. */
-  private readonly rows: EntityRows<RelayerCheckEntity>;
-
-  constructor(
-    @InjectRepository(RelayerCheckEntity) private readonly repository: Repository<RelayerCheckEntity>,
-  ) {
-    this.rows = new EntityRows(repository);
-  }
-
+export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity) {
   /** In the transaction that creates the relayer: its first check is due at once. */
-  async insert(manager: EntityManager, relayerId: string, dueAt: Date): Promise<void> {
-    await this.rows.insert(manager, {
+  async insertDue(manager: EntityManager, relayerId: string, dueAt: Date): Promise<void> {
+    await this.insert(manager, {
       relayerId,
       nextCheckAt: dueAt,
       leaseOwner: null,
@@ -64,19 +54,6 @@ export class RelayerChecksRepository {
       { relayerId, leaseOwner: owner },
       { nextCheckAt: now, leaseOwner: null, leaseUntil: null },
     );
-  }
-
-  /**
-   * The relayer's check row; inside a transaction pass its manager. A read through the repository
-   * there takes a second pool connection while the transaction holds one, and with as many such
-   * transactions as the pool has connections (the scheduler runs more checks at once than that)
-   * none ever gets it: the pool, and every request that needs it, stalls for good (MySQL).
-   */
-  find(
-    relayerId: string,
-    manager: EntityManager = this.repository.manager,
-  ): Promise<RelayerCheckEntity | null> {
-    return manager.findOneBy(RelayerCheckEntity, { relayerId });
   }
 
   async findDueIds(now: Date, limit: number): Promise<string[]> {

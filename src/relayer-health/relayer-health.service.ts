@@ -11,8 +11,8 @@ import { Transactions } from '../database/transactions';
 import type { DisabledReason, RelayerEntity } from '../relayers/relayers.service';
 import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
+import { toRelayerStatusResponse } from './relayer-health.mapper';
 import { excerpt, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
-import type { RelayerCheckEntity } from './relayer-check.entity';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthMetrics } from './relayer-health.metrics';
 import { RpcFetch } from './rpc-fetch';
@@ -44,12 +44,12 @@ export class RelayerHealthService {
   ) {}
 
   async status(relayerId: string): Promise<RelayerStatusResponse> {
-    return toStatus(await this.existing(relayerId), await this.checks.find(relayerId));
+    return toRelayerStatusResponse(await this.existing(relayerId), await this.checks.findById(relayerId));
   }
 
   async balance(relayerId: string): Promise<BalanceResponse> {
     const relayer = await this.existing(relayerId);
-    const check = await this.checks.find(relayerId);
+    const check = await this.checks.findById(relayerId);
     return withRawIntegers({
       balance: BigInt(check?.balance ?? '0'),
       unit: UNIT[relayer.networkType],
@@ -135,8 +135,8 @@ export class RelayerHealthService {
     const disabledReason = disabledReasonOf(result);
     for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
       const done = await this.transactions.run(async (tx) => {
-        // In the transaction, with its connection: see RelayerChecksRepository.find.
-        const check = await this.checks.find(relayerId, tx.manager);
+        // In the transaction, with its connection: see EntityRepository.findById.
+        const check = await this.checks.findById(relayerId, tx.manager);
         if (!check) return true;
         const networkUrls =
           (await this.networks.rpcUrls(relayer.networkType, relayer.network, tx.manager)) ?? [];
@@ -181,21 +181,6 @@ export class RelayerHealthService {
 /** The one place disabled_reason.details is bounded. */
 export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
   return result.ok ? null : { type: result.reason, details: excerpt(result.details, MAX_DETAILS) };
-}
-
-function toStatus(relayer: RelayerEntity, check: RelayerCheckEntity | null): RelayerStatusResponse {
-  const checked = check?.checkedAt ?? null;
-  return {
-    network_type: relayer.networkType,
-    balance: check?.balance ?? '0',
-    paused: relayer.paused,
-    system_disabled: relayer.systemDisabled,
-    pending_transactions_count: 0,
-    last_confirmed_transaction_timestamp: null,
-    ...(relayer.networkType === 'evm' ? { nonce: check?.nonce ?? '0' } : {}),
-    ...(relayer.networkType === 'stellar' ? { sequence_number: check?.sequenceNumber ?? '0' } : {}),
-    checked_at: checked === null ? null : checked.toISOString(),
-  };
 }
 
 /** A digest of what a check probes, compared when the verdict is applied (docs/reference/hardening.md). */

@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { NetworkType } from '../catalogue/catalogue.service';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
-import { EntityRows } from '../database/entity-rows';
-import { lockingReadClause } from '../database/row-locks';
-import { asColumnValues } from '../database/json-column';
+import { EntityRepository } from '../database/entity-repository';
 import { RelayerEntity } from './relayer.entity';
 
 export type RelayerChanges = Pick<
@@ -18,26 +15,7 @@ export type InsertRefusal = 'duplicate' | 'missing_notification';
 
 /** Relayers rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
-export class RelayersRepository {
-  private readonly rows: EntityRows<RelayerEntity>;
-
-  constructor(@InjectRepository(RelayerEntity) private readonly repository: Repository<RelayerEntity>) {
-    this.rows = new EntityRows(repository);
-  }
-
-  /** With a transaction's manager, read inside that transaction. */
-  findById(id: string, manager?: EntityManager): Promise<RelayerEntity | null> {
-    return manager ? manager.findOneBy(RelayerEntity, { id }) : this.rows.findById(id);
-  }
-
-  existsById(id: string): Promise<boolean> {
-    return this.rows.existsById(id);
-  }
-
-  findPage(offset: number, limit: number): Promise<{ items: RelayerEntity[]; total: number }> {
-    return this.rows.findPage(offset, limit);
-  }
-
+export class RelayersRepository extends EntityRepository(RelayerEntity) {
   /** The id of the relayer that uses this signer on this network, if any. */
   async findIdBySignerOnNetwork(
     networkType: NetworkType,
@@ -70,22 +48,20 @@ export class RelayersRepository {
     manager: EntityManager = this.repository.manager,
   ): Promise<string[]> {
     const rows = await manager.query<Array<{ id: string }>>(
-      `SELECT id FROM relayers WHERE signer_id = ? ORDER BY id LIMIT ?${lockingReadClause(manager, 'share')}`,
+      `SELECT id FROM relayers WHERE signer_id = ? ORDER BY id LIMIT ?${this.dialect.lockingRead('share')}`,
       [signerId, limit],
     );
     return rows.map((row) => row.id);
   }
 
   /** Inserts the relayer, or says which rule of the database refused it. */
-  async insert(manager: EntityManager, entity: RelayerEntity): Promise<InsertRefusal | null> {
+  override async insert(manager: EntityManager, entity: RelayerEntity): Promise<InsertRefusal | null> {
     try {
-      await this.rows.insert(manager, entity);
+      await super.insert(manager, entity);
     } catch (error) {
       if (isUniqueViolation(error)) return 'duplicate';
       if (isForeignKeyViolation(error)) return 'missing_notification';
       throw error;
-    } finally {
-      this.rows.countChanged();
     }
     return null;
   }
@@ -101,13 +77,7 @@ export class RelayersRepository {
     changes: RelayerChanges,
   ): Promise<'written' | 'stale' | 'missing_notification'> {
     try {
-      const result = await manager
-        .createQueryBuilder()
-        .update(RelayerEntity)
-        .set(asColumnValues<RelayerEntity>({ ...changes, version: version + 1 }))
-        .where('id = :id AND version = :version', { id, version })
-        .execute();
-      return (result.affected ?? 0) > 0 ? 'written' : 'stale';
+      return (await this.updateVersioned(manager, id, version, changes)) ? 'written' : 'stale';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'missing_notification';
       throw error;
@@ -119,25 +89,17 @@ export class RelayersRepository {
    * since it was read; a PATCH in between makes it 'stale' and the checker reads again, and a
    * PATCH never writes these columns, so neither overwrites the other.
    */
-  async setSystemStateIfVersion(
+  setSystemStateIfVersion(
     manager: EntityManager,
     id: string,
     version: number,
     state: Pick<RelayerEntity, 'systemDisabled' | 'disabledReason' | 'updatedAt'>,
   ): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(RelayerEntity)
-      .set(asColumnValues<RelayerEntity>({ ...state, version: version + 1 }))
-      .where('id = :id AND version = :version', { id, version })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return this.updateVersioned(manager, id, version, state);
   }
 
   /** With a version, only while the relayer still has it (false when it changed since it was read). */
-  async deleteById(manager: EntityManager, id: string, version?: number): Promise<boolean> {
-    const result = await manager.delete(RelayerEntity, version === undefined ? { id } : { id, version });
-    this.rows.countChanged();
-    return (result.affected ?? 0) > 0;
+  deleteById(manager: EntityManager, id: string, version?: number): Promise<boolean> {
+    return this.deleteVersioned(manager, id, version);
   }
 }

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
-import { EntityRows } from '../database/entity-rows';
+import { EntityRepository } from '../database/entity-repository';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 
 /** What an attempt changes in its delivery row. */
@@ -16,22 +14,7 @@ export type AttemptOutcome = Pick<
  * cluster (where SELECT ... FOR UPDATE does not lock across nodes).
  */
 @Injectable()
-export class DeliveriesRepository {
-  private readonly rows: EntityRows<DeliveryEntity>;
-
-  constructor(@InjectRepository(DeliveryEntity) private readonly repository: Repository<DeliveryEntity>) {
-    this.rows = new EntityRows(repository);
-  }
-
-  /** Written in the transaction of the change it reports (the outbox). */
-  async insert(manager: EntityManager, delivery: DeliveryEntity): Promise<void> {
-    await manager.insert(DeliveryEntity, delivery);
-  }
-
-  findById(id: string): Promise<DeliveryEntity | null> {
-    return this.rows.findById(id);
-  }
-
+export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   /** Ids of pending deliveries due now and not leased, oldest first. */
   async findDueIds(now: Date, limit: number): Promise<string[]> {
     const rows = await this.repository
@@ -81,7 +64,7 @@ export class DeliveriesRepository {
   }
 
   /** One page of a target's log, newest first, optionally of one status. */
-  async findPage(
+  async findPageOfNotification(
     notificationId: string,
     status: DeliveryStatus | undefined,
     offset: number,
@@ -90,8 +73,8 @@ export class DeliveriesRepository {
     const filter = status === undefined ? '' : ' AND status = ?';
     const parameters = status === undefined ? [notificationId] : [notificationId, status];
     const [items, counted] = await Promise.all([
-      this.rows.select(
-        `SELECT ${this.rows.columns} FROM webhook_deliveries WHERE notification_id = ?${filter}
+      this.select(
+        `SELECT ${this.columns} FROM webhook_deliveries WHERE notification_id = ?${filter}
            ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
         [...parameters, limit, offset],
       ),

@@ -18,7 +18,7 @@ export class WebhooksService {
 
   async list(notificationId: string, query: DeliveryQueryDto): Promise<Page<DeliveryResponse>> {
     await this.assertNotificationExists(notificationId);
-    const { items, total } = await this.deliveries.findPage(
+    const { items, total } = await this.deliveries.findPageOfNotification(
       notificationId,
       query.status,
       query.offset,

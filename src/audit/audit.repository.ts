@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { EntityRepository } from '../database/entity-repository';
+import { AuditEventEntity } from './audit-event.entity';
+import type { AuditQueryDto } from './dto/audit.dto';
+
+/** Audit records: inserted in each change's transaction (`insert`), read newest first. */
+@Injectable()
+export class AuditRepository extends EntityRepository(AuditEventEntity) {
+  async findMatching(query: AuditQueryDto): Promise<{ items: AuditEventEntity[]; total: number }> {
+    const select = this.repository.createQueryBuilder('e');
+    if (query.resource_type !== undefined)
+      select.andWhere('e.resource_type = :type', { type: query.resource_type });
+    if (query.resource_id !== undefined) select.andWhere('e.resource_id = :rid', { rid: query.resource_id });
+    if (query.actor_id !== undefined) select.andWhere('e.actor_id = :actor', { actor: query.actor_id });
+    if (query.action !== undefined) select.andWhere('e.action = :action', { action: query.action });
+    if (query.since !== undefined) select.andWhere('e.at >= :since', { since: query.since });
+    if (query.until !== undefined) select.andWhere('e.at < :until', { until: query.until });
+    const [items, total] = await select
+      .orderBy('e.at', 'DESC')
+      .addOrderBy('e.id', 'DESC')
+      .skip(query.offset)
+      .take(query.per_page)
+      .getManyAndCount();
+    return { items, total };
+  }
+
+  async deleteBefore(before: Date): Promise<number> {
+    const result = await this.repository
+      .createQueryBuilder()
+      .delete()
+      .from(AuditEventEntity)
+      .where('at < :before', { before })
+      .execute();
+    return result.affected ?? 0;
+  }
+}

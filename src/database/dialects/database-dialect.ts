@@ -1,0 +1,27 @@
+import type { Logger } from '@nestjs/common';
+import type { ColumnType } from 'typeorm';
+
+/** A pool's connections by state, for the metric database_pool_connections. */
+export type PoolConnections = Partial<Record<'total' | 'free' | 'waiting', number>>;
+
+/**
+ * Everything that differs between SQLite and MySQL/MariaDB, in two implementations chosen once, when
+ * the data source is made (ServiceDataSource). Nothing else asks which database it runs on.
+ */
+export abstract class DatabaseDialect {
+  /** The column type of a whole document (DocumentColumn). */
+  abstract readonly documentType: ColumnType;
+  /** A server unreachable at start is waited for (MySQL); a file that cannot be opened is fatal (SQLite). */
+  abstract readonly waitsForServer: boolean;
+  /** Appended to a SELECT in a transaction: a locking read on MySQL; '' on SQLite, one writer at a time. */
+  abstract lockingRead(mode: 'share' | 'update'): string;
+  /** docs/reference/hardening.md, no hanging: from now on a call waits for the connection at most connectionWaitMs(maxWaitMs). */
+  abstract boundWaits(maxWaitMs: number): void;
+  /** Applies the pending migrations (connected data source), then bounds each statement (MySQL). */
+  abstract migrate(logger: Logger): Promise<void>;
+  /** Runs one transaction: on SQLite alone on its one connection, on MySQL as it is. */
+  abstract serialise<T>(transaction: () => Promise<T>): Promise<T>;
+  /** Runs a transaction again after a conflict the database resolved by rolling it back (MySQL). */
+  abstract retryConflicts<T>(attempt: () => Promise<T>): Promise<T>;
+  abstract poolConnections(): PoolConnections;
+}

@@ -1,0 +1,40 @@
+import type { DataSource } from 'typeorm';
+import { SqliteReadGate } from '../sqlite-read-gate';
+import { DatabaseDialect, type PoolConnections } from './database-dialect';
+
+/** SQLite (better-sqlite3): one connection, shared by every caller, and one writer at a time. */
+export class SqliteDialect extends DatabaseDialect {
+  readonly documentType = 'text';
+  readonly waitsForServer = false;
+  private readonly gate: SqliteReadGate;
+
+  constructor(private readonly dataSource: DataSource) {
+    super();
+    this.gate = SqliteReadGate.of(dataSource);
+  }
+
+  lockingRead(): string {
+    return '';
+  }
+
+  boundWaits(maxWaitMs: number): void {
+    this.gate.boundWaits(maxWaitMs);
+  }
+
+  async migrate(): Promise<void> {
+    await this.dataSource.runMigrations({ transaction: 'all' });
+  }
+
+  serialise<T>(transaction: () => Promise<T>): Promise<T> {
+    return this.gate.transaction(transaction);
+  }
+
+  /** No concurrent transactions, hence no conflicts to retry. */
+  retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+    return attempt();
+  }
+
+  poolConnections(): PoolConnections {
+    return { total: this.dataSource.isInitialized ? 1 : 0 };
+  }
+}

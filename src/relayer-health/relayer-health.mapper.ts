@@ -1,0 +1,21 @@
+import type { RelayerEntity } from '../relayers/relayers.service';
+import type { RelayerStatusResponse } from './dto/relayer-status.dto';
+import type { RelayerCheckEntity } from './relayer-check.entity';
+
+export function toRelayerStatusResponse(
+  relayer: RelayerEntity,
+  check: RelayerCheckEntity | null,
+): RelayerStatusResponse {
+  const checked = check?.checkedAt ?? null;
+  return {
+    network_type: relayer.networkType,
+    balance: check?.balance ?? '0',
+    paused: relayer.paused,
+    system_disabled: relayer.systemDisabled,
+    pending_transactions_count: 0,
+    last_confirmed_transaction_timestamp: null,
+    ...(relayer.networkType === 'evm' ? { nonce: check?.nonce ?? '0' } : {}),
+    ...(relayer.networkType === 'stellar' ? { sequence_number: check?.sequenceNumber ?? '0' } : {}),
+    checked_at: checked === null ? null : checked.toISOString(),
+  };
+}
