@@ -11,6 +11,8 @@ export type PoolConnections = Partial<Record<'total' | 'free' | 'waiting', numbe
 export abstract class DatabaseDialect {
   /** The column type of a whole document (DocumentColumn). */
   abstract readonly documentType: ColumnType;
+  /** Column options for ASCII text compared byte for byte (MySQL's default collation ignores case). */
+  abstract readonly exactAscii: { readonly charset?: string; readonly collation?: string };
   /** A server unreachable at start is waited for (MySQL); a file that cannot be opened is fatal (SQLite). */
   abstract readonly waitsForServer: boolean;
   /** Appended to a SELECT in a transaction: a locking read on MySQL; '' on SQLite, one writer at a time. */

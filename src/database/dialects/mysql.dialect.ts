@@ -32,6 +32,7 @@ export class MysqlDialect extends DatabaseDialect {
   /** 16 MiB, far above the 1 MiB request body limit; MySQL's TEXT stops at 64 KiB. */
   readonly documentType = 'mediumtext';
   readonly waitsForServer = true;
+  readonly exactAscii = { charset: 'ascii', collation: 'ascii_bin' };
   /** The SET SESSION of the statement timeout, once migrations are applied. */
   private sessionSql: string | null = null;
   private maxWaitMs = 0;

@@ -6,6 +6,7 @@ import { DatabaseDialect, type PoolConnections } from './database-dialect';
 export class SqliteDialect extends DatabaseDialect {
   readonly documentType = 'text';
   readonly waitsForServer = false;
+  readonly exactAscii = {};
   private readonly gate: SqliteReadGate;
 
   constructor(private readonly dataSource: DataSource) {

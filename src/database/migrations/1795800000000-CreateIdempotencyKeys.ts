@@ -1,13 +1,13 @@
 import { type MigrationInterface, type QueryRunner, Table, TableIndex } from 'typeorm';
+import { dialectOf } from '../document-column';
 
 export class CreateIdempotencyKeys1795800000000 implements MigrationInterface {
   name = 'CreateIdempotencyKeys1795800000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const mysql = queryRunner.connection.options.type === 'mysql';
-    // Keys compare byte for byte (`abc` and `ABC` are two keys): the database's default collation
-    // on MySQL ignores case. They are printable ASCII, which also keeps the primary key small.
-    const exact = mysql ? { charset: 'ascii', collation: 'ascii_bin' } : {};
+    const dialect = dialectOf(queryRunner.connection);
+    // Keys compare byte for byte (`abc` and `ABC` are two keys); printable ASCII keeps the primary key small.
+    const exact = dialect.exactAscii;
     await queryRunner.createTable(
       new Table({
         name: 'idempotency_keys',
@@ -20,7 +20,7 @@ export class CreateIdempotencyKeys1795800000000 implements MigrationInterface {
           { name: 'claim_token', type: 'varchar', length: '36', isNullable: false },
           { name: 'response_status', type: 'integer', isNullable: true },
           // A relayer's answer can outgrow MySQL's TEXT (64 KiB): its body may take up to 1 MiB.
-          { name: 'response_body', type: mysql ? 'mediumtext' : 'text', isNullable: true },
+          { name: 'response_body', type: String(dialect.documentType), isNullable: true },
           { name: 'response_headers', type: 'text', isNullable: true },
           { name: 'created_at', type: 'datetime', precision: 3, isNullable: false },
         ],

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { dialectOf } from '../document-column';
 
 /** The columns that hold a resource, an audit snapshot or a webhook body: [table, column, nullable]. */
 const DOCUMENT_COLUMNS: ReadonlyArray<readonly [string, string, boolean]> = [
@@ -34,7 +35,8 @@ export class WidenDocumentColumns1796000000000 implements MigrationInterface {
   }
 
   private async retype(queryRunner: QueryRunner, type: string): Promise<void> {
-    if (queryRunner.connection.options.type !== 'mysql') return;
+    // SQLite's TEXT is unbounded already: only a dialect with a wider document type has work here.
+    if (dialectOf(queryRunner.connection).documentType === 'text') return;
     for (const [table, column, nullable] of DOCUMENT_COLUMNS) {
       await queryRunner.query(
         `ALTER TABLE \`${table}\` MODIFY \`${column}\` ${type} ${nullable ? 'NULL' : 'NOT NULL'}`,
