@@ -34,6 +34,8 @@ import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound
 
 /** For the features that reference this one. */
 export { relayerNotFound } from './relayers.errors';
+/** For the configuration file's reconciliation (src/config-file), which creates and updates as the API does. */
+export { CreateRelayerDto, UpdateRelayerDto } from './dto/relayer.dto';
 
 export type { DisabledReason, RelayerEntity } from './relayer.entity';
 
