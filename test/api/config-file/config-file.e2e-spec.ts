@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { startTestApp, type Env, type TestApp } from '../../support/test-app';
+import { createApp } from '../../../src/bootstrap';
+import { loadConfig } from '../../../src/config/app-config';
+import { newApiKey, startTestApp, type Env, type TestApp } from '../../support/test-app';
 import { KEY1 } from '../../support/test-catalogue';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { WebhookReceiver } from '../../support/webhook-receiver';
@@ -39,15 +41,29 @@ async function startIn(cwd: string, env: Env): Promise<TestApp> {
   }
 }
 
+/** The message a start fails with; the half-started app is closed (its database pool and loops too). */
 async function startError(cwd: string, env: Env): Promise<string> {
-  const outcome = await startIn(cwd, env).then(
-    async (app) => {
-      await app.close();
-      return 'started';
-    },
-    (error: unknown) => (error instanceof Error ? error.message : String(error)),
-  );
-  return outcome;
+  const before = process.cwd();
+  process.chdir(cwd);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    API_KEY: newApiKey(),
+    LOG_LEVEL: 'silent',
+    RELAYER_HEALTH_CHECKS: 'false',
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-data-')),
+    ...env,
+  });
+  let app: Awaited<ReturnType<typeof createApp>> | null = null;
+  try {
+    app = await createApp(config);
+    await app.init();
+    return 'started';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    process.chdir(before);
+    await app?.close();
+  }
 }
 
 const SECRETS_ENV = { FIXTURE_SIGNER_KEY: KEY1.hex, FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY };
