@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,8 @@ import { KEY1 } from '../../support/test-catalogue';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { ISO } from '../../factories';
+import { JsonRpcServer } from '../../support/json-rpc-server';
+import { TEST_DB } from '../../support/test-database';
 
 type Json = Record<string, unknown>;
 
@@ -66,6 +69,7 @@ async function startError(cwd: string, env: Env): Promise<string> {
   }
 }
 
+const CONFIG_COMMAND = path.resolve(__dirname, '../../../scripts/config.mjs');
 const SECRETS_ENV = { FIXTURE_SIGNER_KEY: KEY1.hex, FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY };
 
 describe('the reference system config.json: networks folder, inheritance, extra fields', () => {
@@ -479,6 +483,61 @@ describe('reconciliation at every start, and the export', () => {
     }
   });
 
+  it("config check and config plan: the start's messages and exit status, plan changing nothing", async () => {
+    const run = (...args: string[]) => {
+      const result = spawnSync(process.execPath, [CONFIG_COMMAND, ...args], {
+        cwd: root,
+        env: { ...process.env, ...env(), INIT_CWD: root, NODE_ENV: 'test' },
+        encoding: 'utf8',
+      });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    const kept = [
+      "relayer 'fixture-stellar' is no longer in config.json: kept as it is",
+      "relayer 'fixture-dev' is no longer in config.json: kept as it is",
+    ];
+    expect(run('check')).toEqual({
+      status: 0,
+      stdout: `${file}: valid (4 networks, 1 signers, 1 relayers, 1 notifications)\n`,
+      stderr: '',
+    });
+    expect(run('plan')).toEqual({ status: 0, stdout: `${kept.join('\n')}\n`, stderr: '' });
+
+    const changed = path.join(root, 'config', 'changed.json');
+    fs.writeFileSync(
+      changed,
+      JSON.stringify(config(([relayer]) => [{ ...relayer, name: 'Planned name', paused: true }])),
+    );
+    const auditCount = (await auditOf('fixture-relayer')).length;
+    expect(run('plan', 'config/changed.json')).toEqual({
+      status: 0,
+      stdout: `update relayer 'fixture-relayer' (relayers[0])\n${kept.map((line) => line.replace('config.json', 'changed.json')).join('\n')}\n`,
+      stderr: '',
+    });
+    const relayer = await current().get('/api/v1/relayers/fixture-relayer').expect(200);
+    expect((relayer.body as { data: Json }).data.name).toBe('Fixture relayer');
+    expect((await auditOf('fixture-relayer')).length).toBe(auditCount);
+
+    const bad = path.join(root, 'config', 'bad.json');
+    fs.writeFileSync(
+      bad,
+      JSON.stringify(config(([relayer]) => [{ ...relayer, name: ' ', network: 'nowhere' }])),
+    );
+    expect(run('check', bad)).toEqual({
+      status: 1,
+      stdout: '',
+      stderr:
+        `CONFIG_FILE ${bad}: relayers[0].name must be 1 to 255 characters, not only whitespace\n` +
+        `CONFIG_FILE ${bad}: relayers[0]: Network 'nowhere' not found for network type 'evm'\n`,
+    });
+    expect(run('plan', bad).status).toBe(1);
+    expect(run('check', path.join(root, 'missing.json'))).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: `CONFIG_FILE ${path.join(root, 'missing.json')}: file not found\n`,
+    });
+  });
+
   it('answers 403 to a key without config:read', async () => {
     const created = await current()
       .post('/api/v1/api-keys', { name: 'reader', permissions: ['relayers:read'] })
@@ -489,3 +548,133 @@ describe('reconciliation at every start, and the export', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('a relayer from the file is checked like any other', () => {
+  const rpc = new JsonRpcServer({
+    eth_chainId: () => ({ result: '0x67933' }),
+    eth_getTransactionCount: () => ({ result: '0x5' }),
+    eth_getBalance: () => ({ result: '0xde0b6b3a7640000' }),
+  });
+  let database: TestDatabase;
+  let app: TestApp;
+  beforeAll(async () => {
+    await rpc.start();
+    database = await createTestDatabase();
+    const base = fixtureConfig();
+    const [relayer] = base.relayers as Json[];
+    const { root, file } = layout({
+      ...base,
+      networks: 'networks',
+      notifications: [],
+      relayers: [{ ...relayer, notification_id: undefined, custom_rpc_urls: [rpc.url('/')] }],
+    });
+    void root;
+    app = await startTestApp({
+      DATABASE_URL: database.url,
+      CONFIG_FILE: file,
+      RELAYER_HEALTH_CHECKS: 'true',
+      RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '3600',
+      RELAYER_HEALTH_RETRY_SECONDS: '3600',
+      ...SECRETS_ENV,
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await rpc.close();
+    await database.drop();
+  });
+
+  it('answers its health check from its custom RPC URL', async () => {
+    const status = await app.post('/api/v1/relayers/fixture-relayer/check').expect(200);
+    expect(status.body).toEqual(
+      successBody({
+        network_type: 'evm',
+        balance: '1000000000000000000',
+        paused: false,
+        system_disabled: false,
+        pending_transactions_count: 0,
+        last_confirmed_transaction_timestamp: null,
+        nonce: '5',
+        checked_at: ISO,
+      }),
+    );
+  });
+});
+
+(TEST_DB === 'mysql' ? describe : describe.skip)(
+  'two instances starting together on one MySQL database',
+  () => {
+    const receiver = new WebhookReceiver();
+    let database: TestDatabase;
+    let file: string;
+    const apps: TestApp[] = [];
+    const hookPath = '/two-instances';
+
+    function config(extra: Json[] = [], paused = false): Json {
+      const base = fixtureConfig();
+      const [relayer] = base.relayers as Json[];
+      return {
+        ...base,
+        networks: 'networks',
+        notifications: [{ ...(base.notifications as Json[])[0], url: receiver.url(hookPath) }],
+        relayers: [{ ...relayer, paused }, ...extra],
+      };
+    }
+    const start = () => startTestApp({ DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV });
+
+    beforeAll(async () => {
+      await receiver.start();
+      database = await createTestDatabase();
+      ({ file } = layout(config()));
+      const first = await start();
+      await receiver.waitFor(hookPath, 1);
+      await first.close();
+    });
+    afterAll(async () => {
+      for (const app of apps) await app.close();
+      await receiver.close();
+      await database.drop();
+    });
+
+    it('applies each change of the file once', async () => {
+      const added = {
+        id: 'fixture-dev',
+        name: 'Dev relayer',
+        network: 'hollow-dev',
+        network_type: 'evm',
+        paused: false,
+        signer_id: 'fixture-signer',
+        notification_id: 'fixture-hook',
+      };
+      fs.writeFileSync(file, JSON.stringify(config([added], true)));
+      apps.push(...(await Promise.all([start(), start()])));
+      const received = await receiver.waitFor(hookPath, 3);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(
+        receiver
+          .to(hookPath)
+          .map((r) => [r.json.event, (r.json.payload.relayer as Json).id])
+          .sort(),
+      ).toEqual([
+        ['relayer_created', 'fixture-dev'],
+        ['relayer_created', 'fixture-relayer'],
+        ['relayer_updated', 'fixture-relayer'],
+      ]);
+      expect(received).toHaveLength(3);
+      const audit = await apps[0].get('/api/v1/audit?resource_type=relayer&per_page=100').expect(200);
+      expect(
+        ((audit.body as { data: Json[] }).data as Json[])
+          .map((record) => [record.action, record.resource_id])
+          .sort(),
+      ).toEqual([
+        ['relayer.create', 'fixture-dev'],
+        ['relayer.create', 'fixture-relayer'],
+        ['relayer.update', 'fixture-relayer'],
+      ]);
+      for (const app of apps) {
+        const relayer = await app.get('/api/v1/relayers/fixture-relayer').expect(200);
+        expect((relayer.body as { data: Json }).data.paused).toBe(true);
+      }
+    });
+  },
+);
