@@ -82,6 +82,7 @@ export async function planChanges(file: ConfigFile, state: StoredState): Promise
   }
   const removed = [...state.applied.keys()]
     .filter((key) => !seen.has(key))
+    .sort()
     .map((key) => key.replace(/^(\w+):(.*)$/, "$1 '$2'"));
   return { changes, removed };
 }

@@ -493,8 +493,8 @@ describe('reconciliation at every start, and the export', () => {
       return { status: result.status, stdout: result.stdout, stderr: result.stderr };
     };
     const kept = [
-      "relayer 'fixture-stellar' is no longer in config.json: kept as it is",
       "relayer 'fixture-dev' is no longer in config.json: kept as it is",
+      "relayer 'fixture-stellar' is no longer in config.json: kept as it is",
     ];
     expect(run('check')).toEqual({
       status: 0,
