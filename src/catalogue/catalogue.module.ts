@@ -5,6 +5,9 @@ import { APP_CONFIG } from '../config/config.module';
 import { Catalogue } from './catalogue.service';
 import { loadConfigFile, type ConfigFile } from './catalogue.loader';
 
+/** For src/config-file: the whole file, read as a start reads it. */
+export { loadConfigFile, type ConfigFile } from './catalogue.loader';
+
 /** The whole configuration file as read at start (its relayers and notifications are reconciled by src/config-file). */
 export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { loadConfigFile, type ConfigFile } from '../catalogue/catalogue.loader';
+import { loadConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
 import { checkDto } from '../common/validation/validate-dto';
 import { loadConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';

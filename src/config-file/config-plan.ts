@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { ConfigFile } from '../catalogue/catalogue.loader';
+import type { ConfigFile } from '../catalogue/catalogue.module';
 
 export type EntryKind = 'relayer' | 'notification';
 

@@ -2,8 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { InjectDataSource } from '@nestjs/typeorm';
 import path from 'node:path';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { CONFIG_FILE_CONTENT } from '../catalogue/catalogue.module';
-import type { ConfigFile } from '../catalogue/catalogue.loader';
+import { CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
 import { ValidationError } from '../common/errors/domain-errors';
 import { RequestContext } from '../common/http/request-context';
 import { checkDto } from '../common/validation/validate-dto';

@@ -459,7 +459,7 @@ describe('reconciliation at every start, and the export', () => {
       const out: Json = {};
       for (const resource of ['relayers', 'notifications', 'signers', 'networks']) {
         const res = await target.get(`/api/v1/${resource}?per_page=100`).expect(200);
-        out[resource] = ((res.body as { data: Json[] }).data as Json[])
+        out[resource] = (res.body as { data: Json[] }).data
           .map(({ created_at: _c, updated_at: _u, ...rest }) => rest)
           .sort((a, b) => String(a.id).localeCompare(String(b.id)));
       }
@@ -663,9 +663,7 @@ describe('a relayer from the file is checked like any other', () => {
       expect(received).toHaveLength(3);
       const audit = await apps[0].get('/api/v1/audit?resource_type=relayer&per_page=100').expect(200);
       expect(
-        ((audit.body as { data: Json[] }).data as Json[])
-          .map((record) => [record.action, record.resource_id])
-          .sort(),
+        (audit.body as { data: Json[] }).data.map((record) => [record.action, record.resource_id]).sort(),
       ).toEqual([
         ['relayer.create', 'fixture-dev'],
         ['relayer.create', 'fixture-relayer'],
