@@ -52,7 +52,7 @@ export class ConfigReconciler implements OnApplicationBootstrap {
     retry.unref();
   }
 
-  /** Once across instances: under a named lock on MySQL (SQLite has one writer). */
+  /** Once across instances: under a named lock on MySQL (SQLite has one writer); a create another instance made is skipped. */
   async reconcile(): Promise<void> {
     const runner = this.dataSource.options.type === 'mysql' ? this.dataSource.createQueryRunner() : null;
     try {
@@ -81,10 +81,15 @@ export class ConfigReconciler implements OnApplicationBootstrap {
       if (change.kind === 'notification') await this.applyNotification(change);
       else await this.applyRelayer(change);
     } catch (error) {
-      const refused = error instanceof ValidationError ? [error.problems].flat() : refusal(error);
-      if (refused === null) throw error;
-      const problems = refused.map((problem) => underEntry(change.at, problem));
-      throw new ConfigReconcileError(this.file.file, problems.join('; '));
+      // Created meanwhile by another instance (on Galera, GET_LOCK holds on one node only): done.
+      const createdElsewhere =
+        change.action === 'create' && (await this.storedState(change.kind, change.id)) !== null;
+      if (!createdElsewhere) {
+        const refused = error instanceof ValidationError ? [error.problems].flat() : refusal(error);
+        if (refused === null) throw error;
+        const problems = refused.map((problem) => underEntry(change.at, problem));
+        throw new ConfigReconcileError(this.file.file, problems.join('; '));
+      }
     }
     const row = { kind: change.kind, id: change.id, digest: change.digest, appliedAt: new Date() };
     await this.dataSource.manager.upsert(ConfigEntryEntity, row, ['kind', 'id']);
