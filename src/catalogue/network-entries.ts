@@ -7,7 +7,6 @@ import {
   isNetworkType,
   networkId,
   type CatalogueNetwork,
-  type NetworkDetails,
   type NetworkType,
 } from './catalogue.types';
 import {
@@ -48,8 +47,7 @@ export async function readNetworks(
   configFile: string,
   scope: Scope,
 ): Promise<CatalogueNetwork[]> {
-  const raw = await collectNetworkEntries(value, configFile, scope);
-  const entries = raw.map(({ item, origin, scope: at, label }) => identify(item, origin, at, label));
+  const entries = await collectNetworkEntries(value, configFile, scope);
   const byName = new Map<string, NetworkEntry[]>();
   for (const entry of entries) byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
   const origins = new Map<string, string>();
@@ -64,21 +62,13 @@ export async function readNetworks(
   });
 }
 
-interface RawEntry {
-  readonly item: unknown;
-  readonly origin: string;
-  readonly scope: Scope;
-  readonly label: string;
-}
-
-async function collectNetworkEntries(value: unknown, configFile: string, scope: Scope): Promise<RawEntry[]> {
+async function collectNetworkEntries(
+  value: unknown,
+  configFile: string,
+  scope: Scope,
+): Promise<NetworkEntry[]> {
   if (Array.isArray(value)) {
-    return value.map((item: unknown, index) => ({
-      item,
-      origin: `networks[${index}]`,
-      scope,
-      label: `networks[${index}]`,
-    }));
+    return value.map((item: unknown, i) => identify(item, `networks[${i}]`, scope, `networks[${i}]`));
   }
   if (value === undefined) {
     const folder = await findFolder(DEFAULT_FOLDER, configFile);
@@ -106,19 +96,14 @@ async function findFolder(folder: string, configFile: string): Promise<string | 
 }
 
 /** Each `.json` file holds one network, an array of them, or `{"networks": [...]}` as in the reference system. */
-async function readNetworkFolder(folder: string, scope: Scope): Promise<RawEntry[]> {
-  const entries: RawEntry[] = [];
+async function readNetworkFolder(folder: string, scope: Scope): Promise<NetworkEntry[]> {
+  const entries: NetworkEntry[] = [];
   for (const file of await listJsonFiles(folder, scope)) {
     const fileScope = scope.child(`network file ${file}`);
     const items = networksOfFile(parseJson(await readText(file, fileScope), fileScope), fileScope);
-    items.forEach((item, index) => {
-      entries.push({
-        item,
-        origin: file,
-        scope: fileScope,
-        label: items.length === 1 ? 'network' : `networks[${index}]`,
-      });
-    });
+    items.forEach((item, i) =>
+      entries.push(identify(item, file, fileScope, items.length === 1 ? 'network' : `networks[${i}]`)),
+    );
   }
   return entries;
 }
@@ -193,74 +178,53 @@ function inherit(
   return merged;
 }
 
+/** Each optional field's rule, checked in this order after `rpc_urls`, `chain_id` and `passphrase`. */
+const OPTIONAL_FIELDS: readonly (readonly [string, (value: unknown) => boolean, string])[] = [
+  ['is_testnet', (value) => typeof value === 'boolean', 'must be a boolean'],
+  ['symbol', isNonEmptyString, 'must be a non-empty string'],
+  ...(['explorer_urls', 'features', 'tags'] as const).map(
+    (field) => [field, isStringList, 'must be an array of non-empty strings'] as const,
+  ),
+  ...(['average_blocktime_ms', 'required_confirmations'] as const).map(
+    (field) => [field, isCount, 'must be a whole number of at least 0'] as const,
+  ),
+  ['horizon_url', (value) => typeof value === 'string' && isHttpUrl(value), 'must be an http(s) URL'],
+  ['gas_price_cache', isPlainObject, 'must be an object'],
+];
+
 function parseNetwork(
   type: NetworkType,
   name: string,
   value: Record<string, unknown>,
   scope: Scope,
 ): CatalogueNetwork {
-  return {
-    type,
-    network: name,
-    rpc_urls: parseRpcUrls(value.rpc_urls, scope),
-    ...typeSpecificFields(type, value, scope),
-    is_testnet: parseIsTestnet(value.is_testnet, scope),
-    ...parseDetails(value, scope),
-  };
+  const rpcUrls = parseRpcUrls(value.rpc_urls, scope);
+  if (type === 'evm' && !isPositiveSafeInteger(value.chain_id))
+    scope.fail('chain_id must be a positive integer');
+  if (type === 'stellar' && !isNonEmptyString(value.passphrase))
+    scope.fail('passphrase must be a non-empty string');
+  const network: Record<string, unknown> = { type, network: name, rpc_urls: rpcUrls, is_testnet: false };
+  if (type === 'evm') network.chain_id = value.chain_id;
+  if (type === 'stellar') network.passphrase = value.passphrase;
+  for (const [field, valid, rule] of OPTIONAL_FIELDS) {
+    const given = value[field];
+    if (given === undefined) continue;
+    if (!valid(given)) scope.fail(`${field} ${rule}`);
+    network[field] = Array.isArray(given)
+      ? Object.freeze([...given])
+      : isPlainObject(given)
+        ? Object.freeze({ ...given })
+        : given;
+  }
+  return network as unknown as CatalogueNetwork;
 }
 
-/** The optional descriptive fields, kept when given (answered by GET /networks). */
-function parseDetails(value: Record<string, unknown>, scope: Scope): NetworkDetails {
-  const details: { -readonly [K in keyof NetworkDetails]: NetworkDetails[K] } = {};
-  if (value.symbol !== undefined) {
-    if (!isNonEmptyString(value.symbol)) scope.fail('symbol must be a non-empty string');
-    details.symbol = value.symbol;
-  }
-  for (const field of ['explorer_urls', 'features', 'tags'] as const) {
-    const list = value[field];
-    if (list === undefined) continue;
-    if (!Array.isArray(list) || !list.every(isNonEmptyString)) {
-      scope.fail(`${field} must be an array of non-empty strings`);
-    }
-    details[field] = Object.freeze([...list]);
-  }
-  for (const field of ['average_blocktime_ms', 'required_confirmations'] as const) {
-    const number = value[field];
-    if (number === undefined) continue;
-    if (!Number.isSafeInteger(number) || (number as number) < 0) {
-      scope.fail(`${field} must be a whole number of at least 0`);
-    }
-    details[field] = number as number;
-  }
-  return details;
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every(isNonEmptyString);
 }
 
-function typeSpecificFields(
-  type: NetworkType,
-  value: Record<string, unknown>,
-  scope: Scope,
-): Pick<CatalogueNetwork, 'chain_id' | 'passphrase' | 'horizon_url' | 'gas_price_cache'> {
-  switch (type) {
-    case 'evm': {
-      if (!isPositiveSafeInteger(value.chain_id)) scope.fail('chain_id must be a positive integer');
-      const cache = value.gas_price_cache;
-      if (cache !== undefined && !isPlainObject(cache)) scope.fail('gas_price_cache must be an object');
-      return {
-        chain_id: value.chain_id,
-        ...(cache === undefined ? {} : { gas_price_cache: Object.freeze({ ...cache }) }),
-      };
-    }
-    case 'stellar': {
-      if (!isNonEmptyString(value.passphrase)) scope.fail('passphrase must be a non-empty string');
-      const horizon = value.horizon_url;
-      if (horizon !== undefined && !(typeof horizon === 'string' && isHttpUrl(horizon))) {
-        scope.fail('horizon_url must be an http(s) URL');
-      }
-      return { passphrase: value.passphrase, ...(horizon === undefined ? {} : { horizon_url: horizon }) };
-    }
-    case 'solana':
-      return {};
-  }
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 /** Items are URLs or `{url, weight}` as in the reference system; a bare URL weighs 100. */
@@ -281,10 +245,4 @@ export function parseRpcUrls(value: unknown, scope: Scope, field = 'rpc_urls'): 
     const weight = isPlainObject(item) && isRpcWeight(item.weight) ? item.weight : RPC_WEIGHT.default;
     return { url, weight };
   });
-}
-
-function parseIsTestnet(value: unknown, scope: Scope): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean') scope.fail('is_testnet must be a boolean');
-  return value;
 }
