@@ -2,11 +2,11 @@ import path from 'node:path';
 import { Catalogue } from './catalogue.service';
 import { Scope, isPlainObject, listOf, parseJson, readText } from './config-json';
 import { readNetworks } from './network-entries';
-import { readNotifications, readRelayers, type FileNotification, type FileRelayer } from './resource-entries';
+import { readNotifications, readRelayers, type FileEntry } from './resource-entries';
 import { readSigners } from './signer-entries';
 
 export { CatalogueConfigError } from './config-json';
-export type { FileNotification, FileRelayer } from './resource-entries';
+export type { FileEntry } from './resource-entries';
 
 export interface LoadCatalogueOptions {
   configFile: string;
@@ -23,8 +23,8 @@ export interface ConfigFile {
   /** The absolute path of the file. */
   readonly file: string;
   readonly catalogue: Catalogue;
-  readonly relayers: readonly FileRelayer[];
-  readonly notifications: readonly FileNotification[];
+  readonly relayers: readonly FileEntry[];
+  readonly notifications: readonly FileEntry[];
   /** How many plugins the file names (not run by this service). */
   readonly plugins: number;
 }

@@ -97,7 +97,7 @@ describe('relayers and notifications', () => {
       },
       { HOOK_KEY: 'e'.repeat(32) },
     );
-    expect(file.notifications.map((n) => n.signing_key)).toEqual([
+    expect(file.notifications.map((n) => n.body.signing_key)).toEqual([
       'k'.repeat(32),
       'p'.repeat(32),
       'e'.repeat(32),

@@ -210,11 +210,9 @@ function parseNetwork(
     const given = value[field];
     if (given === undefined) continue;
     if (!valid(given)) scope.fail(`${field} ${rule}`);
-    network[field] = Array.isArray(given)
-      ? Object.freeze([...given])
-      : isPlainObject(given)
-        ? Object.freeze({ ...given })
-        : given;
+    // A copy, frozen: the catalogue is immutable once loaded.
+    network[field] =
+      typeof given === 'object' && given !== null ? Object.freeze(structuredClone(given)) : given;
   }
   return network as unknown as CatalogueNetwork;
 }

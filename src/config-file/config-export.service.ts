@@ -15,19 +15,11 @@ export interface ExportedConfig {
   relayers: Json[];
 }
 
-const RELAYER_FIELDS = ['id', 'name', 'network', 'network_type', 'signer_id', 'paused'] as const;
-const OPTIONAL_RELAYER_FIELDS = ['notification_id', 'policies', 'custom_rpc_urls'] as const;
-const NETWORK_FIELDS = [
-  ...['chain_id', 'passphrase', 'horizon_url', 'gas_price_cache', 'symbol', 'explorer_urls'],
-  ...['average_blocktime_ms', 'required_confirmations', 'features', 'tags', 'is_testnet', 'rpc_urls'],
-];
-
-/** `NOTIFICATION_<ID>_SIGNING_KEY`: the id upper-cased, every character other than A-Z and 0-9 as `_`. */
-export function secretVariable(prefix: string, id: string, suffix: string): string {
-  return `${prefix}_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`;
-}
-
-const env = (value: string): Json => ({ type: 'env', value });
+/** `{"type": "env"}` naming `<PREFIX>_<ID>_<SUFFIX>`: the id upper-cased, every character other than A-Z and 0-9 as `_`. */
+const envSecret = (prefix: string, id: string, suffix: string): Json => ({
+  type: 'env',
+  value: `${prefix}_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`,
+});
 
 @Injectable()
 export class ConfigExportService {
@@ -40,32 +32,34 @@ export class ConfigExportService {
 
   /** Secrets become `env` references; RPC URLs are masked as in every answer; runtime state is left out. */
   async export(): Promise<ExportedConfig> {
-    const networks = (await all((query) => this.networks.list(query))).map((network) => {
-      const entry: Json = { type: network.network_type, network: network.name };
-      for (const field of NETWORK_FIELDS) {
-        const value = (network as unknown as Json)[field];
-        if (value !== undefined) entry[field] = value;
-      }
-      return entry;
-    });
+    const networks = (await all((query) => this.networks.list(query))).map(
+      ({ id: _id, name, network_type: type, ...fields }) => ({ type, network: name, ...fields }),
+    );
     const signers = (await all((query) => this.signers.list(query))).map(({ id }) => ({
       id,
       type: 'plain',
-      config: { key: env(secretVariable('SIGNER', id, 'KEY')) },
+      config: { key: envSecret('SIGNER', id, 'KEY') },
     }));
-    const notifications = (await all((query) => this.notifications.list(query))).map((item) => ({
-      id: item.id,
-      type: item.type,
-      url: item.url,
-      ...(item.has_signing_key
-        ? { signing_key: env(secretVariable('NOTIFICATION', item.id, 'SIGNING_KEY')) }
-        : {}),
-    }));
+    const notifications = (await all((query) => this.notifications.list(query))).map(
+      ({ has_signing_key: hasKey, ...notification }) => ({
+        ...notification,
+        ...(hasKey ? { signing_key: envSecret('NOTIFICATION', notification.id, 'SIGNING_KEY') } : {}),
+      }),
+    );
     const relayers = (await all((query) => this.relayers.list(query))).map((relayer) => {
-      const entry: Json = {};
-      for (const field of RELAYER_FIELDS) entry[field] = relayer[field];
-      for (const field of OPTIONAL_RELAYER_FIELDS) if (relayer[field] !== null) entry[field] = relayer[field];
-      return entry;
+      const { id, name, network, network_type, signer_id, paused, ...rest } = relayer;
+      const optional = (['notification_id', 'policies', 'custom_rpc_urls'] as const).filter(
+        (f) => rest[f] !== null,
+      );
+      return {
+        id,
+        name,
+        network,
+        network_type,
+        signer_id,
+        paused,
+        ...Object.fromEntries(optional.map((f) => [f, rest[f]])),
+      };
     });
     return { networks, signers, notifications, relayers };
   }
@@ -75,8 +69,7 @@ export class ConfigExportService {
 async function all<T>(list: (query: PageQueryDto) => Promise<Page<T>>): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; ; page++) {
-    const query = Object.assign(new PageQueryDto(), { page, per_page: MAX_PER_PAGE });
-    const found = (await list(query)).items;
+    const found = (await list(Object.assign(new PageQueryDto(), { page, per_page: MAX_PER_PAGE }))).items;
     items.push(...found);
     if (found.length < MAX_PER_PAGE) return items;
   }

@@ -41,20 +41,13 @@ export class ConfigReconcileError extends Error {
 
 /** The file's entries, notifications first (relayers may name them). */
 export function entriesOf(file: ConfigFile): Omit<PlannedChange, 'action'>[] {
-  return [
-    ...file.notifications.map((entry, i) => ({
-      kind: 'notification' as const,
-      id: entry.id,
-      at: `notifications[${i}]`,
-      body: { ...entry },
-    })),
-    ...file.relayers.map((entry, i) => ({
-      kind: 'relayer' as const,
-      id: entry.id,
-      at: `relayers[${i}]`,
-      body: entry.body,
-    })),
-  ].map((entry) => ({ ...entry, digest: digestOf(entry.body) }));
+  const sections = [
+    ['notification', file.notifications],
+    ['relayer', file.relayers],
+  ] as const;
+  return sections.flatMap(([kind, entries]) =>
+    entries.map(({ id, body }, i) => ({ kind, id, at: `${kind}s[${i}]`, body, digest: digestOf(body) })),
+  );
 }
 
 /** Create what is not stored, update what changed since it was applied, leave the rest alone. */

@@ -14,13 +14,8 @@ import {
 } from '../notifications/notifications.service';
 import { CreateRelayerDto, RelayersService, UpdateRelayerDto } from '../relayers/relayers.service';
 import { ConfigEntryEntity } from './config-entry.entity';
-import {
-  ConfigReconcileError,
-  planChanges,
-  underEntry,
-  type EntryKind,
-  type PlannedChange,
-} from './config-plan';
+import { ConfigReconcileError, describePlan, planChanges, underEntry } from './config-plan';
+import type { EntryKind, PlannedChange } from './config-plan';
 
 const LOCK_NAME = 'relayer_service_config_reconcile';
 const RETRY_MS = 2000;
@@ -47,12 +42,14 @@ export class ConfigReconciler implements OnApplicationBootstrap {
     const retry = setInterval(() => {
       if (!this.lifecycle.isReady) return;
       clearInterval(retry);
-      this.reconcile().catch((error: unknown) => this.logger.error(describe(error)));
+      this.reconcile().catch((error: unknown) =>
+        this.logger.error(error instanceof Error ? error.message : error),
+      );
     }, RETRY_MS);
     retry.unref();
   }
 
-  /** Once across instances: under a named lock on MySQL (SQLite has one writer); a create another instance made is skipped. */
+  /** Once across instances: under a named lock on MySQL (SQLite has one writer). */
   async reconcile(): Promise<void> {
     const runner = this.dataSource.options.type === 'mysql' ? this.dataSource.createQueryRunner() : null;
     try {
@@ -62,12 +59,11 @@ export class ConfigReconciler implements OnApplicationBootstrap {
         applied: new Map(rows.map((row) => [`${row.kind}:${row.id}`, row.digest])),
         find: (kind, id) => this.storedState(kind, id),
       });
-      const name = path.basename(this.file.file);
-      for (const entry of plan.removed) this.logger.warn(`${entry} is no longer in ${name}: kept as it is`);
-      await RequestContext.runAs({ type: 'config', id: null, name }, async () => {
+      for (const line of describePlan(this.file.file, plan)) this.logger.log(line);
+      const actor = { type: 'config', id: null, name: path.basename(this.file.file) };
+      await RequestContext.runAs(actor, async () => {
         for (const change of plan.changes) await this.apply(change);
       });
-      if (plan.changes.length > 0) this.logger.log(`applied ${plan.changes.length} entries of ${name}`);
     } finally {
       if (runner) {
         await runner.query('SELECT RELEASE_LOCK(?)', [LOCK_NAME]).catch(() => undefined);
@@ -78,14 +74,11 @@ export class ConfigReconciler implements OnApplicationBootstrap {
 
   private async apply(change: PlannedChange): Promise<void> {
     try {
-      if (change.kind === 'notification') await this.applyNotification(change);
-      else await this.applyRelayer(change);
+      await this.write(change);
     } catch (error) {
-      // Created meanwhile by another instance (on Galera, GET_LOCK holds on one node only): done.
-      const createdElsewhere =
-        change.action === 'create' && (await this.storedState(change.kind, change.id)) !== null;
-      if (!createdElsewhere) {
-        const refused = error instanceof ValidationError ? [error.problems].flat() : refusal(error);
+      const refused = refusal(error);
+      // Unless another instance created it meanwhile (on Galera, GET_LOCK holds on one node only).
+      if (change.action !== 'create' || (await this.storedState(change.kind, change.id)) === null) {
         if (refused === null) throw error;
         const problems = refused.map((problem) => underEntry(change.at, problem));
         throw new ConfigReconcileError(this.file.file, problems.join('; '));
@@ -95,29 +88,17 @@ export class ConfigReconciler implements OnApplicationBootstrap {
     await this.dataSource.manager.upsert(ConfigEntryEntity, row, ['kind', 'id']);
   }
 
-  private async applyNotification({ id, action, body }: PlannedChange): Promise<void> {
-    if (action === 'create') {
-      await this.notifications.create(checkDto(CreateNotificationDto, body));
-      return;
+  /** A create as POST; an update sends every field a PATCH may change, so the stored entry becomes the file's. */
+  private async write({ kind, id, action, body }: PlannedChange): Promise<unknown> {
+    if (kind === 'notification') {
+      if (action === 'create') return this.notifications.create(checkDto(CreateNotificationDto, body));
+      const patch = { type: body.type, url: body.url, signing_key: body.signing_key ?? '' };
+      return this.notifications.update(id, checkDto(UpdateNotificationDto, patch));
     }
-    const patch = { type: body.type, url: body.url, signing_key: body.signing_key ?? '' };
-    await this.notifications.update(id, checkDto(UpdateNotificationDto, patch));
-  }
-
-  /** An update sends every field a PATCH may change, so the stored relayer becomes the file's entry. */
-  private async applyRelayer({ id, action, body }: PlannedChange): Promise<void> {
-    if (action === 'create') {
-      await this.relayers.create(checkDto(CreateRelayerDto, body));
-      return;
-    }
-    const patch = {
-      name: body.name,
-      paused: body.paused,
-      notification_id: body.notification_id ?? null,
-      custom_rpc_urls: body.custom_rpc_urls ?? null,
-      policies: body.policies ?? null,
-    };
-    await this.relayers.update(id, checkDto(UpdateRelayerDto, patch));
+    if (action === 'create') return this.relayers.create(checkDto(CreateRelayerDto, body));
+    const { name, paused, notification_id = null, custom_rpc_urls = null, policies = null } = body;
+    const patch = { name, paused, notification_id, custom_rpc_urls, policies };
+    return this.relayers.update(id, checkDto(UpdateRelayerDto, patch));
   }
 
   private async storedState(kind: EntryKind, id: string): Promise<Record<string, unknown> | null> {
@@ -138,12 +119,9 @@ async function takeLock(runner: QueryRunner): Promise<void> {
   throw new Error('could not take the configuration lock within 120 s');
 }
 
-/** The message of a refusal the API would answer with a 4xx (a conflict, a missing reference), else null. */
+/** The problems of a refusal the API would answer with a 4xx (invalid, a conflict, a missing reference), else null. */
 function refusal(error: unknown): string[] | null {
+  if (error instanceof ValidationError) return [error.problems].flat();
   const status = error instanceof Error && 'status' in error ? error.status : undefined;
   return typeof status === 'number' && status < 500 && error instanceof Error ? [error.message] : null;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
