@@ -59,3 +59,8 @@ export async function loadConfigFile(options: LoadCatalogueOptions): Promise<Con
 export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Catalogue> {
   return (await loadConfigFile(options)).catalogue;
 }
+
+/** What the file holds, for the start log and `config check`: `4 networks, 1 signers, ...`. */
+export function describeContent({ catalogue, relayers, notifications, plugins }: ConfigFile): string {
+  return `${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ${relayers.length} relayers, ${notifications.length} notifications, ${plugins} plugins`;
+}

@@ -3,10 +3,10 @@ import path from 'node:path';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Catalogue } from './catalogue.service';
-import { loadConfigFile, type ConfigFile } from './catalogue.loader';
+import { describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
 
 /** For src/config-file: the whole file, read as a start reads it. */
-export { loadConfigFile, type ConfigFile } from './catalogue.loader';
+export { CatalogueConfigError, describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
 
 /** The whole configuration file as read at start (its relayers and notifications are reconciled by src/config-file). */
 export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
@@ -20,21 +20,18 @@ export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
     {
       provide: CONFIG_FILE_CONTENT,
       inject: [APP_CONFIG],
-      useFactory: async (config: AppConfig): Promise<ConfigFile> => {
+      useFactory: async ({
+        configFile,
+        dataDir,
+        production,
+        secretsEnv: env,
+      }: AppConfig): Promise<ConfigFile> => {
         const logger = new Logger('Catalogue');
-        const content = await loadConfigFile({
-          configFile: config.configFile,
-          dataDir: config.dataDir,
-          production: config.production,
-          env: config.secretsEnv,
-          onNotice: (message) => logger.warn(message),
-        });
-        const { catalogue, relayers, notifications, plugins } = content;
-        logger.log(
-          `${path.basename(content.file)}: ${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ` +
-            `${relayers.length} relayers, ${notifications.length} notifications, ${plugins} plugins`,
-        );
-        if (plugins > 0) logger.warn(`the file names ${plugins} plugins: this service does not run plugins`);
+        const onNotice = (message: string): void => logger.warn(message);
+        const content = await loadConfigFile({ configFile, dataDir, production, env, onNotice });
+        logger.log(`${path.basename(content.file)}: ${describeContent(content)}`);
+        if (content.plugins > 0)
+          logger.warn(`the file names ${content.plugins} plugins: this service does not run plugins`);
         return content;
       },
     },

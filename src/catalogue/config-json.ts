@@ -57,11 +57,7 @@ export function parseJson(text: string, scope: Scope): unknown {
 }
 
 /** Refuses the first key outside `known`, by name (a key the reference system does not know). */
-export function refuseUnknownKeys(
-  value: Record<string, unknown>,
-  known: ReadonlySet<string>,
-  scope: Scope,
-): void {
+export function refuseUnknownKeys(value: object, known: ReadonlySet<string>, scope: Scope): void {
   const unknown = Object.keys(value).find((key) => !known.has(key));
   if (unknown !== undefined) scope.fail(`unknown key ${JSON.stringify(unknown.slice(0, 60))}`);
 }
@@ -72,25 +68,14 @@ export function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
 }
 
-export function isPositiveSafeInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-}
-
 export function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
 }
 
-/** A URL as every answer shows it (`***` in place of secrets): its secret is not in the file. */
-export function isMaskedUrl(value: string): boolean {
-  return value.includes('***');
-}
-
 export function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
+  return (error as { code?: unknown } | null)?.code?.toString();
 }
 
 export function describeUnknown(field: string, value: unknown): string {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { loadConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
+import { describeContent, loadConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
 import { checkDto } from '../common/validation/validate-dto';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
@@ -21,13 +21,9 @@ async function main([command, file]: readonly string[]): Promise<number> {
   const content = await loadConfigFile({ configFile, dataDir, production, env });
   const problems = staticProblems(content).map((problem) => `CONFIG_FILE ${content.file}: ${problem}`);
   if (problems.length > 0) throw new Error(problems.join('\n'));
-  const { catalogue, relayers, notifications } = content;
   const lines =
     command === 'check'
-      ? [
-          `${content.file}: valid (${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ` +
-            `${relayers.length} relayers, ${notifications.length} notifications)`,
-        ]
+      ? [`${content.file}: valid (${describeContent(content)})`]
       : describePlan(content.file, await planChanges(content, await readState(config)));
   process.stdout.write(`${lines.length === 0 ? 'nothing to create or update' : lines.join('\n')}\n`);
   return 0;

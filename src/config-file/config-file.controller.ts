@@ -7,19 +7,12 @@ import { Route } from '../common/http/route.decorator';
 import { ParseFlagPipe } from '../common/validation/parse-flag.pipe';
 import { ConfigExportService, type ExportedConfig } from './config-export.service';
 
+/** A configuration file in the reference system's format: networks inline, secrets as `env` references. */
 class ConfigFileResponse {
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'object' },
-    description: 'Inline, inheritance resolved, RPC URLs masked',
-  })
+  @ApiProperty({ type: 'array', items: { type: 'object' } })
   networks: object[];
 
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'object' },
-    description: '`plain`, the key as {"type": "env"}',
-  })
+  @ApiProperty({ type: 'array', items: { type: 'object' } })
   signers: object[];
 
   @ApiProperty({ type: 'array', items: { type: 'object' } })

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { ConfigFile } from '../catalogue/catalogue.module';
+import { CatalogueConfigError, type ConfigFile } from '../catalogue/catalogue.module';
 
 export type EntryKind = 'relayer' | 'notification';
 
@@ -31,14 +31,6 @@ export interface StoredState {
 
 const IMMUTABLE = ['network', 'network_type', 'signer_id'] as const;
 
-/** Refused by the start (and by `config plan`): names the entry, never a secret. */
-export class ConfigReconcileError extends Error {
-  constructor(file: string, problem: string) {
-    super(`CONFIG_FILE ${file}: ${problem}`);
-    this.name = 'ConfigReconcileError';
-  }
-}
-
 /** The file's entries, notifications first (relayers may name them). */
 export function entriesOf(file: ConfigFile): Omit<PlannedChange, 'action'>[] {
   const sections = [
@@ -64,9 +56,8 @@ export async function planChanges(file: ConfigFile, state: StoredState): Promise
         (field) => entry.kind === 'relayer' && entry.body[field] !== stored[field],
       );
       if (changed !== undefined) {
-        throw new ConfigReconcileError(
-          file.file,
-          `${entry.at} (relayer '${entry.id}'): ${changed} cannot change (stored ${JSON.stringify(stored[changed])}); ` +
+        throw new CatalogueConfigError(
+          `CONFIG_FILE ${file.file}: ${entry.at} (relayer '${entry.id}'): ${changed} cannot change (stored ${JSON.stringify(stored[changed])}); ` +
             'delete the relayer through the API first',
         );
       }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { InjectDataSource } from '@nestjs/typeorm';
 import path from 'node:path';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
+import { CatalogueConfigError, CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
 import { ValidationError } from '../common/errors/domain-errors';
 import { RequestContext } from '../common/http/request-context';
 import { checkDto } from '../common/validation/validate-dto';
@@ -14,7 +14,7 @@ import {
 } from '../notifications/notifications.service';
 import { CreateRelayerDto, RelayersService, UpdateRelayerDto } from '../relayers/relayers.service';
 import { ConfigEntryEntity } from './config-entry.entity';
-import { ConfigReconcileError, describePlan, planChanges, underEntry } from './config-plan';
+import { describePlan, planChanges, underEntry } from './config-plan';
 import type { EntryKind, PlannedChange } from './config-plan';
 
 const LOCK_NAME = 'relayer_service_config_reconcile';
@@ -81,7 +81,7 @@ export class ConfigReconciler implements OnApplicationBootstrap {
       if (change.action !== 'create' || (await this.storedState(change.kind, change.id)) === null) {
         if (refused === null) throw error;
         const problems = refused.map((problem) => underEntry(change.at, problem));
-        throw new ConfigReconcileError(this.file.file, problems.join('; '));
+        throw new CatalogueConfigError(`CONFIG_FILE ${this.file.file}: ${problems.join('; ')}`);
       }
     }
     const row = { kind: change.kind, id: change.id, digest: change.digest, appliedAt: new Date() };

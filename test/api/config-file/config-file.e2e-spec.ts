@@ -498,7 +498,7 @@ describe('reconciliation at every start, and the export', () => {
     ];
     expect(run('check')).toEqual({
       status: 0,
-      stdout: `${file}: valid (4 networks, 1 signers, 1 relayers, 1 notifications)\n`,
+      stdout: `${file}: valid (4 networks, 1 signers, 1 relayers, 1 notifications, 0 plugins)\n`,
       stderr: '',
     });
     expect(run('plan')).toEqual({ status: 0, stdout: `${kept.join('\n')}\n`, stderr: '' });
