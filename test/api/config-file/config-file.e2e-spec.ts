@@ -9,7 +9,7 @@ import { loadConfig } from '../../../src/config/app-config';
 import { newApiKey, startTestApp, type Env, type TestApp } from '../../support/test-app';
 import { KEY1 } from '../../support/test-catalogue';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { verifySignatures, WebhookReceiver } from '../../support/webhook-receiver';
 import { ISO } from '../../factories';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { TEST_DB } from '../../support/test-database';
@@ -342,6 +342,11 @@ describe('reconciliation at every start, and the export', () => {
     // The relayer's notification got its relayer_created event, signed with the file's key.
     const [delivered] = await receiver.waitFor(hookPath, 1);
     expect(delivered.json.event).toBe('relayer_created');
+    expect(verifySignatures(delivered, HOOK_KEY)).toEqual({
+      signature: true,
+      signature256: true,
+      t: expect.any(Number) as number,
+    });
     expect(delivered.json.payload).toMatchObject({
       payload_type: 'relayer_created',
       relayer: { id: 'fixture-relayer' },
