@@ -6,7 +6,6 @@ import { readNotifications, readRelayers, type FileEntry } from './resource-entr
 import { readSigners } from './signer-entries';
 
 export { CatalogueConfigError } from './config-json';
-export type { FileEntry } from './resource-entries';
 
 export interface LoadCatalogueOptions {
   configFile: string;
@@ -20,7 +19,6 @@ export interface LoadCatalogueOptions {
 
 /** The whole configuration file (docs/reference/config-file.md): the catalogue and the entries reconciled at start. */
 export interface ConfigFile {
-  /** The absolute path of the file. */
   readonly file: string;
   readonly catalogue: Catalogue;
   readonly relayers: readonly FileEntry[];

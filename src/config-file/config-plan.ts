@@ -33,10 +33,7 @@ const IMMUTABLE = ['network', 'network_type', 'signer_id'] as const;
 
 /** The file's entries, notifications first (relayers may name them). */
 export function entriesOf(file: ConfigFile): Omit<PlannedChange, 'action'>[] {
-  const sections = [
-    ['notification', file.notifications],
-    ['relayer', file.relayers],
-  ] as const;
+  const sections = [['notification', file.notifications] as const, ['relayer', file.relayers] as const];
   return sections.flatMap(([kind, entries]) =>
     entries.map(({ id, body }, i) => ({ kind, id, at: `${kind}s[${i}]`, body, digest: digestOf(body) })),
   );

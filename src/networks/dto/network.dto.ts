@@ -86,10 +86,6 @@ export class NetworkResponse {
   @ApiPropertyOptional({ description: 'Stellar networks, as the configuration file gives it' })
   horizon_url?: string;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description: 'EVM networks, as the file gives it',
-  })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'EVM networks, as given' })
   gas_price_cache?: Record<string, unknown>;
 }
