@@ -11,6 +11,7 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
+import { ConfigFileModule } from './config-file/config-file.module';
 import { NetworksModule } from './networks/networks.module';
 import { SignersModule } from './signers/signers.module';
 import { AuthModule } from './common/auth/auth.module';
@@ -73,6 +74,7 @@ export class AppModule implements NestModule {
         NotificationsModule,
         RelayersModule,
         WebhooksModule,
+        ConfigFileModule,
         RelayerHealthModule,
         ApiKeysModule,
         AuditModule,

@@ -14,8 +14,9 @@ export class AuditEventEntity {
   @Column({ name: 'actor_type', type: 'varchar', length: 16 })
   actorType: string;
 
-  @Column({ name: 'actor_id', type: 'varchar', length: 36 })
-  actorId: string;
+  /** Null for the configuration file. */
+  @Column({ name: 'actor_id', type: 'varchar', length: 36, nullable: true })
+  actorId: string | null;
 
   @Column({ name: 'actor_name', type: 'varchar', length: 255 })
   actorName: string;

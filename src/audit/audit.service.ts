@@ -50,7 +50,7 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
   @OnEvent(`${CHANGE_RECORDED}.committing`, { async: true, promisify: true, suppressErrors: false })
   async record({ manager, event }: CommittingEvent<AuditChange>): Promise<void> {
     const context = RequestContext.current();
-    const actor = context?.principal ?? { type: 'system', id: 'system', name: 'service' };
+    const actor = context?.principal ?? context?.actor ?? { type: 'system', id: 'system', name: 'service' };
     await this.events.insert(manager, {
       id: nextId(),
       at: new Date(),

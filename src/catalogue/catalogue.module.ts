@@ -1,30 +1,46 @@
 import { Logger, Module } from '@nestjs/common';
+import path from 'node:path';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Catalogue } from './catalogue.service';
-import { loadCatalogue } from './catalogue.loader';
+import { describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
+
+/** For src/config-file: the whole file, read as a start reads it. */
+export { CatalogueConfigError, describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
+
+/** The whole configuration file as read at start (its relayers and notifications are reconciled by src/config-file). */
+export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
 
 /**
- * The configuration file (CONFIG_FILE): its networks and signers, loaded and validated once at
- * start; the seed of the networks and signers features (src/networks, src/signers).
+ * The configuration file (CONFIG_FILE, else CONFIG_DIR/CONFIG_FILE_NAME): loaded and validated once at
+ * start; its networks and signers are the seed of src/networks and src/signers.
  */
 @Module({
   providers: [
     {
-      provide: Catalogue,
+      provide: CONFIG_FILE_CONTENT,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): Promise<Catalogue> => {
+      useFactory: async ({
+        configFile,
+        dataDir,
+        production,
+        secretsEnv: env,
+      }: AppConfig): Promise<ConfigFile> => {
         const logger = new Logger('Catalogue');
-        return loadCatalogue({
-          configFile: config.configFile,
-          dataDir: config.dataDir,
-          production: config.production,
-          env: config.secretsEnv,
-          onNotice: (message) => logger.warn(message),
-        });
+        const onNotice = (message: string): void => logger.warn(message);
+        const content = await loadConfigFile({ configFile, dataDir, production, env, onNotice });
+        logger.log(`${path.basename(content.file)}: ${describeContent(content)}`);
+        if (content.plugins > 0)
+          logger.warn(`the file names ${content.plugins} plugins: this service does not run plugins`);
+        return content;
       },
     },
+    {
+      provide: Catalogue,
+      inject: [CONFIG_FILE_CONTENT],
+      useFactory: (content: ConfigFile) => content.catalogue,
+    },
   ],
-  exports: [Catalogue],
+  exports: [Catalogue, CONFIG_FILE_CONTENT],
 })
 export class CatalogueModule {}

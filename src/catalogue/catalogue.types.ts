@@ -26,6 +26,10 @@ export interface CatalogueNetwork extends NetworkDetails {
   readonly chain_id?: number;
   /** Stellar only: the network passphrase that transactions are signed for. */
   readonly passphrase?: string;
+  /** Stellar only, kept from the reference system's file and answered as given. */
+  readonly horizon_url?: string;
+  /** EVM only, kept from the reference system's file and answered as given. */
+  readonly gas_price_cache?: Readonly<Record<string, unknown>>;
   readonly is_testnet: boolean;
 }
 

@@ -174,7 +174,11 @@ export function loadConfig(env: Env) {
       host: reader.string('METRICS_HOST', '127.0.0.1'),
     },
     redisUrl: reader.raw('REDIS_URL') ?? null,
-    configFile: path.resolve(reader.string('CONFIG_FILE', 'config/config.json')),
+    // The reference system's names (docs/reference/config-file.md#11-where-the-file-is).
+    configFile: path.resolve(
+      reader.raw('CONFIG_FILE') ??
+        path.join(reader.string('CONFIG_DIR', 'config'), reader.string('CONFIG_FILE_NAME', 'config.json')),
+    ),
     dataDir: path.resolve(reader.string('DATA_DIR', 'data')),
     rateLimit: {
       requestsPerSecond: reader.positiveNumber('RATE_LIMIT_REQUESTS_PER_SECOND', 100),

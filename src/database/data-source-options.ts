@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { ApiKeyEntity } from '../api-keys/api-key.entity';
 import { AuditEventEntity } from '../audit/audit-event.entity';
+import { ConfigEntryEntity } from '../config-file/config-entry.entity';
 import { NetworkRpcUrlsEntity } from '../networks/network-rpc-urls.entity';
 import { SignerEntity } from '../signers/signer.entity';
 import type { DatabaseConfig } from '../config/app-config';
@@ -23,6 +24,7 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   ApiKeyEntity,
   AuditEventEntity,
+  ConfigEntryEntity,
 ];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];

@@ -22,5 +22,7 @@ export function toNetworkResponse(network: CatalogueNetwork, rpcUrls: readonly R
   }
   if (network.features !== undefined) response.features = [...network.features];
   if (network.tags !== undefined) response.tags = [...network.tags];
+  if (network.horizon_url !== undefined) response.horizon_url = network.horizon_url;
+  if (network.gas_price_cache !== undefined) response.gas_price_cache = { ...network.gas_price_cache };
   return response;
 }

@@ -24,6 +24,6 @@ import { NotificationCreateRules, NotificationPatchRules } from './notifications
         config.storageEncryptionKey ? FieldCipher.fromBase64Key(config.storageEncryptionKey) : null,
     },
   ],
-  exports: [NotificationsService],
+  exports: [NotificationsService, NotificationCreateRules, NotificationPatchRules],
 })
 export class NotificationsModule {}

@@ -15,6 +15,9 @@ import { toNotificationResponse, toTaggedNotification } from './notification.map
 
 /** For the features that reference this one. */
 export { notificationNotFound } from './notifications.errors';
+/** For the configuration file's reconciliation (src/config-file), which creates and updates as the API does. */
+export { CreateNotificationDto } from './dto/notification.dto';
+export { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
 export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');

@@ -15,7 +15,7 @@ import { RelayersService } from './relayers.service';
   imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, SignersModule, NotificationsModule],
   controllers: [RelayersController],
   providers: [RelayersRepository, RelayersService, RelayerCreateRules, RelayerPatchRules],
-  exports: [RelayersService],
+  exports: [RelayersService, RelayerCreateRules, RelayerPatchRules],
 })
 export class RelayersModule implements OnModuleInit {
   constructor(

@@ -28,6 +28,9 @@ import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound
 
 /** For the features that reference this one. */
 export { relayerNotFound } from './relayers.errors';
+/** For the configuration file's reconciliation (src/config-file), which creates and updates as the API does. */
+export { CreateRelayerDto } from './dto/relayer.dto';
+export { RelayerCreateRules, RelayerPatchRules } from './relayers.validation';
 
 export type { DisabledReason, RelayerEntity } from './relayer.entity';
 

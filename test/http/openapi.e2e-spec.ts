@@ -22,6 +22,7 @@ describe('OpenAPI document', () => {
         'GET /api/v1/api-keys/{api_key_id}',
         'GET /api/v1/api-keys/{api_key_id}/permissions',
         'GET /api/v1/audit',
+        'GET /api/v1/config',
         'POST /api/v1/api-keys',
         'DELETE /api/v1/notifications/{notification_id}',
         'DELETE /api/v1/relayers/{relayer_id}',

@@ -53,11 +53,11 @@ export class AuditQueryDto extends PageQueryDto {
 }
 
 export class AuditActor {
-  @ApiProperty({ enum: ['admin', 'api_key', 'system'] })
+  @ApiProperty({ enum: ['admin', 'api_key', 'system', 'config'] })
   type: string;
 
-  @ApiProperty()
-  id: string;
+  @ApiProperty({ type: String, nullable: true })
+  id: string | null;
 
   @ApiProperty()
   name: string;

@@ -11,6 +11,7 @@ export const PERMISSIONS = [
   'api_keys:manage',
   'audit:read',
   'metrics:read',
+  'config:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 export type Grant = Permission | '*';

@@ -6,11 +6,19 @@ import type { Principal } from '../auth/principal';
 export class RequestContext {
   private static readonly storage = new AsyncLocalStorage<RequestContext>();
   principal: Principal | null = null;
+  /** Who changes things outside a request (the configuration file at start), for the audit trail. */
+  actor: { readonly type: string; readonly id: string | null; readonly name: string } | null = null;
 
   private constructor(readonly requestId: string) {}
 
   static current(): RequestContext | undefined {
     return RequestContext.storage.getStore();
+  }
+
+  static runAs<T>(actor: NonNullable<RequestContext['actor']>, work: () => Promise<T>): Promise<T> {
+    const context = new RequestContext('');
+    context.actor = actor;
+    return RequestContext.storage.run(context, work);
   }
 
   /** Express middleware: runs the rest of the request inside its context. */

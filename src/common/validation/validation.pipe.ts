@@ -89,7 +89,7 @@ function withoutPrototypeKeys(value: unknown, path: string, problems: string[]):
 }
 
 /** Transforms and validates a plain object against `type`, collecting every problem. */
-function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): DtoCheck<T> {
+export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): DtoCheck<T> {
   const problems: string[] = [];
   const source = withoutPrototypeKeys(typeof plain === 'object' && plain !== null ? plain : {}, '', problems);
   const value = plainToInstance(type, source, { enableImplicitConversion: false });
@@ -130,6 +130,19 @@ export interface BodyRules<T extends object, V> {
   check(body: DtoCheck<T>, problems: string[], params: Readonly<Record<string, unknown>>): V | Promise<V>;
 }
 
+/** The validation stage of a write: the DTO, then `rules`; every problem in one ValidationError. */
+export async function validateBody<T extends object, V>(
+  rules: BodyRules<T, V>,
+  body: unknown,
+  params: Readonly<Record<string, unknown>> = {},
+): Promise<V> {
+  const checked = checkDto(rules.dto, body);
+  const problems = [...checked.problems];
+  const value = await rules.check(checked, problems, params);
+  if (problems.length > 0) throw new ValidationError(problems);
+  return value;
+}
+
 interface RawBody {
   readonly body: unknown;
   readonly params: Readonly<Record<string, unknown>>;
@@ -150,12 +163,8 @@ export function ValidBody<T extends object, V>(rules: Type<BodyRules<T, V>>): Pa
   class RulesPipe implements PipeTransform<RawBody, Promise<V>> {
     constructor(@Inject(rules) private readonly rules: BodyRules<T, V>) {}
 
-    async transform({ body, params }: RawBody): Promise<V> {
-      const checked = checkDto(this.rules.dto, body);
-      const problems = [...checked.problems];
-      const value = await this.rules.check(checked, problems, params);
-      if (problems.length > 0) throw new ValidationError(problems);
-      return value;
+    transform({ body, params }: RawBody): Promise<V> {
+      return validateBody(this.rules, body, params);
     }
   }
   return RawBody(RulesPipe);

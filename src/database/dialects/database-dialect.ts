@@ -19,6 +19,8 @@ export abstract class DatabaseDialect {
   abstract lockingRead(mode: 'share' | 'update'): string;
   /** docs/reference/hardening.md, no hanging: from now on a call waits for the connection at most connectionWaitMs(maxWaitMs). */
   abstract boundWaits(maxWaitMs: number): void;
+  /** Runs `work` in one instance at a time across every instance on the database (docs/reference/several-instances.md). */
+  abstract exclusively<T>(work: () => Promise<T>): Promise<T>;
   /** Applies the pending migrations (connected data source), then bounds each statement (MySQL). */
   abstract migrate(logger: Logger): Promise<void>;
   /** Runs one transaction: on SQLite alone on its one connection, on MySQL as it is. */

@@ -81,20 +81,25 @@ export class MysqlDialect extends DatabaseDialect {
    * connection while the server goes on waiting with the transaction and its locks.
    */
   async migrate(logger: Logger): Promise<void> {
-    const lock = new MigrationLock(this.dataSource);
-    await lock.acquire();
-    try {
-      const applied = await this.dataSource.runMigrations({ transaction: 'each' });
-      if (applied.length > 0) logger.log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
-    } finally {
-      await lock.release();
-    }
+    const applied = await this.exclusively(() => this.dataSource.runMigrations({ transaction: 'each' }));
+    if (applied.length > 0) logger.log(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
     const [{ version }] = await this.dataSource.query<Array<{ version: string }>>(
       'SELECT VERSION() AS version',
     );
     this.sessionSql = /mariadb/i.test(version)
       ? `SET SESSION max_statement_time = ${this.maxWaitMs / 1000}`
       : `SET SESSION max_execution_time = ${this.maxWaitMs}`;
+  }
+
+  /** Under the migration lock, which holds across a Galera cluster as on one server. */
+  async exclusively<T>(work: () => Promise<T>): Promise<T> {
+    const lock = new MigrationLock(this.dataSource);
+    await lock.acquire();
+    try {
+      return await work();
+    } finally {
+      await lock.release();
+    }
   }
 
   serialise<T>(transaction: () => Promise<T>): Promise<T> {

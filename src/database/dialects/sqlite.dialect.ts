@@ -26,6 +26,11 @@ export class SqliteDialect extends DatabaseDialect {
     await this.dataSource.runMigrations({ transaction: 'all' });
   }
 
+  /** One file, one writer: nothing to coordinate. */
+  exclusively<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   serialise<T>(transaction: () => Promise<T>): Promise<T> {
     return this.gate.transaction(transaction);
   }

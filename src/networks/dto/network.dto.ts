@@ -74,4 +74,10 @@ export class NetworkResponse {
 
   @ApiPropertyOptional({ type: [String] })
   tags?: string[];
+
+  @ApiPropertyOptional({ description: 'Stellar networks, as the configuration file gives it' })
+  horizon_url?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'EVM networks, as given' })
+  gas_price_cache?: Record<string, unknown>;
 }

@@ -1,0 +1,137 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { CatalogueConfigError, loadConfigFile, type ConfigFile } from './catalogue.loader';
+
+type Json = Record<string, unknown>;
+const KEY = `0x${'00'.repeat(31)}01`;
+const SIGNERS = [{ id: 's1', type: 'plain', config: { key: { type: 'plain', value: KEY } } }];
+const evm = (network: string, fields: Json = {}): Json => ({ type: 'evm', network, chain_id: 5, ...fields });
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'config-file-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function load(config: Json, env: Json = {}): Promise<ConfigFile> {
+  const file = path.join(dir, 'config.json');
+  await writeFile(file, JSON.stringify({ signers: SIGNERS, ...config }));
+  return loadConfigFile({
+    configFile: file,
+    dataDir: dir,
+    production: false,
+    env: env as Record<string, string>,
+  });
+}
+
+async function problem(config: Json, env: Json = {}): Promise<string> {
+  const error = await load(config, env).then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(CatalogueConfigError);
+  return (error as Error).message.replace(`CONFIG_FILE ${path.join(dir, 'config.json')}: `, '');
+}
+
+describe('networks: from inheritance', () => {
+  it('takes every unset field from the parent chain and joins features and tags, the parent first, once each', async () => {
+    const { catalogue } = await load({
+      networks: [
+        evm('grand', {
+          rpc_urls: ['https://a.example/'],
+          symbol: 'G',
+          features: ['x'],
+          tags: ['t1'],
+          is_testnet: true,
+        }),
+        evm('parent', { from: 'grand', rpc_urls: ['https://b.example/'], features: ['y', 'x'] }),
+        evm('child', { from: 'parent', chain_id: 7, tags: ['t2'] }),
+      ],
+    });
+    expect(catalogue.findNetwork('evm', 'child')).toEqual({
+      type: 'evm',
+      network: 'child',
+      chain_id: 7,
+      rpc_urls: [{ url: 'https://b.example/', weight: 100 }],
+      is_testnet: true,
+      symbol: 'G',
+      features: ['x', 'y'],
+      tags: ['t1', 't2'],
+    });
+  });
+
+  it('refuses a network that names itself', async () => {
+    expect(
+      await problem({ networks: [evm('self', { from: 'self', rpc_urls: ['https://a.example/'] })] }),
+    ).toBe("network 'self' (evm): from 'self' makes a cycle (self -> self)");
+  });
+});
+
+describe('relayers and notifications', () => {
+  const networks = [evm('n1', { rpc_urls: ['https://a.example/'] })];
+
+  it('reads a plain string, a plain secret and an env secret as the signing key, and string RPC URLs as weight 100', async () => {
+    const file = await load(
+      {
+        networks,
+        notifications: [
+          { id: 'a', type: 'webhook', url: 'https://h.example/a', signing_key: 'k'.repeat(32) },
+          {
+            id: 'b',
+            type: 'webhook',
+            url: 'https://h.example/b',
+            signing_key: { type: 'plain', value: 'p'.repeat(32) },
+          },
+          {
+            id: 'c',
+            type: 'webhook',
+            url: 'https://h.example/c',
+            signing_key: { type: 'env', value: 'HOOK_KEY' },
+          },
+          { id: 'd', type: 'webhook', url: 'https://h.example/d' },
+        ],
+        relayers: [
+          { id: 'r1', custom_rpc_urls: ['https://r.example/', { url: 'https://q.example/', weight: 5 }] },
+        ],
+      },
+      { HOOK_KEY: 'e'.repeat(32) },
+    );
+    expect(file.notifications.map((n) => n.body.signing_key)).toEqual([
+      'k'.repeat(32),
+      'p'.repeat(32),
+      'e'.repeat(32),
+      undefined,
+    ]);
+    expect(file.relayers).toEqual([
+      {
+        id: 'r1',
+        body: {
+          id: 'r1',
+          custom_rpc_urls: [
+            { url: 'https://r.example/', weight: 100 },
+            { url: 'https://q.example/', weight: 5 },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      { relayers: [{ id: 'r1' }, { id: 'r1' }] },
+      "relayers[1]: id 'r1' is defined more than once (first at relayers[0])",
+    ],
+    [{ relayers: [{ id: 'r1', gas_limit: 1 }] }, 'relayers[0]: unknown key "gas_limit"'],
+    [{ relayers: [{ name: 'no id' }] }, 'relayers[0]: id must be 1 to 36 letters, digits, "-" or "_"'],
+    [{ relayers: {} }, 'relayers must be an array'],
+    [
+      { notifications: [{ id: 'a', type: 'email', url: 'https://h.example/' }] },
+      'notifications[0]: type must be "webhook"',
+    ],
+    [{ notifications: [{ id: 'a', type: 'webhook' }] }, 'notifications[0]: url must be a non-empty string'],
+    [{ plugins: {} }, 'plugins must be an array'],
+  ])('refuses %j naming the entry', async (config, message) => {
+    expect(await problem({ networks, ...config })).toBe(message);
+  });
+});

@@ -1,0 +1,245 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isRpcWeight, RPC_WEIGHT, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
+import type { RpcUrl } from '../common/validation/rpc-url-list';
+import {
+  NETWORK_TYPES,
+  isNetworkType,
+  networkId,
+  type CatalogueNetwork,
+  type NetworkType,
+} from './catalogue.types';
+import {
+  Scope,
+  describeUnknown,
+  errorCode,
+  isHttpUrl,
+  isNonEmptyString,
+  isPlainObject,
+  listOf,
+  parseJson,
+  readText,
+  refuseUnknownKeys,
+} from './config-json';
+
+/** The network keys of the reference system (19.1): any other stops the start naming it. */
+const NETWORK_KEYS: ReadonlySet<string> = new Set([
+  ...['type', 'network', 'from', 'rpc_urls', 'explorer_urls', 'symbol', 'features', 'tags', 'is_testnet'],
+  ...['average_blocktime_ms', 'required_confirmations', 'chain_id', 'gas_price_cache'],
+  ...['passphrase', 'horizon_url'],
+]);
+const DEFAULT_FOLDER = './config/networks';
+
+interface NetworkEntry {
+  readonly value: Record<string, unknown>;
+  readonly name: string;
+  readonly type: NetworkType;
+  /** Where the entry is, for duplicate messages: `networks[2]` or a network file. */
+  readonly origin: string;
+  readonly scope: Scope;
+}
+
+/** The catalogue's networks: inline or from a folder, with `from` inheritance resolved. */
+export async function readNetworks(
+  value: unknown,
+  configFile: string,
+  scope: Scope,
+): Promise<CatalogueNetwork[]> {
+  const entries = await collectNetworkEntries(value, configFile, scope);
+  const byName = new Map<string, NetworkEntry[]>();
+  for (const entry of entries) byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
+  const origins = new Map<string, string>();
+  return entries.map((entry) => {
+    // Names differing only in case would share an API id (`evm:sepolia`).
+    const key = networkId(entry.type, entry.name);
+    const firstOrigin = origins.get(key);
+    const named = entry.scope.child(`network '${entry.name}' (${entry.type})`);
+    if (firstOrigin !== undefined) named.fail(`defined more than once (first in ${firstOrigin})`);
+    origins.set(key, entry.origin);
+    return parseNetwork(entry.type, entry.name, inherit(entry, byName, []), named);
+  });
+}
+
+async function collectNetworkEntries(
+  value: unknown,
+  configFile: string,
+  scope: Scope,
+): Promise<NetworkEntry[]> {
+  if (Array.isArray(value)) {
+    return value.map((item: unknown, i) => identify(item, `networks[${i}]`, scope, `networks[${i}]`));
+  }
+  if (value === undefined) {
+    const folder = await findFolder(DEFAULT_FOLDER, configFile);
+    if (folder === undefined) {
+      scope.fail(
+        'networks must be an array of networks or the path of a folder of network files ' +
+          `(it is absent and the default folder ${path.resolve(DEFAULT_FOLDER)} does not exist)`,
+      );
+    }
+    return readNetworkFolder(folder, scope);
+  }
+  if (typeof value === 'string' && value.length > 0) {
+    const folder = await findFolder(value, configFile);
+    return readNetworkFolder(folder ?? path.resolve(path.dirname(configFile), value), scope);
+  }
+  return scope.fail('networks must be an array of networks or the path of a folder of network files');
+}
+
+/** As the reference system: from the working directory first, then from the config file's folder. */
+async function findFolder(folder: string, configFile: string): Promise<string | undefined> {
+  for (const candidate of [path.resolve(folder), path.resolve(path.dirname(configFile), folder)]) {
+    if ((await stat(candidate).catch(() => null))?.isDirectory()) return candidate;
+  }
+  return undefined;
+}
+
+/** Each `.json` file holds one network, an array of them, or `{"networks": [...]}` as in the reference system. */
+async function readNetworkFolder(folder: string, scope: Scope): Promise<NetworkEntry[]> {
+  const entries: NetworkEntry[] = [];
+  for (const file of await listJsonFiles(folder, scope)) {
+    const fileScope = scope.child(`network file ${file}`);
+    const items = networksOfFile(parseJson(await readText(file, fileScope), fileScope), fileScope);
+    items.forEach((item, i) =>
+      entries.push(identify(item, file, fileScope, items.length === 1 ? 'network' : `networks[${i}]`)),
+    );
+  }
+  return entries;
+}
+
+async function listJsonFiles(folder: string, scope: Scope): Promise<string[]> {
+  let names: string[];
+  try {
+    const entries = await readdir(folder, { withFileTypes: true });
+    names = entries
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+      .map((entry) => entry.name);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') scope.fail(`networks folder ${folder} not found`);
+    return scope.fail(`cannot read the networks folder ${folder} (${code ?? 'unknown error'})`);
+  }
+  if (names.length === 0) scope.fail(`networks folder ${folder} holds no .json file`);
+  return names.sort().map((name) => path.join(folder, name));
+}
+
+function networksOfFile(content: unknown, scope: Scope): unknown[] {
+  if (Array.isArray(content)) return content;
+  if (isPlainObject(content) && Array.isArray(content.networks)) return content.networks;
+  if (isPlainObject(content)) return [content];
+  return scope.fail('must hold a network object, an array of them, or {"networks": [...]}');
+}
+
+/** The name and type every entry needs before inheritance, and no key the reference system does not know. */
+function identify(item: unknown, origin: string, scope: Scope, label: string): NetworkEntry {
+  if (!isPlainObject(item)) return scope.child(label).fail('must be an object');
+  const name = item.network;
+  const hasName = typeof name === 'string' && name.trim().length > 0;
+  const named = scope.child(hasName ? `network '${name}'` : label);
+  if (!hasName) return named.fail('network must be a non-empty string');
+  if (name !== name.trim()) named.fail('network must not start or end with whitespace');
+  if (!isNetworkType(item.type)) {
+    return named.fail(`${describeUnknown('type', item.type)} (expected ${listOf(NETWORK_TYPES)})`);
+  }
+  refuseUnknownKeys(item, NETWORK_KEYS, scope.child(`network '${name}' (${item.type})`));
+  return { value: item, name, type: item.type, origin, scope };
+}
+
+/**
+ * The entry with its parents' fields (19.1): each field the child leaves unset comes from the parent,
+ * `features` and `tags` are joined, the parent's first. `chain` holds the names being resolved (a cycle).
+ */
+function inherit(
+  entry: NetworkEntry,
+  byName: Map<string, NetworkEntry[]>,
+  chain: string[],
+): Record<string, unknown> {
+  const { from, ...own } = entry.value;
+  if (from === undefined) return own;
+  const scope = entry.scope.child(`network '${entry.name}' (${entry.type})`);
+  if (!isNonEmptyString(from)) return scope.fail('from must be the name of another network');
+  const candidates = byName.get(from) ?? [];
+  const parent = candidates.find((candidate) => candidate.type === entry.type);
+  if (parent === undefined) {
+    if (candidates.length > 0)
+      scope.fail(`from '${from}' names a network of another type (${candidates[0].type})`);
+    return scope.fail(`from '${from}' names no network of the catalogue`);
+  }
+  if (parent === entry || chain.includes(parent.name)) {
+    return scope.fail(`from '${from}' makes a cycle (${[...chain, entry.name, from].join(' -> ')})`);
+  }
+  const inherited = inherit(parent, byName, [...chain, entry.name]);
+  const merged: Record<string, unknown> = { ...inherited, ...own };
+  for (const field of ['features', 'tags'] as const) {
+    const lists = [inherited[field], own[field]].filter((list) => list !== undefined);
+    if (lists.length === 2 && lists.every(Array.isArray)) merged[field] = [...new Set(lists.flat())];
+  }
+  return merged;
+}
+
+/** Each optional field's rule, checked in this order after `rpc_urls`, `chain_id` and `passphrase`. */
+const OPTIONAL_FIELDS: readonly (readonly [string, (value: unknown) => boolean, string])[] = [
+  ['is_testnet', (value) => typeof value === 'boolean', 'must be a boolean'],
+  ['symbol', isNonEmptyString, 'must be a non-empty string'],
+  ...(['explorer_urls', 'features', 'tags'] as const).map(
+    (field) => [field, isStringList, 'must be an array of non-empty strings'] as const,
+  ),
+  ...(['average_blocktime_ms', 'required_confirmations'] as const).map(
+    (field) => [field, isCount, 'must be a whole number of at least 0'] as const,
+  ),
+  ['horizon_url', (value) => typeof value === 'string' && isHttpUrl(value), 'must be an http(s) URL'],
+  ['gas_price_cache', isPlainObject, 'must be an object'],
+];
+
+function parseNetwork(
+  type: NetworkType,
+  name: string,
+  value: Record<string, unknown>,
+  scope: Scope,
+): CatalogueNetwork {
+  const rpcUrls = parseRpcUrls(value.rpc_urls, scope);
+  if (type === 'evm' && !(Number.isSafeInteger(value.chain_id) && (value.chain_id as number) > 0))
+    scope.fail('chain_id must be a positive integer');
+  if (type === 'stellar' && !isNonEmptyString(value.passphrase))
+    scope.fail('passphrase must be a non-empty string');
+  const network: Record<string, unknown> = { type, network: name, rpc_urls: rpcUrls, is_testnet: false };
+  if (type === 'evm') network.chain_id = value.chain_id;
+  if (type === 'stellar') network.passphrase = value.passphrase;
+  for (const [field, valid, rule] of OPTIONAL_FIELDS) {
+    const given = value[field];
+    if (given === undefined) continue;
+    if (!valid(given)) scope.fail(`${field} ${rule}`);
+    // A copy, frozen: the catalogue is immutable once loaded.
+    network[field] =
+      typeof given === 'object' && given !== null ? Object.freeze(structuredClone(given)) : given;
+  }
+  return network as unknown as CatalogueNetwork;
+}
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every(isNonEmptyString);
+}
+
+function isCount(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** Items are URLs or `{url, weight}` as in the reference system; a bare URL weighs 100. */
+export function parseRpcUrls(value: unknown, scope: Scope, field = 'rpc_urls'): RpcUrl[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    scope.fail(`${field} must be a non-empty array of http(s) URLs`);
+  }
+  return value.map((item: unknown, index) => {
+    const raw = isPlainObject(item) ? item.url : item;
+    const url = typeof raw === 'string' ? raw.trim() : undefined;
+    // The URL itself is not quoted: RPC URLs often carry an API key.
+    if (url === undefined || !isHttpUrl(url)) scope.fail(`${field}[${index}] must be an http(s) URL`);
+    // A URL as every answer shows it: the secret `***` stands for is not in the file.
+    if (url.includes('***'))
+      scope.fail(`${field}[${index}] is a masked URL (*** hides a secret that is not in the file)`);
+    if (isPlainObject(item) && item.weight !== undefined && !isRpcWeight(item.weight)) {
+      scope.fail(`${field}[${index}].weight ${RPC_WEIGHT_RULE}`);
+    }
+    const weight = isPlainObject(item) && isRpcWeight(item.weight) ? item.weight : RPC_WEIGHT.default;
+    return { url, weight };
+  });
+}

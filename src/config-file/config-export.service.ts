@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page';
+import { NetworksService } from '../networks/networks.service';
+import { NotificationsService } from '../notifications/notifications.service';
+import { RelayersService } from '../relayers/relayers.service';
+import { SignersService } from '../signers/signers.service';
+
+type Json = Record<string, unknown>;
+
+/** The managed state as a configuration file in the reference system's format (docs/reference/config-file.md#3-taking-it-back-out). */
+export interface ExportedConfig {
+  networks: Json[];
+  signers: Json[];
+  notifications: Json[];
+  relayers: Json[];
+}
+
+/** `{"type": "env"}` naming `<PREFIX>_<ID>_<SUFFIX>`: the id upper-cased, every character other than A-Z and 0-9 as `_`. */
+const envSecret = (prefix: string, id: string, suffix: string): Json => ({
+  type: 'env',
+  value: `${prefix}_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`,
+});
+
+@Injectable()
+export class ConfigExportService {
+  constructor(
+    private readonly networks: NetworksService,
+    private readonly signers: SignersService,
+    private readonly notifications: NotificationsService,
+    private readonly relayers: RelayersService,
+  ) {}
+
+  /** Secrets become `env` references; RPC URLs are masked as in every answer; runtime state is left out. */
+  async export(): Promise<ExportedConfig> {
+    const networks = (await all((query) => this.networks.list(query))).map(
+      ({ id: _id, name, network_type: type, ...fields }) => ({ type, network: name, ...fields }),
+    );
+    const signers = (await all((query) => this.signers.list(query))).map(({ id }) => ({
+      id,
+      type: 'plain',
+      config: { key: envSecret('SIGNER', id, 'KEY') },
+    }));
+    const notifications = (await all((query) => this.notifications.list(query))).map(
+      ({ has_signing_key: hasKey, ...notification }) => ({
+        ...notification,
+        ...(hasKey ? { signing_key: envSecret('NOTIFICATION', notification.id, 'SIGNING_KEY') } : {}),
+      }),
+    );
+    const relayers = (await all((query) => this.relayers.list(query))).map((relayer) => {
+      const { id, name, network, network_type, signer_id, paused, ...rest } = relayer;
+      const optional = (['notification_id', 'policies', 'custom_rpc_urls'] as const).filter(
+        (f) => rest[f] !== null,
+      );
+      return {
+        id,
+        name,
+        network,
+        network_type,
+        signer_id,
+        paused,
+        ...Object.fromEntries(optional.map((f) => [f, rest[f]])),
+      };
+    });
+    return { networks, signers, notifications, relayers };
+  }
+}
+
+/** Every item of a paged list, a page of the largest size at a time. */
+async function all<T>(list: (query: PageQueryDto) => Promise<Page<T>>): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; ; page++) {
+    const found = (await list(Object.assign(new PageQueryDto(), { page, per_page: MAX_PER_PAGE }))).items;
+    items.push(...found);
+    if (found.length < MAX_PER_PAGE) return items;
+  }
+}

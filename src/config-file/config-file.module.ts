@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue/catalogue.module';
+import { NetworksModule } from '../networks/networks.module';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { RelayersModule } from '../relayers/relayers.module';
+import { SignersModule } from '../signers/signers.module';
+import { ConfigExportService } from './config-export.service';
+import { ConfigFileController } from './config-file.controller';
+import { ConfigEntryRules, ConfigReconciler } from './config-reconciler.service';
+
+/** The configuration file's relayers and notifications applied at start, and the state taken back out. */
+@Module({
+  imports: [CatalogueModule, NetworksModule, NotificationsModule, RelayersModule, SignersModule],
+  controllers: [ConfigFileController],
+  providers: [ConfigReconciler, ConfigEntryRules, ConfigExportService],
+  exports: [ConfigReconciler],
+})
+export class ConfigFileModule {}

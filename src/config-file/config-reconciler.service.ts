@@ -1,0 +1,128 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import path from 'node:path';
+import type { DataSource } from 'typeorm';
+import { CatalogueConfigError, CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
+import { ValidationError } from '../common/errors/domain-errors';
+import { RequestContext } from '../common/http/request-context';
+import { validateBody } from '../common/validation/validation.pipe';
+import { DatabaseLifecycle } from '../database/database-lifecycle.service';
+import { DatabaseDialect } from '../database/dialects/database-dialect';
+import {
+  NotificationCreateRules,
+  NotificationPatchRules,
+  NotificationsService,
+} from '../notifications/notifications.service';
+import { RelayerCreateRules, RelayerPatchRules, RelayersService } from '../relayers/relayers.service';
+import { ConfigEntryEntity } from './config-entry.entity';
+import { describePlan, planChanges, underEntry } from './config-plan';
+import type { EntryKind, PlannedChange } from './config-plan';
+
+const RETRY_MS = 2000;
+
+/** The validation stage of the API's write routes, run on the file's entries. */
+@Injectable()
+export class ConfigEntryRules {
+  constructor(
+    readonly relayerCreate: RelayerCreateRules,
+    readonly relayerPatch: RelayerPatchRules,
+    @Inject(NotificationCreateRules)
+    readonly notificationCreate: InstanceType<typeof NotificationCreateRules>,
+    @Inject(NotificationPatchRules) readonly notificationPatch: InstanceType<typeof NotificationPatchRules>,
+  ) {}
+}
+
+/**
+ * Applies the file's relayers and notifications at every start, after the migrations, through
+ * the services the API calls, so validation, audit and events are the API's; the actor is the file.
+ */
+@Injectable()
+export class ConfigReconciler implements OnApplicationBootstrap {
+  private readonly logger = new Logger('ConfigFile');
+
+  constructor(
+    @Inject(CONFIG_FILE_CONTENT) private readonly file: ConfigFile,
+    private readonly relayers: RelayersService,
+    private readonly notifications: NotificationsService,
+    private readonly rules: ConfigEntryRules,
+    private readonly lifecycle: DatabaseLifecycle,
+    private readonly dialect: DatabaseDialect,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.lifecycle.isReady) return this.reconcile();
+    // The database is away at start (MySQL): reconcile once it is there.
+    const retry = setInterval(() => {
+      if (!this.lifecycle.isReady) return;
+      clearInterval(retry);
+      this.reconcile().catch((error: unknown) =>
+        this.logger.error(error instanceof Error ? error.message : error),
+      );
+    }, RETRY_MS);
+    retry.unref();
+  }
+
+  /** Once across instances: under a named lock on MySQL (SQLite has one writer). */
+  reconcile(): Promise<void> {
+    return this.dialect.exclusively(async () => {
+      const rows = await this.dataSource.manager.find(ConfigEntryEntity);
+      const plan = await planChanges(this.file, {
+        applied: new Map(rows.map((row) => [`${row.kind}:${row.id}`, row.digest])),
+        find: (kind, id) => this.storedState(kind, id),
+      });
+      for (const line of describePlan(this.file.file, plan)) this.logger.log(line);
+      const actor = { type: 'config', id: null, name: path.basename(this.file.file) };
+      await RequestContext.runAs(actor, async () => {
+        for (const change of plan.changes) await this.apply(change);
+      });
+    });
+  }
+
+  private async apply(change: PlannedChange): Promise<void> {
+    try {
+      await this.write(change);
+    } catch (error) {
+      const refused = refusal(error);
+      // Unless another instance created it meanwhile (on Galera, GET_LOCK holds on one node only).
+      if (change.action !== 'create' || (await this.storedState(change.kind, change.id)) === null) {
+        if (refused === null) throw error;
+        const problems = refused.map((problem) => underEntry(change.at, problem));
+        throw new CatalogueConfigError(`CONFIG_FILE ${this.file.file}: ${problems.join('; ')}`);
+      }
+    }
+    const row = { kind: change.kind, id: change.id, digest: change.digest, appliedAt: new Date() };
+    await this.dataSource.manager.upsert(ConfigEntryEntity, row, ['kind', 'id']);
+  }
+
+  /** A create as POST; an update sends every field a PATCH may change, so the stored entry becomes the file's. */
+  private async write({ kind, id, action, body }: PlannedChange): Promise<unknown> {
+    if (kind === 'notification') {
+      if (action === 'create') {
+        return this.notifications.create(await validateBody(this.rules.notificationCreate, body));
+      }
+      const patch = { type: body.type, url: body.url, signing_key: body.signing_key ?? '' };
+      return this.notifications.update(id, await validateBody(this.rules.notificationPatch, patch));
+    }
+    if (action === 'create') return this.relayers.create(await validateBody(this.rules.relayerCreate, body));
+    const { name, paused, notification_id = null, custom_rpc_urls = null, policies = null } = body;
+    const patch = { name, paused, notification_id, custom_rpc_urls, policies };
+    const params = { relayer_id: id };
+    return this.relayers.update(id, await validateBody(this.rules.relayerPatch, patch, params));
+  }
+
+  private async storedState(kind: EntryKind, id: string): Promise<Record<string, unknown> | null> {
+    if (kind === 'notification') return (await this.notifications.exists(id)) ? {} : null;
+    const relayer = await this.relayers.findEntity(id);
+    return (
+      relayer && { network: relayer.network, network_type: relayer.networkType, signer_id: relayer.signerId }
+    );
+  }
+}
+
+/** The problems of a refusal the API would answer with a 4xx (invalid, a conflict, a missing reference), else null. */
+function refusal(error: unknown): string[] | null {
+  if (error instanceof ValidationError) return [error.problems].flat();
+  const status = error instanceof Error && 'status' in error ? error.status : undefined;
+  return typeof status === 'number' && status < 500 && error instanceof Error ? [error.message] : null;
+}

@@ -1,0 +1,683 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { successBody } from '../../support/envelope';
+import { secrets } from '../../support/secrets';
+import { createApp } from '../../../src/bootstrap';
+import { loadConfig } from '../../../src/config/app-config';
+import { newApiKey, startTestApp, type Env, type TestApp } from '../../support/test-app';
+import { KEY1 } from '../../support/test-catalogue';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import { verifySignatures, WebhookReceiver } from '../../support/webhook-receiver';
+import { ISO } from '../../factories';
+import { JsonRpcServer } from '../../support/json-rpc-server';
+import { TEST_DB } from '../../support/test-database';
+
+type Json = Record<string, unknown>;
+
+/** The fixture in the reference system's layout: config/config.json and config/networks/*.json. */
+const FIXTURE = path.resolve(__dirname, '../../fixtures/reference-config');
+const HOOK_KEY = secrets.add('fixture-hook-signing-key-0123456789abcdef');
+
+/** A copy of the fixture folder in a temporary folder, config.json replaced by `config` when given. */
+function layout(config?: Json): { root: string; file: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'reference-config-'));
+  fs.cpSync(FIXTURE, root, { recursive: true });
+  const file = path.join(root, 'config', 'config.json');
+  if (config) fs.writeFileSync(file, JSON.stringify(config));
+  return { root, file };
+}
+
+function fixtureConfig(): Json {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURE, 'config', 'config.json'), 'utf8')) as Json;
+}
+
+/** Starts the service with the working directory set to `cwd` for the start (the folder is looked up from there). */
+async function startIn(cwd: string, env: Env): Promise<TestApp> {
+  const before = process.cwd();
+  process.chdir(cwd);
+  try {
+    return await startTestApp(env);
+  } finally {
+    process.chdir(before);
+  }
+}
+
+/** The message a start fails with; the half-started app is closed (its database pool and loops too). */
+async function startError(cwd: string, env: Env): Promise<string> {
+  const before = process.cwd();
+  process.chdir(cwd);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    API_KEY: newApiKey(),
+    LOG_LEVEL: 'silent',
+    RELAYER_HEALTH_CHECKS: 'false',
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-data-')),
+    ...env,
+  });
+  let app: Awaited<ReturnType<typeof createApp>> | null = null;
+  try {
+    app = await createApp(config);
+    await app.init();
+    return 'started';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    process.chdir(before);
+    await app?.close();
+  }
+}
+
+const CONFIG_COMMAND = path.resolve(__dirname, '../../../scripts/config.mjs');
+const SECRETS_ENV = { FIXTURE_SIGNER_KEY: KEY1.hex, FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY };
+
+describe('the reference system config.json: networks folder, inheritance, extra fields', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('starts on "networks": "./config/networks" from the folder above config/, resolving from[] over two levels', async () => {
+    const { root, file } = layout();
+    const app = await startIn(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV });
+    try {
+      const dev = await app.get('/api/v1/networks/evm:hollow-dev').expect(200);
+      expect(dev.body).toEqual(
+        successBody({
+          id: 'evm:hollow-dev',
+          name: 'hollow-dev',
+          network_type: 'evm',
+          rpc_urls: [{ url: 'https://rpc.hollow.example/', weight: 100 }],
+          is_testnet: true,
+          chain_id: 424244,
+          symbol: 'HLW',
+          explorer_urls: ['https://scan.hollow.example'],
+          average_blocktime_ms: 6000,
+          required_confirmations: 8,
+          features: ['eip1559', 'blobs'],
+          tags: ['main', 'test'],
+          gas_price_cache: { enabled: true, stale_after_ms: 15000, expire_after_ms: 40000 },
+        }),
+      );
+      const stellar = await app.get('/api/v1/networks/stellar:lumen-test').expect(200);
+      expect(stellar.body).toEqual(
+        successBody({
+          id: 'stellar:lumen-test',
+          name: 'lumen-test',
+          network_type: 'stellar',
+          rpc_urls: [{ url: 'https://rpc.lumen.example/', weight: 100 }],
+          is_testnet: true,
+          passphrase: 'Lumen Test Ledger ; 2026',
+          horizon_url: 'https://horizon.lumen.example',
+        }),
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('finds a folder beside the file when the working directory has none, and CONFIG_DIR/CONFIG_FILE_NAME name the file', async () => {
+    const { root } = layout({ ...fixtureConfig(), networks: 'networks' });
+    fs.renameSync(path.join(root, 'config', 'config.json'), path.join(root, 'config', 'relayer.json'));
+    const app = await startIn(os.tmpdir(), {
+      DATABASE_URL: database.url,
+      CONFIG_FILE: undefined,
+      CONFIG_DIR: path.join(root, 'config'),
+      CONFIG_FILE_NAME: 'relayer.json',
+      ...SECRETS_ENV,
+    });
+    try {
+      const list = await app.get('/api/v1/networks?per_page=100').expect(200);
+      expect((list.body as { data: { id: string }[] }).data.map((n) => n.id)).toEqual([
+        'evm:hollow-main',
+        'evm:hollow-test',
+        'evm:hollow-dev',
+        'stellar:lumen-test',
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('uses ./config/networks when networks is absent, and stops naming networks when that folder is missing', async () => {
+    const withoutNetworks = fixtureConfig();
+    delete withoutNetworks.networks;
+    const { root, file } = layout(withoutNetworks);
+    const app = await startIn(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV });
+    await app.get('/api/v1/networks/evm:hollow-main').expect(200);
+    await app.close();
+
+    fs.rmSync(path.join(root, 'config', 'networks'), { recursive: true });
+    expect(await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV })).toBe(
+      `CONFIG_FILE ${file}: networks must be an array of networks or the path of a folder of network files ` +
+        `(it is absent and the default folder ${path.join(root, 'config', 'networks')} does not exist)`,
+    );
+  });
+
+  it.each([
+    [
+      'a missing parent',
+      { from: 'nowhere', type: 'evm', network: 'orphan', chain_id: 9 },
+      "network 'orphan' (evm): from 'nowhere' names no network of the catalogue",
+    ],
+    [
+      'a parent of another type',
+      { from: 'lumen-test', type: 'evm', network: 'mixed', chain_id: 9 },
+      "network 'mixed' (evm): from 'lumen-test' names a network of another type (stellar)",
+    ],
+    [
+      'a key the reference system does not know',
+      { from: 'hollow-main', type: 'evm', network: 'extra', chain_id: 9, gas_limit: 5 },
+      `network 'extra' (evm): unknown key "gas_limit"`,
+    ],
+  ])('stops the start naming the network for %s', async (_case, network, problem) => {
+    const { root, file } = layout();
+    const extra = path.join(root, 'config', 'networks', 'z-extra.json');
+    fs.writeFileSync(extra, JSON.stringify({ networks: [network] }));
+    expect(await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV })).toBe(
+      `CONFIG_FILE ${file}: network file ${extra}: ${problem}`,
+    );
+  });
+
+  it('stops the start naming the network of a cycle', async () => {
+    const { root, file } = layout();
+    const extra = path.join(root, 'config', 'networks', 'z-cycle.json');
+    fs.writeFileSync(
+      extra,
+      JSON.stringify({
+        networks: [
+          { from: 'loop-b', type: 'evm', network: 'loop-a', chain_id: 7 },
+          { from: 'loop-a', type: 'evm', network: 'loop-b', chain_id: 8 },
+        ],
+      }),
+    );
+    expect(await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV })).toBe(
+      `CONFIG_FILE ${file}: network file ${extra}: network 'loop-b' (evm): from 'loop-a' makes a cycle (loop-a -> loop-b -> loop-a)`,
+    );
+  });
+
+  it('stops the start naming an unknown top-level key, and logs that plugins are not run', async () => {
+    const { root, file } = layout({ ...fixtureConfig(), server: { port: 8080 } });
+    expect(await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV })).toBe(
+      `CONFIG_FILE ${file}: unknown top-level key "server" (expected networks, signers, relayers, notifications or plugins)`,
+    );
+    const withPlugin = layout({ ...fixtureConfig(), plugins: [{ id: 'p1', path: 'p1.ts' }] });
+    const app = await startIn(withPlugin.root, {
+      DATABASE_URL: database.url,
+      CONFIG_FILE: withPlugin.file,
+      ...SECRETS_ENV,
+    });
+    try {
+      expect(await app.waitForLog(/this service does not run plugins/)).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('stops the start naming a missing environment variable and a masked URL, never printing a value', async () => {
+    const { root, file } = layout();
+    expect(
+      await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, FIXTURE_SIGNER_KEY: KEY1.hex }),
+    ).toBe(
+      `CONFIG_FILE ${file}: notifications[0]: signing_key: environment variable FIXTURE_HOOK_SIGNING_KEY is not set`,
+    );
+    const config = fixtureConfig();
+    const [relayer] = config.relayers as Json[];
+    const masked = layout({
+      ...config,
+      relayers: [{ ...relayer, custom_rpc_urls: ['https://rpc.hollow.example/***'] }],
+    });
+    expect(
+      await startError(masked.root, { DATABASE_URL: database.url, CONFIG_FILE: masked.file, ...SECRETS_ENV }),
+    ).toBe(
+      `CONFIG_FILE ${masked.file}: relayers[0]: custom_rpc_urls[0] is a masked URL (*** hides a secret that is not in the file)`,
+    );
+  });
+});
+
+describe('reconciliation at every start, and the export', () => {
+  const receiver = new WebhookReceiver();
+  let database: TestDatabase;
+  let root: string;
+  let file: string;
+  let app: TestApp | null = null;
+
+  const env = (): Env => ({
+    DATABASE_URL: database.url,
+    CONFIG_FILE: file,
+    WEBHOOK_RETRY_BASE_MS: '40',
+    ...SECRETS_ENV,
+  });
+  const hookPath = '/file-hook';
+
+  /** The file: two relayers and the notification, its URL the local receiver. */
+  function config(change: (relayers: Json[]) => Json[] = (r) => r): Json {
+    const base = fixtureConfig();
+    const [relayer] = base.relayers as Json[];
+    const second = {
+      id: 'fixture-stellar',
+      name: 'Stellar relayer',
+      network: 'lumen-test',
+      network_type: 'stellar',
+      paused: false,
+      signer_id: 'fixture-signer',
+    };
+    return {
+      ...base,
+      notifications: [{ ...(base.notifications as Json[])[0], url: receiver.url(hookPath) }],
+      relayers: change([relayer, second]),
+    };
+  }
+
+  async function restart(next: Json): Promise<TestApp> {
+    await app?.close();
+    app = null;
+    fs.writeFileSync(file, JSON.stringify(next));
+    app = await startIn(root, env());
+    return app;
+  }
+
+  const current = (): TestApp => {
+    if (!app) throw new Error('no app');
+    return app;
+  };
+  const auditOf = async (id: string): Promise<Json[]> =>
+    (await current().get(`/api/v1/audit?resource_id=${id}&per_page=100`).expect(200)).body.data as Json[];
+
+  beforeAll(async () => {
+    await receiver.start();
+    database = await createTestDatabase();
+    ({ root, file } = layout());
+  });
+  afterAll(async () => {
+    await app?.close();
+    await receiver.close();
+    await database.drop();
+    if (app) expect(secrets.foundIn(app.logText())).toEqual([]);
+  });
+
+  it('creates the relayers and notifications of the file, served with their address and has_signing_key, audited as config', async () => {
+    await restart(config());
+    const relayer = await current().get('/api/v1/relayers/fixture-relayer').expect(200);
+    expect(relayer.body).toEqual(
+      successBody({
+        id: 'fixture-relayer',
+        name: 'Fixture relayer',
+        network: 'hollow-test',
+        network_type: 'evm',
+        address: KEY1.evm,
+        signer_id: 'fixture-signer',
+        notification_id: 'fixture-hook',
+        paused: false,
+        system_disabled: false,
+        disabled_reason: null,
+        custom_rpc_urls: [
+          { url: 'https://rpc-a.hollow.example/', weight: 100 },
+          { url: 'https://rpc-b.hollow.example/', weight: 40 },
+        ],
+        policies: { min_balance: 1000 },
+        created_at: ISO,
+        updated_at: ISO,
+      }),
+    );
+    const stellar = await current().get('/api/v1/relayers/fixture-stellar').expect(200);
+    expect((stellar.body as { data: Json }).data.address).toBe(KEY1.stellar);
+    const hook = await current().get('/api/v1/notifications/fixture-hook').expect(200);
+    expect(hook.body).toEqual(
+      successBody({
+        id: 'fixture-hook',
+        type: 'webhook',
+        url: receiver.url(hookPath),
+        has_signing_key: true,
+      }),
+    );
+    const [created] = await auditOf('fixture-relayer');
+    expect(created).toMatchObject({
+      actor: { type: 'config', id: null, name: 'config.json' },
+      action: 'relayer.create',
+      resource_id: 'fixture-relayer',
+    });
+    // The relayer's notification got its relayer_created event, signed with the file's key.
+    const [delivered] = await receiver.waitFor(hookPath, 1);
+    expect(delivered.json.event).toBe('relayer_created');
+    expect(verifySignatures(delivered, HOOK_KEY)).toEqual({
+      signature: true,
+      signature256: true,
+      t: expect.any(Number) as number,
+    });
+    expect(delivered.json.payload).toMatchObject({
+      payload_type: 'relayer_created',
+      relayer: { id: 'fixture-relayer' },
+    });
+  });
+
+  it('writes nothing and sends nothing on a restart with an unchanged file, and keeps what the API changed', async () => {
+    await current()
+      .patch('/api/v1/relayers/fixture-stellar', { name: 'Renamed through the API' })
+      .expect(200);
+    const auditBefore = (await auditOf('fixture-relayer')).length + (await auditOf('fixture-stellar')).length;
+    const webhooksBefore = receiver.to(hookPath).length;
+    await restart(config());
+    expect((await auditOf('fixture-relayer')).length + (await auditOf('fixture-stellar')).length).toBe(
+      auditBefore,
+    );
+    const stellar = await current().get('/api/v1/relayers/fixture-stellar').expect(200);
+    expect((stellar.body as { data: Json }).data.name).toBe('Renamed through the API');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.to(hookPath).length).toBe(webhooksBefore);
+  });
+
+  it('applies a changed entry once: audited as config, one relayer_updated event', async () => {
+    const webhooksBefore = receiver.to(hookPath).length;
+    await restart(config(([relayer, second]) => [{ ...relayer, paused: true }, second]));
+    const relayer = await current().get('/api/v1/relayers/fixture-relayer').expect(200);
+    expect((relayer.body as { data: Json }).data).toMatchObject({ paused: true, name: 'Fixture relayer' });
+    const [update] = await auditOf('fixture-relayer');
+    expect(update).toMatchObject({
+      actor: { type: 'config', id: null, name: 'config.json' },
+      action: 'relayer.update',
+    });
+    const received = await receiver.waitFor(hookPath, webhooksBefore + 1);
+    expect(
+      received
+        .slice(webhooksBefore)
+        .map((r) => [r.json.event, (r.json.payload.relayer as Json).id, r.json.payload.changed]),
+    ).toEqual([['relayer_updated', 'fixture-relayer', ['paused']]]);
+    // The next start with the same file changes nothing more.
+    const auditCount = (await auditOf('fixture-relayer')).length;
+    await restart(config(([first, second]) => [{ ...first, paused: true }, second]));
+    expect((await auditOf('fixture-relayer')).length).toBe(auditCount);
+  });
+
+  it('keeps a removed entry (named in the log) and creates an added one', async () => {
+    await restart(
+      config(([relayer]) => [
+        { ...relayer, paused: true },
+        {
+          id: 'fixture-dev',
+          name: 'Dev relayer',
+          network: 'hollow-dev',
+          network_type: 'evm',
+          paused: false,
+          signer_id: 'fixture-signer',
+        },
+      ]),
+    );
+    await current().get('/api/v1/relayers/fixture-stellar').expect(200);
+    await current().get('/api/v1/relayers/fixture-dev').expect(200);
+    expect(
+      await current().waitForLog(/relayer 'fixture-stellar' is no longer in config\.json: kept as it is/),
+    ).not.toHaveLength(0);
+  });
+
+  it('refuses to start on a changed immutable field, naming the entry', async () => {
+    await app?.close();
+    app = null;
+    const next = config(([relayer]) => [{ ...relayer, paused: true, network: 'hollow-main' }]);
+    fs.writeFileSync(file, JSON.stringify(next));
+    expect(await startError(root, env())).toBe(
+      `CONFIG_FILE ${file}: relayers[0] (relayer 'fixture-relayer'): network cannot change (stored "hollow-test"); delete the relayer through the API first`,
+    );
+  });
+
+  it('exports the managed state, and a fresh instance on the export answers the same', async () => {
+    await restart(config(([relayer]) => [{ ...relayer, paused: true }]));
+    const exported = await current().get('/api/v1/config').expect(200);
+    const data = (exported.body as { data: Json }).data;
+    expect(exported.body).toEqual(successBody(data));
+    expect(data.signers).toEqual([
+      {
+        id: 'fixture-signer',
+        type: 'plain',
+        config: { key: { type: 'env', value: 'SIGNER_FIXTURE_SIGNER_KEY' } },
+      },
+    ]);
+    expect(data.notifications).toEqual([
+      {
+        id: 'fixture-hook',
+        type: 'webhook',
+        url: receiver.url(hookPath),
+        signing_key: { type: 'env', value: 'NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY' },
+      },
+    ]);
+    expect((data.networks as Json[]).find((n) => n.network === 'hollow-dev')).toEqual({
+      type: 'evm',
+      network: 'hollow-dev',
+      chain_id: 424244,
+      gas_price_cache: { enabled: true, stale_after_ms: 15000, expire_after_ms: 40000 },
+      symbol: 'HLW',
+      explorer_urls: ['https://scan.hollow.example'],
+      average_blocktime_ms: 6000,
+      required_confirmations: 8,
+      features: ['eip1559', 'blobs'],
+      tags: ['main', 'test'],
+      is_testnet: true,
+      rpc_urls: [{ url: 'https://rpc.hollow.example/', weight: 100 }],
+    });
+    const download = await current().get('/api/v1/config?download=true').expect(200);
+    expect(download.headers['content-disposition']).toBe('attachment; filename="config.json"');
+    expect(download.body).toEqual(data);
+
+    const lists = async (target: TestApp): Promise<Json> => {
+      const out: Json = {};
+      for (const resource of ['relayers', 'notifications', 'signers', 'networks']) {
+        const res = await target.get(`/api/v1/${resource}?per_page=100`).expect(200);
+        out[resource] = (res.body as { data: Json[] }).data
+          .map(({ created_at: _c, updated_at: _u, ...rest }) => rest)
+          .sort((a, b) => String(a.id).localeCompare(String(b.id)));
+      }
+      return out;
+    };
+    const before = await lists(current());
+    const fresh = await createTestDatabase();
+    const exportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'exported-')), 'config.json');
+    fs.writeFileSync(exportFile, JSON.stringify(download.body));
+    const copy = await startTestApp({
+      DATABASE_URL: fresh.url,
+      CONFIG_FILE: exportFile,
+      SIGNER_FIXTURE_SIGNER_KEY: KEY1.hex,
+      NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY,
+    });
+    try {
+      expect(await lists(copy)).toEqual(before);
+    } finally {
+      await copy.close();
+      await fresh.drop();
+    }
+  });
+
+  it("config check and config plan: the start's messages and exit status, plan changing nothing", async () => {
+    const run = (...args: string[]) => {
+      const result = spawnSync(process.execPath, [CONFIG_COMMAND, ...args], {
+        cwd: root,
+        env: { ...process.env, ...env(), INIT_CWD: root, NODE_ENV: 'test' },
+        encoding: 'utf8',
+      });
+      return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    const kept = [
+      "relayer 'fixture-dev' is no longer in config.json: kept as it is",
+      "relayer 'fixture-stellar' is no longer in config.json: kept as it is",
+    ];
+    expect(run('check')).toEqual({
+      status: 0,
+      stdout: `${file}: valid (4 networks, 1 signers, 1 relayers, 1 notifications, 0 plugins)\n`,
+      stderr: '',
+    });
+    expect(run('plan')).toEqual({ status: 0, stdout: `${kept.join('\n')}\n`, stderr: '' });
+
+    const changed = path.join(root, 'config', 'changed.json');
+    fs.writeFileSync(
+      changed,
+      JSON.stringify(config(([relayer]) => [{ ...relayer, name: 'Planned name', paused: true }])),
+    );
+    const auditCount = (await auditOf('fixture-relayer')).length;
+    expect(run('plan', 'config/changed.json')).toEqual({
+      status: 0,
+      stdout: `update relayer 'fixture-relayer' (relayers[0])\n${kept.map((line) => line.replace('config.json', 'changed.json')).join('\n')}\n`,
+      stderr: '',
+    });
+    const relayer = await current().get('/api/v1/relayers/fixture-relayer').expect(200);
+    expect((relayer.body as { data: Json }).data.name).toBe('Fixture relayer');
+    expect((await auditOf('fixture-relayer')).length).toBe(auditCount);
+
+    const bad = path.join(root, 'config', 'bad.json');
+    fs.writeFileSync(
+      bad,
+      JSON.stringify(config(([relayer]) => [{ ...relayer, name: ' ', network: 'nowhere' }])),
+    );
+    expect(run('check', bad)).toEqual({
+      status: 1,
+      stdout: '',
+      stderr:
+        `CONFIG_FILE ${bad}: relayers[0].name must be 1 to 255 characters, not only whitespace\n` +
+        `CONFIG_FILE ${bad}: relayers[0]: Network 'nowhere' not found for network type 'evm'\n`,
+    });
+    expect(run('plan', bad).status).toBe(1);
+    expect(run('check', path.join(root, 'missing.json'))).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: `CONFIG_FILE ${path.join(root, 'missing.json')}: file not found\n`,
+    });
+  });
+
+  it('answers 403 to a key without config:read', async () => {
+    const created = await current()
+      .post('/api/v1/api-keys', { name: 'reader', permissions: ['relayers:read'] })
+      .expect(201);
+    const token = (created.body as { data: { key: string } }).data.key;
+    secrets.add(token);
+    const res = await current().raw().get('/api/v1/config').set('Authorization', `Bearer ${token}`);
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('a relayer from the file is checked like any other', () => {
+  const rpc = new JsonRpcServer({
+    eth_chainId: () => ({ result: '0x67933' }),
+    eth_getTransactionCount: () => ({ result: '0x5' }),
+    eth_getBalance: () => ({ result: '0xde0b6b3a7640000' }),
+  });
+  let database: TestDatabase;
+  let app: TestApp;
+  beforeAll(async () => {
+    await rpc.start();
+    database = await createTestDatabase();
+    const base = fixtureConfig();
+    const [relayer] = base.relayers as Json[];
+    const { root, file } = layout({
+      ...base,
+      networks: 'networks',
+      notifications: [],
+      relayers: [{ ...relayer, notification_id: undefined, custom_rpc_urls: [rpc.url('/')] }],
+    });
+    void root;
+    app = await startTestApp({
+      DATABASE_URL: database.url,
+      CONFIG_FILE: file,
+      RELAYER_HEALTH_CHECKS: 'true',
+      RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '3600',
+      RELAYER_HEALTH_RETRY_SECONDS: '3600',
+      ...SECRETS_ENV,
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await rpc.close();
+    await database.drop();
+  });
+
+  it('answers its health check from its custom RPC URL', async () => {
+    const status = await app.post('/api/v1/relayers/fixture-relayer/check').expect(200);
+    expect(status.body).toEqual(
+      successBody({
+        network_type: 'evm',
+        balance: '1000000000000000000',
+        paused: false,
+        system_disabled: false,
+        pending_transactions_count: 0,
+        last_confirmed_transaction_timestamp: null,
+        nonce: '5',
+        checked_at: ISO,
+      }),
+    );
+  });
+});
+
+(TEST_DB === 'mysql' ? describe : describe.skip)(
+  'two instances starting together on one MySQL database',
+  () => {
+    const receiver = new WebhookReceiver();
+    let database: TestDatabase;
+    let file: string;
+    const apps: TestApp[] = [];
+    const hookPath = '/two-instances';
+
+    function config(extra: Json[] = [], paused = false): Json {
+      const base = fixtureConfig();
+      const [relayer] = base.relayers as Json[];
+      return {
+        ...base,
+        networks: 'networks',
+        notifications: [{ ...(base.notifications as Json[])[0], url: receiver.url(hookPath) }],
+        relayers: [{ ...relayer, paused }, ...extra],
+      };
+    }
+    const start = () => startTestApp({ DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV });
+
+    beforeAll(async () => {
+      await receiver.start();
+      database = await createTestDatabase();
+      ({ file } = layout(config()));
+      const first = await start();
+      await receiver.waitFor(hookPath, 1);
+      await first.close();
+    });
+    afterAll(async () => {
+      for (const app of apps) await app.close();
+      await receiver.close();
+      await database.drop();
+    });
+
+    it('applies each change of the file once', async () => {
+      const added = {
+        id: 'fixture-dev',
+        name: 'Dev relayer',
+        network: 'hollow-dev',
+        network_type: 'evm',
+        paused: false,
+        signer_id: 'fixture-signer',
+        notification_id: 'fixture-hook',
+      };
+      fs.writeFileSync(file, JSON.stringify(config([added], true)));
+      apps.push(...(await Promise.all([start(), start()])));
+      const received = await receiver.waitFor(hookPath, 3);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(
+        receiver
+          .to(hookPath)
+          .map((r) => [r.json.event, (r.json.payload.relayer as Json).id])
+          .sort(),
+      ).toEqual([
+        ['relayer_created', 'fixture-dev'],
+        ['relayer_created', 'fixture-relayer'],
+        ['relayer_updated', 'fixture-relayer'],
+      ]);
+      expect(received).toHaveLength(3);
+      const audit = await apps[0].get('/api/v1/audit?resource_type=relayer&per_page=100').expect(200);
+      expect(
+        (audit.body as { data: Json[] }).data.map((record) => [record.action, record.resource_id]).sort(),
+      ).toEqual([
+        ['relayer.create', 'fixture-dev'],
+        ['relayer.create', 'fixture-relayer'],
+        ['relayer.update', 'fixture-relayer'],
+      ]);
+      for (const app of apps) {
+        const relayer = await app.get('/api/v1/relayers/fixture-relayer').expect(200);
+        expect((relayer.body as { data: Json }).data.paused).toBe(true);
+      }
+    });
+  },
+);
