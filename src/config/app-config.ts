@@ -40,6 +40,7 @@ export interface AppConfig {
   };
   readonly rpcUrlPolicy: UrlPolicyConfig;
   readonly webhookUrlPolicy: UrlPolicyConfig;
+  readonly keyServiceUrlPolicy: UrlPolicyConfig;
   readonly storageEncryptionKey: string | null;
   /**
    * The environment as it was at start, frozen: the catalogue's `{"type": "env"}` secrets name
@@ -250,6 +251,12 @@ export function loadConfig(env: Env): AppConfig {
       allowedHosts: reader.hostList('WEBHOOK_ALLOWED_HOSTS'),
       blockPrivateIps: reader.boolean('WEBHOOK_BLOCK_PRIVATE_IPS', production),
       privateIpsVariable: 'WEBHOOK_BLOCK_PRIVATE_IPS',
+    },
+    // Key services of hosted signers (docs/reference/kms-signers.md): allowedHosts lists the private hosts allowed.
+    keyServiceUrlPolicy: {
+      allowedHosts: reader.hostList('KEY_SERVICE_PRIVATE_HOSTS'),
+      blockPrivateIps: reader.boolean('KEY_SERVICE_BLOCK_PRIVATE_IPS', production),
+      privateIpsVariable: 'KEY_SERVICE_BLOCK_PRIVATE_IPS',
     },
     storageEncryptionKey: parseStorageKey(reader),
     secretsEnv: Object.freeze({ ...env }),
