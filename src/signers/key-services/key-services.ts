@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { AccessToken, TokenCredential } from '@azure/identity';
 import { ServiceUnavailableError, ValidationError } from '../../common/errors/domain-errors';
 import { lazyRequire } from '../../common/modules/lazy-require';
 import { DnsResolver, loadUndici, PolicyAgent } from '../../common/security/policy-agent';
@@ -240,9 +241,9 @@ export class KeyServices {
     const [{ KeyClient }, identity] = await Promise.all([loadAzureKeys(), loadAzureIdentity()]);
     const tenantId = shownText(config, 'tenant_id') ?? '';
     const clientId = shownText(config, 'client_id');
-    const authorityHost = this.env.AZURE_AUTHORITY_HOST;
+    const authorityHost = this.env.AZURE_AUTHORITY_HOST ?? 'https://login.microsoftonline.com';
     const auth = shownText(config, 'auth_type');
-    const credential =
+    const credential: TokenCredential =
       auth === 'managed_identity'
         ? new identity.ManagedIdentityCredential(clientId ? { clientId } : {})
         : auth === 'workload_identity'
@@ -252,13 +253,17 @@ export class KeyServices {
               tokenFilePath: config.secrets.federated_token_file,
               authorityHost,
             })
-          : new identity.ClientSecretCredential(tenantId, clientId ?? '', config.secrets.client_secret ?? '', {
-              authorityHost,
-              disableInstanceDiscovery: authorityHost !== undefined,
-            });
+          : {
+              // The client-credentials grant, through the service's own outbound client (and so
+              // the URL policy); @azure/identity's own refuses a non-https authority.
+              getToken: (scopes) =>
+                this.azureToken(authorityHost, tenantId, clientId ?? '', config.secrets.client_secret ?? '', scopes),
+            };
     const client = new KeyClient(vaultUrl.href.replace(/\/$/, ''), credential, {
       retryOptions: { maxRetries: 0 },
-      disableChallengeResourceVerification: authorityHost !== undefined,
+      // An http vault_url (a private deployment, a test) is the operator's choice; the policy checked it.
+      allowInsecureConnection: vaultUrl.protocol === 'http:',
+      disableChallengeResourceVerification: this.env.AZURE_AUTHORITY_HOST !== undefined,
     });
     try {
       const key = await client.getKey(shownText(config, 'key_name') ?? '', {
@@ -269,6 +274,40 @@ export class KeyServices {
     } catch (error) {
       throw describeSdkError(error, 'getKey');
     }
+  }
+
+  /** OAuth 2.0 client credentials at `<authority>/<tenant>/oauth2/v2.0/token`. */
+  private async azureToken(
+    authority: string,
+    tenantId: string,
+    clientId: string,
+    secret: string,
+    scopes: string | string[],
+  ): Promise<AccessToken> {
+    const base = this.endpoint(authority, 'AZURE_AUTHORITY_HOST');
+    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agentFor(base).get()]);
+    const response = await request(new URL(`/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`, base), {
+      method: 'POST',
+      dispatcher,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+        scope: [scopes].flat().join(' '),
+      }).toString(),
+      headersTimeout: CALL_TIMEOUT_MS,
+      bodyTimeout: CALL_TIMEOUT_MS,
+    });
+    const answer = (await response.body.json().catch(() => ({}))) as {
+      access_token?: unknown;
+      expires_in?: unknown;
+    };
+    if (response.statusCode !== 200 || typeof answer.access_token !== 'string') {
+      throw new KeyServiceCallError(`the token endpoint answered ${response.statusCode}`);
+    }
+    const seconds = typeof answer.expires_in === 'number' ? answer.expires_in : 300;
+    return { token: answer.access_token, expiresOnTimestamp: Date.now() + seconds * 1000 };
   }
 }
 
