@@ -29,7 +29,9 @@ export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> 
   check({ value: dto, failed }: DtoCheck<CreateSignerDto>, problems: string[]): NewSigner {
     let key: Uint8Array | null = null;
     if (!failed.has('type') && isHostedSignerType(dto.type)) {
-      const hosted = failed.has('config') ? null : parseHostedSignerConfig(dto.type, dto.config, 'config', problems);
+      const hosted = failed.has('config')
+        ? null
+        : parseHostedSignerConfig(dto.type, dto.config, 'config', problems);
       if (hosted) return { id: dto.id, hosted };
     } else if (!failed.has('type') && dto.type !== 'plain') {
       problems.push(`Signer type '${dto.type}' is not supported`);

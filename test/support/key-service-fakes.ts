@@ -8,11 +8,10 @@ import { secrets } from './secrets';
 
 /** A secp256k1 key a test holds: its public key as a key service gives it, and its EVM address. */
 export class Secp256k1TestKey {
-  readonly privateKey = randomBytes(32);
   readonly point = createECDH('secp256k1');
   readonly evm: string;
 
-  constructor() {
+  constructor(readonly privateKey = randomBytes(32)) {
     this.point.setPrivateKey(this.privateKey);
     this.evm = privateKeyToAddress(`0x${this.privateKey.toString('hex')}`);
   }
@@ -40,10 +39,9 @@ export class Secp256k1TestKey {
 
 /** An ed25519 key a test holds, with its Solana and Stellar addresses. */
 export class Ed25519TestKey {
-  readonly seed = randomBytes(32);
   readonly publicKey: Buffer;
 
-  constructor() {
+  constructor(readonly seed = randomBytes(32)) {
     const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), this.seed]);
     const key = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
     const jwk = createPublicKey(key).export({ format: 'jwk' });
@@ -75,12 +73,14 @@ function json(res: http.ServerResponse, status: number, body: unknown, type = 'a
   res.writeHead(status, { 'content-type': type }).end(JSON.stringify(body));
 }
 
-/** A fake whose calls a test counts; `down` makes it answer 503 to everything. */
+/** A fake whose calls a test counts; `answerStatus` makes it answer that status to everything. */
 abstract class KeyServiceFake extends LoopbackServer {
   calls: string[] = [];
+  answerStatus: number | null = null;
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     void bodyOf(req).then((body) => {
+      if (this.answerStatus !== null) return json(res, this.answerStatus, {});
       this.calls.push(`${req.method} ${req.url}`);
       this.answer(req, body, res);
     });
@@ -145,7 +145,8 @@ export class GoogleKmsFake extends KeyServiceFake {
     const match = /^\/v1\/(projects\/[^?]+)\/publicKey/.exec(req.url ?? '');
     if (!req.headers.authorization?.startsWith('Bearer ')) return json(res, 401, { error: { code: 401 } });
     const key = match ? this.keys.get(decodeURIComponent(match[1])) : undefined;
-    if (!match || !key) return json(res, 404, { error: { code: 404, message: 'not found', status: 'NOT_FOUND' } });
+    if (!match || !key)
+      return json(res, 404, { error: { code: 404, message: 'not found', status: 'NOT_FOUND' } });
     json(res, 200, { name: match[1], pem: pem(key.spki), algorithm: key.algorithm, protectionLevel: 'HSM' });
   }
 }
@@ -169,7 +170,12 @@ export class AzureKeyVaultFake extends KeyServiceFake {
       if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) {
         return json(res, 401, { error: 'invalid_client' });
       }
-      return json(res, 200, { token_type: 'Bearer', expires_in: 3600, ext_expires_in: 3600, access_token: this.token });
+      return json(res, 200, {
+        token_type: 'Bearer',
+        expires_in: 3600,
+        ext_expires_in: 3600,
+        access_token: this.token,
+      });
     }
     const key = /^\/keys\/([^/]+)/.exec(url.pathname);
     if (!key) return json(res, 404, { error: { code: 'NotFound' } });

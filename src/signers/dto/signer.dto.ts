@@ -2,7 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsString } from 'class-validator';
 import { IsOptionalNewId } from '../../common/validation/field-rules';
 import type { NetworkType } from '../../catalogue/catalogue.service';
-import { HOSTED_SIGNER_TYPES, type HostedSignerType, type ShownConfig } from '../key-services/hosted-signer-config';
+import {
+  HOSTED_SIGNER_TYPES,
+  type HostedSignerType,
+  type ShownConfig,
+} from '../key-services/hosted-signer-config';
 
 export class PlainSignerConfigDto {
   @ApiProperty({
@@ -19,7 +23,8 @@ export class CreateSignerDto {
 
   @ApiProperty({
     enum: ['plain', ...HOSTED_SIGNER_TYPES],
-    description: 'plain: a key given here; the others: a key held by a key service (docs/reference/kms-signers.md)',
+    description:
+      'plain: a key given here; the others: a key held by a key service (docs/reference/kms-signers.md)',
   })
   @IsString({ message: "type must be 'plain'" })
   type: string;

@@ -196,7 +196,12 @@ function readFields(
   return shown;
 }
 
-function refuseUnknown(raw: Record<string, unknown>, known: string[], path: string, problems: string[]): void {
+function refuseUnknown(
+  raw: Record<string, unknown>,
+  known: string[],
+  path: string,
+  problems: string[],
+): void {
   for (const field of Object.keys(raw)) {
     if (!known.includes(field)) problems.push(`${path}.${field} is not an allowed field`);
   }

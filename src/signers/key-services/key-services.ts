@@ -140,7 +140,9 @@ export class KeyServices {
     const read = await this.vaultCall(base, 'GET', path, { ...headers, 'x-vault-token': token });
     const value = (read as { data?: { data?: { value?: unknown } } }).data?.data?.value;
     if (typeof value !== 'string' || !/^(?:0x)?[0-9a-fA-F]{64}$/.test(value)) {
-      throw new ValidationError('config.key_name must name a KV v2 secret whose value is a 32-byte key in hex');
+      throw new ValidationError(
+        'config.key_name must name a KV v2 secret whose value is a 32-byte key in hex',
+      );
     }
     const key = Uint8Array.from(Buffer.from(value.replace(/^0x/, ''), 'hex'));
     const addresses: Partial<Record<(typeof NETWORK_TYPES)[number], string>> = {};
@@ -223,7 +225,13 @@ export class KeyServices {
     });
     const key = (name: string): string => shownText(config, name, 'key') ?? '';
     const version = (config.shown.key as Record<string, unknown>).key_version as number;
-    const name = client.cryptoKeyVersionPath(projectId, key('location'), key('key_ring_id'), key('key_id'), String(version));
+    const name = client.cryptoKeyVersionPath(
+      projectId,
+      key('location'),
+      key('key_ring_id'),
+      key('key_id'),
+      String(version),
+    );
     try {
       const [answer] = await client.getPublicKey({ name }, { timeout: CALL_TIMEOUT_MS, retry: null });
       if (!answer.pem) throw new KeyServiceCallError('getPublicKey answered no PEM');
@@ -257,7 +265,13 @@ export class KeyServices {
               // The client-credentials grant, through the service's own outbound client (and so
               // the URL policy); @azure/identity's own refuses a non-https authority.
               getToken: (scopes) =>
-                this.azureToken(authorityHost, tenantId, clientId ?? '', config.secrets.client_secret ?? '', scopes),
+                this.azureToken(
+                  authorityHost,
+                  tenantId,
+                  clientId ?? '',
+                  config.secrets.client_secret ?? '',
+                  scopes,
+                ),
             };
     const client = new KeyClient(vaultUrl.href.replace(/\/$/, ''), credential, {
       retryOptions: { maxRetries: 0 },
@@ -319,6 +333,8 @@ function describeSdkError(error: unknown, operation: string): Error {
     (error as { statusCode?: number }).statusCode;
   const name = (error as { name?: string }).name;
   return new KeyServiceCallError(
-    status !== undefined ? `${operation} answered ${status}${name ? ` (${name})` : ''}` : `${operation} failed`,
+    status !== undefined
+      ? `${operation} answered ${status}${name ? ` (${name})` : ''}`
+      : `${operation} failed`,
   );
 }
