@@ -80,7 +80,11 @@ abstract class KeyServiceFake extends LoopbackServer {
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     void bodyOf(req).then((body) => {
-      if (this.answerStatus !== null) return json(res, this.answerStatus, {});
+      if (this.answerStatus !== null) {
+        return json(res, this.answerStatus, {
+          error: { code: this.answerStatus, message: 'unavailable', status: 'UNAVAILABLE' },
+        });
+      }
       this.calls.push(`${req.method} ${req.url}`);
       this.answer(req, body, res);
     });

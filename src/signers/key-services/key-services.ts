@@ -67,7 +67,7 @@ export class KeyServices {
       if (error instanceof UnsupportedKeyError) {
         throw new ValidationError(`Signer ${signerId}: ${error.message}`);
       }
-      const reason = error instanceof KeyServiceCallError ? error.message : 'it could not be reached';
+      const reason = error instanceof KeyServiceCallError ? error.message : 'no answer';
       throw new ServiceUnavailableError(
         `Signer ${signerId}: ${SERVICE_NAMES[config.type]} (${config.type}) could not be reached: ${reason}`,
       );
@@ -328,13 +328,13 @@ export class KeyServices {
 /** The failure of a library call, named by the operation and the status (the library's text may quote a request). */
 function describeSdkError(error: unknown, operation: string): Error {
   if (error instanceof UnsupportedKeyError || error instanceof KeyServiceCallError) return error;
-  const status =
-    (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode ??
-    (error as { statusCode?: number }).statusCode;
-  const name = (error as { name?: string }).name;
-  return new KeyServiceCallError(
-    status !== undefined
-      ? `${operation} answered ${status}${name ? ` (${name})` : ''}`
-      : `${operation} failed`,
-  );
+  const failure = error as { $metadata?: { httpStatusCode?: number }; statusCode?: number; code?: unknown };
+  // AWS's SDK, Azure's, then Google's REST transport (the HTTP status in `code`, or the gRPC one).
+  const code = typeof failure.code === 'number' && failure.code >= 100 ? failure.code : undefined;
+  const status = failure.$metadata?.httpStatusCode ?? failure.statusCode ?? code;
+  if (status !== undefined) return new KeyServiceCallError(`${operation} answered ${status}`);
+  if (typeof failure.code === 'number') {
+    return new KeyServiceCallError(`${operation} failed with gRPC status ${failure.code}`);
+  }
+  return new KeyServiceCallError(`${operation} failed`);
 }
