@@ -14,6 +14,7 @@ import {
   isSignerType,
   networkId,
   type CatalogueNetwork,
+  type HostedSignerResolver,
   type NetworkDetails,
   type NetworkType,
 } from './catalogue.types';
@@ -34,6 +35,8 @@ export interface LoadCatalogueOptions {
   env: Record<string, string | undefined>;
   /** Told about events worth a log line, such as a newly generated development key. Never given a secret. */
   onNotice?: (message: string) => void;
+  /** Signers whose key a key service holds (docs/reference/kms-signers.md); without it, their types are unknown. */
+  hostedSigners?: HostedSignerResolver;
 }
 
 export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Catalogue> {
@@ -43,7 +46,7 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
   if (!isPlainObject(root)) scope.fail('must hold a JSON object with "networks" and "signers"');
 
   const networks = parseNetworks(await collectNetworkEntries(root.networks, configFile, scope));
-  const signerSpecs = parseSignerSpecs(root.signers, scope);
+  const signerSpecs = parseSignerSpecs(root.signers, scope, options.hostedSigners);
   const context: ResolveContext = { ...options, configDir: path.dirname(configFile) };
   const signers: CatalogueSigner[] = [];
   for (const spec of signerSpecs) {
@@ -303,17 +306,23 @@ type SignerSpec =
   | { readonly id: string; readonly type: 'plain'; readonly scope: Scope; readonly key: SecretRef }
   | {
       readonly id: string;
+      readonly type: 'hosted';
+      readonly scope: Scope;
+      readonly entry: Record<string, unknown>;
+    }
+  | {
+      readonly id: string;
       readonly type: 'local';
       readonly scope: Scope;
       readonly keystorePath: string;
       readonly passphrase: SecretRef;
     };
 
-function parseSignerSpecs(value: unknown, scope: Scope): SignerSpec[] {
+function parseSignerSpecs(value: unknown, scope: Scope, hosted?: HostedSignerResolver): SignerSpec[] {
   if (!Array.isArray(value)) return scope.fail('signers must be an array');
   const origins = new Map<string, string>();
   return value.map((item: unknown, index) => {
-    const spec = parseSignerSpec(item, scope, `signers[${index}]`);
+    const spec = parseSignerSpec(item, scope, `signers[${index}]`, hosted);
     const firstOrigin = origins.get(spec.id);
     if (firstOrigin !== undefined) spec.scope.fail(`defined more than once (first at ${firstOrigin})`);
     origins.set(spec.id, `signers[${index}]`);
@@ -321,13 +330,19 @@ function parseSignerSpecs(value: unknown, scope: Scope): SignerSpec[] {
   });
 }
 
-function parseSignerSpec(value: unknown, parent: Scope, fallbackLabel: string): SignerSpec {
+function parseSignerSpec(
+  value: unknown,
+  parent: Scope,
+  fallbackLabel: string,
+  hosted?: HostedSignerResolver,
+): SignerSpec {
   if (!isPlainObject(value)) return parent.child(fallbackLabel).fail('must be an object');
   const { id } = value;
   if (typeof id !== 'string' || !SIGNER_ID_PATTERN.test(id)) {
     return parent.child(fallbackLabel).fail('id must be 1 to 36 letters, digits, "-" or "_"');
   }
   const scope: Scope = parent.child(`signer '${id}'`);
+  if (hosted?.accepts(value.type)) return { id, type: 'hosted', scope, entry: value };
   if (!isSignerType(value.type)) {
     return scope.fail(`${describeUnknown('type', value.type)} (expected ${listOf(SIGNER_TYPES)})`);
   }
@@ -417,10 +432,18 @@ function resolveSigner(
       const keystoreFile = path.resolve(context.configDir, spec.keystorePath);
       return decryptKeystore(keystoreFile, passphrase, spec.scope).then((key) => signerWith(spec, key));
     }
+    case 'hosted': {
+      const { entry, scope } = spec;
+      const resolver = context.hostedSigners as HostedSignerResolver;
+      return resolver.resolve(spec.id, String(entry.type), entry.config).then(
+        (view) => ({ id: spec.id, type: 'plain', key: new SecretKey(new Uint8Array()), hosted: view }),
+        (error: Error) => scope.fail(error.message),
+      );
+    }
   }
 }
 
-function signerWith(spec: SignerSpec, key: Uint8Array): CatalogueSigner {
+function signerWith(spec: SignerSpec & { type: 'plain' | 'local' }, key: Uint8Array): CatalogueSigner {
   return { id: spec.id, type: spec.type, key: new SecretKey(key) };
 }
 

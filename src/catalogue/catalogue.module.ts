@@ -3,6 +3,8 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Catalogue } from './catalogue.service';
 import { loadCatalogue } from './catalogue.loader';
+import { DnsResolver } from '../common/security/policy-agent';
+import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 
 /**
  * The configuration file (CONFIG_FILE): its networks and signers, loaded and validated once at
@@ -21,6 +23,7 @@ import { loadCatalogue } from './catalogue.loader';
           production: config.production,
           env: config.secretsEnv,
           onNotice: (message) => logger.warn(message),
+          hostedSigners: new FileHostedSigners(config, new KeyServices(config, new DnsResolver())),
         });
       },
     },

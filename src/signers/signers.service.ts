@@ -15,8 +15,12 @@ import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
 import { SignerEntity } from './signer.entity';
 import { SignersRepository } from './signers.repository';
 import { signerNotFound, duplicateSigner } from './signers.errors';
-import { toSignerResponse, toStoredSignerResponse } from './signer.mapper';
+import { toCatalogueSignerResponse, toStoredSignerResponse } from './signer.mapper';
 import { KeyServices } from './key-services/key-services';
+
+/** What the catalogue's loader uses to read the file's hosted signers (docs/reference/kms-signers.md). */
+export { FileHostedSigners } from './key-services/file-signers';
+export { KeyServices } from './key-services/key-services';
 
 /** What a relayer create learns of its signer. */
 export type SignerForNetwork =
@@ -50,7 +54,7 @@ export class SignersService {
       query.per_page - fromFile.length,
     );
     const items = [
-      ...fromFile.map((signer) => toSignerResponse(signer.id, signer.addresses)),
+      ...fromFile.map(toCatalogueSignerResponse),
       ...stored.items.map((row) => toStoredSignerResponse(row)),
     ];
     return new Page(items, query, fileCount + stored.total);
@@ -58,7 +62,7 @@ export class SignersService {
 
   async get(id: string): Promise<SignerResponse> {
     const fromFile = this.catalogue.findSigner(id);
-    if (fromFile) return toSignerResponse(fromFile.id, fromFile.addresses);
+    if (fromFile) return toCatalogueSignerResponse(fromFile);
     const row = await this.signers.findById(id);
     if (!row) throw signerNotFound(id);
     return toStoredSignerResponse(row);

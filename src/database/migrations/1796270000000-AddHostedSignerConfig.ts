@@ -9,7 +9,10 @@ export class AddHostedSignerConfig1796270000000 implements MigrationInterface {
   name = 'AddHostedSignerConfig1796270000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('signers', new TableColumn({ name: 'config', type: 'text', isNullable: true }));
+    await queryRunner.addColumn(
+      'signers',
+      new TableColumn({ name: 'config', type: 'text', isNullable: true }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -16,7 +16,7 @@ import {
   VaultFake,
 } from '../../support/key-service-fakes';
 import { secrets } from '../../support/secrets';
-import { useTestApp } from '../../support/test-app';
+import { startTestApp, useTestApp } from '../../support/test-app';
 
 const ETH = 10n ** 18n;
 type Addresses = Partial<Record<'evm' | 'solana' | 'stellar', string>>;
@@ -179,6 +179,19 @@ const CASES: Record<string, HostedCase> = {
 };
 const NAMES = Object.keys(CASES);
 
+const fileId = (name: string): string => `file-${name.replace(/[^a-z0-9]+/gi, '-')}`;
+
+/** As the API takes it, with the vault credentials as the file's env secrets. */
+function fileConfig(name: string): Record<string, unknown> {
+  const config = CASES[name].config();
+  if (CASES[name].type !== 'vault') return config;
+  return {
+    ...config,
+    role_id: { type: 'env', value: 'VAULT_ROLE_ID' },
+    secret_id: { type: 'env', value: 'VAULT_SECRET_ID' },
+  };
+}
+
 /** A catalogue with an EVM network on anvil, and Solana and Stellar networks nobody answers. */
 function writeCatalogue(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-hosted-'));
@@ -197,7 +210,10 @@ function writeCatalogue(): string {
           rpc_urls: ['http://127.0.0.1:9/stellar'],
         },
       ],
-      signers: [{ id: 'file-signer', type: 'plain', config: { key: { type: 'plain', value: key } } }],
+      signers: [
+        { id: 'file-signer', type: 'plain', config: { key: { type: 'plain', value: key } } },
+        ...NAMES.map((name) => ({ id: fileId(name), type: CASES[name].type, config: fileConfig(name) })),
+      ],
     }),
   );
   return file;
@@ -221,8 +237,12 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
   afterAll(async () => {
     await Promise.all([aws.close(), vault.close(), google.close(), azure.close(), anvil.stop()]);
   });
-  const handle = useTestApp(() => ({
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-hosted-data-'));
+  const env = () => ({
     CONFIG_FILE: configFile,
+    DATA_DIR: dataDir,
+    VAULT_ROLE_ID: vault.roleId,
+    VAULT_SECRET_ID: vault.secretId,
     STORAGE_ENCRYPTION_KEY: secrets.add(randomBytes(32).toString('base64')),
     AWS_ENDPOINT_URL_KMS: aws.url(),
     GOOGLE_CLOUD_KMS_ENDPOINT: google.url(),
@@ -231,8 +251,17 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
     RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '3600',
     RELAYER_HEALTH_RETRY_SECONDS: '3600',
     RPC_TIMEOUT_MS: '1000',
-  }));
+  });
+  const handle = useTestApp(env);
   const app = () => handle.current;
+  const fakes = [aws, vault, google, azure];
+  const callCounts = () => fakes.map((fake) => fake.calls.length);
+  let callsAtStart: number[] = [];
+  // After the app's start (useTestApp's beforeAll runs first): what the file's signers cost.
+  beforeAll(() => {
+    callsAtStart = callCounts();
+    for (const fake of fakes) fake.calls = [];
+  });
   const ids = new Map<string, string>();
 
   const create = async (name: string) => {
@@ -259,6 +288,60 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
       expect(secrets.foundIn(res.text + list.text)).toEqual([]);
     },
   );
+
+  it.each(NAMES)(
+    '%s in the configuration file: read at start, shown with its type, config and addresses',
+    async (name) => {
+      const c = CASES[name];
+      const id = fileId(name);
+      const expected = { id, type: c.type, config: c.shown(), addresses: c.addresses };
+      expect((await app().get(`/api/v1/signers/${id}`).expect(200)).body).toEqual(successBody(expected));
+      const network = c.addresses.evm
+        ? { type: 'evm', network: 'anvil' }
+        : { type: 'solana', network: 'devnet' };
+      const relayer = await app()
+        .post(
+          '/api/v1/relayers',
+          relayerBody(network.type as 'evm', { network: network.network, signer_id: id }),
+        )
+        .expect(201);
+      expect((relayer.body as { data: { address: string } }).data.address).toBe(
+        c.addresses[network.type as 'evm' | 'solana'],
+      );
+    },
+  );
+
+  it('the start called each key service once per file signer that needs it (Azure: challenge, token, key)', () => {
+    expect(callsAtStart).toEqual([2, 2, 1, 6]);
+  });
+
+  it('a second start on the same file and data folder reuses the addresses: no call', async () => {
+    const before = callCounts();
+    const second = await startTestApp({ DATABASE_URL: handle.database.url, ...env() });
+    try {
+      const res = await second.get(`/api/v1/signers/${fileId('aws_kms secp256k1')}`).expect(200);
+      expect((res.body as { data: { addresses: Addresses } }).data.addresses).toEqual(evmKey.addresses());
+    } finally {
+      await second.close();
+    }
+    expect(callCounts()).toEqual(before);
+  });
+
+  it('a start on a file whose key service is down is refused naming the signer and the service', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-down-')), 'config.json');
+    const entry = {
+      id: 'file-down',
+      type: 'vault',
+      config: { ...CASES.vault.config(), address: 'http://127.0.0.1:9' },
+    };
+    const catalogue = JSON.parse(fs.readFileSync(configFile, 'utf8')) as { signers: unknown[] };
+    fs.writeFileSync(file, JSON.stringify({ ...catalogue, signers: [entry] }));
+    await expect(
+      startTestApp({ DATABASE_URL: handle.database.url, ...env(), CONFIG_FILE: file, DATA_DIR: undefined }),
+    ).rejects.toThrow(
+      /signer 'file-down'.*Signer file-down: HashiCorp Vault \(vault\) could not be reached: no answer/,
+    );
+  });
 
   it('calls each key service once per create, and reads nothing later', async () => {
     const before = [aws.calls.length, vault.calls.length, google.calls.length, azure.calls.length];
