@@ -2,10 +2,9 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
 import { createPublicKey, ECDH, type JsonWebKey } from 'node:crypto';
-import { toChecksumAddress } from '../../catalogue/address-derivation';
-import type { SignerAddresses } from '../../catalogue/catalogue.service';
+import { toChecksumAddress, type SignerAddresses } from '../../catalogue/catalogue.service';
 
-/** A public key the service can derive addresses from (contract 7): the curve decides the networks. */
+/** A public key the service can derive addresses from (docs/reference/networks-and-signers.md#14-addresses): the curve decides the networks. */
 export type PublicKey =
   | { readonly curve: 'secp256k1'; readonly point: Uint8Array }
   | { readonly curve: 'ed25519'; readonly bytes: Uint8Array };
