@@ -18,81 +18,28 @@ export function isHostedSignerType(value: unknown): value is HostedSignerType {
 }
 
 /**
- * How a field is read: `text` required, `text?` optional (null allowed), `url` required http(s),
- * `secret`/`secret?` never shown, `number?` a whole number, `auth?` Azure's auth type. A string
- * default fills an absent optional field.
+ * Each type's config fields, as the reference system names them (its SDK's *SignerRequestConfig):
+ * `name` required text, `name?` optional (null allowed), `name@` an http(s) URL, `name!` a secret
+ * (`name!?` optional), `name#` a whole number; `name=value` an optional one with a default.
+ * Google's config has two groups, each a list of its own.
  */
-type FieldKind = 'text' | 'text?' | 'url' | 'secret' | 'secret?' | 'number?' | 'auth?';
-type FieldSpec = readonly [name: string, kind: FieldKind, fallback?: string | number];
-type Spec = readonly FieldSpec[] | { readonly [group: string]: readonly FieldSpec[] };
-
-const VAULT: readonly FieldSpec[] = [
-  ['address', 'url'],
-  ['namespace', 'text?'],
-  ['role_id', 'secret'],
-  ['secret_id', 'secret'],
-  ['key_name', 'text'],
-  ['mount_point', 'text?'],
-];
-
-const GOOGLE_DEFAULTS = {
-  auth_uri: 'https://accounts.google.com/o/oauth2/auth',
-  token_uri: 'https://oauth2.googleapis.com/token',
-  auth_provider_x509_cert_url: 'https://www.googleapis.com/oauth2/v1/certs',
-  universe_domain: 'googleapis.com',
-};
-
-/** Each type's config fields, as the reference system names them (its SDK's *SignerRequestConfig). */
-const SPECS: Readonly<Record<HostedSignerType, Spec>> = {
+const VAULT = 'address@ namespace? role_id! secret_id! key_name mount_point?';
+const SPECS: Readonly<Record<HostedSignerType, string | Readonly<Record<string, string>>>> = {
   vault: VAULT,
-  vault_transit: [...VAULT, ['pubkey', 'text']],
-  aws_kms: [
-    ['region', 'text?'],
-    ['key_id', 'text'],
-  ],
+  vault_transit: `${VAULT} pubkey`,
+  aws_kms: 'region? key_id',
   google_cloud_kms: {
-    service_account: [
-      ['project_id', 'text'],
-      ['private_key_id', 'secret'],
-      ['private_key', 'secret'],
-      ['client_email', 'secret'],
-      ['client_id', 'text'],
-      ['auth_uri', 'text?', GOOGLE_DEFAULTS.auth_uri],
-      ['token_uri', 'text?', GOOGLE_DEFAULTS.token_uri],
-      ['auth_provider_x509_cert_url', 'text?', GOOGLE_DEFAULTS.auth_provider_x509_cert_url],
-      ['client_x509_cert_url', 'text?', ''],
-      ['universe_domain', 'text?', GOOGLE_DEFAULTS.universe_domain],
-    ],
-    key: [
-      ['location', 'text?', 'global'],
-      ['key_ring_id', 'text'],
-      ['key_id', 'text'],
-      ['key_version', 'number?', 1],
-    ],
+    service_account:
+      'project_id private_key_id! private_key! client_email! client_id ' +
+      'auth_uri=https://accounts.google.com/o/oauth2/auth token_uri=https://oauth2.googleapis.com/token ' +
+      'auth_provider_x509_cert_url=https://www.googleapis.com/oauth2/v1/certs client_x509_cert_url= ' +
+      'universe_domain=googleapis.com',
+    key: 'location=global key_ring_id key_id key_version#',
   },
-  azure_key_vault: [
-    ['auth_type', 'auth?', 'client_secret'],
-    ['tenant_id', 'text?'],
-    ['client_id', 'text?'],
-    ['client_secret', 'secret?'],
-    ['federated_token_file', 'secret?'],
-    ['vault_url', 'url'],
-    ['key_name', 'text'],
-    ['key_version', 'text?'],
-  ],
-  turnkey: [
-    ['api_public_key', 'text'],
-    ['api_private_key', 'secret'],
-    ['organization_id', 'text'],
-    ['private_key_id', 'text'],
-    ['public_key', 'text'],
-  ],
-  cdp: [
-    ['api_key_id', 'text'],
-    ['api_key_secret', 'secret'],
-    ['wallet_secret', 'secret'],
-    ['account_address', 'text'],
-  ],
+  azure_key_vault:
+    'auth_type=client_secret tenant_id? client_id? client_secret!? federated_token_file!? vault_url@ key_name key_version?',
+  turnkey: 'api_public_key api_private_key! organization_id private_key_id public_key',
+  cdp: 'api_key_id api_key_secret! wallet_secret! account_address',
 };
 
 const AZURE_AUTH_TYPES = ['client_secret', 'managed_identity', 'workload_identity'];
@@ -140,10 +87,10 @@ export function parseHostedSignerConfig(
     problems.push(`${path} must be an object`);
     return null;
   }
-  if (Array.isArray(spec)) {
-    shown = readFields(spec as readonly FieldSpec[], raw, path, '', secrets, problems, read);
+  if (typeof spec === 'string') {
+    shown = readFields(spec, raw, path, '', secrets, problems, read);
   } else {
-    const groups = spec as { readonly [group: string]: readonly FieldSpec[] };
+    const groups = spec;
     refuseUnknown(raw, Object.keys(groups), path, problems);
     for (const [group, fields] of Object.entries(groups)) {
       const value = raw[group];
@@ -155,7 +102,7 @@ export function parseHostedSignerConfig(
 }
 
 function readFields(
-  fields: readonly FieldSpec[],
+  spec: string,
   raw: Record<string, unknown>,
   path: string,
   prefix: string,
@@ -163,35 +110,38 @@ function readFields(
   problems: string[],
   read: ValueReader,
 ): Record<string, string | number | null> {
+  const fields = spec.split(' ').map((field) => {
+    const [, name, marks, fallback] = /^(\w+)([!?@#]*)(?:=(.*))?$/.exec(field) ?? [];
+    return { name, marks, fallback };
+  });
   refuseUnknown(
     raw,
-    fields.map(([name]) => name),
+    fields.map(({ name }) => name),
     path,
     problems,
   );
   const shown: Record<string, string | number | null> = {};
-  for (const [name, kind, fallback] of fields) {
+  for (const { name, marks, fallback } of fields) {
     const value = raw[name];
     const at = `${path}.${name}`;
-    const optional = kind.endsWith('?');
+    const secret = marks.includes('!');
     if (value === undefined || value === null) {
-      if (!optional) problems.push(`${at} is required`);
-      else if (kind !== 'secret?') shown[name] = fallback ?? null;
-      continue;
-    }
-    if (kind === 'number?') {
+      if (marks.includes('#')) shown[name] = 1;
+      else if (fallback === undefined && !marks.includes('?')) problems.push(`${at} is required`);
+      else if (!secret) shown[name] = fallback ?? null;
+    } else if (marks.includes('#')) {
       if (Number.isSafeInteger(value) && (value as number) >= 0) shown[name] = value as number;
       else problems.push(`${at} must be a whole number`);
-      continue;
+    } else {
+      const text = read(value, at, problems);
+      if (text === undefined) continue;
+      if (secret) secrets[`${prefix}${name}`] = text;
+      else if (marks.includes('@') && checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null) {
+        problems.push(`${at} must be an http or https URL`);
+      } else if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(text)) {
+        problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
+      } else shown[name] = text;
     }
-    const text = read(value, at, problems);
-    if (text === undefined) continue;
-    if (kind === 'secret' || kind === 'secret?') secrets[`${prefix}${name}`] = text;
-    else if (kind === 'url' && checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null) {
-      problems.push(`${at} must be an http or https URL`);
-    } else if (kind === 'auth?' && !AZURE_AUTH_TYPES.includes(text)) {
-      problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
-    } else shown[name] = text;
   }
   return shown;
 }

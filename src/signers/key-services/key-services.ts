@@ -4,6 +4,7 @@ import { ServiceUnavailableError, ValidationError } from '../../common/errors/do
 import { lazyRequire } from '../../common/modules/lazy-require';
 import { DnsResolver, loadUndici, PolicyAgent } from '../../common/security/policy-agent';
 import { checkUrl } from '../../common/security/url-policy';
+import { isPlainObject } from '../../common/validation/field-rules';
 import { deriveAddress, NETWORK_TYPES, type SignerAddresses } from '../../catalogue/catalogue.service';
 import type { AppConfig, UrlPolicyConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -129,15 +130,19 @@ export class KeyServices {
     const base = this.endpoint(shownText(config, 'address') ?? '', 'config.address');
     const namespace = shownText(config, 'namespace');
     const headers: Record<string, string> = namespace ? { 'x-vault-namespace': namespace } : {};
-    const login = await this.vaultCall(base, 'POST', '/v1/auth/approle/login', headers, {
-      role_id: config.secrets.role_id,
-      secret_id: config.secrets.secret_id,
+    const json = { 'content-type': 'application/json' };
+    const login = await this.callJson(base, '/v1/auth/approle/login', 'POST /v1/auth/approle/login', {
+      method: 'POST',
+      headers: { ...headers, ...json },
+      body: JSON.stringify({ role_id: config.secrets.role_id, secret_id: config.secrets.secret_id }),
     });
     const token = (login as { auth?: { client_token?: unknown } }).auth?.client_token;
     if (typeof token !== 'string') throw new KeyServiceCallError('the AppRole login gave no token');
     const mount = shownText(config, 'mount_point') ?? 'secret';
     const path = `/v1/${mount}/data/${encodeURIComponent(shownText(config, 'key_name') ?? '')}`;
-    const read = await this.vaultCall(base, 'GET', path, { ...headers, 'x-vault-token': token });
+    const read = await this.callJson(base, path, `GET /v1/${mount}/data`, {
+      headers: { ...headers, 'x-vault-token': token },
+    });
     const value = (read as { data?: { data?: { value?: unknown } } }).data?.data?.value;
     if (typeof value !== 'string' || !/^(?:0x)?[0-9a-fA-F]{64}$/.test(value)) {
       throw new ValidationError(
@@ -151,31 +156,25 @@ export class KeyServices {
     return addresses;
   }
 
-  private async vaultCall(
+  /** One call through the service's own client (the URL policy on every address); `label` names it. */
+  private async callJson(
     base: URL,
-    method: string,
     path: string,
-    headers: Record<string, string>,
-    body?: unknown,
-  ): Promise<unknown> {
+    label: string,
+    init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
+  ): Promise<Record<string, unknown>> {
     const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agentFor(base).get()]);
     const response = await request(new URL(path, base), {
-      method: method as 'GET' | 'POST',
+      ...init,
       dispatcher,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
       headersTimeout: CALL_TIMEOUT_MS,
       bodyTimeout: CALL_TIMEOUT_MS,
     });
-    const text = await response.body.text();
-    if (response.statusCode !== 200) {
-      throw new KeyServiceCallError(`${method} ${path.split('/data/')[0]} answered ${response.statusCode}`);
+    const answer: unknown = await response.body.json().catch(() => null);
+    if (response.statusCode !== 200 || !isPlainObject(answer)) {
+      throw new KeyServiceCallError(`${label} answered ${response.statusCode}`);
     }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new KeyServiceCallError(`${method} ${path.split('/data/')[0]} answered no JSON`);
-    }
+    return answer;
   }
 
   /** AWS KMS GetPublicKey: a DER SubjectPublicKeyInfo; the SDK's credential chain signs the call. */
@@ -299,27 +298,19 @@ export class KeyServices {
     scopes: string | string[],
   ): Promise<AccessToken> {
     const base = this.endpoint(authority, 'AZURE_AUTHORITY_HOST');
-    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agentFor(base).get()]);
-    const response = await request(new URL(`/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`, base), {
-      method: 'POST',
-      dispatcher,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: secret,
-        scope: [scopes].flat().join(' '),
-      }).toString(),
-      headersTimeout: CALL_TIMEOUT_MS,
-      bodyTimeout: CALL_TIMEOUT_MS,
-    });
-    const answer = (await response.body.json().catch(() => ({}))) as {
-      access_token?: unknown;
-      expires_in?: unknown;
-    };
-    if (response.statusCode !== 200 || typeof answer.access_token !== 'string') {
-      throw new KeyServiceCallError(`the token endpoint answered ${response.statusCode}`);
-    }
+    const form = { grant_type: 'client_credentials', client_id: clientId, client_secret: secret };
+    const answer = await this.callJson(
+      base,
+      `/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`,
+      'the token endpoint',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...form, scope: [scopes].flat().join(' ') }).toString(),
+      },
+    );
+    if (typeof answer.access_token !== 'string')
+      throw new KeyServiceCallError('the token endpoint gave no token');
     const seconds = typeof answer.expires_in === 'number' ? answer.expires_in : 300;
     return { token: answer.access_token, expiresOnTimestamp: Date.now() + seconds * 1000 };
   }
