@@ -444,6 +444,42 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
     expectError(await app().get(`/api/v1/signers/${id}`), 404, `Signer with ID ${id} not found`);
   });
 
+  it('private key services: refused when KEY_SERVICE_BLOCK_PRIVATE_IPS is true, unless KEY_SERVICE_PRIVATE_HOSTS lists them', async () => {
+    const blocking = { DATABASE_URL: handle.database.url, ...env(), KEY_SERVICE_BLOCK_PRIVATE_IPS: 'true' };
+    const strict = await startTestApp({ ...blocking, DATA_DIR: undefined, CONFIG_FILE: undefined });
+    const before = vault.calls.length;
+    try {
+      expectError(
+        await strict.post('/api/v1/signers', {
+          id: uid('private'),
+          type: 'vault',
+          config: CASES.vault.config(),
+        }),
+        400,
+        'config.address points to a private or loopback address (set KEY_SERVICE_BLOCK_PRIVATE_IPS=false to allow private addresses)',
+      );
+      expect(vault.calls.length).toBe(before);
+    } finally {
+      await strict.close();
+    }
+    const listed = await startTestApp({
+      ...blocking,
+      DATA_DIR: undefined,
+      CONFIG_FILE: undefined,
+      KEY_SERVICE_PRIVATE_HOSTS: '127.0.0.1',
+    });
+    try {
+      const id = uid('private');
+      const res = await listed.post('/api/v1/signers', { id, type: 'vault', config: CASES.vault.config() });
+      expect({ status: res.status, body: res.body as unknown }).toEqual({
+        status: 201,
+        body: successBody({ id, type: 'vault', config: vaultShown(), addresses: vaultAddresses }),
+      });
+    } finally {
+      await listed.close();
+    }
+  });
+
   it('a bad config is a 400 naming every field, before any call', async () => {
     const before = aws.calls.length;
     expectError(
