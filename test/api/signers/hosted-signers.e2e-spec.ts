@@ -16,6 +16,7 @@ import {
   VaultFake,
 } from '../../support/key-service-fakes';
 import { secrets } from '../../support/secrets';
+import { SolanaRpc } from '../../support/solana-rpc';
 import { startTestApp, useTestApp } from '../../support/test-app';
 
 const ETH = 10n ** 18n;
@@ -37,6 +38,7 @@ const vault = new VaultFake();
 const google = new GoogleKmsFake();
 const azure = new AzureKeyVaultFake();
 const anvil = new Anvil();
+const solanaRpc = new SolanaRpc();
 const GOOGLE_KEY = 'projects/relayer-1/locations/global/keyRings/ring/cryptoKeys/evm/cryptoKeyVersions/1';
 const googlePrivateKey = googleServiceAccountKey();
 const googleEmail = secrets.add(
@@ -202,7 +204,7 @@ function writeCatalogue(): string {
     JSON.stringify({
       networks: [
         { type: 'evm', network: 'anvil', chain_id: Anvil.CHAIN_ID, rpc_urls: [anvil.url] },
-        { type: 'solana', network: 'devnet', rpc_urls: ['http://127.0.0.1:9/solana'], is_testnet: true },
+        { type: 'solana', network: 'devnet', rpc_urls: [solanaRpc.url()], is_testnet: true },
         {
           type: 'stellar',
           network: 'testnet',
@@ -222,7 +224,14 @@ function writeCatalogue(): string {
 describe('signers held by key services (docs/reference/kms-signers.md)', () => {
   let configFile = '';
   beforeAll(async () => {
-    await Promise.all([aws.start(), vault.start(), google.start(), azure.start(), anvil.start()]);
+    await Promise.all([
+      aws.start(),
+      vault.start(),
+      google.start(),
+      azure.start(),
+      anvil.start(),
+      solanaRpc.start(),
+    ]);
     aws.keys.set('alias/evm', { spki: evmKey.spki(), spec: 'ECC_SECG_P256K1' });
     aws.keys.set('alias/solana', { spki: solanaKey.spki(), spec: 'ECC_NIST_EDWARDS25519' });
     vault.kv.set('secret/relayer', vaultSecret.hex);
@@ -235,7 +244,14 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
     configFile = writeCatalogue();
   });
   afterAll(async () => {
-    await Promise.all([aws.close(), vault.close(), google.close(), azure.close(), anvil.stop()]);
+    await Promise.all([
+      aws.close(),
+      vault.close(),
+      google.close(),
+      azure.close(),
+      anvil.stop(),
+      solanaRpc.close(),
+    ]);
   });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-hosted-data-'));
   const env = () => ({
@@ -390,7 +406,7 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
 
   const ed25519Cases = NAMES.filter((name) => CASES[name].addresses.evm === undefined);
   it.each(ed25519Cases)(
-    '%s: relayers on solana and stellar get its addresses; evm is refused naming signer_id',
+    '%s: relayers on solana (health-checked with its address) and stellar get its addresses; evm is refused naming signer_id',
     async (name) => {
       const signerId = ids.get(name) ?? '';
       for (const type of ['solana', 'stellar'] as const) {
@@ -398,7 +414,23 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
         const res = await app()
           .post('/api/v1/relayers', relayerBody(type, { network, signer_id: signerId }))
           .expect(201);
-        expect((res.body as { data: { address: string } }).data.address).toBe(CASES[name].addresses[type]);
+        const relayer = (res.body as { data: { id: string; address: string } }).data;
+        expect(relayer.address).toBe(CASES[name].addresses[type]);
+        if (type === 'solana') {
+          solanaRpc.setBalance(relayer.address, 2_500_000_000n);
+          const status = await app().post(`/api/v1/relayers/${relayer.id}/check`).expect(200);
+          expect(status.body).toEqual(
+            successBody({
+              network_type: 'solana',
+              balance: '2500000000',
+              paused: false,
+              system_disabled: false,
+              pending_transactions_count: 0,
+              last_confirmed_transaction_timestamp: null,
+              checked_at: ISO,
+            }),
+          );
+        }
       }
       expectError(
         await app().post('/api/v1/relayers', relayerBody('evm', { network: 'anvil', signer_id: signerId })),
