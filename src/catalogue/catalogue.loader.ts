@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Catalogue } from './catalogue.service';
+import type { HostedSignerResolver } from './catalogue.types';
 import { Scope, isPlainObject, listOf, parseJson, readText } from './config-json';
 import { readNetworks } from './network-entries';
 import { readNotifications, readRelayers, type FileEntry } from './resource-entries';
@@ -15,6 +16,8 @@ export interface LoadCatalogueOptions {
   env: Record<string, string | undefined>;
   /** Told about events worth a log line, such as a newly generated development key. Never given a secret. */
   onNotice?: (message: string) => void;
+  /** Signers whose key a key service holds (docs/reference/kms-signers.md); without it, their types are unknown. */
+  hostedSigners?: HostedSignerResolver;
 }
 
 /** The whole configuration file (docs/reference/config-file.md): the catalogue and the entries reconciled at start. */

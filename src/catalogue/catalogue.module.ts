@@ -4,6 +4,8 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Catalogue } from './catalogue.service';
 import { describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
+import { DnsResolver } from '../common/security/policy-agent';
+import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 
 /** For src/config-file: the whole file, read as a start reads it. */
 export { CatalogueConfigError, describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
@@ -20,15 +22,13 @@ export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
     {
       provide: CONFIG_FILE_CONTENT,
       inject: [APP_CONFIG],
-      useFactory: async ({
-        configFile,
-        dataDir,
-        production,
-        secretsEnv: env,
-      }: AppConfig): Promise<ConfigFile> => {
+      useFactory: async (config: AppConfig): Promise<ConfigFile> => {
+        const { configFile, dataDir, production, secretsEnv: env } = config;
+        const hostedSigners = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()));
         const logger = new Logger('Catalogue');
         const onNotice = (message: string): void => logger.warn(message);
-        const content = await loadConfigFile({ configFile, dataDir, production, env, onNotice });
+        const options = { configFile, dataDir, production, env, onNotice, hostedSigners };
+        const content = await loadConfigFile(options);
         logger.log(`${path.basename(content.file)}: ${describeContent(content)}`);
         if (content.plugins > 0)
           logger.warn(`the file names ${content.plugins} plugins: this service does not run plugins`);

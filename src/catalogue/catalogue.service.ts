@@ -4,6 +4,7 @@ import {
   NETWORK_TYPES,
   networkId,
   type CatalogueNetwork,
+  type HostedSignerView,
   type NetworkType,
   type SignerAddresses,
   type SignerSummary,
@@ -12,7 +13,7 @@ import {
 
 /** What the other features use of the catalogue: its vocabulary, and address derivation. */
 export * from './catalogue.types';
-export { deriveAddress, isValidSecp256k1PrivateKey } from './address-derivation';
+export { deriveAddress, isValidSecp256k1PrivateKey, toChecksumAddress } from './address-derivation';
 
 const REDACTED = '[redacted]';
 
@@ -51,7 +52,9 @@ export class SecretKey {
 export interface CatalogueSigner {
   readonly id: string;
   readonly type: SignerType;
+  /** Empty for a hosted signer, whose addresses come with it. */
   readonly key: SecretKey;
+  readonly hosted?: HostedSignerView;
 }
 
 interface SignerRecord extends CatalogueSigner {
@@ -105,7 +108,14 @@ export class Catalogue {
   /** The signer with its addresses (derived once), or undefined. */
   findSigner(id: string): SignerSummary | undefined {
     const signer = this.#signers.get(id);
-    return signer && { id: signer.id, type: signer.type, addresses: this.#addressesOf(signer) };
+    return (
+      signer && {
+        id: signer.id,
+        type: signer.type,
+        addresses: this.#addressesOf(signer),
+        hosted: signer.hosted,
+      }
+    );
   }
 
   hasSigner(id: string): boolean {
@@ -123,11 +133,13 @@ export class Catalogue {
       id: signer.id,
       type: signer.type,
       addresses: this.#addressesOf(signer),
+      hosted: signer.hosted,
     }));
   }
 
   signerSuits(signerId: string, type: NetworkType): boolean {
     const signer = this.#signers.get(signerId);
+    if (signer?.hosted) return signer.hosted.addresses[type] !== undefined;
     return signer !== undefined && keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type);
   }
 
@@ -162,10 +174,12 @@ export class Catalogue {
 
   #addSigner(signer: CatalogueSigner): void {
     if (this.#signers.has(signer.id)) throw new Error(`Duplicate signer '${signer.id}'`);
-    this.#signers.set(signer.id, { id: signer.id, type: signer.type, key: signer.key, addresses: {} });
+    const { id, type, key, hosted } = signer;
+    this.#signers.set(id, { id, type, key, hosted, addresses: { ...hosted?.addresses } });
   }
 
   #addressesOf(signer: SignerRecord): SignerAddresses {
+    if (signer.hosted) return signer.hosted.addresses;
     const addresses: Partial<Record<NetworkType, string>> = {};
     for (const type of NETWORK_TYPES) {
       if (keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type))

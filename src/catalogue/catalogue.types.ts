@@ -51,6 +51,20 @@ export const SIGNER_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;
 
 export type SignerAddresses = Readonly<Partial<Record<NetworkType, string>>>;
 
+/** A file signer whose key a key service holds (docs/reference/kms-signers.md): resolved at load. */
+export interface HostedSignerView {
+  readonly type: string;
+  /** Its non-secret config fields, as responses show them. */
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly addresses: SignerAddresses;
+}
+
+/** Given by the signers feature: reads a hosted signer's entry; rejects with a message naming no secret. */
+export interface HostedSignerResolver {
+  accepts(type: unknown): boolean;
+  resolve(id: string, type: string, config: unknown): Promise<HostedSignerView>;
+}
+
 /** What may be shown of a signer: never its key material. */
 export interface SignerSummary {
   readonly id: string;
@@ -58,4 +72,5 @@ export interface SignerSummary {
   readonly type: SignerType;
   /** One address per network type that the signer's key suits. */
   readonly addresses: SignerAddresses;
+  readonly hosted?: HostedSignerView;
 }

@@ -4,7 +4,13 @@ import path from 'node:path';
 import { createKeyFileOnce } from '../common/security/key-file';
 import { KEY_LENGTH_BYTES, isValidSecp256k1PrivateKey } from './address-derivation';
 import { SecretKey, type CatalogueSigner } from './catalogue.service';
-import { SIGNER_ID_PATTERN, SIGNER_TYPES, isSignerType, type SignerType } from './catalogue.types';
+import {
+  SIGNER_ID_PATTERN,
+  SIGNER_TYPES,
+  isSignerType,
+  type HostedSignerResolver,
+  type SignerType,
+} from './catalogue.types';
 import {
   CatalogueConfigError,
   Scope,
@@ -21,18 +27,28 @@ export interface SignerContext {
   readonly production: boolean;
   readonly env: Record<string, string | undefined>;
   readonly onNotice?: (message: string) => void;
+  readonly hostedSigners?: HostedSignerResolver;
 }
 
 export type SecretRef = { readonly type: 'env' | 'plain' | 'generated'; readonly value: string };
 
 /** `key` for a plain signer; `keystorePath` and `passphrase` for a local one. */
-interface SignerSpec {
+interface KeySignerSpec {
   readonly id: string;
   readonly type: SignerType;
   readonly scope: Scope;
   readonly secret: SecretRef;
   readonly keystorePath?: string;
 }
+
+/** A signer whose key a key service holds: its entry, resolved by `SignerContext.hostedSigners`. */
+interface HostedSignerSpec {
+  readonly id: string;
+  readonly scope: Scope;
+  readonly hosted: Record<string, unknown>;
+}
+
+type SignerSpec = KeySignerSpec | HostedSignerSpec;
 
 /**
  * The signers with their keys: first the shape of every entry, then the key material. Synchronous
@@ -47,7 +63,7 @@ export async function readSigners(
   if (!Array.isArray(value)) return scope.fail('signers must be an array');
   const origins = new Map<string, string>();
   const specs = value.map((item: unknown, index) => {
-    const spec = parseSignerSpec(item, scope, `signers[${index}]`);
+    const spec = parseSignerSpec(item, scope, `signers[${index}]`, context.hostedSigners);
     const firstOrigin = origins.get(spec.id);
     if (firstOrigin !== undefined) spec.scope.fail(`defined more than once (first at ${firstOrigin})`);
     origins.set(spec.id, `signers[${index}]`);
@@ -55,6 +71,10 @@ export async function readSigners(
   });
   const signers: CatalogueSigner[] = [];
   for (const spec of specs) {
+    if ('hosted' in spec) {
+      signers.push(await resolveHosted(spec, context.hostedSigners));
+      continue;
+    }
     const plainKey = spec.type === 'plain' && spec.secret.type !== 'generated';
     const key = plainKey
       ? parseKey(resolveSecret(spec.secret, spec.scope.child('key'), context.env), spec.scope)
@@ -64,13 +84,31 @@ export async function readSigners(
   return signers;
 }
 
-function parseSignerSpec(value: unknown, parent: Scope, fallbackLabel: string): SignerSpec {
+/** Addresses from the key service (or the file's public key); a refusal names the signer. */
+async function resolveHosted(
+  { id, scope, hosted }: HostedSignerSpec,
+  resolver: HostedSignerResolver | undefined,
+): Promise<CatalogueSigner> {
+  const view = await resolver
+    ?.resolve(id, String(hosted.type), hosted.config)
+    .catch((error: Error) => scope.fail(error.message));
+  if (view === undefined) return scope.fail('hosted signers need the signers feature');
+  return { id, type: 'plain', key: new SecretKey(new Uint8Array()), hosted: view };
+}
+
+function parseSignerSpec(
+  value: unknown,
+  parent: Scope,
+  fallbackLabel: string,
+  hosted?: HostedSignerResolver,
+): SignerSpec {
   if (!isPlainObject(value)) return parent.child(fallbackLabel).fail('must be an object');
   const { id, type, config } = value;
   if (typeof id !== 'string' || !SIGNER_ID_PATTERN.test(id)) {
     return parent.child(fallbackLabel).fail('id must be 1 to 36 letters, digits, "-" or "_"');
   }
   const scope: Scope = parent.child(`signer '${id}'`);
+  if (hosted?.accepts(type)) return { id, scope, hosted: value };
   if (!isSignerType(type))
     return scope.fail(`${describeUnknown('type', type)} (expected ${listOf(SIGNER_TYPES)})`);
   if (!isPlainObject(config)) return scope.fail('config must be an object');
@@ -134,7 +172,7 @@ function parseKey(text: string, scope: Scope): Uint8Array {
 }
 
 /** The key of a file: a generated development key, or a keystore decrypted with its passphrase. */
-async function readKeyFile(spec: SignerSpec, context: SignerContext): Promise<Uint8Array> {
+async function readKeyFile(spec: KeySignerSpec, context: SignerContext): Promise<Uint8Array> {
   if (spec.keystorePath === undefined) {
     const generated = await resolveGeneratedKey(spec.id, spec.secret.value, spec.scope, context);
     return parseKey(generated.text, spec.scope.child(`key file ${generated.file}`));

@@ -3,10 +3,12 @@ import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { describeContent, loadConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
 import { checkDto } from '../common/validation/validation.pipe';
+import { DnsResolver } from '../common/security/policy-agent';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { CreateNotificationDto } from '../notifications/notifications.service';
 import { CreateRelayerDto } from '../relayers/relayers.service';
+import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 import { describePlan, planChanges, underEntry, type StoredState } from './config-plan';
 
 /**
@@ -18,7 +20,8 @@ async function main([command, file]: readonly string[]): Promise<number> {
     throw new Error('usage: npm run config -- check|plan [file]');
   const config = loadConfig({ ...process.env, ...(file ? { CONFIG_FILE: path.resolve(file) } : {}) });
   const { configFile, dataDir, production, secretsEnv: env } = config;
-  const content = await loadConfigFile({ configFile, dataDir, production, env });
+  const hostedSigners = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()));
+  const content = await loadConfigFile({ configFile, dataDir, production, env, hostedSigners });
   const problems = staticProblems(content).map((problem) => `CONFIG_FILE ${content.file}: ${problem}`);
   if (problems.length > 0) throw new Error(problems.join('\n'));
   const lines =

@@ -3,7 +3,7 @@ import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page';
 import { NetworksService } from '../networks/networks.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RelayersService } from '../relayers/relayers.service';
-import { SignersService } from '../signers/signers.service';
+import { isHostedSignerType, secretFields, SignersService } from '../signers/signers.service';
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +18,7 @@ export interface ExportedConfig {
 /** `{"type": "env"}` naming `<PREFIX>_<ID>_<SUFFIX>`: the id upper-cased, every character other than A-Z and 0-9 as `_`. */
 const envSecret = (prefix: string, id: string, suffix: string): Json => ({
   type: 'env',
-  value: `${prefix}_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`,
+  value: [prefix, id, suffix].map((part) => part.toUpperCase().replace(/[^A-Z0-9]/g, '_')).join('_'),
 });
 
 @Injectable()
@@ -35,11 +35,18 @@ export class ConfigExportService {
     const networks = (await all((query) => this.networks.list(query))).map(
       ({ id: _id, name, network_type: type, ...fields }) => ({ type, network: name, ...fields }),
     );
-    const signers = (await all((query) => this.signers.list(query))).map(({ id }) => ({
-      id,
-      type: 'plain',
-      config: { key: envSecret('SIGNER', id, 'KEY') },
-    }));
+    const signers = (await all((query) => this.signers.list(query))).map(({ id, type, config }) => {
+      if (!isHostedSignerType(type))
+        return { id, type: 'plain', config: { key: envSecret('SIGNER', id, 'KEY') } };
+      // A hosted signer keeps its shown fields; each credential becomes SIGNER_<ID>_<FIELD>.
+      const exported = structuredClone(config) as Record<string, Json>;
+      for (const field of secretFields(type, config)) {
+        const [group, name] = field.includes('.') ? field.split('.') : [null, field];
+        const holder = group === null ? exported : (exported[group] as Record<string, Json>);
+        holder[name] = envSecret('SIGNER', id, field);
+      }
+      return { id, type, config: exported };
+    });
     const notifications = (await all((query) => this.notifications.list(query))).map(
       ({ has_signing_key: hasKey, ...notification }) => ({
         ...notification,

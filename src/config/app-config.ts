@@ -188,6 +188,11 @@ export function loadConfig(env: Env) {
     // docs/reference/hardening.md: in production no key may probe the internal network through us.
     rpcUrlPolicy: urlPolicy(reader, 'RPC', production),
     webhookUrlPolicy: urlPolicy(reader, 'WEBHOOK', production),
+    // Key services of hosted signers (docs/reference/kms-signers.md): allowedHosts lists the private hosts allowed.
+    keyServiceUrlPolicy: {
+      ...urlPolicy(reader, 'KEY_SERVICE', production),
+      allowedHosts: reader.hostList('KEY_SERVICE_PRIVATE_HOSTS'),
+    },
     storageEncryptionKey: parseStorageKey(reader),
     secretsEnv: Object.freeze({ ...env }),
     webhooks: {

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { jsonColumn } from '../database/json-column';
 import type { SignerAddresses } from '../catalogue/catalogue.service';
+import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer-config';
 
 /** A signer created through the API (the file's signers live in the Catalogue, never in a row). */
 @Entity({ name: 'signers' })
@@ -8,13 +9,20 @@ export class SignerEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  /** `plain`: the only type the API creates. */
+  /** `plain`, or a type whose key a key service holds (docs/reference/kms-signers.md). */
   @Column({ type: 'varchar', length: 16 })
-  type: 'plain';
+  type: 'plain' | HostedSignerType;
 
-  /** The key's hex, AES-256-GCM encrypted with STORAGE_ENCRYPTION_KEY, the id as associated data. */
+  /**
+   * AES-256-GCM encrypted with STORAGE_ENCRYPTION_KEY, the id as associated data: a plain signer's
+   * key in hex; a hosted signer's credentials (JSON of its secret fields).
+   */
   @Column({ name: 'encrypted_key', type: 'text' })
   encryptedKey: string;
+
+  /** A hosted signer's non-secret config fields, as responses show them; null for plain. */
+  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  config: ShownConfig | null;
 
   /** Derived once at create (public, so reads never decrypt the key). */
   @Column({ type: 'text', transformer: jsonColumn })

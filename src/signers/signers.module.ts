@@ -9,10 +9,12 @@ import { SignersController } from './signers.controller';
 import { SignersRepository } from './signers.repository';
 import { SignersService } from './signers.service';
 import { SignerCreateRules } from './signers.validation';
+import { KeyServices } from './key-services/key-services';
+import { OutboundHttpModule } from '../common/security/outbound-http.module';
 
 /** Signers: those of the configuration file, and those created through the API (rows seen by every instance). */
 @Module({
-  imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule],
+  imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule, OutboundHttpModule],
   controllers: [SignersController],
   providers: [
     {
@@ -24,6 +26,7 @@ import { SignerCreateRules } from './signers.validation';
     SignersRepository,
     SignersService,
     SignerCreateRules,
+    KeyServices,
   ],
   exports: [SignersService],
 })

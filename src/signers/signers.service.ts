@@ -15,7 +15,13 @@ import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
 import { SignerEntity } from './signer.entity';
 import { SignersRepository } from './signers.repository';
 import { signerNotFound, duplicateSigner } from './signers.errors';
-import { toSignerResponse } from './signer.mapper';
+import { toCatalogueSignerResponse, toStoredSignerResponse } from './signer.mapper';
+import { KeyServices } from './key-services/key-services';
+
+/** What the catalogue's loader uses to read the file's hosted signers (docs/reference/kms-signers.md). */
+export { FileHostedSigners } from './key-services/file-signers';
+export { isHostedSignerType, secretFields } from './key-services/hosted-signer-config';
+export { KeyServices } from './key-services/key-services';
 
 /** What a relayer create learns of its signer. */
 export type SignerForNetwork =
@@ -37,6 +43,7 @@ export class SignersService {
     private readonly signers: SignersRepository,
     private readonly transactions: Transactions,
     @Inject(SIGNER_KEY_CIPHER) private readonly cipher: FieldCipher | null,
+    private readonly keyServices: KeyServices,
   ) {}
 
   async list(query: PageQueryDto): Promise<Page<SignerResponse>> {
@@ -48,41 +55,53 @@ export class SignersService {
       query.per_page - fromFile.length,
     );
     const items = [
-      ...fromFile.map((signer) => toSignerResponse(signer.id, signer.addresses)),
-      ...stored.items.map((row) => toSignerResponse(row.id, row.addresses)),
+      ...fromFile.map(toCatalogueSignerResponse),
+      ...stored.items.map((row) => toStoredSignerResponse(row)),
     ];
     return new Page(items, query, fileCount + stored.total);
   }
 
   async get(id: string): Promise<SignerResponse> {
     const fromFile = this.catalogue.findSigner(id);
-    if (fromFile) return toSignerResponse(fromFile.id, fromFile.addresses);
+    if (fromFile) return toCatalogueSignerResponse(fromFile);
     const row = await this.signers.findById(id);
     if (!row) throw signerNotFound(id);
-    return toSignerResponse(row.id, row.addresses);
+    return toStoredSignerResponse(row);
   }
 
-  /** `input` passed SignerCreateRules; the key is zeroed once the row is built. */
-  async create({ id: given, key }: NewSigner): Promise<SignerResponse> {
+  /**
+   * `input` passed SignerCreateRules; a key is zeroed once the row is built. A hosted signer's
+   * addresses come from its config or one call to its key service, before anything is stored.
+   */
+  async create(input: NewSigner): Promise<SignerResponse> {
     if (this.cipher === null) {
       throw new ServiceUnavailableError(
         'Service Unavailable: STORAGE_ENCRYPTION_KEY is not set, so signer keys cannot be stored',
       );
     }
-
-    const id = given ?? randomUUID();
-    if (this.catalogue.hasSigner(id)) throw duplicateSigner();
-    const addresses: Partial<Record<NetworkType, string>> = {};
-    for (const type of NETWORK_TYPES) addresses[type] = deriveAddress(type, key);
-    const entity = Object.assign(new SignerEntity(), {
-      id,
-      type: 'plain' as const,
-      encryptedKey: this.cipher.encrypt(Buffer.from(key).toString('hex'), id),
-      addresses,
-      createdAt: new Date(),
-    });
-    key.fill(0);
-    const created = toSignerResponse(id, addresses);
+    const id = input.id ?? randomUUID();
+    if (this.catalogue.hasSigner(id) || (await this.signers.findById(id))) throw duplicateSigner();
+    const entity = Object.assign(new SignerEntity(), { id, createdAt: new Date() });
+    if (input.hosted) {
+      const { hosted } = input;
+      Object.assign(entity, {
+        type: hosted.type,
+        config: hosted.shown,
+        encryptedKey: this.cipher.encrypt(JSON.stringify(hosted.secrets), id),
+        addresses: await this.keyServices.addresses(id, hosted),
+      });
+    } else {
+      const addresses: Partial<Record<NetworkType, string>> = {};
+      for (const type of NETWORK_TYPES) addresses[type] = deriveAddress(type, input.key);
+      Object.assign(entity, {
+        type: 'plain' as const,
+        config: null,
+        encryptedKey: this.cipher.encrypt(Buffer.from(input.key).toString('hex'), id),
+        addresses,
+      });
+      input.key.fill(0);
+    }
+    const created = toStoredSignerResponse(entity);
     await this.transactions.run(async (tx) => {
       if (!(await this.signers.insert(tx.manager, entity))) throw duplicateSigner();
       await tx.recordChange({
@@ -116,7 +135,7 @@ export class SignersService {
         resource: 'signer',
         id,
         operation: 'delete',
-        before: row && toSignerResponse(row.id, row.addresses),
+        before: row && toStoredSignerResponse(row),
         after: null,
       });
     });

@@ -3,16 +3,23 @@ import { isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
 import { isPlainObject } from '../common/validation/field-rules';
 import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
 import { CreateSignerDto } from './dto/signer.dto';
+import {
+  isHostedSignerType,
+  parseHostedSignerConfig,
+  type HostedSignerConfig,
+} from './key-services/hosted-signer-config';
 
 const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;
 const KEY_RULE = 'config.key must be 32 bytes as 64 hex characters (0x allowed)';
 const KEY_VALUE_RULE = 'config.key must be a valid secp256k1 private key: not zero and below the curve order';
 
-/** A create body whose key is a valid private key (the caller zeroes it after use). */
-export interface NewSigner {
-  readonly id?: string | null;
-  readonly key: Uint8Array;
-}
+/**
+ * A create body: a valid private key (the caller zeroes it after use), or the config of a signer
+ * whose key a key service holds (docs/reference/kms-signers.md).
+ */
+export type NewSigner =
+  | { readonly id?: string | null; readonly key: Uint8Array; readonly hosted?: undefined }
+  | { readonly id?: string | null; readonly hosted: HostedSignerConfig; readonly key?: undefined };
 
 /** POST /signers (docs/reference/networks-and-signers.md): the DTO, then the type and its config. */
 @Injectable()
@@ -21,7 +28,12 @@ export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> 
 
   check({ value: dto, failed }: DtoCheck<CreateSignerDto>, problems: string[]): NewSigner {
     let key: Uint8Array | null = null;
-    if (!failed.has('type') && dto.type !== 'plain') {
+    if (!failed.has('type') && isHostedSignerType(dto.type)) {
+      const hosted = failed.has('config')
+        ? null
+        : parseHostedSignerConfig(dto.type, dto.config, 'config', problems);
+      if (hosted) return { id: dto.id, hosted };
+    } else if (!failed.has('type') && dto.type !== 'plain') {
       problems.push(`Signer type '${dto.type}' is not supported`);
     } else if (!failed.has('type') && !failed.has('config')) {
       key = parsePlainConfig(dto.config, problems);

@@ -97,60 +97,6 @@ describe('Signers: SignersApi get, create, update, delete (docs/reference/networ
     );
   });
 
-  it.each([
-    [SignerTypeRequest.AWS_KMS, { key_id: 'alias/relayer', region: 'us-east-1' }],
-    [
-      SignerTypeRequest.VAULT,
-      { address: 'https://vault.example.com', key_name: 'relayer', role_id: 'role', secret_id: 'secret' },
-    ],
-    [
-      SignerTypeRequest.VAULT_TRANSIT,
-      {
-        address: 'https://vault.example.com',
-        key_name: 'relayer',
-        pubkey: 'pubkey',
-        role_id: 'role',
-        secret_id: 'secret',
-      },
-    ],
-    [
-      SignerTypeRequest.TURNKEY,
-      {
-        api_private_key: 'private',
-        api_public_key: 'public',
-        organization_id: 'org',
-        private_key_id: 'key',
-        public_key: 'public',
-      },
-    ],
-    [
-      SignerTypeRequest.CDP,
-      { account_address: '0x0', api_key_id: 'id', api_key_secret: 'secret', wallet_secret: 'wallet' },
-    ],
-    [
-      SignerTypeRequest.GOOGLE_CLOUD_KMS,
-      {
-        key: { key_id: 'k', key_ring_id: 'ring', key_version: 1, location: 'global' },
-        service_account: {
-          auth_provider_x509_cert_url: 'https://www.googleapis.com/oauth2/v1/certs',
-          auth_uri: 'https://accounts.google.com/o/oauth2/auth',
-          client_email: 'relayer@example.iam.gserviceaccount.com',
-          client_id: '1',
-          client_x509_cert_url: 'https://www.googleapis.com/robot/v1/metadata/x509/relayer',
-          private_key: 'private',
-          private_key_id: 'key',
-          project_id: 'project',
-          token_uri: 'https://oauth2.googleapis.com/token',
-          universe_domain: 'googleapis.com',
-        },
-      },
-    ],
-  ])('createSigner of type %s → 400 not supported', async (type, config) => {
-    expect(await refusal(sdk().signers.createSigner({ id: uid('signer'), type, config }))).toEqual(
-      refused(400, `Signer type '${type}' is not supported`),
-    );
-  });
-
   it('createSigner with an id used in the database or in the file → 409', async () => {
     const id = uid('signer');
     await sdk().signers.createSigner(plain(newKey(), id));

@@ -2,6 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsString } from 'class-validator';
 import { IsOptionalNewId } from '../../common/validation/field-rules';
 import type { NetworkType } from '../../catalogue/catalogue.service';
+import {
+  HOSTED_SIGNER_TYPES,
+  type HostedSignerType,
+  type ShownConfig,
+} from '../key-services/hosted-signer-config';
 
 export class PlainSignerConfigDto {
   @ApiProperty({
@@ -16,11 +21,19 @@ export class CreateSignerDto {
   @IsOptionalNewId()
   id?: string | null;
 
-  @ApiProperty({ enum: ['plain'], description: `Other types of the reference system are refused (400)` })
+  @ApiProperty({
+    enum: ['plain', ...HOSTED_SIGNER_TYPES],
+    description:
+      'plain: a key given here; the others: a key held by a key service (docs/reference/kms-signers.md)',
+  })
   @IsString({ message: "type must be 'plain'" })
   type: string;
 
-  @ApiProperty({ type: PlainSignerConfigDto })
+  @ApiProperty({
+    type: Object,
+    description: "plain: {key}; a hosted type: the reference system's config fields of that type",
+    example: { key: '0x…' },
+  })
   @IsObject({ message: 'config must be an object: {"key": "<64 hex characters>"}' })
   config: Record<string, unknown>;
 }
@@ -42,18 +55,18 @@ export class SignerResponse {
   id: string;
 
   @ApiProperty({
-    enum: ['local'],
+    enum: ['local', ...HOSTED_SIGNER_TYPES],
     description:
-      "Every key-holding signer (the file's plain and local keystore ones, and those created here) is `local`, as the reference system answers",
+      "Every key-holding signer (the file's plain and local keystore ones, and those created here) is `local`, as the reference system answers; a hosted one has its type",
   })
-  type: 'local';
+  type: 'local' | HostedSignerType;
 
   @ApiProperty({
     type: Object,
-    description: "Always {}: nothing of a signer's configuration is shown",
+    description: "{} for a key-holding signer; a hosted one's non-secret config fields (never a credential)",
     example: {},
   })
-  config: Record<string, never>;
+  config: ShownConfig;
 
   @ApiProperty({
     type: SignerAddressesResponse,

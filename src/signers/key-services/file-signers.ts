@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type {
+  HostedSignerResolver,
+  HostedSignerView,
+  SignerAddresses,
+} from '../../catalogue/catalogue.service';
+import { isPlainObject } from '../../common/validation/field-rules';
+import type { AppConfig } from '../../config/app-config';
+import { isHostedSignerType, parseHostedSignerConfig, type ValueReader } from './hosted-signer-config';
+import type { KeyServices } from './key-services';
+
+/** Where the addresses resolved for the file's hosted signers are kept, in DATA_DIR. */
+export const HOSTED_ADDRESSES_FILE = 'hosted-signer-addresses.json';
+
+type Stored = Record<string, { digest: string; addresses: SignerAddresses }>;
+
+/**
+ * The configuration file's hosted signers (docs/reference/kms-signers.md#2-in-the-configuration-file):
+ * the entry is read by the API's parser (secrets may be `{"type": "env" | "plain", "value"}`), and
+ * its addresses are those resolved at an earlier start for the same non-secret config, else fetched
+ * from the key service once and kept. A failure rejects with a message that names no secret.
+ */
+export class FileHostedSigners implements HostedSignerResolver {
+  private stored: Promise<Stored> | null = null;
+
+  constructor(
+    private readonly config: Pick<AppConfig, 'dataDir' | 'secretsEnv'>,
+    private readonly keyServices: KeyServices,
+  ) {}
+
+  accepts(type: unknown): boolean {
+    return isHostedSignerType(type);
+  }
+
+  async resolve(id: string, type: string, raw: unknown): Promise<HostedSignerView> {
+    const problems: string[] = [];
+    const parsed =
+      isHostedSignerType(type) && parseHostedSignerConfig(type, raw, 'config', problems, this.read);
+    if (!parsed) throw new Error([...new Set(problems)].join('; '));
+    const digest = createHash('sha256')
+      .update(JSON.stringify([type, parsed.shown]))
+      .digest('hex');
+    const stored = await (this.stored ??= this.load());
+    const known = stored[id];
+    if (known?.digest === digest) return { type, config: parsed.shown, addresses: known.addresses };
+    const addresses = await this.keyServices.addresses(id, parsed);
+    stored[id] = { digest, addresses };
+    await mkdir(this.config.dataDir, { recursive: true });
+    await writeFile(this.file(), JSON.stringify(stored), { mode: 0o600 });
+    return { type, config: parsed.shown, addresses };
+  }
+
+  /** A string, or a secret object of the file resolved against the environment at start. */
+  private readonly read: ValueReader = (value, at, problems) => {
+    if (typeof value === 'string' && value.trim() !== '') return value;
+    if (isPlainObject(value) && typeof value.value === 'string') {
+      if (value.type === 'plain' && value.value !== '') return value.value;
+      if (value.type === 'env') {
+        const resolved = this.config.secretsEnv[value.value];
+        if (resolved) return resolved;
+        problems.push(`${at}: environment variable ${value.value} is not set`);
+        return undefined;
+      }
+    }
+    problems.push(`${at} must be a non-empty string or {"type": "env" | "plain", "value": ...}`);
+    return undefined;
+  };
+
+  private file(): string {
+    return path.join(this.config.dataDir, HOSTED_ADDRESSES_FILE);
+  }
+
+  private async load(): Promise<Stored> {
+    try {
+      const parsed: unknown = JSON.parse(await readFile(this.file(), 'utf8'));
+      return isPlainObject(parsed) ? (parsed as Stored) : {};
+    } catch {
+      return {};
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import { checkUrl } from '../../common/security/url-policy';
+import { isPlainObject } from '../../common/validation/field-rules';
+
+/** The reference system's signer types whose key a key service holds (docs/reference/kms-signers.md). */
+export const HOSTED_SIGNER_TYPES = [
+  'vault',
+  'vault_transit',
+  'aws_kms',
+  'google_cloud_kms',
+  'azure_key_vault',
+  'turnkey',
+  'cdp',
+] as const;
+export type HostedSignerType = (typeof HOSTED_SIGNER_TYPES)[number];
+
+export function isHostedSignerType(value: unknown): value is HostedSignerType {
+  return typeof value === 'string' && (HOSTED_SIGNER_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * Each type's config fields, as the reference system names them (its SDK's *SignerRequestConfig):
+ * `name` required text, `name?` optional (null allowed), `name@` an http(s) URL, `name!` a secret
+ * (`name!?` optional), `name#` a whole number; `name=value` an optional one with a default.
+ * Google's config has two groups, each a list of its own.
+ */
+const VAULT = 'address@ namespace? role_id! secret_id! key_name mount_point?';
+const SPECS: Readonly<Record<HostedSignerType, string | Readonly<Record<string, string>>>> = {
+  vault: VAULT,
+  vault_transit: `${VAULT} pubkey`,
+  aws_kms: 'region? key_id',
+  google_cloud_kms: {
+    service_account:
+      'project_id private_key_id! private_key! client_email! client_id ' +
+      'auth_uri=https://accounts.google.com/o/oauth2/auth token_uri=https://oauth2.googleapis.com/token ' +
+      'auth_provider_x509_cert_url=https://www.googleapis.com/oauth2/v1/certs client_x509_cert_url= ' +
+      'universe_domain=googleapis.com',
+    key: 'location=global key_ring_id key_id key_version#',
+  },
+  azure_key_vault:
+    'auth_type=client_secret tenant_id? client_id? client_secret!? federated_token_file!? vault_url@ key_name key_version?',
+  turnkey: 'api_public_key api_private_key! organization_id private_key_id public_key',
+  cdp: 'api_key_id api_key_secret! wallet_secret! account_address',
+};
+
+const AZURE_AUTH_TYPES = ['client_secret', 'managed_identity', 'workload_identity'];
+
+/** The shown part of a config: what responses carry (the reference system's SignerConfigResponse). */
+export type ShownConfig = Record<string, string | number | null | Record<string, string | number | null>>;
+
+/** A hosted signer's config split in what may be shown and its secrets (`group.field` keys). */
+export interface HostedSignerConfig {
+  readonly type: HostedSignerType;
+  readonly shown: ShownConfig;
+  readonly secrets: Readonly<Record<string, string>>;
+}
+
+/**
+ * Reads a string field. The API takes strings; the configuration file also takes the
+ * `{"type": "env" | "plain", "value"}` objects of its secrets, which the reader resolves. Undefined
+ * (with a problem pushed) when it cannot; a message never quotes the value.
+ */
+export type ValueReader = (value: unknown, path: string, problems: string[]) => string | undefined;
+
+export const readApiValue: ValueReader = (value, path, problems) => {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  problems.push(`${path} must be a non-empty string`);
+  return undefined;
+};
+
+/**
+ * The one parser of a hosted signer's `config`, for the API and the configuration file: every
+ * problem named with `path` (`config` or `signers[2].config`), or the config. Unknown fields are
+ * refused, as the reference system does.
+ */
+export function parseHostedSignerConfig(
+  type: HostedSignerType,
+  raw: unknown,
+  path: string,
+  problems: string[],
+  read: ValueReader = readApiValue,
+): HostedSignerConfig | null {
+  const before = problems.length;
+  const spec = SPECS[type];
+  const secrets: Record<string, string> = {};
+  let shown: ShownConfig = {};
+  if (!isPlainObject(raw)) {
+    problems.push(`${path} must be an object`);
+    return null;
+  }
+  if (typeof spec === 'string') {
+    shown = readFields(spec, raw, path, '', secrets, problems, read);
+  } else {
+    const groups = spec;
+    refuseUnknown(raw, Object.keys(groups), path, problems);
+    for (const [group, fields] of Object.entries(groups)) {
+      const value = raw[group];
+      if (!isPlainObject(value)) problems.push(`${path}.${group} must be an object`);
+      else shown[group] = readFields(fields, value, `${path}.${group}`, `${group}.`, secrets, problems, read);
+    }
+  }
+  return problems.length === before ? { type, shown, secrets } : null;
+}
+
+function readFields(
+  spec: string,
+  raw: Record<string, unknown>,
+  path: string,
+  prefix: string,
+  secrets: Record<string, string>,
+  problems: string[],
+  read: ValueReader,
+): Record<string, string | number | null> {
+  const fields = spec.split(' ').map((field) => {
+    const [, name, marks, fallback] = /^(\w+)([!?@#]*)(?:=(.*))?$/.exec(field) ?? [];
+    return { name, marks, fallback };
+  });
+  refuseUnknown(
+    raw,
+    fields.map(({ name }) => name),
+    path,
+    problems,
+  );
+  const shown: Record<string, string | number | null> = {};
+  for (const { name, marks, fallback } of fields) {
+    const value = raw[name];
+    const at = `${path}.${name}`;
+    const secret = marks.includes('!');
+    if (value === undefined || value === null) {
+      if (marks.includes('#')) shown[name] = 1;
+      else if (fallback === undefined && !marks.includes('?')) problems.push(`${at} is required`);
+      else if (!secret) shown[name] = fallback ?? null;
+    } else if (marks.includes('#')) {
+      if (Number.isSafeInteger(value) && (value as number) >= 0) shown[name] = value as number;
+      else problems.push(`${at} must be a whole number`);
+    } else {
+      const text = read(value, at, problems);
+      if (text === undefined) continue;
+      if (secret) secrets[`${prefix}${name}`] = text;
+      else if (marks.includes('@') && checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null) {
+        problems.push(`${at} must be an http or https URL`);
+      } else if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(text)) {
+        problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
+      } else shown[name] = text;
+    }
+  }
+  return shown;
+}
+
+function refuseUnknown(
+  raw: Record<string, unknown>,
+  known: string[],
+  path: string,
+  problems: string[],
+): void {
+  for (const field of Object.keys(raw)) {
+    if (!known.includes(field)) problems.push(`${path}.${field} is not an allowed field`);
+  }
+}
+
+/**
+ * The secret fields (`group.field`) a stored config of `type` holds, for the export's `env`
+ * references (docs/reference/config-file.md): the required ones, and an optional one its auth type needs.
+ */
+export function secretFields(type: HostedSignerType, shown: ShownConfig): string[] {
+  const spec = SPECS[type];
+  const groups: Record<string, string> = typeof spec === 'string' ? { '': spec } : spec;
+  const needed: Record<string, string> = {
+    client_secret: 'client_secret',
+    federated_token_file: 'workload_identity',
+  };
+  return Object.entries(groups).flatMap(([group, fields]) =>
+    fields
+      .split(' ')
+      .map((field) => /^(\w+)([!?@#]*)/.exec(field) ?? ['', '', ''])
+      .filter(
+        ([, name, marks]) =>
+          marks.includes('!') && (!marks.includes('?') || shown.auth_type === needed[name]),
+      )
+      .map(([, name]) => (group === '' ? name : `${group}.${name}`)),
+  );
+}
+
+/** A shown string field (for the key service calls). */
+export function shownText(config: HostedSignerConfig, name: string, group?: string): string | undefined {
+  const holder = group === undefined ? config.shown : config.shown[group];
+  const value = typeof holder === 'object' && holder !== null ? holder[name] : undefined;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
