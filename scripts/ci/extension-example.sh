@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+# The Node the service runs on (the `node` devDependency), for the install scripts and the tests too.
+export PATH="$root/node_modules/.bin:$PATH"
 work=$(mktemp -d "${TMPDIR:-/tmp}/extension-example.XXXXXX")
 service_pid=
 cleanup() {

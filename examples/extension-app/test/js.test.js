@@ -1,3 +1,3 @@
 'use strict';
 // The plain JavaScript variant (extension.js).
-require('./suite').runSuite(require('../extension'));
+require('./suite').runSuite('plain JavaScript', require('../extension'));

@@ -5,12 +5,16 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { after, before, test } = require('node:test');
+const { after, before, describe, test } = require('node:test');
 
 const API_KEY = 'extension-app-test-key-0123456789abcdef';
 const BURST = 20;
 
-function runSuite(variant) {
+function runSuite(name, variant) {
+  describe(`the ${name} variant`, () => suite(variant));
+}
+
+function suite(variant) {
   let app;
   let base;
   const call = (method, route, { key = API_KEY, body } = {}) =>
@@ -70,12 +74,16 @@ function runSuite(variant) {
     });
   });
 
-  test('ext:ping is a permission an API key can be given; a key without it gets 403', async () => {
+  test('ext:ping is a permission an API key can be given (and is documented); a key without it gets 403', async () => {
     const withPing = await json(
       await call('POST', '/api/v1/api-keys', { body: { name: 'pinger', permissions: ['ext:ping'] } }),
     );
     assert.equal(withPing.status, 201);
     assert.deepEqual(withPing.body.data.permissions, ['ext:ping']);
+    assert.deepEqual(await json(await call('GET', '/api/v1/ext/ping', { key: withPing.body.data.key })), {
+      status: 200,
+      body: { success: true, data: { pong: true, relayers_created: ['ext-relayer-1'] }, error: null },
+    });
     const reader = await json(
       await call('POST', '/api/v1/api-keys', { body: { name: 'reader', permissions: ['relayers:read'] } }),
     );
@@ -86,9 +94,13 @@ function runSuite(variant) {
     const doc = await (await call('GET', '/api/docs-json', { key: null })).json();
     assert.equal(doc.paths['/api/v1/ext/ping'].get['x-required-permission'], 'ext:ping');
     assert.ok(doc.components.schemas.CreateApiKeyDto.properties.permissions.items.enum.includes('ext:ping'));
+  });
 
-    // The rate limit counts each key apart: this one has its BURST requests, then 429.
-    const key = withPing.body.data.key;
+  test('past the rate limit the route answers 429 (each key counted apart: this one has BURST requests)', async () => {
+    const created = await json(
+      await call('POST', '/api/v1/api-keys', { body: { name: 'busy', permissions: ['ext:ping'] } }),
+    );
+    const key = created.body.data.key;
     const statuses = [];
     for (let i = 0; i <= BURST; i++) statuses.push((await call('GET', '/api/v1/ext/ping', { key })).status);
     assert.deepEqual(statuses, [...Array(BURST).fill(200), 429]);

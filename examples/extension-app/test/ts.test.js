@@ -1,3 +1,3 @@
 'use strict';
 // The TypeScript variant, compiled by `npm run build` (src/extension.ts to dist/).
-require('./suite').runSuite(require('../dist/extension'));
+require('./suite').runSuite('TypeScript', require('../dist/extension'));
