@@ -3,7 +3,13 @@
 'use strict';
 const { Controller, Get, HttpCode, Inject, Injectable, Module } = require('@nestjs/common');
 const { OnEvent } = require('@nestjs/event-emitter');
-const { createApp, loadConfig, RELAYER_EVENTS, RelayersModule, RequirePermission } = require('relayer-management-service');
+const {
+  createApp,
+  loadConfig,
+  RELAYER_EVENTS,
+  RelayersModule,
+  RequirePermission,
+} = require('relayer-management-service');
 
 /** Keeps the ids of the relayers created since the start (heard after each commit). */
 class CreatedRelayers {
@@ -33,7 +39,9 @@ Inject(CreatedRelayers)(PingController, undefined, 0);
 decorateMethod(PingController, 'ping', Get('ping'), HttpCode(200), RequirePermission('ext:ping'));
 
 class ExtensionModule {}
-Module({ imports: [RelayersModule], controllers: [PingController], providers: [CreatedRelayers] })(ExtensionModule);
+Module({ imports: [RelayersModule], controllers: [PingController], providers: [CreatedRelayers] })(
+  ExtensionModule,
+);
 
 /** What TypeScript's `@decorator` on a method does, written out. */
 function decorateMethod(target, name, ...decorators) {

@@ -27,7 +27,10 @@ function suite(variant) {
       body: body ? JSON.stringify(body) : undefined,
     });
   const json = async (res) => ({ status: res.status, body: await res.json() });
-  const error = (status, message) => ({ status, body: { success: false, data: null, message, error: message } });
+  const error = (status, message) => ({
+    status,
+    body: { success: false, data: null, message, error: message },
+  });
 
   before(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'extension-app-'));
@@ -53,7 +56,10 @@ function suite(variant) {
       status: 200,
       body: { success: true, data: { pong: true, relayers_created: [] }, error: null },
     });
-    assert.deepEqual(await json(await call('GET', '/api/v1/ext/ping', { key: null })), error(401, 'Unauthorized'));
+    assert.deepEqual(
+      await json(await call('GET', '/api/v1/ext/ping', { key: null })),
+      error(401, 'Unauthorized'),
+    );
   });
 
   test('the module hears relayer.created after a create through the API', async () => {
