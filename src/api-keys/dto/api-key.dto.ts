@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayNotEmpty, IsArray, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateBy,
+} from 'class-validator';
 import { knownGrants, PERMISSIONS, type Grant } from '../../common/auth/principal';
 import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
 
