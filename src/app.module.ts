@@ -16,6 +16,7 @@ import { NetworksModule } from './networks/networks.module';
 import { SignersModule } from './signers/signers.module';
 import { AuthModule } from './common/auth/auth.module';
 import { BearerAuthGuard } from './common/auth/bearer-auth.guard';
+import { declarePermissions, type ExtensionPermission } from './common/auth/principal';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { DatabaseReadyGuard } from './database/database-ready.guard';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
@@ -42,6 +43,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 /** Modules added by the service's users (docs/reference/extension-events.md). */
 export interface AppExtensions {
   readonly imports?: ReadonlyArray<Type<unknown> | DynamicModule>;
+  /** Permissions of the added modules' routes, `resource:action`: API keys may be given them. */
+  readonly permissions?: readonly ExtensionPermission[];
 }
 
 /** The order of the global enhancers is the request pipeline of docs/architecture.md: keep the two in step. */
@@ -54,6 +57,7 @@ export class AppModule implements NestModule {
   }
 
   static register(config: AppConfig, extensions: AppExtensions = {}): DynamicModule {
+    declarePermissions(extensions.permissions ?? []);
     return {
       module: AppModule,
       imports: [

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { LIVENESS_PATH } from './probes/liveness';
 import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
+import { documentGrants } from './api-keys/api-keys.openapi';
 
 /** The liveness route is answered by Express directly (probes/liveness.ts). */
 function withLiveness(document: OpenAPIObject): OpenAPIObject {
@@ -43,7 +44,7 @@ export function setupOpenApi(app: INestApplication): void {
           .build(),
       ),
     );
-  SwaggerModule.setup('api/docs', app, () => documentIdempotencyKeys(document()), {
+  SwaggerModule.setup('api/docs', app, () => documentGrants(documentIdempotencyKeys(document())), {
     jsonDocumentUrl: 'api/docs-json',
     useGlobalPrefix: false,
   });

@@ -1,11 +1,15 @@
 import { Controller, Get, HttpCode, Injectable, Module, Param } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { RelayerResponse } from '../../src/relayers/dto/relayer.dto';
-import { RELAYER_EVENTS, type RelayerEvent } from '../../src/relayers/relayer-events';
-import { RelayersModule } from '../../src/relayers/relayers.module';
-import { RelayersService } from '../../src/relayers/relayers.service';
-import { RequirePermission } from '../../src/common/auth/require-permission.decorator';
+// Only the public entry point (src/index.ts): what an installed package offers (docs/extending.md).
+import {
+  RELAYER_EVENTS,
+  RelayersModule,
+  RelayersService,
+  RequirePermission,
+  type RelayerEvent,
+  type RelayerResponse,
+} from '../../src';
 
 export interface AuditEntry {
   readonly event: string;

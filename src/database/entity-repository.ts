@@ -5,166 +5,175 @@ import { CachedRowCount } from './cached-row-count';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { asColumnValues } from './json-column';
 
+/** The body of EntityRepository(entity), a named class so that its type can be declared (the package's types). */
+export abstract class EntityRows<E extends ObjectLiteral> {
+  #columns: string | undefined;
+  #byId: string | undefined;
+  #insert: string | undefined;
+  readonly #total = new CachedRowCount(async () => {
+    const rows = await this.repository.query<Array<{ n: number | string }>>(
+      `SELECT COUNT(*) AS n FROM ${this.table}`,
+    );
+    return Number(rows[0].n);
+  });
+
+  constructor(
+    protected readonly repository: Repository<E>,
+    protected readonly dialect: DatabaseDialect,
+  ) {}
+
+  get table(): string {
+    return this.repository.metadata.tableName;
+  }
+
+  /** `id, name, ...`: every column as the database names them (the metadata exists once connected). */
+  get columns(): string {
+    this.#columns ??= this.repository.metadata.columns
+      .map((column) => this.repository.manager.connection.driver.escape(column.databaseName))
+      .join(', ');
+    return this.#columns;
+  }
+
+  /**
+   * Inside a transaction pass its manager: a read outside it takes a second pool connection while
+   * the transaction holds one, and with as many such transactions as the pool has connections
+   * none ever gets it (MySQL): the pool, and every request that needs it, stalls for good.
+   */
+  async findById(id: string, manager?: EntityManager): Promise<E | null> {
+    this.#byId ??= `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} = ?`;
+    const [found] = await this.select(this.#byId, [id], manager);
+    return found ?? null;
+  }
+
+  async existsById(id: string): Promise<boolean> {
+    const rows = await this.repository.query<unknown[]>(
+      `SELECT 1 AS found FROM ${this.table} WHERE ${this.primaryKey} = ?`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * One page in the stable list order of every list (docs/reference/pagination.md): creation
+   * time, then id (each table has an index on both), with the row count.
+   */
+  async findPage(offset: number, limit: number): Promise<{ items: E[]; total: number }> {
+    const [items, total] = await Promise.all([
+      this.select(`SELECT ${this.columns} FROM ${this.table} ORDER BY created_at, id LIMIT ? OFFSET ?`, [
+        limit,
+        offset,
+      ]),
+      this.count(),
+    ]);
+    return { items, total };
+  }
+
+  /**
+   * The row count, counted at most once a second: inserts and deletes through this instance
+   * (`insert`, `deleteVersioned`) show at once, those of other instances within the second.
+   */
+  count(): Promise<number> {
+    return this.#total.get();
+  }
+
+  /**
+   * Every column, each value through the driver's conversion as `manager.insert` would write it
+   * (and its errors); a repository may override it to answer the refusals its callers expect.
+   */
+  async insert(manager: EntityManager, values: Partial<E>): Promise<unknown> {
+    const { metadata } = this.repository;
+    const driver = manager.connection.driver;
+    this.#insert ??= `INSERT INTO ${this.table} (${this.columns}) VALUES (${metadata.columns.map(() => '?').join(', ')})`;
+    try {
+      return await manager.query(
+        this.#insert,
+        metadata.columns.map(
+          (column): unknown =>
+            driver.preparePersistentValue(column.getEntityValue(values), column) as unknown,
+        ),
+      );
+    } finally {
+      this.#total.invalidate();
+    }
+  }
+
+  /**
+   * Writes `values` and bumps the version; with `version`, only while the row still has it.
+   * False when no such row (at that version) exists: re-read and retry.
+   */
+  protected async updateVersioned(
+    manager: EntityManager,
+    id: string,
+    version: number | undefined,
+    values: Partial<E>,
+  ): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(this.repository.target)
+      .set({ ...asColumnValues(values), version: () => 'version + 1' })
+      .where(this.byId(version), { id, version })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** With `version`, only while the row still has it; false when no such row (at that version). */
+  protected async deleteVersioned(manager: EntityManager, id: string, version?: number): Promise<boolean> {
+    try {
+      const result = await manager
+        .createQueryBuilder()
+        .delete()
+        .from(this.repository.target)
+        .where(this.byId(version), { id, version })
+        .execute();
+      return (result.affected ?? 0) > 0;
+    } finally {
+      this.#total.invalidate();
+    }
+  }
+
+  /** Runs a SELECT of `columns` (with `?` parameters) and returns its rows as entities. */
+  protected async select(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<E[]> {
+    const rows = await (manager ?? this.repository.manager).query<Array<Record<string, unknown>>>(
+      sql,
+      parameters,
+    );
+    return rows.map((row) => this.hydrate(row));
+  }
+
+  private byId(version?: number): string {
+    return `${this.primaryKey} = :id${version === undefined ? '' : ' AND version = :version'}`;
+  }
+
+  private get primaryKey(): string {
+    return this.repository.metadata.primaryColumns[0].databaseName;
+  }
+
+  private hydrate(row: Record<string, unknown>): E {
+    const { metadata, manager } = this.repository;
+    const found = metadata.create() as E;
+    for (const column of metadata.columns) {
+      column.setEntityValue(
+        found,
+        manager.connection.driver.prepareHydratedValue(row[column.databaseName], column),
+      );
+    }
+    return found;
+  }
+}
+
 /**
  * The base of every repository: `class WidgetsRepository extends EntityRepository(WidgetEntity)`.
  * Fixed SQL strings (the driver reuses its prepared statement; a query builder builds SQL on every
  * call), columns and row conversion from the entity's metadata. Writes, and reads inside a
  * transaction, take that transaction's EntityManager.
  */
-export function EntityRepository<E extends ObjectLiteral>(entity: new () => E) {
+export function EntityRepository<E extends ObjectLiteral>(
+  entity: new () => E,
+): new (repository: Repository<E>, dialect: DatabaseDialect) => EntityRows<E> {
   @Injectable()
-  class Rows {
-    #columns: string | undefined;
-    #byId: string | undefined;
-    #insert: string | undefined;
-    readonly #total = new CachedRowCount(async () => {
-      const rows = await this.repository.query<Array<{ n: number | string }>>(
-        `SELECT COUNT(*) AS n FROM ${this.table}`,
-      );
-      return Number(rows[0].n);
-    });
-
-    constructor(
-      @InjectRepository(entity) protected readonly repository: Repository<E>,
-      protected readonly dialect: DatabaseDialect,
-    ) {}
-
-    get table(): string {
-      return this.repository.metadata.tableName;
-    }
-
-    /** `id, name, ...`: every column as the database names them (the metadata exists once connected). */
-    get columns(): string {
-      this.#columns ??= this.repository.metadata.columns
-        .map((column) => this.repository.manager.connection.driver.escape(column.databaseName))
-        .join(', ');
-      return this.#columns;
-    }
-
-    /**
-     * Inside a transaction pass its manager: a read outside it takes a second pool connection while
-     * the transaction holds one, and with as many such transactions as the pool has connections
-     * none ever gets it (MySQL): the pool, and every request that needs it, stalls for good.
-     */
-    async findById(id: string, manager?: EntityManager): Promise<E | null> {
-      this.#byId ??= `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} = ?`;
-      const [found] = await this.select(this.#byId, [id], manager);
-      return found ?? null;
-    }
-
-    async existsById(id: string): Promise<boolean> {
-      const rows = await this.repository.query<unknown[]>(
-        `SELECT 1 AS found FROM ${this.table} WHERE ${this.primaryKey} = ?`,
-        [id],
-      );
-      return rows.length > 0;
-    }
-
-    /**
-     * One page in the stable list order of every list (docs/reference/pagination.md): creation
-     * time, then id (each table has an index on both), with the row count.
-     */
-    async findPage(offset: number, limit: number): Promise<{ items: E[]; total: number }> {
-      const [items, total] = await Promise.all([
-        this.select(`SELECT ${this.columns} FROM ${this.table} ORDER BY created_at, id LIMIT ? OFFSET ?`, [
-          limit,
-          offset,
-        ]),
-        this.count(),
-      ]);
-      return { items, total };
-    }
-
-    /**
-     * The row count, counted at most once a second: inserts and deletes through this instance
-     * (`insert`, `deleteVersioned`) show at once, those of other instances within the second.
-     */
-    count(): Promise<number> {
-      return this.#total.get();
-    }
-
-    /**
-     * Every column, each value through the driver's conversion as `manager.insert` would write it
-     * (and its errors); a repository may override it to answer the refusals its callers expect.
-     */
-    async insert(manager: EntityManager, values: Partial<E>): Promise<unknown> {
-      const { metadata } = this.repository;
-      const driver = manager.connection.driver;
-      this.#insert ??= `INSERT INTO ${this.table} (${this.columns}) VALUES (${metadata.columns.map(() => '?').join(', ')})`;
-      try {
-        return await manager.query(
-          this.#insert,
-          metadata.columns.map(
-            (column): unknown =>
-              driver.preparePersistentValue(column.getEntityValue(values), column) as unknown,
-          ),
-        );
-      } finally {
-        this.#total.invalidate();
-      }
-    }
-
-    /**
-     * Writes `values` and bumps the version; with `version`, only while the row still has it.
-     * False when no such row (at that version) exists: re-read and retry.
-     */
-    protected async updateVersioned(
-      manager: EntityManager,
-      id: string,
-      version: number | undefined,
-      values: Partial<E>,
-    ): Promise<boolean> {
-      const result = await manager
-        .createQueryBuilder()
-        .update(entity)
-        .set({ ...asColumnValues(values), version: () => 'version + 1' })
-        .where(this.byId(version), { id, version })
-        .execute();
-      return (result.affected ?? 0) > 0;
-    }
-
-    /** With `version`, only while the row still has it; false when no such row (at that version). */
-    protected async deleteVersioned(manager: EntityManager, id: string, version?: number): Promise<boolean> {
-      try {
-        const result = await manager
-          .createQueryBuilder()
-          .delete()
-          .from(entity)
-          .where(this.byId(version), { id, version })
-          .execute();
-        return (result.affected ?? 0) > 0;
-      } finally {
-        this.#total.invalidate();
-      }
-    }
-
-    /** Runs a SELECT of `columns` (with `?` parameters) and returns its rows as entities. */
-    protected async select(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<E[]> {
-      const rows = await (manager ?? this.repository.manager).query<Array<Record<string, unknown>>>(
-        sql,
-        parameters,
-      );
-      return rows.map((row) => this.hydrate(row));
-    }
-
-    private byId(version?: number): string {
-      return `${this.primaryKey} = :id${version === undefined ? '' : ' AND version = :version'}`;
-    }
-
-    private get primaryKey(): string {
-      return this.repository.metadata.primaryColumns[0].databaseName;
-    }
-
-    private hydrate(row: Record<string, unknown>): E {
-      const { metadata, manager } = this.repository;
-      const found = metadata.create() as E;
-      for (const column of metadata.columns) {
-        column.setEntityValue(
-          found,
-          manager.connection.driver.prepareHydratedValue(row[column.databaseName], column),
-        );
-      }
-      return found;
+  class Rows extends EntityRows<E> {
+    constructor(@InjectRepository(entity) repository: Repository<E>, dialect: DatabaseDialect) {
+      super(repository, dialect);
     }
   }
   return Rows;

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type Type } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
 import { checkUrl } from '../common/security/url-policy';
 import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
 
 /** The DTO, then the webhook URL policy on a url the DTO accepted (docs/reference/hardening.md). */
-function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>) {
+function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>): Type<BodyRules<T, T>> {
   @Injectable()
   class NotificationRules implements BodyRules<T, T> {
     readonly dto = dto;

@@ -1,12 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayNotEmpty, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { PERMISSIONS, type Grant } from '../../common/auth/principal';
+import {
+  ArrayNotEmpty,
+  IsArray,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateBy,
+} from 'class-validator';
+import { knownGrants, PERMISSIONS, type Grant } from '../../common/auth/principal';
 import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
 
-const GRANTS: readonly string[] = [...PERMISSIONS, '*'];
 const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
 export const EXPIRES_RULE = 'expires_at must be an RFC 3339 date and time in the future';
-const PERMISSIONS_RULE = `permissions must be a non-empty array of: ${GRANTS.join(', ')}`;
+/** Read when a body is checked: extensions declare their permissions when the application is built. */
+const permissionsRule = (): string => `permissions must be a non-empty array of: ${knownGrants().join(', ')}`;
+
+/** Each element one of knownGrants() (the service's permissions, extensions' permissions, `*`). */
+function IsGrant(): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isGrant', validator: { validate: (value: unknown) => knownGrants().includes(value as string) } },
+    { each: true, message: permissionsRule },
+  );
+}
 
 export class CreateApiKeyDto {
   @ApiProperty({ maxLength: 255, example: 'grafana dashboards' })
@@ -15,10 +31,15 @@ export class CreateApiKeyDto {
   @Matches(/\S/, { message: NAME_RULE })
   name: string;
 
-  @ApiProperty({ type: [String], enum: GRANTS, example: ['relayers:read', 'metrics:read'] })
-  @IsArray({ message: PERMISSIONS_RULE })
-  @ArrayNotEmpty({ message: PERMISSIONS_RULE })
-  @IsIn(GRANTS, { each: true, message: PERMISSIONS_RULE })
+  @ApiProperty({
+    type: [String],
+    enum: [...PERMISSIONS, '*'],
+    example: ['relayers:read', 'metrics:read'],
+    description: 'Extensions add their own permissions to this list (docs/extending.md#permissions)',
+  })
+  @IsArray({ message: permissionsRule })
+  @ArrayNotEmpty({ message: permissionsRule })
+  @IsGrant()
   permissions: Grant[];
 
   @ApiPropertyOptional({

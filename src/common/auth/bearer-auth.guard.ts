@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors/domain-errors';
 import { RequestContext } from '../http/request-context';
 import { Authenticator } from './authenticator';
-import { grants, type Permission } from './principal';
+import { grants, type ExtensionPermission, type Permission } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 import { REQUIRED_PERMISSION } from './require-permission.decorator';
 
@@ -23,7 +23,7 @@ export class BearerAuthGuard implements CanActivate {
     if (principal === null) throw new UnauthorizedError();
     const scope = RequestContext.current();
     if (scope) scope.principal = principal;
-    const required = this.reflector.get<readonly Permission[] | undefined>(
+    const required = this.reflector.get<readonly (Permission | ExtensionPermission)[] | undefined>(
       REQUIRED_PERMISSION,
       context.getHandler(),
     );

@@ -14,7 +14,32 @@ export const PERMISSIONS = [
   'config:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
-export type Grant = Permission | '*';
+/** A permission an extension declares (docs/extending.md#permissions): `resource:action`, lower case. */
+export type ExtensionPermission = `${string}:${string}`;
+export type Grant = Permission | ExtensionPermission | '*';
+
+const EXTENSION_PERMISSION = /^[a-z][a-z0-9_]*:[a-z][a-z0-9_]*$/;
+const declared = new Set<ExtensionPermission>();
+
+/**
+ * Adds permissions of an extension to those an API key may be given (createApp's `permissions`).
+ * They are declared for the process: every application built in it accepts them.
+ */
+export function declarePermissions(permissions: readonly string[]): void {
+  for (const permission of permissions) {
+    if (!EXTENSION_PERMISSION.test(permission)) {
+      throw new Error(`permission '${permission}' must be resource:action, lower case (a-z, 0-9, _)`);
+    }
+    if (!(PERMISSIONS as readonly string[]).includes(permission)) {
+      declared.add(permission as ExtensionPermission);
+    }
+  }
+}
+
+/** What an API key may be given: the service's permissions, those declared by extensions, and `*`. */
+export function knownGrants(): readonly string[] {
+  return [...PERMISSIONS, ...declared, '*'];
+}
 
 export interface Principal {
   readonly type: 'admin' | 'api_key';
@@ -30,7 +55,7 @@ export const ADMIN: Principal = Object.freeze({
   permissions: Object.freeze(['*'] as const),
 });
 
-export function grants(principal: Principal, permission: Permission): boolean {
+export function grants(principal: Principal, permission: Permission | ExtensionPermission): boolean {
   return principal.permissions.includes('*') || principal.permissions.includes(permission);
 }
 

@@ -1,16 +1,19 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiResponse } from '@nestjs/swagger';
 import { errorEnvelopeSchema } from '../http/openapi.decorators';
-import type { Permission } from './principal';
+import type { ExtensionPermission, Permission } from './principal';
 
 export const REQUIRED_PERMISSION = 'auth:requiredPermission';
 
+/** One of the service's permissions, or one an extension declared (docs/extending.md#permissions). */
+type RequiredPermission = Permission | ExtensionPermission;
+
 /** docs/reference/keys-and-audit.md; several when the route reaches more than one resource (all needed). */
 export const RequirePermission = (
-  permission: Permission | readonly [Permission, ...Permission[]],
+  permission: RequiredPermission | readonly [RequiredPermission, ...RequiredPermission[]],
   options: { alsoForbidden?: string } = {},
 ): MethodDecorator => {
-  const required: readonly Permission[] = typeof permission === 'string' ? [permission] : permission;
+  const required: readonly RequiredPermission[] = typeof permission === 'string' ? [permission] : permission;
   const lacks = required.join(' or ');
   return applyDecorators(
     SetMetadata(REQUIRED_PERMISSION, required),

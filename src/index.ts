@@ -1,0 +1,76 @@
+/**
+ * The package's public entry point (docs/extending.md): what a Nest developer needs to add modules
+ * to the service, and nothing else. Every export here is covered by semver; etc/public-api.md lists
+ * them and `npm run check` fails when they change without it (scripts/api-report.mjs).
+ */
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AppExtensions } from './app.module';
+import { configureHttpServer, createApp as createServiceApp } from './bootstrap';
+import type { AppConfig } from './config/app-config';
+
+/** What an extension adds: its modules, and the permissions its routes require. */
+export type ExtensionOptions = AppExtensions;
+
+/**
+ * The service as `npm start` runs it (the envelope, authentication, rate limit, body rules, error
+ * handling, OpenAPI document, HTTP server timeouts), with the extension's modules in its container.
+ * Ready to `listen(port, host)`; call `exitGracefullyOnSignals(app, config)` to drain on SIGTERM.
+ */
+export async function createApp(
+  config: AppConfig,
+  options: ExtensionOptions = {},
+): Promise<NestExpressApplication> {
+  const app = await createServiceApp(config, options);
+  configureHttpServer(app, config);
+  return app;
+}
+
+export { API_PREFIX, exitGracefullyOnSignals } from './bootstrap';
+export { ConfigError, loadConfig, type AppConfig, type Env } from './config/app-config';
+
+// Authentication and permissions
+export { Public } from './common/auth/public.decorator';
+export { RequirePermission } from './common/auth/require-permission.decorator';
+export { CurrentPrincipal } from './common/auth/current-principal.decorator';
+export {
+  PERMISSIONS,
+  type ExtensionPermission,
+  type Grant,
+  type Permission,
+  type Principal,
+} from './common/auth/principal';
+
+// Feature modules and the services they export
+export { RelayersModule } from './relayers/relayers.module';
+export { RelayersService } from './relayers/relayers.service';
+export { NotificationsModule } from './notifications/notifications.module';
+export { NotificationsService } from './notifications/notifications.service';
+export { SignersModule } from './signers/signers.module';
+export { SignersService } from './signers/signers.service';
+export { NetworksModule } from './networks/networks.module';
+export { NetworksService } from './networks/networks.service';
+export { CatalogueModule } from './catalogue/catalogue.module';
+export { Catalogue } from './catalogue/catalogue.service';
+export { DatabaseModule } from './database/database.module';
+
+// Change events, and writing in the transaction of a change
+export {
+  RELAYER_EVENTS,
+  PATCHABLE_FIELDS,
+  type PatchableField,
+  type RelayerEvent,
+  type RelayerStateChangedEvent,
+  type RelayerUpdatedEvent,
+} from './relayers/relayer-events';
+export { NOTIFICATION_EVENTS, type NotificationEvent } from './notifications/notification-events';
+export { RelayerResponse, DisabledReasonResponse } from './relayers/dto/relayer.dto';
+export { NotificationResponse } from './notifications/dto/notification.dto';
+export {
+  CHANGE_RECORDED,
+  NestedTransactionError,
+  Transactions,
+  type Change,
+  type CommittingEvent,
+  type RunOptions,
+  type Tx,
+} from './database/transactions';
