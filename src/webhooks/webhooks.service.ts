@@ -32,9 +32,10 @@ export class WebhooksService {
     const current = await this.deliveries.findById(deliveryId);
     if (!current || current.notificationId !== notificationId) throw deliveryNotFound();
     if (current.status !== 'pending') await this.deliveries.requeue(deliveryId, notificationId, new Date());
-    this.dispatcher.wake();
+    // Read before waking the dispatcher: the answer is the delivery as queued, not as a fast send left it.
     const queued = await this.deliveries.findById(deliveryId);
     if (!queued) throw deliveryNotFound();
+    this.dispatcher.wake();
     return toDeliveryResponse(queued);
   }
 
