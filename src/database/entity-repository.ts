@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, ObjectLiteral, Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/errors/database-errors';
 import { CachedRowCount } from './cached-row-count';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { asColumnValues } from './json-column';
@@ -94,6 +95,17 @@ export abstract class EntityRows<E extends ObjectLiteral> {
       );
     } finally {
       this.#total.invalidate();
+    }
+  }
+
+  /** Inserts a row whose key may be taken: false when it is (also when two requests race). */
+  async insertNew(manager: EntityManager, values: Partial<E>): Promise<boolean> {
+    try {
+      await this.insert(manager, values);
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
     }
   }
 

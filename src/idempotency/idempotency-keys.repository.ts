@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-repository';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
@@ -31,14 +30,8 @@ export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEn
   }
 
   /** Claims a key nobody holds; false when the primary key says someone does. */
-  async insertClaim(manager: EntityManager, claim: IdempotencyKeyEntity): Promise<boolean> {
-    try {
-      await this.insert(manager, claim);
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error)) return false;
-      throw error;
-    }
+  insertClaim(manager: EntityManager, claim: IdempotencyKeyEntity): Promise<boolean> {
+    return this.insertNew(manager, claim);
   }
 
   /**

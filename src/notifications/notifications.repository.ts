@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
+import { isForeignKeyViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-repository';
 import { NotificationEntity } from './notification.entity';
 
@@ -9,17 +9,6 @@ export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url
 /** Notifications rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
 export class NotificationsRepository extends EntityRepository(NotificationEntity) {
-  /** Inserts a new notification; false when the id is taken (also when two requests race). */
-  override async insert(manager: EntityManager, entity: NotificationEntity): Promise<boolean> {
-    try {
-      await super.insert(manager, entity);
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error)) return false;
-      throw error;
-    }
-  }
-
   /**
    * Applies only the given columns and bumps the version; with `version`, only while the
    * notification still has it. False when no such notification (at that version) exists.

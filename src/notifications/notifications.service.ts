@@ -46,7 +46,7 @@ export class NotificationsService {
     });
     const created = toTaggedNotification(entity);
     await this.transactions.run(async (tx) => {
-      if (!(await this.notifications.insert(tx.manager, entity))) {
+      if (!(await this.notifications.insertNew(tx.manager, entity))) {
         throw new ConflictError('Notification with this ID already exists');
       }
       await tx.recordChange({

@@ -1,23 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-repository';
 import { SignerEntity } from './signer.entity';
 
 /** Rows of the signers created through the API. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
 export class SignersRepository extends EntityRepository(SignerEntity) {
-  /** False when the id is taken (also when two requests race). */
-  override async insert(manager: EntityManager, entity: SignerEntity): Promise<boolean> {
-    try {
-      await super.insert(manager, entity);
-      return true;
-    } catch (error) {
-      if (isUniqueViolation(error)) return false;
-      throw error;
-    }
-  }
-
   /**
    * Whether the signer exists, read in the caller's transaction with a lock (shared to use it,
    * exclusive to delete it) held until that transaction ends: a relayer create and the signer's

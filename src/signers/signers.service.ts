@@ -103,7 +103,7 @@ export class SignersService {
     }
     const created = toStoredSignerResponse(entity);
     await this.transactions.run(async (tx) => {
-      if (!(await this.signers.insert(tx.manager, entity))) throw duplicateSigner();
+      if (!(await this.signers.insertNew(tx.manager, entity))) throw duplicateSigner();
       await tx.recordChange({
         resource: 'signer',
         id,
