@@ -13,9 +13,8 @@ import { NotificationChanges, NotificationsRepository } from './notifications.re
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
 
-/** For the features that reference this one. */
+// For the features that reference this one, and the configuration file's reconciliation (src/config-file).
 export { notificationNotFound } from './notifications.errors';
-/** For the configuration file's reconciliation (src/config-file), which creates and updates as the API does. */
 export { CreateNotificationDto } from './dto/notification.dto';
 export { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 
@@ -24,7 +23,7 @@ export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
 
 @Injectable()
 export class NotificationsService {
-  /** Who references a notification (relayers): one in use cannot be deleted (docs/reference/notifications.md). */
+  /** Who references a notification: one in use cannot be deleted (docs/reference/notifications.md). */
   private readonly users = new ReferenceRegistry();
 
   constructor(
@@ -61,7 +60,6 @@ export class NotificationsService {
     return created;
   }
 
-  /** With `If-Match` (docs/reference/safe-writes.md), only the version it matched is written: a write since then makes it a 412. */
   async update(
     id: string,
     dto: UpdateNotificationDto,
@@ -102,14 +100,13 @@ export class NotificationsService {
     return (await this.getTagged(id)).data;
   }
 
-  /** The notification with its entity tag (docs/reference/safe-writes.md). */
   async getTagged(id: string): Promise<Tagged<NotificationResponse>> {
     const entity = await this.notifications.findById(id);
     if (!entity) throw notificationNotFound();
     return toTaggedNotification(entity);
   }
 
-  /** Where and how to deliver to the target: its URL and its signing key in clear, or null when gone. */
+  /** The signing key in clear. */
   async findTarget(id: string): Promise<{ url: string; signingKey: string | null } | null> {
     const entity = await this.notifications.findById(id);
     if (!entity) return null;
@@ -119,12 +116,10 @@ export class NotificationsService {
     };
   }
 
-  /** A module whose resources reference notifications says how to find them. */
   registerUsers(users: ReferenceUsers): void {
     this.users.register(users);
   }
 
-  /** Whether a notification with this id exists (for the resources that reference one). */
   exists(id: string): Promise<boolean> {
     return this.notifications.existsById(id);
   }
@@ -134,10 +129,6 @@ export class NotificationsService {
     return new Page(items.map(toNotificationResponse), query, total);
   }
 
-  /**
-   * 409 naming the relayers while any relayer references the notification (docs/reference/notifications.md). With
-   * `If-Match`, only the version it matched is deleted: a write since then makes it a 412.
-   */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
     const { ifMatch } = options;
     const outcome = await this.transactions.run(async (tx) => {

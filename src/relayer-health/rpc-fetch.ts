@@ -14,7 +14,7 @@ import {
 
 class RefusedUrlError extends Error {}
 
-/** The Fetch standard's null body statuses. */
+/** The Fetch standard's null body statuses: `new Response` throws on a body with them. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** docs/reference/relayer-health.md#1-the-checks; answers are read here, so that no client reads more. */
@@ -83,7 +83,6 @@ export class RpcFetch implements OnApplicationShutdown {
 
 const TOO_LARGE = new AnswerTooLargeError().message;
 
-/** The answer's body; the stream is cancelled as soon as it passes `limit` bytes. */
 async function readAtMost(
   response: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null },
   limit: number,

@@ -1,11 +1,6 @@
 import type { RelayerResponse } from './dto/relayer.dto';
 
-/**
- * The relayer changes published on @nestjs/event-emitter (docs/reference/extension-events.md). After commit, under these
- * names; in the transaction of the change, under `<name>.committing` with the transaction's
- * EntityManager (the webhook outbox writes its delivery rows there, so that a committed change
- * always has them and a rolled-back one never does).
- */
+/** Published after commit, and as `<name>.committing` in the transaction (docs/reference/extension-events.md). */
 export const RELAYER_EVENTS = {
   created: 'relayer.created',
   updated: 'relayer.updated',
@@ -13,7 +8,6 @@ export const RELAYER_EVENTS = {
   stateChanged: 'relayer.state_changed',
 } as const;
 
-/** The fields a PATCH may set, by the names `changed` lists. */
 export const PATCHABLE_FIELDS = ['custom_rpc_urls', 'name', 'notification_id', 'paused', 'policies'] as const;
 export type PatchableField = (typeof PATCHABLE_FIELDS)[number];
 
@@ -30,7 +24,6 @@ export interface RelayerUpdatedEvent extends RelayerEvent {
 /** A health check disabled (`disabled`) or re-enabled (`enabled`) the relayer. */
 export interface RelayerStateChangedEvent extends RelayerEvent {
   readonly state: 'disabled' | 'enabled';
-  /** The `details` of the disabled reason. */
   readonly disableReason?: string;
   /** Checks that failed before this one passed. */
   readonly retryCount?: number;
