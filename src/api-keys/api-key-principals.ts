@@ -15,9 +15,8 @@ const LOCAL_TTL_MS = 500;
 const SHARED_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 /**
- * How long a digest no key has is answered from memory (docs/reference/hardening.md): a flood of the same unknown
- * token must not cost a query per request. Safe to keep for seconds, unlike a found key: a key is
- * 32 random bytes, so its digest is never presented before the key exists.
+ * A flood of the same unknown token must not cost a query per request (docs/reference/hardening.md).
+ * Safe for seconds: a key is 32 random bytes, so its digest is never presented before it exists.
  */
 const UNKNOWN_TTL_MS = 5000;
 /** Kept apart from the found keys, so that a flood of unknown tokens never evicts a real one. */
@@ -56,7 +55,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     this.flushTimer = setInterval(() => void this.flushLastUsed(), 5000);
     this.flushTimer.unref();
     if (!this.redis) return;
@@ -73,13 +72,10 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
         (error: unknown) => this.logger.warn({ err: error }, 'cannot subscribe to key revocations'),
       );
     });
-    subscriber.on('close', () => {
+    const unsubscribed = (): void => {
       this.subscribed = false;
-    });
-    subscriber.on('error', () => {
-      this.subscribed = false;
-    });
-    await Promise.resolve();
+    };
+    subscriber.on('close', unsubscribed).on('error', unsubscribed);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -13,7 +13,7 @@ import { toApiKeyResponse } from './api-key.mapper';
 
 const PREFIX_LENGTH = 8;
 
-/** Managed API keys (docs/reference/keys-and-audit.md): stored as SHA-256 digests; the key is shown once, at create. */
+/** docs/reference/keys-and-audit.md */
 @Injectable()
 export class ApiKeysService {
   constructor(

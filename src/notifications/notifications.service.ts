@@ -133,11 +133,11 @@ export class NotificationsService {
     const { ifMatch } = options;
     const outcome = await this.transactions.run(async (tx) => {
       const last = await this.notifications.findById(id, tx.manager);
-      if (last) ifMatch?.assertMatches(entityTag(last.version, last.createdAt));
-      const expected = ifMatch ? last?.version : undefined;
-      const deleted = last ? await this.notifications.deleteById(tx.manager, id, expected) : 'missing';
-      if (last && deleted === 'missing' && ifMatch) throw new PreconditionFailedError();
-      if (last && deleted === 'deleted') {
+      if (!last) return 'missing';
+      ifMatch?.assertMatches(entityTag(last.version, last.createdAt));
+      const deleted = await this.notifications.deleteById(tx.manager, id, ifMatch ? last.version : undefined);
+      if (deleted === 'missing' && ifMatch) throw new PreconditionFailedError();
+      if (deleted === 'deleted') {
         const before = toNotificationResponse(last);
         await tx.recordChange({
           resource: 'notification',

@@ -23,7 +23,6 @@ const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
   stellar: 'stroop',
 };
 const MAX_STATE_ATTEMPTS = 20;
-/** The longest disabled_reason.details (docs/reference/hardening.md). */
 const MAX_DETAILS = 500;
 
 /** docs/reference/relayer-health.md */
@@ -178,7 +177,7 @@ export class RelayerHealthService {
   }
 }
 
-/** The one place disabled_reason.details is bounded. */
+/** The one place disabled_reason.details is bounded (docs/reference/hardening.md). */
 export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
   return result.ok ? null : { type: result.reason, details: excerpt(result.details, MAX_DETAILS) };
 }

@@ -24,23 +24,17 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     return rows[0]?.id ?? null;
   }
 
-  async findIdsByNotification(notificationId: string, limit: number): Promise<string[]> {
-    const rows = await this.repository.query<Array<{ id: string }>>(
-      'SELECT id FROM relayers WHERE notification_id = ? ORDER BY id LIMIT ?',
-      [notificationId, limit],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** On MySQL a locking read: no relayer using the signer can be inserted until the transaction ends. */
-  async findIdsBySigner(
-    signerId: string,
+  /** By signer, on MySQL a locking read: no relayer using it can be inserted until the transaction ends. */
+  async findIdsBy(
+    column: 'notification_id' | 'signer_id',
+    id: string,
     limit: number,
     manager: EntityManager = this.repository.manager,
   ): Promise<string[]> {
+    const lock = column === 'signer_id' ? this.dialect.lockingRead('share') : '';
     const rows = await manager.query<Array<{ id: string }>>(
-      `SELECT id FROM relayers WHERE signer_id = ? ORDER BY id LIMIT ?${this.dialect.lockingRead('share')}`,
-      [signerId, limit],
+      `SELECT id FROM relayers WHERE ${column} = ? ORDER BY id LIMIT ?${lock}`,
+      [id, limit],
     );
     return rows.map((row) => row.id);
   }
