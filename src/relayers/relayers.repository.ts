@@ -58,7 +58,7 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     manager: EntityManager,
     id: string,
     version: number,
-    changes: RelayerChanges,
+    changes: RelayerChanges | Pick<RelayerEntity, 'systemDisabled' | 'disabledReason' | 'updatedAt'>,
   ): Promise<'written' | 'stale' | 'missing_notification'> {
     try {
       return (await this.updateVersioned(manager, id, version, changes)) ? 'written' : 'stale';
@@ -66,16 +66,6 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
       if (isForeignKeyViolation(error)) return 'missing_notification';
       throw error;
     }
-  }
-
-  /** A PATCH never writes these columns, so a check and a PATCH never overwrite each other. */
-  setSystemStateIfVersion(
-    manager: EntityManager,
-    id: string,
-    version: number,
-    state: Pick<RelayerEntity, 'systemDisabled' | 'disabledReason' | 'updatedAt'>,
-  ): Promise<boolean> {
-    return this.updateVersioned(manager, id, version, state);
   }
 
   deleteById(manager: EntityManager, id: string, version?: number): Promise<boolean> {

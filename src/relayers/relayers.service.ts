@@ -185,8 +185,10 @@ export class RelayersService {
       return 'applied';
     }
     const state = { systemDisabled: disabled, disabledReason: verdict.disabledReason, updatedAt: new Date() };
-    if (!(await this.relayers.setSystemStateIfVersion(tx.manager, id, relayer.version, state)))
+    // A PATCH never writes these columns, so a check and a PATCH never overwrite each other.
+    if ((await this.relayers.updateIfVersion(tx.manager, id, relayer.version, state)) !== 'written') {
       return 'stale';
+    }
     if (relayer.systemDisabled !== disabled) {
       await tx.publish(RELAYER_EVENTS.stateChanged, {
         relayer: toRelayerResponse({ ...relayer, ...state, version: relayer.version + 1 }),
