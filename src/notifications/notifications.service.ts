@@ -60,6 +60,7 @@ export class NotificationsService {
     return created;
   }
 
+  /** With `If-Match` (docs/reference/safe-writes.md), only the version it matched is written. */
   async update(
     id: string,
     dto: UpdateNotificationDto,
@@ -100,26 +101,30 @@ export class NotificationsService {
     return (await this.getTagged(id)).data;
   }
 
+  /** The notification with its entity tag (docs/reference/safe-writes.md). */
   async getTagged(id: string): Promise<Tagged<NotificationResponse>> {
     const entity = await this.notifications.findById(id);
     if (!entity) throw notificationNotFound();
     return toTaggedNotification(entity);
   }
 
-  /** The signing key in clear. */
+  /** Where to deliver: its URL and its signing key in clear, or null when gone. */
   async findTarget(id: string): Promise<{ url: string; signingKey: string | null } | null> {
     const entity = await this.notifications.findById(id);
     if (!entity) return null;
+    const key = entity.signingKey;
     return {
       url: entity.url,
-      signingKey: entity.signingKey === null ? null : this.openKey(entity.signingKey),
+      signingKey: key && isEncrypted(key) && this.cipher ? this.cipher.decrypt(key) : key,
     };
   }
 
+  /** A module whose resources reference notifications says how to find them. */
   registerUsers(users: ReferenceUsers): void {
     this.users.register(users);
   }
 
+  /** For the resources that reference one. */
   exists(id: string): Promise<boolean> {
     return this.notifications.existsById(id);
   }
@@ -129,6 +134,7 @@ export class NotificationsService {
     return new Page(items.map(toNotificationResponse), query, total);
   }
 
+  /** 409 while anything references it (docs/reference/notifications.md); `If-Match` as for update. */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
     const { ifMatch } = options;
     const outcome = await this.transactions.run(async (tx) => {
@@ -160,9 +166,5 @@ export class NotificationsService {
 
   private sealKey(key: string): string {
     return this.cipher ? this.cipher.encrypt(key) : key;
-  }
-
-  private openKey(stored: string): string {
-    return isEncrypted(stored) && this.cipher ? this.cipher.decrypt(stored) : stored;
   }
 }

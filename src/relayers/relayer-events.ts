@@ -8,6 +8,7 @@ export const RELAYER_EVENTS = {
   stateChanged: 'relayer.state_changed',
 } as const;
 
+/** The fields a PATCH may set, by the names `changed` lists. */
 export const PATCHABLE_FIELDS = ['custom_rpc_urls', 'name', 'notification_id', 'paused', 'policies'] as const;
 export type PatchableField = (typeof PATCHABLE_FIELDS)[number];
 
@@ -24,6 +25,7 @@ export interface RelayerUpdatedEvent extends RelayerEvent {
 /** A health check disabled (`disabled`) or re-enabled (`enabled`) the relayer. */
 export interface RelayerStateChangedEvent extends RelayerEvent {
   readonly state: 'disabled' | 'enabled';
+  /** The `details` of the disabled reason. */
   readonly disableReason?: string;
   /** Checks that failed before this one passed. */
   readonly retryCount?: number;

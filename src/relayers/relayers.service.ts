@@ -205,6 +205,7 @@ export class RelayersService {
     return (await this.getTagged(id)).data;
   }
 
+  /** The relayer with its entity tag (docs/reference/safe-writes.md). */
   async getTagged(id: string): Promise<Tagged<RelayerResponse>> {
     const entity = await this.relayers.findById(id);
     if (!entity) throw relayerNotFound(id);
@@ -216,6 +217,7 @@ export class RelayersService {
     return new Page(items.map(toRelayerResponse), query, total);
   }
 
+  /** With `If-Match`, only the version it matched is deleted: a write since the read makes it a 412. */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
     const { ifMatch } = options;
     await this.transactions.run(async (tx) => {
