@@ -15,9 +15,8 @@ const LOCAL_TTL_MS = 500;
 const SHARED_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 /**
- * How long a digest no key has is answered from memory (docs/reference/hardening.md): a flood of the same unknown
- * token must not cost a query per request. Safe to keep for seconds, unlike a found key: a key is
- * 32 random bytes, so its digest is never presented before the key exists.
+ * A flood of the same unknown token must not cost a query per request (docs/reference/hardening.md).
+ * Safe for seconds: a key is 32 random bytes, so its digest is never presented before it exists.
  */
 const UNKNOWN_TTL_MS = 5000;
 /** Kept apart from the found keys, so that a flood of unknown tokens never evicts a real one. */
@@ -32,26 +31,19 @@ interface Entry {
 
 export const digestOf = (key: string): string => hash('sha256', key, 'hex');
 
-/** Makes room for one more entry in a bounded map (insertion order: the oldest goes first). */
+/** Insertion order: the oldest goes first. */
 function evictOldest(map: Map<string, unknown>, max: number): void {
   if (map.size < max) return;
   const oldest = map.keys().next();
   if (!oldest.done) map.delete(oldest.value);
 }
 
-/**
- * Turns a presented managed key into its principal, through a short cache so that a request
- * needs no query: entries live LOCAL_TTL_MS (500 ms), or SHARED_TTL_MS while a Redis subscription
- * delivers revocations from every instance. Expiry is checked on every use. Also keeps
- * `last_used_at`: noted in memory per request, written at most once every few seconds per key.
- * Digests no key has are remembered apart for UNKNOWN_TTL_MS, so that a repeated unknown token
- * costs no query.
- */
+/** A cache, so that a request needs no query; `last_used_at` is written every few seconds. */
 @Injectable()
 export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ApiKeys');
   private readonly entries = new Map<string, Entry>();
-  /** Digests no key has, with when they were found missing: never a token. */
+  /** Digests (never a token) with when they were found missing. */
   private readonly unknown = new Map<string, number>();
   private readonly lastUsed = new Map<string, Date>();
   private subscriber: Redis | null = null;
@@ -63,7 +55,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  onModuleInit(): void {
     this.flushTimer = setInterval(() => void this.flushLastUsed(), 5000);
     this.flushTimer.unref();
     if (!this.redis) return;
@@ -80,13 +72,10 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
         (error: unknown) => this.logger.warn({ err: error }, 'cannot subscribe to key revocations'),
       );
     });
-    subscriber.on('close', () => {
+    const unsubscribed = (): void => {
       this.subscribed = false;
-    });
-    subscriber.on('error', () => {
-      this.subscribed = false;
-    });
-    await Promise.resolve();
+    };
+    subscriber.on('close', unsubscribed).on('error', unsubscribed);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -133,7 +122,6 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     }
   }
 
-  /** The key's entry, freshly read; null (and remembered as unknown) when no live key has the digest. */
   private async fetch(digest: string, now: number): Promise<Entry | null> {
     const row = await this.keys.findActiveByDigest(digest);
     if (!row) {

@@ -14,7 +14,6 @@ export class ApiKeyEntity {
   @Column({ type: 'text', transformer: jsonColumn })
   permissions: Grant[];
 
-  /** Hex SHA-256 of the key (unique): what a presented key is looked up by. */
   @Column({ name: 'key_digest', type: 'varchar', length: 64 })
   keyDigest: string;
 
@@ -31,7 +30,6 @@ export class ApiKeyEntity {
   @Column({ name: 'last_used_at', type: 'datetime', precision: 3, nullable: true })
   lastUsedAt: Date | null;
 
-  /** Set by DELETE: the key is refused from then on, and no longer listed. */
   @Column({ name: 'revoked_at', type: 'datetime', precision: 3, nullable: true })
   revokedAt: Date | null;
 }

@@ -14,10 +14,7 @@ import { Route } from '../common/http/route.decorator';
 
 const ApiKeyId = (): ParameterDecorator => Param('api_key_id', new ParseIdPipe(apiKeyNotFound));
 
-/**
- * Managed API keys with least privilege (docs/reference/keys-and-audit.md); all routes need api_keys:manage, and create
- * and revoke only what the caller holds itself (docs/reference/hardening.md).
- */
+/** docs/reference/keys-and-audit.md; create and revoke only what the caller holds (docs/reference/hardening.md). */
 @ApiTags('api-keys')
 @ApiBearerAuth()
 @Controller('api-keys')

@@ -1,10 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { knownGrants } from '../common/auth/principal';
 
-/**
- * The permissions a key may be given, extensions' included: they are declared when the application
- * is built, after the DTO's decorators ran (docs/extending.md#permissions).
- */
+/** Extensions' permissions are declared after the DTO's decorators ran (docs/extending.md#permissions). */
 export function documentGrants(document: OpenAPIObject): OpenAPIObject {
   const schema = document.components?.schemas?.CreateApiKeyDto;
   const permissions = schema && 'properties' in schema ? schema.properties?.permissions : undefined;

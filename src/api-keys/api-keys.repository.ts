@@ -24,7 +24,6 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
     return { items, total };
   }
 
-  /** False when the key was revoked meanwhile. */
   async revoke(manager: EntityManager, id: string, at: Date): Promise<boolean> {
     const result = await manager.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: at });
     return (result.affected ?? 0) > 0;

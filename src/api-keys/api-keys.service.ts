@@ -13,7 +13,7 @@ import { toApiKeyResponse } from './api-key.mapper';
 
 const PREFIX_LENGTH = 8;
 
-/** Managed API keys (docs/reference/keys-and-audit.md): stored as SHA-256 digests; the key is shown once, at create. */
+/** docs/reference/keys-and-audit.md */
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -22,11 +22,7 @@ export class ApiKeysService {
     private readonly transactions: Transactions,
   ) {}
 
-  /**
-   * A key grants only what it holds (docs/reference/hardening.md): the caller may create a key only with
-   * permissions it holds itself, or a manager could mint itself `*`. Refused before anything is
-   * written, so a refusal leaves no row and no audit record.
-   */
+  /** A key grants only what it holds (docs/reference/hardening.md), or a manager could mint itself `*`. */
   async create(dto: CreateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
     if (!holdsAll(caller, dto.permissions)) throw new ForbiddenError();
     const expiresAt = dto.expires_at ?? null;
@@ -72,10 +68,7 @@ export class ApiKeysService {
     return [...(await this.find(id)).permissions];
   }
 
-  /**
-   * Refused from now on by this instance, within a second by every other. Only a key whose
-   * permissions the caller holds (docs/reference/hardening.md): a narrow manager must not cut off wider keys.
-   */
+  /** Only a key whose permissions the caller holds: a narrow manager must not cut off wider keys. */
   async revoke(id: string, caller: Principal): Promise<string> {
     await this.transactions.run(async (tx) => {
       const row = await this.keys.findActive(id, tx.manager);

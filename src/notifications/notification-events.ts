@@ -1,6 +1,6 @@
 import type { NotificationResponse } from './dto/notification.dto';
 
-/** The notification changes published on @nestjs/event-emitter after commit (docs/reference/extension-events.md). */
+/** docs/reference/extension-events.md */
 export const NOTIFICATION_EVENTS = {
   created: 'notification.created',
   updated: 'notification.updated',

@@ -18,7 +18,6 @@ export class NotificationEntity {
   @Column({ name: 'signing_key', type: 'text', nullable: true })
   signingKey: string | null;
 
-  /** Bumped by every update; the entity tag (docs/reference/safe-writes.md) is derived from it. */
   @Column({ type: 'integer' })
   version: number;
 

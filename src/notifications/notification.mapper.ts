@@ -6,7 +6,6 @@ export function toNotificationResponse(entity: NotificationEntity): Notification
   return { id: entity.id, type: entity.type, url: entity.url, has_signing_key: entity.signingKey !== null };
 }
 
-/** The notification's answer with its entity tag (docs/reference/safe-writes.md), which changes with every write of it. */
 export function toTaggedNotification(entity: NotificationEntity): Tagged<NotificationResponse> {
   return new Tagged(toNotificationResponse(entity), entityTag(entity.version, entity.createdAt));
 }

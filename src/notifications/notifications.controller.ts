@@ -10,7 +10,6 @@ import { NotificationsService } from './notifications.service';
 import { notificationNotFound } from './notifications.errors';
 import { Route } from '../common/http/route.decorator';
 
-/** The `notification_id` path parameter; an id that cannot exist is a 404 at once. */
 const NotificationId = (): ParameterDecorator =>
   Param('notification_id', new ParseIdPipe(notificationNotFound));
 

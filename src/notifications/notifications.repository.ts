@@ -6,13 +6,8 @@ import { NotificationEntity } from './notification.entity';
 
 export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url' | 'signingKey'>>;
 
-/** Notifications rows. Writes take the EntityManager of the caller's transaction. */
 @Injectable()
 export class NotificationsRepository extends EntityRepository(NotificationEntity) {
-  /**
-   * Applies only the given columns and bumps the version; with `version`, only while the
-   * notification still has it. False when no such notification (at that version) exists.
-   */
   update(
     manager: EntityManager,
     id: string,
@@ -23,10 +18,7 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
     return this.updateVersioned(manager, id, version, { ...changes, updatedAt: now });
   }
 
-  /**
-   * 'in_use' when a row still references it (the foreign key decides, even against a racing write);
-   * with `version`, 'missing' unless the notification still has it.
-   */
+  /** The foreign key decides 'in_use', even against a racing write. */
   async deleteById(
     manager: EntityManager,
     id: string,

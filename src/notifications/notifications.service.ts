@@ -13,9 +13,8 @@ import { NotificationChanges, NotificationsRepository } from './notifications.re
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
 
-/** For the features that reference this one. */
+// For the features that reference this one, and the configuration file's reconciliation (src/config-file).
 export { notificationNotFound } from './notifications.errors';
-/** For the configuration file's reconciliation (src/config-file), which creates and updates as the API does. */
 export { CreateNotificationDto } from './dto/notification.dto';
 export { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 
@@ -24,7 +23,7 @@ export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
 
 @Injectable()
 export class NotificationsService {
-  /** Who references a notification (relayers): one in use cannot be deleted (docs/reference/notifications.md). */
+  /** Who references a notification: one in use cannot be deleted (docs/reference/notifications.md). */
   private readonly users = new ReferenceRegistry();
 
   constructor(
@@ -61,7 +60,7 @@ export class NotificationsService {
     return created;
   }
 
-  /** With `If-Match` (docs/reference/safe-writes.md), only the version it matched is written: a write since then makes it a 412. */
+  /** With `If-Match` (docs/reference/safe-writes.md), only the version it matched is written. */
   async update(
     id: string,
     dto: UpdateNotificationDto,
@@ -109,13 +108,14 @@ export class NotificationsService {
     return toTaggedNotification(entity);
   }
 
-  /** Where and how to deliver to the target: its URL and its signing key in clear, or null when gone. */
+  /** Where to deliver: its URL and its signing key in clear, or null when gone. */
   async findTarget(id: string): Promise<{ url: string; signingKey: string | null } | null> {
     const entity = await this.notifications.findById(id);
     if (!entity) return null;
+    const key = entity.signingKey;
     return {
       url: entity.url,
-      signingKey: entity.signingKey === null ? null : this.openKey(entity.signingKey),
+      signingKey: key && isEncrypted(key) && this.cipher ? this.cipher.decrypt(key) : key,
     };
   }
 
@@ -124,7 +124,7 @@ export class NotificationsService {
     this.users.register(users);
   }
 
-  /** Whether a notification with this id exists (for the resources that reference one). */
+  /** For the resources that reference one. */
   exists(id: string): Promise<boolean> {
     return this.notifications.existsById(id);
   }
@@ -134,19 +134,16 @@ export class NotificationsService {
     return new Page(items.map(toNotificationResponse), query, total);
   }
 
-  /**
-   * 409 naming the relayers while any relayer references the notification (docs/reference/notifications.md). With
-   * `If-Match`, only the version it matched is deleted: a write since then makes it a 412.
-   */
+  /** 409 while anything references it (docs/reference/notifications.md); `If-Match` as for update. */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
     const { ifMatch } = options;
     const outcome = await this.transactions.run(async (tx) => {
       const last = await this.notifications.findById(id, tx.manager);
-      if (last) ifMatch?.assertMatches(entityTag(last.version, last.createdAt));
-      const expected = ifMatch ? last?.version : undefined;
-      const deleted = last ? await this.notifications.deleteById(tx.manager, id, expected) : 'missing';
-      if (last && deleted === 'missing' && ifMatch) throw new PreconditionFailedError();
-      if (last && deleted === 'deleted') {
+      if (!last) return 'missing';
+      ifMatch?.assertMatches(entityTag(last.version, last.createdAt));
+      const deleted = await this.notifications.deleteById(tx.manager, id, ifMatch ? last.version : undefined);
+      if (deleted === 'missing' && ifMatch) throw new PreconditionFailedError();
+      if (deleted === 'deleted') {
         const before = toNotificationResponse(last);
         await tx.recordChange({
           resource: 'notification',
@@ -169,9 +166,5 @@ export class NotificationsService {
 
   private sealKey(key: string): string {
     return this.cipher ? this.cipher.encrypt(key) : key;
-  }
-
-  private openKey(stored: string): string {
-    return isEncrypted(stored) && this.cipher ? this.cipher.decrypt(stored) : stored;
   }
 }

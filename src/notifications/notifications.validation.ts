@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
 
-/** The DTO, then the webhook URL policy on a url the DTO accepted (docs/reference/hardening.md). */
+/** The webhook URL policy on a url the DTO accepted (docs/reference/hardening.md). */
 function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>): Type<BodyRules<T, T>> {
   @Injectable()
   class NotificationRules implements BodyRules<T, T> {

@@ -27,7 +27,6 @@ export type ProbeResult =
 export interface ProbeTarget {
   readonly endpoints: readonly string[];
   readonly address: string;
-  /** Smallest unit (wei, lamports, stroops), or null when no policy sets one. */
   readonly minBalance: bigint | null;
   readonly fetch: typeof globalThis.fetch;
   readonly timeoutMs: number;
@@ -41,7 +40,7 @@ const failed = (reason: DisableReasonCode, details: string, learnt: Learnt = {})
   ...learnt,
 });
 
-/** The first endpoint for which `validate` passes (a string is why it did not), or every reason. */
+/** The first endpoint `validate` accepts (a string is why it did not), or every reason. */
 async function firstValid<T extends object>(
   target: ProbeTarget,
   validate: (url: string) => Promise<T | string>,
@@ -186,7 +185,7 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
 
 type Learnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
 
-/** Reads one call's answer as an integer in [0, 2^bits), or the failure that ends the probe. */
+/** An integer in [0, 2^bits) as answered (never stored otherwise), or the failure that ends the probe. */
 const readerOf =
   (target: ProbeTarget, url: string) =>
   async (
@@ -215,7 +214,6 @@ function withMinimum(target: ProbeTarget, balance: bigint, learnt: Learnt): Prob
   return { ok: true, balance, ...learnt };
 }
 
-/** An integer in [0, 2^bits) as answered, else null (never stored). */
 function unsigned(value: unknown, bits: bigint): bigint | null {
   const integer =
     typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value as number) : null;
@@ -224,7 +222,7 @@ function unsigned(value: unknown, bits: bigint): bigint | null {
 
 const notValid = (url: string, what: string): string => `${hostOf(url)}: the answer was not a valid ${what}`;
 
-/** An endpoint's own text, in part: it ends up in disabled_reason.details (docs/reference/hardening.md). */
+/** An endpoint's own text ends up in disabled_reason.details (docs/reference/hardening.md). */
 export function excerpt(text: string, max = 80): string {
   if (text.length <= max) return text;
   // At most `max` characters with the ellipsis, and never half of a surrogate pair.
@@ -246,7 +244,6 @@ export function hostOf(url: string): string {
   return URL.canParse(url) ? new URL(url).host : 'an RPC endpoint';
 }
 
-/** docs/reference/hardening.md: a larger RPC answer fails the check. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export class AnswerTooLargeError extends Error {
@@ -255,7 +252,7 @@ export class AnswerTooLargeError extends Error {
   }
 }
 
-/** Walks an error's causes (viem, undici and the SDKs wrap them) and returns the first match. */
+/** viem, undici and the SDKs wrap errors: the first match among the causes. */
 export function findCause<T>(error: unknown, match: (error: unknown) => T | null): T | null {
   let current: unknown = error;
   for (let depth = 0; depth < 8 && current != null; depth++) {

@@ -3,19 +3,9 @@ import type { EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
-export type CheckOutcome = Pick<
-  RelayerCheckEntity,
-  'checkedAt' | 'balance' | 'nonce' | 'sequenceNumber' | 'failures' | 'nextCheckAt'
->;
-
-/**
- * When each relayer is checked next, and what its last check found. A round's check of one
- * relayer is claimed by one instance with a conditional UPDATE and a lease, which holds on one
- * server and across Galera nodes alike.
- */
+/** A check is claimed with a conditional UPDATE and a lease: that holds across Galera nodes too. */
 @Injectable()
 export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity) {
-  /** In the transaction that creates the relayer: its first check is due at once. */
   async insertDue(manager: EntityManager, relayerId: string, dueAt: Date): Promise<void> {
     await this.insert(manager, {
       relayerId,
@@ -31,27 +21,14 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
   }
 
   /**
-   * Makes the next check due now (after a change of the relayer's RPC URLs or policies) and takes
-   * the relayer from a check in flight, whose verdict is about what the relayer had before
-   * (docs/reference/hardening.md): the new check need not wait for it, and its record or release, which match its
-   * own lease, can no longer push this due time later.
+   * Also takes the relayer from a check in flight (docs/reference/hardening.md): its record or
+   * release, which match its own lease, can no longer push this due time later. With `owner`
+   * (a dropped verdict), only while that check still has the relayer.
    */
-  async dueNow(manager: EntityManager, relayerId: string, now: Date): Promise<void> {
+  async dueNow(manager: EntityManager, relayerId: string, now: Date, owner?: string): Promise<void> {
     await manager.update(
       RelayerCheckEntity,
-      { relayerId },
-      { nextCheckAt: now, leaseOwner: null, leaseUntil: null },
-    );
-  }
-
-  /**
-   * A check whose verdict was dropped (what it probed changed meanwhile): due again now and
-   * released, unless another check has the relayer already.
-   */
-  async dueAgain(manager: EntityManager, relayerId: string, owner: string, now: Date): Promise<void> {
-    await manager.update(
-      RelayerCheckEntity,
-      { relayerId, leaseOwner: owner },
+      owner === undefined ? { relayerId } : { relayerId, leaseOwner: owner },
       { nextCheckAt: now, leaseOwner: null, leaseUntil: null },
     );
   }
@@ -68,7 +45,6 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     return rows.map((row) => row.id);
   }
 
-  /** Takes the relayer's check for `owner` until `until`; false when another instance has it. */
   async claim(
     relayerId: string,
     owner: string,
@@ -87,12 +63,11 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     return (result.affected ?? 0) > 0;
   }
 
-  /** Records the check and releases the lease (in the transaction that applies its verdict). */
   async record(
     manager: EntityManager,
     relayerId: string,
     owner: string,
-    outcome: CheckOutcome,
+    outcome: Omit<RelayerCheckEntity, 'relayerId' | 'leaseOwner' | 'leaseUntil'>,
   ): Promise<void> {
     await manager
       .createQueryBuilder()
@@ -106,7 +81,6 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     await this.repository.update({ relayerId, leaseOwner: owner }, { leaseOwner: null, leaseUntil: null });
   }
 
-  /** Relayers disabled now, for the metric. */
   async countDisabled(): Promise<number> {
     const rows = await this.repository.query<Array<{ n: number | string }>>(
       'SELECT COUNT(*) AS n FROM relayers WHERE system_disabled = 1',

@@ -6,7 +6,6 @@ export function toRelayerStatusResponse(
   relayer: RelayerEntity,
   check: RelayerCheckEntity | null,
 ): RelayerStatusResponse {
-  const checked = check?.checkedAt ?? null;
   return {
     network_type: relayer.networkType,
     balance: check?.balance ?? '0',
@@ -16,6 +15,6 @@ export function toRelayerStatusResponse(
     last_confirmed_transaction_timestamp: null,
     ...(relayer.networkType === 'evm' ? { nonce: check?.nonce ?? '0' } : {}),
     ...(relayer.networkType === 'stellar' ? { sequence_number: check?.sequenceNumber ?? '0' } : {}),
-    checked_at: checked === null ? null : checked.toISOString(),
+    checked_at: check?.checkedAt?.toISOString() ?? null,
   };
 }

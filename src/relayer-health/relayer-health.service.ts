@@ -23,14 +23,13 @@ const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
   stellar: 'stroop',
 };
 const MAX_STATE_ATTEMPTS = 20;
-/** The longest disabled_reason.details (docs/reference/hardening.md). */
 const MAX_DETAILS = 500;
 
-/** Checks relayers against their networks (docs/reference/relayer-health.md). */
+/** docs/reference/relayer-health.md */
 @Injectable()
 export class RelayerHealthService {
   private readonly logger = new Logger('RelayerHealth');
-  readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -89,13 +88,13 @@ export class RelayerHealthService {
     await this.apply(relayer, lease, basis, result);
   }
 
-  /** Long enough for a check over a few slow endpoints; a crashed checker's relayers wait this long. */
   private async existing(relayerId: string): Promise<RelayerEntity> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) throw relayerNotFound(relayerId);
     return relayer;
   }
 
+  /** Long enough for a check over a few slow endpoints; a crashed checker's relayers wait this long. */
   private leaseMs(): number {
     return 12 * this.config.healthChecks.rpcTimeoutMs + 5000;
   }
@@ -148,7 +147,7 @@ export class RelayerHealthService {
         if (outcome === 'stale') return false; // a PATCH came first: read again
         if (outcome === 'missing') return true;
         if (outcome === 'outdated') {
-          await this.checks.dueAgain(tx.manager, relayerId, lease, new Date());
+          await this.checks.dueNow(tx.manager, relayerId, new Date(), lease);
           return true;
         }
         const now = new Date();
@@ -178,7 +177,7 @@ export class RelayerHealthService {
   }
 }
 
-/** The one place disabled_reason.details is bounded. */
+/** The one place disabled_reason.details is bounded (docs/reference/hardening.md). */
 export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
   return result.ok ? null : { type: result.reason, details: excerpt(result.details, MAX_DETAILS) };
 }

@@ -3,18 +3,11 @@ import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/s
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import {
-  AnswerTooLargeError,
-  excerpt,
-  findCause,
-  hostOf,
-  HttpStatusError,
-  MAX_ANSWER_BYTES,
-} from './network-probes';
+import { AnswerTooLargeError, excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-probes';
 
 class RefusedUrlError extends Error {}
 
-/** The Fetch standard's null body statuses. */
+/** The Fetch standard's null body statuses: `new Response` throws on a body with them. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** docs/reference/relayer-health.md#1-the-checks; answers are read here, so that no client reads more. */
@@ -63,7 +56,7 @@ export class RpcFetch implements OnApplicationShutdown {
     // The RPC clients wrap what their fetch threw: the URL policy's refusal is found among the causes.
     const refusal = findCause(error, (e) => (e instanceof RefusedUrlError ? e : policyRefusal(e)));
     if (refusal) return `${host}: refused by the URL policy (${refusal.message})`;
-    const status = findCause(error, (e) => (e instanceof HttpStatusError ? e : hasStatus(e)));
+    const status = findCause(error, hasStatus); // HttpStatusError's too
     if (status) return `${host}: HTTP ${status.status}`;
     if (findCause(error, (e) => (isTimeout(e) ? e : null))) return `${host}: timed out`;
     const rpcError = findCause(error, jsonRpcError);
@@ -83,7 +76,6 @@ export class RpcFetch implements OnApplicationShutdown {
 
 const TOO_LARGE = new AnswerTooLargeError().message;
 
-/** The answer's body; the stream is cancelled as soon as it passes `limit` bytes. */
 async function readAtMost(
   response: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null },
   limit: number,
@@ -143,20 +135,17 @@ function jsonRpcError(error: unknown): { code: number; message: string | null } 
 
 /** A server's message without the URL parts it may echo; cut after, so that no half key is left. */
 function withoutUrlParts(message: string, url: string): string {
+  const parsed = URL.parse(url);
+  if (!parsed) return 'the message was withheld';
+  const parts = [
+    parsed.username,
+    parsed.password,
+    ...parsed.pathname.split('/'),
+    ...parsed.searchParams.values(),
+  ];
   let text = message;
-  try {
-    const parsed = new URL(url);
-    const parts = [
-      parsed.username,
-      parsed.password,
-      ...parsed.pathname.split('/'),
-      ...[...parsed.searchParams.values()],
-    ];
-    for (const part of parts.flatMap((p) => [p, safeDecode(p)]).filter((p) => p.length >= 4)) {
-      text = text.replaceAll(part, '***');
-    }
-  } catch {
-    return 'the message was withheld';
+  for (const part of parts.flatMap((p) => [p, safeDecode(p)]).filter((p) => p.length >= 4)) {
+    text = text.replaceAll(part, '***');
   }
   return excerpt(text, 160);
 }

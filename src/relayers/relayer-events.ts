@@ -1,11 +1,6 @@
 import type { RelayerResponse } from './dto/relayer.dto';
 
-/**
- * The relayer changes published on @nestjs/event-emitter (docs/reference/extension-events.md). After commit, under these
- * names; in the transaction of the change, under `<name>.committing` with the transaction's
- * EntityManager (the webhook outbox writes its delivery rows there, so that a committed change
- * always has them and a rolled-back one never does).
- */
+/** Published after commit, and as `<name>.committing` in the transaction (docs/reference/extension-events.md). */
 export const RELAYER_EVENTS = {
   created: 'relayer.created',
   updated: 'relayer.updated',

@@ -4,9 +4,6 @@ import type { NetworkType } from '../catalogue/catalogue.service';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { jsonColumn } from '../database/json-column';
 
-/** A custom RPC endpoint as stored. */
-export type StoredRpcUrl = RpcUrl;
-
 export interface DisabledReason {
   type: string;
   details: string;
@@ -46,9 +43,8 @@ export class RelayerEntity {
 
   /** Unmasked: the secret parts of the URLs never leave the process (see toRelayerResponse). */
   @DocumentColumn({ name: 'custom_rpc_urls', nullable: true, transformer: jsonColumn })
-  customRpcUrls: StoredRpcUrl[] | null;
+  customRpcUrls: RpcUrl[] | null;
 
-  /** The normalised policies; big integers keep every digit. */
   @DocumentColumn({ nullable: true, transformer: jsonColumn })
   policies: Record<string, unknown> | null;
 

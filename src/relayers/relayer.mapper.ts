@@ -4,7 +4,7 @@ import { maskUrl } from '../common/security/url-masking';
 import type { RelayerResponse } from './dto/relayer.dto';
 import type { RelayerEntity } from './relayer.entity';
 
-/** What leaves the process of a relayer: every field of docs/reference/relayers.md#5-the-relayer-in-answers, RPC URLs masked. */
+/** docs/reference/relayers.md#5-the-relayer-in-answers: RPC URLs masked. */
 export function toRelayerResponse(entity: RelayerEntity): RelayerResponse {
   return {
     id: entity.id,
@@ -25,7 +25,6 @@ export function toRelayerResponse(entity: RelayerEntity): RelayerResponse {
   };
 }
 
-/** The relayer's answer with its entity tag (docs/reference/safe-writes.md), which changes with every write of it. */
 export function toTaggedRelayer(entity: RelayerEntity): Tagged<RelayerResponse> {
   return new Tagged(toRelayerResponse(entity), entityTag(entity.version, entity.createdAt));
 }

@@ -28,12 +28,14 @@ export class RelayersModule implements OnModuleInit {
   onModuleInit(): void {
     this.notifications.registerUsers({
       kind: 'relayers',
-      findIdsUsing: (notificationId, limit) => this.relayers.findIdsByNotification(notificationId, limit),
+      findIdsUsing: (notificationId, limit) =>
+        this.relayers.findIdsBy('notification_id', notificationId, limit),
     });
     // ...and signers: a signer they use cannot be deleted (docs/reference/networks-and-signers.md#3-signers).
     this.signers.registerUsers({
       kind: 'relayers',
-      findIdsUsing: (signerId, limit, manager) => this.relayers.findIdsBySigner(signerId, limit, manager),
+      findIdsUsing: (signerId, limit, manager) =>
+        this.relayers.findIdsBy('signer_id', signerId, limit, manager),
     });
   }
 }

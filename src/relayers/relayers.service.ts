@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { SignersService } from '../signers/signers.service';
-import type { NetworkType } from '../catalogue/catalogue.service';
 import {
   PreconditionFailedError,
   ServiceUnavailableError,
@@ -26,9 +25,8 @@ import { RelayerEntity, type DisabledReason } from './relayer.entity';
 import { RelayersRepository } from './relayers.repository';
 import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound } from './relayers.errors';
 
-/** For the features that reference this one. */
+// For the features that reference this one, and the configuration file's reconciliation (src/config-file).
 export { relayerNotFound } from './relayers.errors';
-/** For the configuration file's reconciliation (src/config-file), which creates and updates as the API does. */
 export { CreateRelayerDto } from './dto/relayer.dto';
 export { RelayerCreateRules, RelayerPatchRules } from './relayers.validation';
 
@@ -46,16 +44,12 @@ export class RelayersService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /**
-   * `dto` passed every check that needs no lock (docs/architecture.md#a-requests-path); left are
-   * the notification, the signer still being there, and the unique keys.
-   */
+  /** `dto` passed every check that needs no lock (docs/architecture.md#a-requests-path). */
   async create(dto: NewRelayer, options: { dryRun?: boolean } = {}): Promise<Tagged<RelayerResponse>> {
     const id = dto.id ?? randomUUID();
     if (dto.notification_id != null) await this.assertNotificationExists(dto.notification_id);
     // A taken id or a signer already on this network is not looked up first: the insert's unique
     // keys refuse it, and the rule it broke is read then (two queries fewer on every create).
-
     const now = new Date();
     const entity = Object.assign(new RelayerEntity(), {
       id,
@@ -99,22 +93,22 @@ export class RelayersService {
       },
       { rollback: options.dryRun },
     );
-    if (refused) {
-      // The id is taken or the signer is on this network already (perhaps by a racing request that
-      // has since gone again): say which rule it broke.
-      if (await this.relayers.existsById(id)) throw duplicateRelayer();
-      await this.assertSignerFreeOnNetwork(dto.network_type, dto.network, dto.signer_id);
-      throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
+    if (!refused) return created;
+    if (await this.relayers.existsById(id)) throw duplicateRelayer();
+    const { network_type: type, network, signer_id: signerId } = dto;
+    const user = await this.relayers.findIdBySignerOnNetwork(type, network, signerId);
+    if (user !== null) {
+      throw new ValidationError(
+        `Signer with ID ${signerId} is already used by relayer ${user} on ${type} network '${network}'`,
+      );
     }
-    return created;
+    // Refused by a racing request that has since gone again.
+    throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
   }
 
   /**
-   * JSON merge patch, validated as a whole after merging, written only if the relayer did not
-   * change since it was read; otherwise read, merge and validate again (optimistic locking).
-   * Order (docs/reference/relayers.md#2-update): body shape (RelayerPatchRules), then existence, then the rest. `If-Match` (docs/reference/safe-writes.md) is
-   * checked against each read, and the write applies only to the version read: a write in
-   * between makes the next read a 412.
+   * Optimistic locking (docs/reference/relayers.md#2-update): merged and validated against each
+   * version read, written only to that version; a write in between makes the next read a 412.
    */
   async update(
     id: string,
@@ -167,13 +161,9 @@ export class RelayersService {
   }
 
   /**
-   * Applies a health check's verdict in the caller's transaction (docs/reference/relayer-health.md#1-the-checks): writes
-   * system_disabled and disabled_reason when they change and publishes relayer.state_changed
-   * when the relayer is disabled or re-enabled. 'stale' when a PATCH wrote it since it was read
-   * (read again and retry), so neither overwrites the other. 'outdated' when the relayer no
-   * longer has what the check probed (docs/reference/hardening.md): the verdict is about something that is no
-   * longer there and changes nothing. `probed` is asked about the very row whose version the
-   * write is conditional on, so no change can slip between the comparison and the write.
+   * A health check's verdict (docs/reference/relayer-health.md#1-the-checks). 'stale': a PATCH wrote
+   * it since it was read, retry. 'outdated': the relayer no longer has what the check probed.
+   * `probed` is asked about the very row whose version the write is conditional on.
    */
   async applyHealthVerdict(
     tx: Tx,
@@ -195,8 +185,10 @@ export class RelayersService {
       return 'applied';
     }
     const state = { systemDisabled: disabled, disabledReason: verdict.disabledReason, updatedAt: new Date() };
-    if (!(await this.relayers.setSystemStateIfVersion(tx.manager, id, relayer.version, state)))
+    // A PATCH never writes these columns, so a check and a PATCH never overwrite each other.
+    if ((await this.relayers.updateIfVersion(tx.manager, id, relayer.version, state)) !== 'written') {
       return 'stale';
+    }
     if (relayer.systemDisabled !== disabled) {
       await tx.publish(RELAYER_EVENTS.stateChanged, {
         relayer: toRelayerResponse({ ...relayer, ...state, version: relayer.version + 1 }),
@@ -251,18 +243,5 @@ export class RelayersService {
 
   private async assertNotificationExists(notificationId: string): Promise<void> {
     if (!(await this.notifications.exists(notificationId))) throw notificationNotFound(notificationId);
-  }
-
-  private async assertSignerFreeOnNetwork(
-    type: NetworkType,
-    network: string,
-    signerId: string,
-  ): Promise<void> {
-    const user = await this.relayers.findIdBySignerOnNetwork(type, network, signerId);
-    if (user !== null) {
-      throw new ValidationError(
-        `Signer with ID ${signerId} is already used by relayer ${user} on ${type} network '${network}'`,
-      );
-    }
   }
 }

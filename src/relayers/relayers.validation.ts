@@ -3,7 +3,12 @@ import { Catalogue, type NetworkType } from '../catalogue/catalogue.service';
 import { stringifyJson } from '../common/http/json';
 import type { UrlPolicyOptions } from '../common/security/url-policy';
 import { RESOURCE_ID_PATTERN } from '../common/validation/field-rules';
-import { MAX_RPC_URLS, resolveRpcUrlList, type RpcConfigDto } from '../common/validation/rpc-url-list';
+import {
+  MAX_RPC_URLS,
+  resolveRpcUrlList,
+  type RpcConfigDto,
+  type RpcUrl,
+} from '../common/validation/rpc-url-list';
 import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -11,15 +16,14 @@ import { SignersService } from '../signers/signers.service';
 import { CreateRelayerDto, UpdateRelayerDto } from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
 import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';
-import type { RelayerEntity, StoredRpcUrl } from './relayer.entity';
+import type { RelayerEntity } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
 import { signerNotFound } from './relayers.errors';
 
 /** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
 export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {
-  readonly custom_rpc_urls: StoredRpcUrl[] | null;
+  readonly custom_rpc_urls: RpcUrl[] | null;
   readonly policies: Policies | null;
-  /** The signer's address on the network type. */
   readonly address: string;
 }
 
@@ -28,10 +32,7 @@ type RelayerPatch = Omit<UpdateRelayerDto, 'custom_rpc_urls'> & {
   custom_rpc_urls?: ReadonlyArray<RpcConfigDto | null> | null;
 };
 
-/**
- * POST /relayers (docs/reference/relayers.md#1-create): the DTO, the policy tables, the URL
- * policy, the catalogue's network and the signer, all named in one 400.
- */
+/** POST /relayers (docs/reference/relayers.md#1-create): every problem named in one 400. */
 @Injectable()
 export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelayer> {
   readonly dto = CreateRelayerDto;
@@ -64,9 +65,8 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
 }
 
 /**
- * PATCH /relayers/{id} (docs/reference/relayers.md#2-update): the DTO; a body with problems names
- * those of the merge too when the relayer exists. A valid body is merged and checked by the
- * service against each version it reads (optimistic locking), with `mergeRelayer`.
+ * PATCH /relayers/{id} (docs/reference/relayers.md#2-update): a body with problems names those of
+ * the merge too; a valid one is merged by the service against each version it reads.
  */
 @Injectable()
 export class RelayerPatchRules implements BodyRules<UpdateRelayerDto, UpdateRelayerDto> {
@@ -97,10 +97,7 @@ export class RelayerPatchRules implements BodyRules<UpdateRelayerDto, UpdateRela
   }
 }
 
-/**
- * The changes a patch makes to the relayer (null when it changes nothing); every problem of the
- * merged result goes to `problems`.
- */
+/** The changes a patch makes to the relayer (null when it changes nothing). */
 export function mergeRelayer(
   current: RelayerEntity,
   patch: RelayerPatch,
@@ -126,7 +123,6 @@ export function mergeRelayer(
   return changedFields(current, next).length > 0 ? next : null;
 }
 
-/** The sorted names of the PATCH-able fields whose values differ. */
 export function changedFields(current: RelayerEntity, next: RelayerChanges): PatchableField[] {
   const differs: Record<PatchableField, boolean> = {
     custom_rpc_urls: stringifyJson(next.customRpcUrls) !== stringifyJson(current.customRpcUrls),
@@ -138,20 +134,13 @@ export function changedFields(current: RelayerEntity, next: RelayerChanges): Pat
   return PATCHABLE_FIELDS.filter((field) => differs[field]);
 }
 
-/**
- * The RPC URL items the URL policy can judge: every item of a list that passed the DTO, and of
- * one that did not, those whose `url` has no problem of its own (so that a bad weight does not
- * hide a bad URL; the others are null). Null when the list is absent, null, or not a list.
- */
+/** The RPC URL items the URL policy can judge: a bad weight must not hide a bad URL. */
 function checkableRpcUrls(list: unknown, failed: ReadonlySet<string>): Array<RpcConfigDto | null> | null {
   if (!Array.isArray(list)) return null;
   if (!failed.has('custom_rpc_urls')) return list as RpcConfigDto[];
   if (list.length > MAX_RPC_URLS) return null;
   return list.map((rpc: unknown, i) =>
-    typeof rpc === 'object' &&
-    rpc !== null &&
-    typeof (rpc as Partial<RpcConfigDto>).url === 'string' &&
-    !failed.has(`custom_rpc_urls[${i}].url`)
+    typeof (rpc as Partial<RpcConfigDto> | null)?.url === 'string' && !failed.has(`custom_rpc_urls[${i}].url`)
       ? (rpc as RpcConfigDto)
       : null,
   );

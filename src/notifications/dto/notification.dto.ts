@@ -1,12 +1,21 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { IsOptionalNewId, IsUrlText } from '../../common/validation/field-rules';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification.entity';
 
-export const MIN_SIGNING_KEY_LENGTH = 32;
-export const MAX_SIGNING_KEY_LENGTH = 1024;
+const MIN_SIGNING_KEY_LENGTH = 32;
+const MAX_SIGNING_KEY_LENGTH = 1024;
 const SIGNING_KEY_RULE = `signing_key must be a string of ${MIN_SIGNING_KEY_LENGTH} to ${MAX_SIGNING_KEY_LENGTH} characters`;
 const TYPE_RULE = `type must be one of: ${NOTIFICATION_TYPES.join(', ')}`;
+
+const IsSigningKey = (): PropertyDecorator =>
+  applyDecorators(
+    IsOptional(),
+    IsString({ message: SIGNING_KEY_RULE }),
+    MinLength(MIN_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE }),
+    MaxLength(MAX_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE }),
+  );
 
 export class CreateNotificationDto {
   @IsOptionalNewId()
@@ -26,10 +35,7 @@ export class CreateNotificationDto {
     minLength: MIN_SIGNING_KEY_LENGTH,
     writeOnly: true,
   })
-  @IsOptional()
-  @IsString({ message: SIGNING_KEY_RULE })
-  @MinLength(MIN_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE })
-  @MaxLength(MAX_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE })
+  @IsSigningKey()
   signing_key?: string | null;
 }
 
@@ -54,11 +60,8 @@ export class UpdateNotificationDto {
     writeOnly: true,
     description: 'Absent or null: unchanged. Empty string: removed. Otherwise at least 32 characters.',
   })
-  @IsOptional()
-  @IsString({ message: SIGNING_KEY_RULE })
+  @IsSigningKey()
   @ValidateIf((dto: UpdateNotificationDto) => dto.signing_key !== '')
-  @MinLength(MIN_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE })
-  @MaxLength(MAX_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE })
   signing_key?: string | null;
 }
 

@@ -32,7 +32,6 @@ const IsRelayerName = (): PropertyDecorator =>
     Matches(/\S/, { message: NAME_RULE }),
   );
 
-/** Optional `custom_rpc_urls`: at most 20 {url, weight} objects, each validated. */
 const IsRpcUrlList = (): PropertyDecorator =>
   applyDecorators(
     IsOptional(),
@@ -43,24 +42,20 @@ const IsRpcUrlList = (): PropertyDecorator =>
     Type(() => RpcConfigDto),
   );
 
-/** `policies`: an object whose shape follows the relayer's network_type (relayers.validation.ts). */
 const IsOptionalPolicies = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({
       nullable: true,
       description:
         "By the relayer's network_type: EvmPolicy, SolanaPolicy or StellarPolicy. In a PATCH, a JSON merge patch over the stored policies.",
-      oneOf: NETWORK_TYPES.map((type) => ({ title: POLICY_TITLES[type], ...policySchema(type) })),
+      oneOf: NETWORK_TYPES.map((type) => ({
+        title: `${type[0].toUpperCase()}${type.slice(1)}Policy`,
+        ...policySchema(type),
+      })),
     }),
     IsOptional(),
     IsObject({ message: 'policies must be an object' }),
   );
-
-const POLICY_TITLES: Readonly<Record<NetworkType, string>> = {
-  evm: 'EvmPolicy',
-  solana: 'SolanaPolicy',
-  stellar: 'StellarPolicy',
-};
 
 export class CreateRelayerDto {
   @IsOptionalNewId()
@@ -101,10 +96,7 @@ export class CreateRelayerDto {
   policies?: Record<string, unknown> | null;
 }
 
-/**
- * A JSON merge patch (RFC 7396). Absent: unchanged. null clears notification_id, custom_rpc_urls,
- * policies (or one policy field); null for name or paused is refused. Other keys: 400.
- */
+/** A JSON merge patch (RFC 7396); null for name or paused is refused. */
 export class UpdateRelayerDto extends PickType(CreateRelayerDto, [
   'notification_id',
   'custom_rpc_urls',

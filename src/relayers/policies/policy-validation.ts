@@ -8,8 +8,6 @@ export type PolicyValue =
   null | boolean | number | bigint | string | PolicyValue[] | { [key: string]: PolicyValue };
 export type Policies = { [key: string]: PolicyValue };
 
-export type PolicyValidationResult = { ok: true; policies: Policies } | { ok: false; errors: string[] };
-
 /*
  * One declarative table per network type (POLICY_SHAPES), read by one walker, not class-validator:
  * integers come as number | bigint | string, wei stays exact, items need `[i]` paths, and the walk
@@ -23,9 +21,8 @@ const [INT32_MAX, INT64_MAX, UINT8_MAX] = [2147483647n, 9223372036854775807n, 25
 const MAX_WEI_DIGITS = 1000;
 const WEI_LIMIT = 10n ** BigInt(MAX_WEI_DIGITS);
 const [MAX_ADDRESS_LIST, MAX_TOKENS] = [500, 100];
-/** The first error lines in sorted order are returned; an unknown key is echoed cut short. */
 const [MAX_ERROR_LINES, MAX_KEY_IN_MESSAGE] = [50, 64];
-/** Merge depth cap: deeper than any policy shape, so whatever lies below is refused by validation. */
+/** Deeper than any policy shape, so whatever lies below is refused by validation. */
 const MAX_MERGE_DEPTH = 8;
 
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -42,7 +39,6 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 /** Validates one value at `path`, pushing error lines; returns the normalised value or INVALID. */
 type CheckFn = (value: unknown, path: string, errors: string[]) => Outcome;
 
-/** A check and the schema of what it accepts: the rule is written once and documented from here. */
 type Check = CheckFn & { readonly schema: JsonSchema };
 
 const check = (schema: JsonSchema, fn: CheckFn): Check => Object.assign(fn, { schema });
@@ -59,7 +55,6 @@ type Shape = Readonly<Record<string, Field>>;
 
 const rejected = (errors: string[], line: string): typeof INVALID => (errors.push(line), INVALID);
 
-/** Integers come back as number when safe, as bigint beyond 2^53 (never through a float). */
 const normaliseInteger = (value: bigint): number | bigint =>
   value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 
@@ -68,8 +63,6 @@ function wholeNumber(value: unknown): bigint | undefined {
   if (typeof value === 'bigint') return value;
   return typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
 }
-
-// ---- field checks -------------------------------------------------------------------------------
 
 const boolean = (): Check =>
   check({ type: 'boolean' }, (value, path, errors) =>
@@ -83,7 +76,6 @@ const oneOf = (options: readonly string[]): Check =>
       : rejected(errors, `${path} must be one of: ${options.join(', ')}`),
   );
 
-/** A whole number from 0 to `max`, as a JSON number (no strings, no fractions). */
 const integer = (max: bigint): Check =>
   check(
     {
@@ -123,7 +115,6 @@ const wei = (): Check =>
     },
   );
 
-/** A finite number >= 0, at most `max` when given. */
 const decimal = (max?: number): Check =>
   check(
     { type: 'number', minimum: 0, ...(max === undefined ? {} : { maximum: max }) },
@@ -161,7 +152,7 @@ interface ListOptions {
   readonly unique?: { readonly key: (item: PolicyValue) => PolicyValue | undefined; readonly what: string };
 }
 
-const itself = (item: PolicyValue): PolicyValue => item;
+const itself = (item: PolicyValue) => item;
 
 const list = (item: Check, { max, unique }: ListOptions): Check =>
   check(
@@ -182,10 +173,7 @@ const list = (item: Check, { max, unique }: ListOptions): Check =>
 const nameInMessage = (key: string): string =>
   key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
 
-/**
- * Walks `shape`: unknown keys are refused by name, null fields are dropped, fallbacks filled in.
- * Every INVALID comes with an error line, so no new line in `errors` means a valid output.
- */
+/** Every INVALID comes with an error line, so no new line in `errors` means a valid output. */
 function walkShape(shape: Shape, value: Record<string, unknown>, path: string, errors: string[]): Policies {
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(shape, key)) errors.push(`${path}.${nameInMessage(key)} is not an allowed field`);
@@ -202,7 +190,7 @@ function walkShape(shape: Shape, value: Record<string, unknown>, path: string, e
       if (checked !== INVALID) output[key] = checked;
     }
   }
-  return output; // the caller compares the count of error lines
+  return output;
 }
 
 const object = (shape: Shape): Check =>
@@ -352,38 +340,30 @@ const POLICY_SHAPES: Readonly<Record<NetworkType, Shape>> = {
   stellar: STELLAR_POLICY,
 };
 
-/** The JSON Schema of each network type's policies, from the same tables the validator walks. */
 export function policySchema(type: NetworkType): JsonSchema {
   return shapeSchema(POLICY_SHAPES[type]);
 }
 
-/** Rules that span fields, checked on the raw object so that they hold whatever else is wrong. */
-function crossFieldErrors(type: NetworkType, raw: Record<string, unknown>): string[] {
-  const isSet = (key: string): boolean => Object.hasOwn(raw, key) && raw[key] != null;
-  return type === 'solana' && isSet('allowed_accounts') && isSet('disallowed_accounts')
-    ? [`${ROOT}.allowed_accounts and ${ROOT}.disallowed_accounts cannot both be set`]
-    : [];
-}
-
 /**
- * Validates a whole (already merged) policy object against the shape of `type`. Success: normalised
- * for storage (null fields dropped, integers number or bigint beyond 2^53, wei strings as integers,
- * keys in the shape's order, Solana's `fee_payment_strategy` `user` when absent). Failure: lines
- * naming full paths (`policies.allowed_tokens[0].mint ...`), de-duplicated and sorted.
+ * Validates a whole (already merged) policy object. Success: normalised for storage (null fields
+ * dropped, keys in the shape's order, defaults filled in). Failure: de-duplicated sorted lines.
  */
-export function validatePolicies(type: NetworkType, raw: unknown): PolicyValidationResult {
+export function validatePolicies(
+  type: NetworkType,
+  raw: unknown,
+): { ok: true; policies: Policies } | { ok: false; errors: string[] } {
   if (!isPlainObject(raw)) return { ok: false, errors: [`${ROOT} must be an object`] };
   const errors: string[] = [];
   const policies = walkShape(POLICY_SHAPES[type], raw, ROOT, errors);
-  errors.push(...crossFieldErrors(type, raw));
+  // Checked on the raw object, so that it holds whatever else is wrong.
+  if (type === 'solana' && raw.allowed_accounts != null && raw.disallowed_accounts != null) {
+    errors.push(`${ROOT}.allowed_accounts and ${ROOT}.disallowed_accounts cannot both be set`);
+  }
   if (errors.length === 0) return { ok: true, policies };
   return { ok: false, errors: [...new Set(errors)].sort().slice(0, MAX_ERROR_LINES) };
 }
 
-/**
- * RFC 7396 JSON merge patch of `patch` over `stored`: `null` removes a key, objects merge key by key,
- * anything else replaces (`null` clears the policies; `undefined` changes nothing). No input mutated.
- */
+/** RFC 7396 JSON merge patch of `patch` over `stored` (`undefined` changes nothing); no input mutated. */
 export function mergePolicies(stored: unknown, patch: unknown, depth = 0): unknown {
   if (patch === undefined) return stored;
   if (!isPlainObject(patch) || depth >= MAX_MERGE_DEPTH) return patch;
