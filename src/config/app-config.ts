@@ -12,12 +12,12 @@ export interface UrlPolicyConfig {
   readonly privateIpsVariable: string;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['json', 'pretty'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export const MIN_API_KEY_LENGTH = 32;
+const MIN_API_KEY_LENGTH = 32;
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/relayer.sqlite';
 
 /** Names the variable and what is wrong, never its value. */
@@ -72,6 +72,14 @@ class EnvReader {
     if (value === 'false' || value === '0') return false;
     this.problems.push(`${name} must be true or false`);
     return fallback;
+  }
+
+  oneOf(name: string, values: readonly string[]): string | undefined {
+    const value = this.raw(name)?.toLowerCase();
+    if (value !== undefined && !values.includes(value)) {
+      this.problems.push(`${name} must be one of ${values.join(', ')}`);
+    }
+    return value;
   }
 
   hostList(name: string): string[] {
@@ -148,14 +156,8 @@ export function loadConfig(env: Env) {
   const reader = new EnvReader(env);
   const production = reader.string('NODE_ENV', 'development') === 'production';
   const database = readDatabaseUrl(reader);
-  const logLevel = reader.string('LOG_LEVEL', 'info').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    reader.problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  }
-  const logFormat = reader.raw('LOG_FORMAT')?.toLowerCase() ?? null;
-  if (logFormat !== null && !(LOG_FORMATS as readonly string[]).includes(logFormat)) {
-    reader.problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
-  }
+  const logLevel = reader.oneOf('LOG_LEVEL', LOG_LEVELS) ?? 'info';
+  const logFormat = reader.oneOf('LOG_FORMAT', LOG_FORMATS) ?? null;
   const config = {
     production,
     http: {

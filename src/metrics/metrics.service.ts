@@ -52,7 +52,6 @@ export class MetricsService {
     });
   }
 
-  /** The Content-Type of the Prometheus text exposition format. */
   get contentType(): string {
     return this.registry.contentType;
   }
@@ -65,14 +64,12 @@ export class MetricsService {
       .sort();
   }
 
-  /** One metric in Prometheus text; a name the registry does not hold is a 404. */
   async metricText(name: string): Promise<string> {
     // Looked up among the names: the registry's own lookup is a plain object, where `constructor` exists.
     if (!this.names().includes(name)) throw new NotFoundError('Metric not found');
     return `${await this.registry.getSingleMetricAsString(name)}\n`;
   }
 
-  /** Every metric in Prometheus text. */
   scrapeText(): Promise<string> {
     return this.registry.metrics();
   }

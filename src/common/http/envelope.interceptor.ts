@@ -30,7 +30,6 @@ export function successEnvelope<T>(data: T): SuccessEnvelope<T> | SuccessEnvelop
   return { success: true, data, error: null };
 }
 
-/** docs/reference/envelope-and-errors.md */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}

@@ -39,7 +39,6 @@ export class PollingLoop {
     await this.running;
   }
 
-  /** Takes batches of `size` until one comes back short or the loop stops. */
   async drain<T>(
     size: number,
     next: () => Promise<T[]>,
@@ -71,7 +70,6 @@ export class PollingLoop {
   }
 }
 
-/** A background job of the application on a PollingLoop, whose rounds wait for the database. */
 export abstract class PollingService implements OnApplicationBootstrap, OnApplicationShutdown {
   protected readonly logger: Logger;
   protected readonly loop: PollingLoop;

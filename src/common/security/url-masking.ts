@@ -2,9 +2,8 @@ export const MASK = '***';
 
 /** The form of a stored URL that may leave the process (docs/reference/relayers.md#4-policies-and-rpc-urls). */
 export function maskUrl(raw: string): string {
-  if (!URL.canParse(raw)) return MASK;
-  const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return MASK;
+  const url = URL.parse(raw);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return MASK;
   return `${url.protocol}//${url.host}${maskPath(url.pathname)}${maskQuery(url.search)}`;
 }
 
