@@ -15,7 +15,6 @@ function fieldsOf(error: unknown): DriverErrorFields {
   return typeof error === 'object' && error !== null ? error : {};
 }
 
-/** The innermost driver error of a TypeORM QueryFailedError (or the error itself). */
 function driverError(error: unknown): DriverErrorFields {
   const fields = fieldsOf(error);
   return fields.driverError !== undefined ? fieldsOf(fields.driverError) : fields;

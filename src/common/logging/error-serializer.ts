@@ -47,7 +47,6 @@ function clean(value: unknown, depth: number): unknown {
   return output;
 }
 
-/** pino's `err` serializer: pino's standard one, without statements and their values at any depth. */
 export function serializeError(err: unknown): unknown {
   return clean(err, 0);
 }

@@ -39,11 +39,7 @@ export class PollingLoop {
     await this.running;
   }
 
-  async drain<T>(
-    size: number,
-    next: () => Promise<T[]>,
-    handle: (batch: T[]) => Promise<void>,
-  ): Promise<void> {
+  async drain<T>(size: number, next: () => Promise<T[]>, handle: (batch: T[]) => Promise<void>) {
     for (;;) {
       const batch = await next();
       if (batch.length === 0 || this.stopped) return;

@@ -13,7 +13,6 @@ export type SentUrl =
   | { readonly kind: 'ambiguous' }
   | { readonly kind: 'unmatched' };
 
-/** A URL sent back masked keeps the stored one it stands for (docs/reference/relayers.md#4-policies-and-rpc-urls). */
 export function resolveSentUrl(sent: string, stored: readonly string[]): SentUrl {
   const matches = new Set(stored.filter((url) => maskUrl(url) === sent));
   if (matches.size === 1) return { kind: 'kept', url: [...matches][0] };

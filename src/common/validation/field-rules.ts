@@ -50,7 +50,6 @@ export const IsOptionalRpcWeight = (): PropertyDecorator =>
     Max(RPC_WEIGHT.max, { message: `$property ${RPC_WEIGHT_RULE}` }),
   );
 
-/** A JSON object as JSON.parse makes it (not an array, not a class instance). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;

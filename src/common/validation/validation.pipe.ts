@@ -34,11 +34,7 @@ function childPath(parent: string, property: string): string {
   return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
 }
 
-function describeValidationErrors(
-  errors: readonly ClassValidatorError[],
-  failed: Set<string>,
-  parent = '',
-): string[] {
+function describeValidationErrors(errors: readonly ClassValidatorError[], failed: Set<string>, parent = '') {
   const lines: string[] = [];
   for (const error of errors) {
     const path = childPath(parent, error.property);
