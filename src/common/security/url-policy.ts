@@ -118,10 +118,7 @@ function hostOf(hostname: string): Host | null {
   return { kind: 'name', key: canonical };
 }
 
-/**
- * The policy for an address a host name resolved to, at connection time: what refuses a URL
- * written with that address refuses the connection (null when it may be contacted).
- */
+/** At connection time, for an address a name resolved to: what refuses a URL with it refuses it. */
 export function checkAddress(address: string, options: UrlPolicyOptions): string | null {
   const host = hostOf(isIP(address) === 6 ? `[${address}]` : address);
   return host?.kind === 'address' ? refuseAddress(host.addresses, options) : null;
