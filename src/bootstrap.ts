@@ -13,11 +13,7 @@ import { answerLiveness, LIVENESS_PATH } from './probes/liveness';
 
 export const API_PREFIX = 'api/v1';
 
-/** The application as it runs in production, for main.ts and the e2e tests. */
-export async function createApp(
-  config: AppConfig,
-  options: AppExtensions = {},
-): Promise<NestExpressApplication> {
+export async function createApp(config: AppConfig, options: AppExtensions = {}) {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, options), {
     bodyParser: false, // JsonBodyInterceptor reads bodies after authentication
     bufferLogs: true,

@@ -1,8 +1,5 @@
-/**
- * The package's public entry point (docs/extending.md): what a Nest developer needs to add modules
- * to the service, and nothing else. Every export here is covered by semver; etc/public-api.md lists
- * them and `npm run check` fails when they change without it (scripts/api-report.mjs).
- */
+// The package's public entry point (docs/extending.md): every export is covered by semver and listed in
+// etc/public-api.md, which `npm run check` compares.
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { AppExtensions } from './app.module';
 import { configureHttpServer, createApp as createServiceApp } from './bootstrap';
@@ -11,11 +8,7 @@ import type { AppConfig } from './config/app-config';
 /** What an extension adds: its modules, and the permissions its routes require. */
 export type ExtensionOptions = AppExtensions;
 
-/**
- * The service as `npm start` runs it (the envelope, authentication, rate limit, body rules, error
- * handling, OpenAPI document, HTTP server timeouts), with the extension's modules in its container.
- * Ready to `listen(port, host)`; call `exitGracefullyOnSignals(app, config)` to drain on SIGTERM.
- */
+/** The service as `npm start` runs it, with the extension's modules; `exitGracefullyOnSignals` drains it. */
 export async function createApp(
   config: AppConfig,
   options: ExtensionOptions = {},

@@ -12,12 +12,12 @@ export interface UrlPolicyConfig {
   readonly privateIpsVariable: string;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['json', 'pretty'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-export const MIN_API_KEY_LENGTH = 32;
+const MIN_API_KEY_LENGTH = 32;
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/relayer.sqlite';
 
 /** Names the variable and what is wrong, never its value. */
@@ -38,10 +38,6 @@ class EnvReader {
   raw(name: string): string | undefined {
     const value = this.env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
-  }
-
-  string(name: string, fallback: string): string {
-    return this.raw(name) ?? fallback;
   }
 
   integer(name: string, fallback: number, min: number, max: number): number {
@@ -74,6 +70,14 @@ class EnvReader {
     return fallback;
   }
 
+  oneOf(name: string, values: readonly string[]): string | undefined {
+    const value = this.raw(name)?.toLowerCase();
+    if (value !== undefined && !values.includes(value)) {
+      this.problems.push(`${name} must be one of ${values.join(', ')}`);
+    }
+    return value;
+  }
+
   hostList(name: string): string[] {
     const value = this.raw(name);
     if (value === undefined) return [];
@@ -88,7 +92,7 @@ class EnvReader {
 
 function readDatabaseUrl(reader: EnvReader): DatabaseConfig {
   try {
-    return parseDatabaseUrl(reader.string('DATABASE_URL', DEFAULT_DATABASE_URL));
+    return parseDatabaseUrl(reader.raw('DATABASE_URL') ?? DEFAULT_DATABASE_URL);
   } catch (error) {
     reader.problems.push((error as Error).message);
     return { kind: 'sqlite', path: ':memory:' };
@@ -146,21 +150,15 @@ export type AppConfig = ReturnType<typeof loadConfig>;
 /** docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
 export function loadConfig(env: Env) {
   const reader = new EnvReader(env);
-  const production = reader.string('NODE_ENV', 'development') === 'production';
+  const production = reader.raw('NODE_ENV') === 'production';
   const database = readDatabaseUrl(reader);
-  const logLevel = reader.string('LOG_LEVEL', 'info').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    reader.problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  }
-  const logFormat = reader.raw('LOG_FORMAT')?.toLowerCase() ?? null;
-  if (logFormat !== null && !(LOG_FORMATS as readonly string[]).includes(logFormat)) {
-    reader.problems.push(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}`);
-  }
+  const logLevel = reader.oneOf('LOG_LEVEL', LOG_LEVELS) ?? 'info';
+  const logFormat = reader.oneOf('LOG_FORMAT', LOG_FORMATS) ?? null;
   const config = {
     production,
     http: {
       port: reader.integer('PORT', 8080, 0, 65535),
-      host: reader.string('HOST', '0.0.0.0'),
+      host: reader.raw('HOST') ?? '0.0.0.0',
       trustProxy: parseTrustProxy(reader),
       requestTimeoutMs: reader.integer('REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
       shutdownGraceMs: reader.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
@@ -171,19 +169,19 @@ export function loadConfig(env: Env) {
     database,
     metrics: {
       port: reader.raw('METRICS_PORT') === undefined ? null : reader.integer('METRICS_PORT', 0, 0, 65535),
-      host: reader.string('METRICS_HOST', '127.0.0.1'),
+      host: reader.raw('METRICS_HOST') ?? '127.0.0.1',
     },
     redisUrl: reader.raw('REDIS_URL') ?? null,
     // The reference system's names (docs/reference/config-file.md#11-where-the-file-is).
     configFile: path.resolve(
       reader.raw('CONFIG_FILE') ??
-        path.join(reader.string('CONFIG_DIR', 'config'), reader.string('CONFIG_FILE_NAME', 'config.json')),
+        path.join(reader.raw('CONFIG_DIR') ?? 'config', reader.raw('CONFIG_FILE_NAME') ?? 'config.json'),
     ),
-    dataDir: path.resolve(reader.string('DATA_DIR', 'data')),
+    dataDir: path.resolve(reader.raw('DATA_DIR') ?? 'data'),
     rateLimit: {
       requestsPerSecond: reader.positiveNumber('RATE_LIMIT_REQUESTS_PER_SECOND', 100),
       burstSize: reader.integer('RATE_LIMIT_BURST_SIZE', 300, 1, 10_000_000),
-      keyPrefix: reader.string('RATE_LIMIT_KEY_PREFIX', 'relayer-rl'),
+      keyPrefix: reader.raw('RATE_LIMIT_KEY_PREFIX') ?? 'relayer-rl',
     },
     // docs/reference/hardening.md: in production no key may probe the internal network through us.
     rpcUrlPolicy: urlPolicy(reader, 'RPC', production),

@@ -9,7 +9,7 @@ export function parseDatabaseUrl(value: string): DatabaseConfig {
     return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) };
   }
   if (value.startsWith('mysql://')) {
-    const url = URL.canParse(value) ? new URL(value) : null;
+    const url = URL.parse(value);
     if (!url || !url.hostname || url.pathname.length <= 1) {
       throw new Error('DATABASE_URL must look like mysql://user:password@host:3306/database');
     }

@@ -59,7 +59,8 @@ export class MetricsListener implements OnApplicationBootstrap, BeforeApplicatio
       return;
     }
     try {
-      send(res, 200, this.metrics.contentType, await this.metrics.scrapeText());
+      const { registry } = this.metrics;
+      send(res, 200, registry.contentType, await registry.metrics());
     } catch (error) {
       this.logger.error({ err: error }, 'collecting the metrics failed');
       send(res, 500, JSON_TYPE, JSON.stringify(errorEnvelope('Internal Server Error')));

@@ -14,24 +14,11 @@ export class MetricsMiddleware implements NestMiddleware {
       const labels = { method: req.method, route, status: String(res.statusCode) };
       this.metrics.requests.inc(labels);
       this.metrics.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      this.countAnsweredError(res);
+      const answered = answeredErrorOf(res);
+      if (answered === 'rate-limited') this.metrics.rateLimited.inc();
+      else if (answered === 'database-unavailable') this.metrics.databaseErrors.inc({ kind: 'unavailable' });
+      else if (answered === 'database-query') this.metrics.databaseErrors.inc({ kind: 'query' });
     });
     next();
-  }
-
-  private countAnsweredError(res: Response): void {
-    switch (answeredErrorOf(res)) {
-      case 'rate-limited':
-        this.metrics.rateLimited.inc();
-        return;
-      case 'database-unavailable':
-        this.metrics.databaseErrors.inc({ kind: 'unavailable' });
-        return;
-      case 'database-query':
-        this.metrics.databaseErrors.inc({ kind: 'query' });
-        return;
-      case undefined:
-        return;
-    }
   }
 }

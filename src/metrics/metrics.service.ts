@@ -3,10 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { NotFoundError } from '../common/errors/domain-errors';
 import { DatabaseDialect } from '../database/dialects/database-dialect';
 
-/**
- * The service's Prometheus metrics, in a registry of its own (one per application, so that
- * tests can run several applications in one process).
- */
+/** A registry per application, so that tests can run several applications in one process. */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
@@ -52,11 +49,6 @@ export class MetricsService {
     });
   }
 
-  /** The Content-Type of the Prometheus text exposition format. */
-  get contentType(): string {
-    return this.registry.contentType;
-  }
-
   /** Every metric's name, sorted (as the reference system's registry gathers them). */
   names(): string[] {
     return this.registry
@@ -65,15 +57,9 @@ export class MetricsService {
       .sort();
   }
 
-  /** One metric in Prometheus text; a name the registry does not hold is a 404. */
   async metricText(name: string): Promise<string> {
     // Looked up among the names: the registry's own lookup is a plain object, where `constructor` exists.
     if (!this.names().includes(name)) throw new NotFoundError('Metric not found');
     return `${await this.registry.getSingleMetricAsString(name)}\n`;
-  }
-
-  /** Every metric in Prometheus text. */
-  scrapeText(): Promise<string> {
-    return this.registry.metrics();
   }
 }

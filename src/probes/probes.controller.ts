@@ -44,8 +44,13 @@ export class ProbesController {
     try {
       return await this.health.check([
         ...(this.lifecycle.draining ? [() => this.indicators.check('shutdown').down()] : []),
-        () => this.pingDatabase(),
-        ...(this.redis ? [() => this.pingRedis()] : []),
+        () =>
+          this.ping('database', async () => {
+            if (!this.database.isReady) throw new Error('not connected or migrations not applied');
+            // A table, not `SELECT 1`, which a Galera node outside the primary component still answers.
+            await this.dataSource.query(READINESS_QUERY);
+          }),
+        ...(this.redis ? [() => this.ping('redis', () => (this.redis as Redis).ping())] : []),
       ]);
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
@@ -54,23 +59,12 @@ export class ProbesController {
     }
   }
 
-  private pingDatabase() {
+  /** What `work` resolves to is left out of the answer. */
+  private ping(key: string, work: () => Promise<unknown>) {
     return this.indicators
-      .check('database')
+      .check(key)
       .attempt(async () => {
-        if (!this.database.isReady) throw new Error('not connected or migrations not applied');
-        // A table, not `SELECT 1`, which a Galera node outside the primary component still answers.
-        await this.dataSource.query(READINESS_QUERY);
-      })
-      .withTimeout(CHECK_TIMEOUT_MS);
-  }
-
-  private pingRedis() {
-    const redis = this.redis as Redis;
-    return this.indicators
-      .check('redis')
-      .attempt(async () => {
-        await redis.ping();
+        await work();
       })
       .withTimeout(CHECK_TIMEOUT_MS);
   }

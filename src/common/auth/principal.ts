@@ -21,10 +21,7 @@ export type Grant = Permission | ExtensionPermission | '*';
 const EXTENSION_PERMISSION = /^[a-z][a-z0-9_]*:[a-z][a-z0-9_]*$/;
 const declared = new Set<ExtensionPermission>();
 
-/**
- * Adds permissions of an extension to those an API key may be given (createApp's `permissions`).
- * They are declared for the process: every application built in it accepts them.
- */
+/** For the process: every application built in it accepts them. */
 export function declarePermissions(permissions: readonly string[]): void {
   for (const permission of permissions) {
     if (!EXTENSION_PERMISSION.test(permission)) {
@@ -36,7 +33,6 @@ export function declarePermissions(permissions: readonly string[]): void {
   }
 }
 
-/** What an API key may be given: the service's permissions, those declared by extensions, and `*`. */
 export function knownGrants(): readonly string[] {
   return [...PERMISSIONS, ...declared, '*'];
 }

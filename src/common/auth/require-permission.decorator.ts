@@ -5,7 +5,6 @@ import type { ExtensionPermission, Permission } from './principal';
 
 export const REQUIRED_PERMISSION = 'auth:requiredPermission';
 
-/** One of the service's permissions, or one an extension declared (docs/extending.md#permissions). */
 type RequiredPermission = Permission | ExtensionPermission;
 
 /** docs/reference/keys-and-audit.md; several when the route reaches more than one resource (all needed). */

@@ -15,7 +15,6 @@ function fieldsOf(error: unknown): DriverErrorFields {
   return typeof error === 'object' && error !== null ? error : {};
 }
 
-/** The innermost driver error of a TypeORM QueryFailedError (or the error itself). */
 function driverError(error: unknown): DriverErrorFields {
   const fields = fieldsOf(error);
   return fields.driverError !== undefined ? fieldsOf(fields.driverError) : fields;
@@ -70,8 +69,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof ServiceUnavailableError) return true;
   const e = driverError(error);
   if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
-  // A statement that ran out of its time (src/database/connection-wait.ts): MariaDB's
-  // max_statement_time (1969), MySQL's max_execution_time (3024).
+  // Statement timeouts (src/database/connection-wait.ts): MariaDB's 1969, MySQL's 3024.
   if (e.errno === 1969 || e.errno === 3024) return true;
   const outer = fieldsOf(error);
   return (

@@ -8,7 +8,6 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** The base of the errors of one status; `reason` is the message when none is given. */
 export function withStatus<S extends number>(status: S, reason: string) {
   return class extends DomainError {
     readonly status: S = status;

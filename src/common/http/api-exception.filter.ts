@@ -15,19 +15,7 @@ import { isDatabaseUnavailable } from '../errors/database-errors';
 import { DomainError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
 
-export interface ErrorEnvelope {
-  success: false;
-  data: null;
-  message: string;
-  error: string;
-}
-
-export const errorEnvelope = (message: string): ErrorEnvelope => ({
-  success: false,
-  data: null,
-  message,
-  error: message,
-});
+export const errorEnvelope = (message: string) => ({ success: false, data: null, message, error: message });
 
 /** Recorded on the response, so that the filter needs to know nobody who counts. */
 type AnsweredError = 'rate-limited' | 'database-unavailable' | 'database-query';

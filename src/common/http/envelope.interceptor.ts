@@ -6,14 +6,7 @@ import { Tagged } from './etag';
 import { Page } from './page';
 import { RAW_RESPONSE } from './raw-response.decorator';
 
-export interface SuccessEnvelope<T> {
-  success: true;
-  data: T;
-  error: null;
-  pagination?: { current_page: number; per_page: number; total_items: number };
-}
-
-export function successEnvelope<T>(data: T): SuccessEnvelope<T> | SuccessEnvelope<unknown[]> {
+export function successEnvelope(data: unknown) {
   if (data instanceof Page) {
     const page = data as Page<unknown>;
     return {
@@ -30,7 +23,6 @@ export function successEnvelope<T>(data: T): SuccessEnvelope<T> | SuccessEnvelop
   return { success: true, data, error: null };
 }
 
-/** docs/reference/envelope-and-errors.md */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
@@ -41,7 +33,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
       map((data: unknown) => {
         if (!(data instanceof Tagged)) return successEnvelope(data);
         context.switchToHttp().getResponse<Response>().setHeader('ETag', data.etag);
-        return successEnvelope<unknown>(data.data);
+        return successEnvelope(data.data);
       }),
     );
   }

@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { raw } from 'body-parser';
-import { parse as parseContentType } from 'content-type';
+import { parse as parseContentType, type ParsedMediaType } from 'content-type';
 import type { Request, RequestHandler, Response } from 'express';
 import { from, mergeMap, Observable } from 'rxjs';
 import { APP_CONFIG } from '../../config/config.module';
@@ -22,12 +22,10 @@ const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 const ACCEPTED_TYPES = new Set(['application/json', 'application/merge-patch+json']);
 /** docs/reference/envelope-and-errors.md; body-parser would also take zstd, which the contract does not. */
 const ACCEPTED_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
-const ACCEPTED_ENCODINGS_TEXT = 'identity, gzip, deflate or br';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 const WRONG_TYPE = 'Content-Type must be application/json or application/merge-patch+json';
 const NOT_JSON = 'Request body is not valid JSON: it must be a JSON object';
-const ENCODING_SHOWN_CHARS = 64;
 
 /** After authentication, so that no unauthenticated body is read (docs/reference/envelope-and-errors.md). */
 @Injectable()
@@ -47,10 +45,9 @@ export class JsonBodyInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     if (!METHODS_WITH_BODY.has(request.method)) return next.handle();
-    const read = this.reflector.get<boolean>(NO_BODY, context.getHandler())
-      ? this.readNoBody(request, http.getResponse<Response>())
-      : this.readBody(request, http.getResponse<Response>());
-    return from(read).pipe(
+    const response = http.getResponse<Response>();
+    const noBody = this.reflector.get<boolean>(NO_BODY, context.getHandler());
+    return from(noBody ? this.readNoBody(request, response) : this.readBody(request, response)).pipe(
       mergeMap((body) => {
         request.body = body;
         return next.handle();
@@ -63,11 +60,10 @@ export class JsonBodyInterceptor implements NestInterceptor {
     const sendsBody =
       request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
     if (!sendsBody) return {};
-    const body = await this.readBody(request, response);
-    const fields = Object.keys(body);
+    const fields = Object.keys(await this.readBody(request, response));
     if (fields.length > 0)
       throw new ValidationError(fields.map((field) => `${field} is not an allowed field`));
-    return body;
+    return {};
   }
 
   private async readBody(request: Request, response: Response): Promise<Record<string, unknown>> {
@@ -125,27 +121,23 @@ export class JsonBodyInterceptor implements NestInterceptor {
   }
 
   private unsupportedEncoding(encoding: string): UnsupportedMediaTypeError {
-    const shown =
-      encoding.length > ENCODING_SHOWN_CHARS ? `${encoding.slice(0, ENCODING_SHOWN_CHARS)}...` : encoding;
+    const shown = encoding.length > 64 ? `${encoding.slice(0, 64)}...` : encoding;
     return new UnsupportedMediaTypeError(
-      `Content-Encoding ${shown} is not supported: use ${ACCEPTED_ENCODINGS_TEXT}`,
+      `Content-Encoding ${shown} is not supported: use identity, gzip, deflate or br`,
     );
   }
 
   private assertJsonContentType(request: Request): void {
-    const header = request.headers['content-type'];
-    if (!header) throw new BadBodyError(WRONG_TYPE);
-    let type: string;
-    let charset: string | undefined;
+    let parsed: ParsedMediaType;
     try {
-      const parsed = parseContentType(header);
-      type = parsed.type;
-      charset = parsed.parameters.charset;
+      // Throws for a missing or empty header too.
+      parsed = parseContentType(request);
     } catch {
       throw new BadBodyError(WRONG_TYPE);
     }
-    if (!ACCEPTED_TYPES.has(type)) throw new BadBodyError(WRONG_TYPE);
-    if (charset !== undefined && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
+    if (!ACCEPTED_TYPES.has(parsed.type)) throw new BadBodyError(WRONG_TYPE);
+    const charset = parsed.parameters.charset?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
       throw new BadBodyError('Content-Type charset must be utf-8');
     }
   }

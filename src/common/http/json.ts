@@ -37,12 +37,8 @@ export function nestingDepth(text: string): number {
   return max;
 }
 
-interface JsonWithRaw {
-  rawJSON: (text: string) => unknown;
-}
-
 // JSON.rawJSON (Node >= 21) is not in TypeScript's lib yet.
-const rawJson = (JSON as unknown as JsonWithRaw).rawJSON;
+const rawJson = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON;
 
 /** Bigints as raw JSON numbers, so that res.json needs no replacer visiting every value. */
 export function withRawIntegers(value: unknown): unknown {

@@ -8,7 +8,6 @@ export const MAX_PER_PAGE = 100;
 const toWholeNumber = (value: unknown): unknown =>
   typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
 
-/** docs/reference/pagination.md */
 export class PageQueryDto {
   @ApiProperty({ required: false, minimum: 1, default: 1 })
   @IsOptional()

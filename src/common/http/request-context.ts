@@ -21,7 +21,6 @@ export class RequestContext {
     return RequestContext.storage.run(context, work);
   }
 
-  /** Express middleware: runs the rest of the request inside its context. */
   static readonly middleware = (req: Request, _res: Response, next: NextFunction): void => {
     const id = typeof req.id === 'string' || typeof req.id === 'number' ? String(req.id) : '';
     RequestContext.storage.run(new RequestContext(id), next);

@@ -23,15 +23,16 @@ function isFields(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null;
 }
 
-function clean(value: unknown, depth: number): unknown {
+/** pino's `err` serializer, which pino calls with the error alone. */
+export function serializeError(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return withoutValues(value);
   if (!isFields(value)) return value;
   if (depth >= MAX_DEPTH) return '[too deep]';
-  if (Array.isArray(value)) return value.map((item) => clean(item, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => serializeError(item, depth + 1));
   const fields = value instanceof Error ? (pino.stdSerializers.err(value) as unknown as Fields) : value;
   const output: Fields = {};
   for (const key of Object.keys(fields)) {
-    if (!DROPPED.has(key)) output[key] = clean(fields[key], depth + 1);
+    if (!DROPPED.has(key)) output[key] = serializeError(fields[key], depth + 1);
   }
   // An Error's message and stack are not enumerable.
   for (const key of ['type', 'message', 'stack'] as const) {
@@ -45,11 +46,6 @@ function clean(value: unknown, depth: number): unknown {
     }
   }
   return output;
-}
-
-/** pino's `err` serializer: pino's standard one, without statements and their values at any depth. */
-export function serializeError(err: unknown): unknown {
-  return clean(err, 0);
 }
 
 /** `logger.error(err)`: pino reads the message from the raw error, past the serializer, so it is given here. */

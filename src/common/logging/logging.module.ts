@@ -13,7 +13,6 @@ const loadPinoPretty = lazyRequire<typeof import('pino-pretty')>('pino-pretty');
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 const QUIET_PATHS = new Set(['/api/v1/health', '/api/v1/ready']);
 
-/** Echoes a sane client X-Request-Id or makes a new one, and sets it on the response at once. */
 export function requestId(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
@@ -40,10 +39,9 @@ export const LOG_SERIALIZERS = {
   err: serializeError,
 };
 
-type RoutedRequest = IncomingMessage & { route?: { path?: string }; ip?: string };
-
-function withRouteAndClient(req: RoutedRequest, value: Record<string, unknown>): Record<string, unknown> {
-  return { ...value, route: req.route?.path ?? null, client: req.ip ?? null };
+function withRouteAndClient(req: IncomingMessage, value: Record<string, unknown>): Record<string, unknown> {
+  const { route, ip } = req as IncomingMessage & { route?: { path?: string }; ip?: string };
+  return { ...value, route: route?.path ?? null, client: ip ?? null };
 }
 
 export function chooseLogFormat(config: AppConfig, stdoutIsTty: boolean): LogFormat {
@@ -120,14 +118,10 @@ async function destination(config: AppConfig, format: LogFormat): Promise<Destin
             genReqId: requestId,
             autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.has((req.url ?? '').split('?')[0]) },
             serializers: LOG_SERIALIZERS,
-            customSuccessObject: (req: RoutedRequest, _res: ServerResponse, value: Record<string, unknown>) =>
+            customSuccessObject: (req, _res, value: Record<string, unknown>) =>
               withRouteAndClient(req, value),
-            customErrorObject: (
-              req: RoutedRequest,
-              _res: ServerResponse,
-              _err: Error,
-              value: Record<string, unknown>,
-            ) => withRouteAndClient(req, value),
+            customErrorObject: (req, _res, _err, value: Record<string, unknown>) =>
+              withRouteAndClient(req, value),
           },
         };
       },

@@ -6,9 +6,7 @@ import { IS_PUBLIC } from '../auth/public.decorator';
 @Injectable()
 export class ApiKeyThrottlerGuard extends ThrottlerGuard {
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return Promise.resolve(
-      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) ===
-        true,
-    );
+    const targets = [context.getHandler(), context.getClass()];
+    return Promise.resolve(this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) === true);
   }
 }

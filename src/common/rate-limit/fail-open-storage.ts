@@ -1,8 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
-
 /** A Redis outage lets requests through rather than take the API down (docs/reference/rate-limits.md). */
 export class FailOpenThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
@@ -10,13 +8,7 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
 
   constructor(private readonly inner: ThrottlerStorage) {}
 
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string) {
     try {
       const record = await this.inner.increment(key, ttl, limit, blockDuration, throttlerName);
       if (this.failing) this.logger.log('rate-limit storage is back: limits are enforced again');
@@ -24,10 +16,9 @@ export class FailOpenThrottlerStorage implements ThrottlerStorage {
       return record;
     } catch (error) {
       if (!this.failing) {
+        const reason = String(error instanceof Error ? error.message : error);
         this.logger.warn(
-          `rate-limit storage unavailable, requests are served without limits until it returns: ${String(
-            error instanceof Error ? error.message : error,
-          )}`,
+          `rate-limit storage unavailable, requests are served without limits until it returns: ${reason}`,
         );
       }
       this.failing = true;

@@ -1,7 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
-
 interface Window {
   hits: number;
   expiresAt: number;
@@ -18,13 +16,7 @@ export class FixedWindowThrottlerStorage implements ThrottlerStorage {
     this.sweep.unref();
   }
 
-  increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    _throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
+  increment(key: string, ttl: number, limit: number, blockDuration: number, _throttlerName: string) {
     const now = Date.now();
     let window = this.windows.get(key);
     if (!window || (window.expiresAt <= now && window.blockedUntil <= now)) {

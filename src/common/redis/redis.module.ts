@@ -7,7 +7,6 @@ import { lazyRequire } from '../modules/lazy-require';
 
 const loadIoredis = lazyRequire<typeof import('ioredis')>('ioredis');
 
-/** null when REDIS_URL is not set. */
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 
 const STARTUP_WAIT_MS = 2000;

@@ -39,12 +39,7 @@ export class PollingLoop {
     await this.running;
   }
 
-  /** Takes batches of `size` until one comes back short or the loop stops. */
-  async drain<T>(
-    size: number,
-    next: () => Promise<T[]>,
-    handle: (batch: T[]) => Promise<void>,
-  ): Promise<void> {
+  async drain<T>(size: number, next: () => Promise<T[]>, handle: (batch: T[]) => Promise<void>) {
     for (;;) {
       const batch = await next();
       if (batch.length === 0 || this.stopped) return;
@@ -71,7 +66,6 @@ export class PollingLoop {
   }
 }
 
-/** A background job of the application on a PollingLoop, whose rounds wait for the database. */
 export abstract class PollingService implements OnApplicationBootstrap, OnApplicationShutdown {
   protected readonly logger: Logger;
   protected readonly loop: PollingLoop;

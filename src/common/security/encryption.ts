@@ -6,6 +6,7 @@ const ALGORITHM = 'aes-256-gcm';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+const UNDECRYPTABLE = 'Encrypted value could not be decrypted: wrong STORAGE_ENCRYPTION_KEY or altered data';
 const STRICT_BASE64 = /^(?:[A-Za-z\d+/]{4})*(?:[A-Za-z\d+/]{2}==|[A-Za-z\d+/]{3}=)?$/;
 
 export function isEncrypted(stored: string): boolean {
@@ -53,12 +54,7 @@ export class FieldCipher {
       if (associatedData !== undefined) decipher.setAAD(Buffer.from(associatedData, 'utf8'));
       return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
     } catch (cause) {
-      throw new Error(
-        'Encrypted value could not be decrypted: wrong STORAGE_ENCRYPTION_KEY or altered data',
-        {
-          cause,
-        },
-      );
+      throw new Error(UNDECRYPTABLE, { cause });
     }
   }
 

@@ -17,10 +17,7 @@ export async function createKeyFileOnce(file: string, hexKey: string): Promise<s
   }
 }
 
-export async function readOrCreateKeyFile(
-  file: string,
-  generate: () => string,
-): Promise<{ text: string; created: boolean }> {
+export async function readOrCreateKeyFile(file: string, generate: () => string) {
   const existing = await readIfExists(file);
   if (existing !== undefined) return { text: existing, created: false };
   await mkdir(path.dirname(file), { recursive: true });
@@ -38,8 +35,4 @@ async function readIfExists(file: string): Promise<string | undefined> {
   }
 }
 
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
-}
+const errorCode = (error: unknown): unknown => (error as { code?: unknown } | null | undefined)?.code;

@@ -1,15 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
 import { lazyRequire } from '../modules/lazy-require';
 import { checkAddress, type UrlPolicyOptions } from './url-policy';
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
 
 /** A seam so that tests can make a name resolve where they want. */
 @Injectable()
@@ -49,7 +43,7 @@ export class PolicyAgent {
 
   private create(UndiciAgent: typeof Agent): Agent {
     const { policy, resolver } = this;
-    const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback): void => {
+    const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
       resolver.lookup(hostname, (error, addresses) => {
         if (error) return callback(error, []);
         const allowed = addresses.filter((a) => checkAddress(a.address, policy) === null);

@@ -2,9 +2,8 @@ export const MASK = '***';
 
 /** The form of a stored URL that may leave the process (docs/reference/relayers.md#4-policies-and-rpc-urls). */
 export function maskUrl(raw: string): string {
-  if (!URL.canParse(raw)) return MASK;
-  const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return MASK;
+  const url = URL.parse(raw);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return MASK;
   return `${url.protocol}//${url.host}${maskPath(url.pathname)}${maskQuery(url.search)}`;
 }
 
@@ -14,7 +13,6 @@ export type SentUrl =
   | { readonly kind: 'ambiguous' }
   | { readonly kind: 'unmatched' };
 
-/** A URL sent back masked keeps the stored one it stands for (docs/reference/relayers.md#4-policies-and-rpc-urls). */
 export function resolveSentUrl(sent: string, stored: readonly string[]): SentUrl {
   const matches = new Set(stored.filter((url) => maskUrl(url) === sent));
   if (matches.size === 1) return { kind: 'kept', url: [...matches][0] };

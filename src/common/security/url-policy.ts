@@ -1,38 +1,24 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * The SSRF policy for URLs the service stores and something else later calls (custom RPC URLs,
- * webhook targets).
- *
- * Host names are deliberately not resolved: an answer obtained at write time says nothing about the
- * answer the sender gets at delivery time (DNS rebinding, short TTLs), so resolving here would only
- * give a false sense of safety. Whoever opens the connection must check the address it connects to.
+ * The SSRF policy for stored URLs. Host names are not resolved: the answer at write time says nothing
+ * of the one at delivery (DNS rebinding), so whoever connects checks the address (checkAddress).
  */
 export interface UrlPolicyOptions {
   /** Exact hosts, or `*.example.com` for any subdomain of example.com. Empty: any host. */
   allowedHosts: string[];
   /** Also refuse loopback, private, link-local and CGNAT addresses and `localhost`. */
   blockPrivateIps: boolean;
-  /**
-   * The environment variable that allows private addresses again: the refusal names it, so that
-   * whoever meets it knows the way out (docs/reference/hardening.md).
-   */
+  /** Named by the refusal as the way out (docs/reference/hardening.md). */
   privateIpsVariable?: string;
 }
 
-const NOT_HTTP = 'must be an http or https URL';
 const NO_HOST = 'must have a host';
-const INVALID = 'must be a valid URL';
-const WHITESPACE = 'must not contain whitespace or control characters';
 const METADATA = 'points to a cloud metadata address';
-const UNSPECIFIED = 'points to an unspecified address';
 const PRIVATE = 'points to a private or loopback address';
 const NOT_ALLOWED = 'host is not in the allowed hosts list';
 
-type Family = 'ipv4' | 'ipv6';
-type Subnet = readonly [network: string, prefix: number];
-
-function blockList(subnets: readonly Subnet[]): BlockList {
+function blockList(subnets: readonly (readonly [network: string, prefix: number])[]): BlockList {
   const list = new BlockList();
   for (const [network, prefix] of subnets) {
     list.addSubnet(network, prefix, isIP(network) === 6 ? 'ipv6' : 'ipv4');
@@ -46,8 +32,6 @@ const CLOUD_METADATA_ADDRESSES = blockList([
   ['100.100.100.200', 32], // Alibaba Cloud
   ['fd00:ec2::254', 128], // AWS over IPv6
 ]);
-
-const CLOUD_METADATA_HOSTS: ReadonlySet<string> = new Set(['metadata.google.internal']);
 
 const UNSPECIFIED_ADDRESSES = blockList([
   ['0.0.0.0', 8],
@@ -79,27 +63,22 @@ const EMBEDS_IPV4 = blockList([
 
 interface Address {
   address: string;
-  family: Family;
+  family: 'ipv4' | 'ipv6';
 }
 
 type Host = { kind: 'address'; addresses: Address[]; key: string } | { kind: 'name'; key: string };
 
 export function checkUrl(raw: string, options: UrlPolicyOptions): string | null {
   // WHATWG URL silently strips or drops these; refusing them keeps every parser seeing the same host.
-  if (/[\s\p{Cc}]/u.test(raw)) return WHITESPACE;
+  if (/[\s\p{Cc}]/u.test(raw)) return 'must not contain whitespace or control characters';
 
   const scheme = /^([a-z][a-z\d+.-]*):/i.exec(raw)?.[1]?.toLowerCase();
-  if (scheme !== 'http' && scheme !== 'https') return NOT_HTTP;
+  if (scheme !== 'http' && scheme !== 'https') return 'must be an http or https URL';
   // WHATWG URL accepts `http:host`, `http:\\host` and `http:///host`; RFC 3986 sees no host in them.
   if (!hasAuthority(raw.slice(scheme.length + 1))) return NO_HOST;
 
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return INVALID;
-  }
-
+  const url = URL.parse(raw);
+  if (url === null) return 'must be a valid URL';
   const host = hostOf(url.hostname);
   if (host === null) return NO_HOST;
 
@@ -131,25 +110,15 @@ function hostOf(hostname: string): Host | null {
   // `169.254.169.254..` or `0xa9fea9fe.` are domains to WHATWG URL but numbers to many resolvers.
   const stripped = hostname.replace(/\.+$/, '');
   if (stripped === '') return null;
-  const canonical = stripped === hostname ? hostname : reparseHostname(stripped);
+  const canonical =
+    stripped === hostname ? hostname : (URL.parse(`http://${stripped}/`)?.hostname ?? stripped);
   if (isIP(canonical) === 4) {
     return { kind: 'address', addresses: [{ address: canonical, family: 'ipv4' }], key: canonical };
   }
   return { kind: 'name', key: canonical };
 }
 
-function reparseHostname(host: string): string {
-  try {
-    return new URL(`http://${host}/`).hostname;
-  } catch {
-    return host;
-  }
-}
-
-/**
- * The policy for an address a host name resolved to, at connection time: what refuses a URL
- * written with that address refuses the connection (null when it may be contacted).
- */
+/** At connection time, for an address a name resolved to: what refuses a URL with it refuses it. */
 export function checkAddress(address: string, options: UrlPolicyOptions): string | null {
   const host = hostOf(isIP(address) === 6 ? `[${address}]` : address);
   return host?.kind === 'address' ? refuseAddress(host.addresses, options) : null;
@@ -158,7 +127,7 @@ export function checkAddress(address: string, options: UrlPolicyOptions): string
 function refuseAddress(addresses: readonly Address[], options: UrlPolicyOptions): string | null {
   const matches = (list: BlockList): boolean => addresses.some((a) => list.check(a.address, a.family));
   if (matches(CLOUD_METADATA_ADDRESSES)) return METADATA;
-  if (matches(UNSPECIFIED_ADDRESSES)) return UNSPECIFIED;
+  if (matches(UNSPECIFIED_ADDRESSES)) return 'points to an unspecified address';
   if (options.blockPrivateIps && matches(PRIVATE_ADDRESSES)) return privateRefusal(options);
   return null;
 }
@@ -169,7 +138,7 @@ function privateRefusal(options: UrlPolicyOptions): string {
 }
 
 function refuseName(name: string, options: UrlPolicyOptions): string | null {
-  if (CLOUD_METADATA_HOSTS.has(name)) return METADATA;
+  if (name === 'metadata.google.internal') return METADATA;
   if (options.blockPrivateIps && (name === 'localhost' || name.endsWith('.localhost'))) {
     return privateRefusal(options);
   }
@@ -226,9 +195,6 @@ function canonicalHost(value: string): Host | null {
   const ipv6 = isIP(unbracketed) === 6;
   // Hosts only: an entry with a port, a path or credentials never matches.
   if (!ipv6 && (value === '' || /[\s/?#@:\\[\]]/.test(value))) return null;
-  try {
-    return hostOf(new URL(`http://${ipv6 ? `[${unbracketed}]` : value}/`).hostname);
-  } catch {
-    return null;
-  }
+  const url = URL.parse(`http://${ipv6 ? `[${unbracketed}]` : value}/`);
+  return url === null ? null : hostOf(url.hostname);
 }

@@ -5,14 +5,12 @@ import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min }
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;
 export const RESOURCE_ID_RULE = "must be 1 to 36 characters of letters, digits, '-' or '_'";
 
-/** `id` of a relayer or notification (docs/reference/relayers.md#1-create): 1..36 of letters, digits, '-' and '_'. */
 export const IsResourceId = (): PropertyDecorator =>
   applyDecorators(
     IsString({ message: `$property ${RESOURCE_ID_RULE}` }),
     Matches(RESOURCE_ID_PATTERN, { message: `$property ${RESOURCE_ID_RULE}` }),
   );
 
-/** The optional `id` of a create body: absent or null gets a fresh UUID v4. */
 export const IsOptionalNewId = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({
@@ -26,7 +24,7 @@ export const IsOptionalNewId = (): PropertyDecorator =>
 
 export const MAX_URL_LENGTH = 2048;
 
-/** A URL field: a non-empty string of at most 2048 characters; the URL policy checks the rest. */
+/** The URL policy checks the rest. */
 export const IsUrlText = (): PropertyDecorator =>
   applyDecorators(
     IsString({ message: '$property must be a string holding an http or https URL' }),
@@ -34,7 +32,6 @@ export const IsUrlText = (): PropertyDecorator =>
     MaxLength(MAX_URL_LENGTH, { message: `$property must be at most ${MAX_URL_LENGTH} characters` }),
   );
 
-/** The weight of an RPC URL (relayer custom URLs and catalogue networks alike). */
 export const RPC_WEIGHT = { min: 0, max: 100, default: 100 } as const;
 export const RPC_WEIGHT_RULE = `must be a whole number from ${RPC_WEIGHT.min} to ${RPC_WEIGHT.max}`;
 
@@ -44,7 +41,6 @@ export function isRpcWeight(value: unknown): value is number {
   );
 }
 
-/** An optional RPC URL weight in a DTO. */
 export const IsOptionalRpcWeight = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({ minimum: RPC_WEIGHT.min, maximum: RPC_WEIGHT.max, default: RPC_WEIGHT.default }),
@@ -54,7 +50,6 @@ export const IsOptionalRpcWeight = (): PropertyDecorator =>
     Max(RPC_WEIGHT.max, { message: `$property ${RPC_WEIGHT_RULE}` }),
   );
 
-/** A JSON object as JSON.parse makes it (not an array, not a class instance). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;

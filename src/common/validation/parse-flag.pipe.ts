@@ -1,10 +1,7 @@
 import type { PipeTransform } from '@nestjs/common';
 import { ValidationError } from '../errors/domain-errors';
 
-/**
- * A boolean query flag such as `dry_run`: `true` or `false`, absent is false; any other value
- * (`1`, `yes`, empty, given twice) is a 400 naming the flag rather than a silent false.
- */
+/** Anything but `true`, `false` or absent (`1`, empty, given twice) is a 400 rather than a silent false. */
 export class ParseFlagPipe implements PipeTransform<unknown, boolean> {
   constructor(private readonly name: string) {}
 

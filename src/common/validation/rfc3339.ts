@@ -2,21 +2,14 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 
-// RFC 3339 section 5.6 `date-time`: full-date "T" full-time, with a time offset, seconds required,
-// fraction optional. T and Z may be lower case (section 5.6, note). Nothing else: ISO 8601's week
-// (2030-W01), ordinal (2030-123), basic (20300101) and date-only forms are what Date.parse and the
-// ISO 8601 validator read differently, or not at all, which made them 500s and ignored filters.
+// RFC 3339 5.6 `date-time` only (T and Z in either case): ISO 8601's week, ordinal, basic and date-only
+// forms are read differently by Date.parse and the ISO 8601 validator, which made them 500s and ignored filters.
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
-/**
- * The one reader of every date the API reads (docs/reference/hardening.md "Dates"): the instant an RFC 3339 date
- * and time names, or null when the text is not one or names an impossible date (February 30th,
- * hour 25, offset +24:00). Fractions beyond milliseconds are cut, as a Date holds no more. A leap
- * second (`:60`) is refused: a Date cannot hold it.
- */
+/** Every date the API reads (docs/reference/hardening.md); null for an impossible one, a leap second included. */
 export function parseRfc3339(text: string): Date | null {
   const match = DATE_TIME.exec(text);
   if (!match) return null;
@@ -37,11 +30,7 @@ export function parseRfc3339(text: string): Date | null {
   return new Date(utc.getTime() - offsetMinutes * 60_000);
 }
 
-/**
- * A DTO field holding an RFC 3339 date and time: a valid text becomes the Date it names (the
- * service reads that, never the text again); anything else stays as sent and fails with `message`.
- * Absent and null are left to @IsOptional.
- */
+/** A valid text becomes the Date it names, which the service reads instead; anything else fails with `message`. */
 export const IsRfc3339DateTime = (message: string): PropertyDecorator =>
   applyDecorators(
     Transform(({ value }: { value: unknown }) =>

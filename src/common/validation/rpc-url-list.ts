@@ -3,7 +3,6 @@ import { resolveSentUrl } from '../security/url-masking';
 import { checkUrl, type UrlPolicyOptions } from '../security/url-policy';
 import { IsOptionalRpcWeight, IsUrlText, RPC_WEIGHT } from './field-rules';
 
-/** At most this many RPC URLs in a relayer's custom list or a network's list. */
 export const MAX_RPC_URLS = 20;
 
 /** An RPC endpoint as stored and as answered (masked): `{url, weight}`. */
@@ -12,7 +11,6 @@ export interface RpcUrl {
   weight: number;
 }
 
-/** One `{url, weight}` item of a request body. */
 export class RpcConfigDto {
   @ApiProperty({ example: 'https://eth-mainnet.example.com/v2/KEY' })
   @IsUrlText()
@@ -22,7 +20,6 @@ export class RpcConfigDto {
   weight?: number | null;
 }
 
-/** An RPC endpoint as answered. */
 export class RpcConfigResponse {
   @ApiProperty({ description: 'Masked: no credentials, last path segment and query values ***' })
   url: string;
@@ -32,11 +29,8 @@ export class RpcConfigResponse {
 }
 
 /**
- * The RPC list a request sets, from its items (`null` for an item whose URL already failed the
- * DTO's rules: it is skipped, its problem is already named). Applies the RPC URL policy to each new
- * URL. A masked URL sent back as GET showed it keeps the stored URL it stands for, wherever it is
- * in the list; one that stands for none, or for two, is refused, so the mask text is never stored.
- * Problems name `<field>[i].url`.
+ * `null` for an item whose URL already failed the DTO. A masked URL keeps the stored URL it stands for,
+ * wherever it is in the list; one standing for none or two is refused, so the mask is never stored.
  */
 export function resolveRpcUrlList(
   given: ReadonlyArray<RpcConfigDto | null>,

@@ -13,15 +13,11 @@ import { validateSync, type ValidatorOptions } from 'class-validator';
 import type { Request } from 'express';
 import { ValidationError } from '../errors/domain-errors';
 
-/**
- * A body checked against its DTO class without throwing: `value` is the transformed instance
- * (a field in `failed` may hold anything) and `problems` the message lines, so that a route's
- * further checks can add theirs to one 400 (docs/reference/envelope-and-errors.md).
- */
+/** Not thrown, so that a route's further checks add theirs to one 400; a field in `failed` may hold anything. */
 export interface DtoCheck<T> {
   readonly value: T;
   readonly problems: readonly string[];
-  /** The full path of every field that failed a rule, and of its parents (`custom_rpc_urls[0].url`). */
+  /** Failed fields and their parents, by full path (`custom_rpc_urls[0].url`). */
   readonly failed: ReadonlySet<string>;
 }
 
@@ -33,18 +29,12 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
   validationError: { target: false, value: false },
 };
 
-/** The path of a nested field: `custom_rpc_urls[0].weight`, `policies.min_balance`. */
 function childPath(parent: string, property: string): string {
   if (parent === '') return property;
   return /^\d+$/.test(property) ? `${parent}[${property}]` : `${parent}.${property}`;
 }
 
-/** One line per failed rule, each naming the field by its full path (collected into `failed`). */
-function describeValidationErrors(
-  errors: readonly ClassValidatorError[],
-  failed: Set<string>,
-  parent = '',
-): string[] {
+function describeValidationErrors(errors: readonly ClassValidatorError[], failed: Set<string>, parent = '') {
   const lines: string[] = [];
   for (const error of errors) {
     const path = childPath(parent, error.property);
@@ -68,14 +58,11 @@ function withPath(text: string, property: string, path: string): string {
 }
 
 /**
- * Keys no body field is named, that object copying treats specially: JSON.parse keeps
- * `"__proto__"` as an own property, but copying it (as class-transformer does) changes the
- * prototype instead, so the key would vanish or swap the DTO's class; an own `constructor` makes
- * class-transformer and class-validator look for metadata on a string.
+ * JSON.parse keeps `"__proto__"` as an own key, but copying it (as class-transformer does) sets the
+ * prototype instead; an own `constructor` sends class-transformer and class-validator to a string's metadata.
  */
 const OBJECT_MACHINERY_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** A copy of the body without such keys, each named as the unknown field it is. */
 function withoutPrototypeKeys(value: unknown, path: string, problems: string[]): unknown {
   if (Array.isArray(value))
     return value.map((item, i) => withoutPrototypeKeys(item, childPath(path, String(i)), problems));
@@ -88,7 +75,6 @@ function withoutPrototypeKeys(value: unknown, path: string, problems: string[]):
   return copy;
 }
 
-/** Transforms and validates a plain object against `type`, collecting every problem. */
 export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): DtoCheck<T> {
   const problems: string[] = [];
   const source = withoutPrototypeKeys(typeof plain === 'object' && plain !== null ? plain : {}, '', problems);
@@ -101,11 +87,7 @@ export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unk
 
 const PLAIN_TYPES: ReadonlySet<unknown> = new Set([String, Boolean, Number, Array, Object]);
 
-/**
- * The global pipe: bodies, queries and params typed by a DTO class are transformed and validated;
- * unknown fields are refused by name, values are not converted implicitly (`"false"` stays a
- * string and fails @IsBoolean), and every failure is listed in one 400.
- */
+/** Values are not converted implicitly: `"false"` stays a string and fails @IsBoolean. */
 @Injectable()
 export class DtoValidationPipe implements PipeTransform {
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
@@ -117,20 +99,13 @@ export class DtoValidationPipe implements PipeTransform {
   }
 }
 
-/**
- * What a write route checks beyond its DTO's rules (policies, URL policy, catalogue, signers): an
- * injectable provider of the resource's module, run by `@ValidBody(Rules)` after the DTO.
- */
+/** What a write route checks beyond its DTO (policies, URL policy, catalogue, signers), as a provider. */
 export interface BodyRules<T extends object, V> {
   readonly dto: ClassConstructor<T>;
-  /**
-   * Adds the problems of `body` to `problems` (which holds the DTO's already; a field in
-   * `body.failed` is skipped) and returns the valid value, used only when there are none.
-   */
+  /** Adds to `problems` (the DTO's are in already; skip `body.failed`); the value is used only without any. */
   check(body: DtoCheck<T>, problems: string[], params: Readonly<Record<string, unknown>>): V | Promise<V>;
 }
 
-/** The validation stage of a write: the DTO, then `rules`; every problem in one ValidationError. */
 export async function validateBody<T extends object, V>(
   rules: BodyRules<T, V>,
   body: unknown,
@@ -153,11 +128,7 @@ const RawBody = createParamDecorator((_: unknown, ctx: ExecutionContext): RawBod
   return { body: request.body as unknown, params: request.params };
 });
 
-/**
- * The body of a write route, validated in one stage (docs/architecture.md): the DTO, then `rules`;
- * every problem in one 400. The parameter receives what `rules.check` returns, valid except for
- * the rules that need the database under a lock.
- */
+/** docs/architecture.md: the parameter is valid except for the rules that need the database under a lock. */
 export function ValidBody<T extends object, V>(rules: Type<BodyRules<T, V>>): ParameterDecorator {
   @Injectable()
   class RulesPipe implements PipeTransform<RawBody, Promise<V>> {
