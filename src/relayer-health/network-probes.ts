@@ -2,6 +2,7 @@ import { parseJson } from '../common/http/json';
 import { lazyRequire } from '../common/modules/lazy-require';
 import type { xdr } from '@stellar/stellar-sdk';
 import type { Address as EvmAddress } from 'viem';
+import { AnswerTooLargeError, HttpStatusError } from './relayer-health.errors';
 
 // Loaded on the first check of their network type: together they add about a second to a cold start.
 const loadViem = lazyRequire<typeof import('viem')>('viem');
@@ -246,12 +247,6 @@ export function hostOf(url: string): string {
 
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-export class AnswerTooLargeError extends Error {
-  constructor() {
-    super('answer larger than 1 MiB');
-  }
-}
-
 /** viem, undici and the SDKs wrap errors: the first match among the causes. */
 export function findCause<T>(error: unknown, match: (error: unknown) => T | null): T | null {
   let current: unknown = error;
@@ -268,12 +263,6 @@ function reasonFor(reason: DisableReasonCode, error: unknown): DisableReasonCode
   return findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null))
     ? 'RpcValidationFailed'
     : reason;
-}
-
-export class HttpStatusError extends Error {
-  constructor(readonly status: number) {
-    super(`HTTP ${status}`);
-  }
 }
 
 async function postJson(

@@ -3,9 +3,8 @@ import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/s
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { AnswerTooLargeError, excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-probes';
-
-class RefusedUrlError extends Error {}
+import { excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-probes';
+import { AnswerTooLargeError, RefusedUrlError } from './relayer-health.errors';
 
 /** The Fetch standard's null body statuses: `new Response` throws on a body with them. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
