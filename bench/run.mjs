@@ -1,5 +1,5 @@
-// `npm run bench`: load-tests the built service against four baselines on the same machine and
-// writes bench/results/<timestamp>.json, docs/benchmarks.md and docs/benchmarks.svg.
+// `npm run bench`: load-tests the built service against five baselines (B0-B4) on the same machine
+// and writes bench/results/<timestamp>.json, docs/benchmarks.md and docs/benchmarks.svg.
 //
 //   npm run bench                              full run, SQLite then MySQL (about 35 minutes)
 //   npm run bench -- --quick                   smoke run: 2 s per measurement (about 5 minutes)
@@ -21,7 +21,8 @@
 // in all) for processes outside the benchmark to stop using more than a quarter of a core;
 // --webhook-events N (5000, quick 2000): the changes of each webhook-deliveries phase;
 // --health-relayers N (10000, quick 1000): the relayers of the health-round scenario;
-// --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call.
+// --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call;
+// --no-b4 (leave out B4, the floor of a health round: bench/lib/b4.mjs).
 //
 // Soak mode (bench/lib/soak.mjs, `--soak S`): per database, a service of its own on a fresh database
 // under S seconds of mixed load (GET by id, PATCH, list, POST relayer) at --soak-rate req/s (400; 0:
@@ -32,6 +33,10 @@
 // Health-check scenario (bench/lib/health.mjs, `--scenarios health-round`): one round of checks over
 // N relayers against one local anvil, time and CPU, and GET /relayers/{id} during it next to the
 // same without checks. Like the webhook scenarios: its own services and database, after the rest.
+// Its baseline is B4, the floor of a round (bench/baselines/b4-rpc.mjs, run by bench/lib/b4.mjs):
+// a bare Node script, no database and no framework, that makes the same JSON-RPC calls for the same
+// addresses on the same anvil in batches (300 calls per POST, 4 POSTs in flight), timed with its
+// CPU right after the service's round alone; the scenario reports service ÷ B4 for time and CPU.
 //
 // Webhook scenarios (bench/lib/webhooks.mjs; `--scenarios webhooks` selects the three): deliveries
 // per second from one instance to a local receiver, and what the outbox adds to POST and PATCH
@@ -123,6 +128,7 @@ const { values: argv } = parseArgs({
     'soak-interval': { type: 'string', default: '10' },
     'soak-connections': { type: 'string', default: '20' },
     'no-b3': { type: 'boolean', default: false },
+    'no-b4': { type: 'boolean', default: false },
     // Profiling mode (bench/lib/profile.mjs): --cpu-prof of GET by id and POST relayer, by category.
     profile: { type: 'boolean', default: false },
     'profile-loads': { type: 'string' },
@@ -172,6 +178,7 @@ const options = {
   soakIntervalS: Number(argv['soak-interval']),
   soakConnections: Number(argv['soak-connections']),
   b3: !argv['no-b3'],
+  b4: !argv['no-b4'],
   profile: argv.profile,
   profileLoads: argv['profile-loads']?.split(',').map((s) => s.trim()) ?? null,
   profileIntervalUs: Number(argv['profile-interval']),

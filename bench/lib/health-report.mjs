@@ -1,6 +1,6 @@
 // The section "Health-check rounds" of docs/benchmarks.md, from the `healthRound` entries that
-// bench/lib/health.mjs writes into a run's results (report.mjs calls it). No dependencies, so that
-// report.mjs can rebuild the page without the database drivers.
+// bench/lib/health.mjs writes into a run's results (report.mjs calls it), B4 beside the round alone
+// included. No dependencies, so that report.mjs can rebuild the page without the database drivers.
 
 const int = (x) =>
   x === null || x === undefined || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US');
@@ -9,6 +9,8 @@ const dec = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) 
 const TITLES = { sqlite: 'SQLite', mysql: 'MySQL' };
 /** What runs without them in their results recorded (src/relayer-health/health-scheduler.ts, rpc-fetch.ts). */
 const SCHEDULER = { batch: 50, concurrency: 16, idlePollMs: 1000, rpcCallsPerCheck: 3, agentConnections: 8 };
+/** B4's batching (bench/lib/b4.mjs), for runs without B4. */
+const B4_DEFAULTS = { batchCalls: 300, inFlight: 4 };
 
 export const hasHealth = (results) => Object.values(results.databases ?? {}).some((s) => s.healthRound);
 
@@ -90,6 +92,7 @@ export function healthMarkdown(results, relPath) {
   }
   lines.push(
     '',
+    ...b4Lines(sections),
     '| Database | GET /relayers/{id} | req/s | p50 ms | p99 ms | Service CPU | non-2xx | Other load |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
@@ -127,6 +130,57 @@ export function healthMarkdown(results, relPath) {
         : ''),
     '',
   );
+  return lines;
+}
+
+/** What B4 does, and the round alone against it per database (bench/lib/b4.mjs). */
+function b4Lines(sections) {
+  const runs = sections.filter((section) => section.healthRound.b4);
+  const b = runs.find((section) => !section.healthRound.b4.failed)?.healthRound.b4;
+  const batchCalls = b?.batchCalls ?? B4_DEFAULTS.batchCalls;
+  const inFlight = b?.inFlight ?? B4_DEFAULTS.inFlight;
+  const lines = [
+    '**Against B4, the floor of a round.** B4 (`bench/baselines/b4-rpc.mjs`) is a bare Node script, no database and no ' +
+      "framework, that makes for the same relayers' addresses, on the same anvil, the JSON-RPC calls of the service's EVM " +
+      'check (`eth_chainId`, `eth_getTransactionCount(address, pending)`, `eth_getBalance(address, latest)`) and applies the ' +
+      'same verdict (the chain id, a nonce, a balance of at least `min_balance`), batched as far as the RPC allows: JSON-RPC ' +
+      `batch arrays over \`fetch\`, ${int(batchCalls)} calls (${int(batchCalls / 3)} relayers) per POST, up to ${int(inFlight)} POSTs in ` +
+      "flight. It runs in a process of its own with the service's Node flags, right after the round with no API load (the " +
+      'service idle, nothing due), and goes over the relayers twice: the first pass warms up the JIT and the connections, ' +
+      'the second is the one reported; its time is the wall clock from its first POST to its last answer, its CPU ' +
+      "`process.cpuUsage()` (user + system) over the same span, anvil's from `/proc/<pid>/stat`. It is the floor that issue " +
+      '28\'s targets for a round are measured against: "service ÷ B4" is the round alone\'s time (from the `UPDATE`, and ' +
+      "from the first `checked_at` to the last) and its CPU over B4's, as factors.",
+    '',
+  ];
+  if (runs.length === 0) {
+    lines.push('This run has no B4 numbers (it predates B4, or ran with `--no-b4`).', '');
+    return lines;
+  }
+  lines.push(
+    '| Database | Relayers | Service round time | Service first to last check | B4 time | Service ÷ B4, time | Service ÷ B4, first to last | Service CPU | B4 CPU | Service ÷ B4, CPU | anvil CPU ms/check, service / B4 | B4 checks passed |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const section of runs) {
+    const h = section.healthRound;
+    const title = TITLES[section.database];
+    const r = h.roundAlone;
+    const f = h.b4;
+    if (f.failed) {
+      lines.push(
+        `| ${title} | B4 failed: ${f.failed.replace(/\|/g, '\\|').slice(0, 200)} | | | | | | | | | | |`,
+      );
+      continue;
+    }
+    const m = f.measured;
+    lines.push(
+      `| ${title} | ${int(f.relayers)} | ${dec(r.seconds, 2)} s | ${dec(r.firstToLastSeconds, 2)} s | ${dec(f.seconds, 3)} s | ` +
+        `**${dec(f.serviceOverB4.time, 1)}x** | ${dec(f.serviceOverB4.firstToLast, 1)}x | ` +
+        `${dec(r.cpuSeconds.service)} s (${dec(r.serviceCpuMsPerCheck)} ms/check) | ${dec(f.cpuSeconds, 3)} s (${dec(f.cpuMsPerCheck, 3)} ms/check) | ` +
+        `**${dec(f.serviceOverB4.cpu, 1)}x** | ${dec(r.anvilCpuMsPerCheck)} / ${dec(f.anvilCpuMsPerCheck)} | ${int(m.passed)} of ${int(m.checked)} |`,
+    );
+  }
+  lines.push('');
   return lines;
 }
 

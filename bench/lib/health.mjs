@@ -22,6 +22,9 @@
 //                    relayers of a second network whose RPC URL is a proxy in the bench process
 //                    that holds each call D ms before passing it to anvil (a remote node's round
 //                    trip), counting the calls it holds at once.
+//               Between 2 and 3 (unless --no-b4): B4, the floor of a round (bench/lib/b4.mjs), a
+//               bare Node script making the same JSON-RPC calls for the same addresses on the same
+//               anvil, in batches, timed with its CPU; the round alone of 2 is reported over it.
 import Database from 'better-sqlite3';
 import { Buffer } from 'node:buffer';
 import mysql from 'mysql2/promise';
@@ -35,6 +38,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { privateKeyToAddress } from 'viem/accounts';
 import { RELAYER_COLUMNS } from '../baselines/common.mjs';
 import { signerId } from './data.mjs';
+import { B4_TITLE, runB4 } from './b4.mjs';
 import { runLoad } from './load.mjs';
 import { cpuSnapshot, cpuUsage, freePort, httpRequest, startProcess, stopProcess } from './proc.mjs';
 
@@ -654,8 +658,62 @@ export async function benchHealth(ctx, kind) {
       return out;
     };
 
+    /** B4 over the same addresses on the same anvil, beside the round alone (the service idles). */
+    const floorRound = async () => {
+      const quiet = await ctx.waitQuiet([service.handle.pid, anvil.handle.pid]);
+      try {
+        const b4 = await runB4(ctx, {
+          anvilUrl: anvil.url,
+          anvilPid: anvil.handle.pid,
+          addresses,
+          chainId: CHAIN_ID,
+          minBalance: MIN_BALANCE,
+        });
+        const m = b4.measured;
+        const r = result.roundAlone;
+        const seconds = m.wallMs / 1000;
+        const cpuSeconds = m.cpuMs / 1000;
+        const out = {
+          title: B4_TITLE,
+          ...b4,
+          quietWait: quiet,
+          // The last round of B4's process (the first, a warm-up, is in `rounds`).
+          seconds,
+          cpuSeconds,
+          checksPerSecond: n / seconds,
+          cpuMsPerCheck: m.cpuMs / n,
+          anvilCpuMsPerCheck: m.anvilCpuMs === null ? null : m.anvilCpuMs / n,
+          // The service's round alone over B4's: time (from the UPDATE, and first to last
+          // checked_at) and CPU, as factors.
+          serviceOverB4: {
+            time: r.seconds / seconds,
+            firstToLast: r.firstToLastSeconds / seconds,
+            cpu: r.cpuSeconds.service / cpuSeconds,
+          },
+        };
+        const first = b4.rounds[0];
+        log(
+          `  ${'B4, the floor'.padEnd(26)} ${m.checked} checked in ${seconds.toFixed(3)} s (${out.checksPerSecond.toFixed(0)}/s; ` +
+            `${m.requests} batches of up to ${b4.batchCalls} calls, up to ${b4.inFlight} in flight), CPU ${cpuSeconds.toFixed(3)} s ` +
+            `(${out.cpuMsPerCheck.toFixed(3)} ms/check), anvil ${m.anvilCpuMs === null ? '–' : `${(m.anvilCpuMs / 1000).toFixed(2)} s`}; ` +
+            `passed ${m.passed}${m.passed === n ? '' : ` of ${n}: ${JSON.stringify(m.failed)}`}; ` +
+            `first (warm-up) round ${(first.wallMs / 1000).toFixed(3)} s, CPU ${(first.cpuMs / 1000).toFixed(3)} s`,
+        );
+        log(
+          `  ${'service ÷ B4'.padEnd(26)} time ${r.seconds.toFixed(2)} s / ${seconds.toFixed(3)} s = ${out.serviceOverB4.time.toFixed(1)}x ` +
+            `(first to last check ${r.firstToLastSeconds.toFixed(2)} s: ${out.serviceOverB4.firstToLast.toFixed(1)}x), ` +
+            `CPU ${r.cpuSeconds.service.toFixed(2)} s / ${cpuSeconds.toFixed(3)} s = ${out.serviceOverB4.cpu.toFixed(1)}x`,
+        );
+        return out;
+      } catch (error) {
+        log(`  B4 FAILED: ${error.message}`);
+        return { title: B4_TITLE, failed: error.message };
+      }
+    };
+
     const stalled = () => [result.roundAlone, result.roundUnderLoad].find((r) => r?.stalled);
     result.roundAlone = await round('round, no API load', false);
+    if (options.b4 && !stalled()) result.b4 = await floorRound();
     if (!stalled()) result.roundUnderLoad = await round('round under GET by id load', true);
     if (stalled()) throw new Error(`a round stalled: the rest of the scenario was skipped`);
     result.getChecksOnIdle = await getLoad(service, 'GET by id, checks on, idle');
