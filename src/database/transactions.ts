@@ -12,14 +12,10 @@ export interface CommittingEvent<T> {
   readonly event: T;
 }
 
-/** The name under which every recorded change is published (in the transaction: `change.recorded.committing`). */
+/** Every recorded change is published under it (in the transaction: `change.recorded.committing`). */
 export const CHANGE_RECORDED = 'change.recorded';
 
-/**
- * A change to a resource, recorded once by the service that makes it (docs/architecture.md#the-change-pipeline).
- * `before` (null for a create) and `after` (null for a delete) are as answered, with no secret;
- * `event` is the extension event that announces it (docs/reference/extension-events.md), if any.
- */
+/** A change to a resource, `before` and `after` as answered (docs/architecture.md#the-change-pipeline). */
 export interface Change {
   readonly resource: string;
   readonly id: string;
@@ -32,30 +28,18 @@ export interface Change {
 /** One transaction, as the work inside it sees it. */
 export interface Tx {
   readonly manager: EntityManager;
-  /** Publishes the change's extension event (if any), then the change under CHANGE_RECORDED (the audit trail). */
+  /** Publishes the change's extension event (if any), then the change under CHANGE_RECORDED. */
   recordChange(change: Change): Promise<void>;
-  /**
-   * Publishes a change (docs/reference/extension-events.md): now to the subscribers of `<name>.committing`, which write
-   * with this transaction (the webhook outbox), and after commit to every subscriber of `<name>`.
-   * Nothing is published after a rollback.
-   */
+  /** To `<name>.committing` in this transaction, to `<name>` after commit (docs/reference/extension-events.md). */
   publish(name: string, event: object): Promise<void>;
 }
 
 export interface RunOptions {
-  /**
-   * A dry run (docs/reference/safe-writes.md): the work runs with every statement and check, then the
-   * transaction is rolled back and `run` resolves with the work's result; nothing is published.
-   */
+  /** A dry run (docs/reference/safe-writes.md): rolled back, resolves with the result, publishes nothing. */
   readonly rollback?: boolean;
 }
 
-/**
- * `Transactions.run` called from inside a transaction (docs/reference/hardening.md, no hanging). The work inside a
- * transaction writes with its manager (`Tx.manager`, `CommittingEvent.manager`); a second
- * transaction would wait for the first forever on SQLite (one connection) and take a second pool
- * connection on MySQL, outside the first one's atomicity.
- */
+/** A transaction inside another waits for it forever on SQLite (docs/reference/hardening.md, no hanging). */
 export class NestedTransactionError extends Error {
   constructor() {
     super(
@@ -73,17 +57,11 @@ class RolledBack<T> extends Error {
   }
 }
 
-/**
- * The one way the service writes: every change runs in a transaction through `run`, which
- * - commits only while the request's deadline allows it, so a 504 never hides a committed change;
- * - publishes the change's events after commit;
- * - runs it as the dialect wants: on SQLite alone on the one connection, on MySQL again after a
- *   conflict the database resolved by rolling it back (a deadlock, a Galera certification conflict).
- */
+/** The one way the service writes. It commits only while the request's deadline allows: no 504 hides a change. */
 @Injectable()
 export class Transactions {
   private readonly logger = new Logger('Transactions');
-  /** Set in the work's async context; `open` turns false when it ends, so what it left behind (a timer) may open transactions. */
+  /** `open` turns false when the work ends, so what it left behind (a timer) may open transactions. */
   private readonly current = new AsyncLocalStorage<{ open: boolean }>();
 
   constructor(
@@ -141,7 +119,6 @@ export class Transactions {
     }
   }
 
-  /** Runs a transaction (serialised as the dialect wants) with its scope marked open while it lasts. */
   private async inTransaction<T>(work: () => Promise<T>): Promise<T> {
     const scope = { open: true };
     try {
