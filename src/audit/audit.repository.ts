@@ -3,7 +3,6 @@ import { EntityRepository } from '../database/entity-repository';
 import { AuditEventEntity } from './audit-event.entity';
 import type { AuditQueryDto } from './dto/audit.dto';
 
-/** Audit records: inserted in each change's transaction (`insert`), read newest first. */
 @Injectable()
 export class AuditRepository extends EntityRepository(AuditEventEntity) {
   async findMatching(query: AuditQueryDto): Promise<{ items: AuditEventEntity[]; total: number }> {

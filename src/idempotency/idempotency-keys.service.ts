@@ -8,7 +8,6 @@ import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from './idempotency.errors';
 import { IdempotencyKeysRepository, type ClaimRef, type StoredAnswer } from './idempotency-keys.repository';
 
-/** docs/reference/safe-writes.md */
 export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 3600 * 1000;
 /** Beyond REQUEST_TIMEOUT_MS, how long a claim whose request never finished still blocks its key. */
 const LEASE_MARGIN_MS = 10_000;
@@ -21,16 +20,14 @@ export interface IdempotentRequest {
   readonly key: string;
   /** e.g. `POST /api/v1/relayers` */
   readonly request: string;
-  readonly digest: string;
+  readonly requestDigest: string;
 }
 
 export type Admission =
   | { readonly kind: 'run'; readonly claim: ClaimRef }
   | { readonly kind: 'replay'; readonly answer: StoredAnswer };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Idempotency keys (docs/reference/safe-writes.md). */
+/** docs/reference/safe-writes.md */
 @Injectable()
 export class IdempotencyKeysService {
   private readonly logger = new Logger('IdempotencyKeys');
@@ -56,7 +53,7 @@ export class IdempotencyKeysService {
       const now = Date.now();
       const expired = row !== null && row.createdAt.getTime() <= now - IDEMPOTENCY_KEY_RETENTION_MS;
       if (row !== null && !expired) {
-        if (row.requestDigest !== request.digest) throw new IdempotencyKeyReusedError();
+        if (row.requestDigest !== request.requestDigest) throw new IdempotencyKeyReusedError();
         if (row.state === 'done') return { kind: 'replay', answer: storedAnswer(row) };
       }
       const abandoned = row !== null && row.createdAt.getTime() <= now - this.leaseMs;
@@ -66,7 +63,7 @@ export class IdempotencyKeysService {
         if (taken) return { kind: 'run', claim: taken };
       }
       if (Date.now() >= waitUntil) throw new IdempotencyKeyInProgressError();
-      await sleep(POLL_MS);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
 
@@ -92,13 +89,10 @@ export class IdempotencyKeysService {
     }
   }
 
-  /** A new claim (previousToken null) or the takeover of one that ran out. */
+  /** A new claim, or the takeover of one that ran out. */
   private async claim(request: IdempotentRequest, previousToken: string | null): Promise<ClaimRef | null> {
     const row = Object.assign(new IdempotencyKeyEntity(), {
-      scope: request.scope,
-      key: request.key,
-      request: request.request,
-      requestDigest: request.digest,
+      ...request,
       state: 'in_flight',
       claimToken: randomUUID(),
       responseStatus: null,
@@ -108,7 +102,7 @@ export class IdempotencyKeysService {
     } satisfies IdempotencyKeyEntity);
     const claimed = await this.write((tx) =>
       previousToken === null
-        ? this.keys.insertClaim(tx.manager, row)
+        ? this.keys.insertNew(tx.manager, row)
         : this.keys.takeOver(tx.manager, previousToken, row),
     );
     return claimed ? { scope: row.scope, key: row.key, token: row.claimToken } : null;

@@ -2,20 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { EntityRepository } from '../database/entity-repository';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 
-/** What an attempt changes in its delivery row. */
 export type AttemptOutcome = Pick<
   DeliveryEntity,
   'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'endedAt'
 >;
 
-/**
- * The outbox and delivery log. Claims are conditional UPDATEs of one row with a lease, which one
- * instance wins whether it runs beside others on one server or on another node of a Galera
- * cluster (where SELECT ... FOR UPDATE does not lock across nodes).
- */
+/** Claims are conditional UPDATEs of one row with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
-  /** Ids of pending deliveries due now and not leased, oldest first. */
   async findDueIds(now: Date, limit: number): Promise<string[]> {
     const rows = await this.repository
       .createQueryBuilder('d')
@@ -42,7 +36,7 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Records an attempt and releases the lease, if `owner` still holds it. */
+  /** Only if `owner` still holds the lease. */
   async recordAttempt(id: string, owner: string, outcome: AttemptOutcome): Promise<void> {
     await this.repository
       .createQueryBuilder()
@@ -52,7 +46,6 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       .execute();
   }
 
-  /** Queues a delivery again at once (retry route); false when it is unknown. */
   async requeue(id: string, notificationId: string, now: Date): Promise<boolean> {
     const result = await this.repository
       .createQueryBuilder()
@@ -63,7 +56,6 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return (result.affected ?? 0) > 0;
   }
 
-  /** One page of a target's log, newest first, optionally of one status. */
   async findPageOfNotification(
     notificationId: string,
     status: DeliveryStatus | undefined,
@@ -97,7 +89,6 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return Math.max(0, (now.getTime() - at.getTime()) / 1000);
   }
 
-  /** Removes deliveries that ended before `before` (7-day retention). */
   async deleteEndedBefore(before: Date): Promise<number> {
     const result = await this.repository
       .createQueryBuilder()
