@@ -78,35 +78,45 @@ export class Transactions {
   private async transaction<T>(work: (tx: Tx) => Promise<T>, options: RunOptions): Promise<T> {
     const deadline = RequestDeadline.current();
     const published: Array<[string, object]> = [];
+    const scope = { open: true };
     let committing = false;
     let committed = false;
     try {
-      const result = await this.inTransaction(() =>
-        this.dataSource.transaction(async (manager) => {
-          const publish = async (name: string, event: object): Promise<void> => {
-            if (options.rollback) return;
-            await this.events.emitAsync(`${name}.committing`, {
+      const result = await this.current.run(scope, () =>
+        this.dialect.serialise(() =>
+          this.dataSource.transaction(async (manager) => {
+            const publish = async (name: string, event: object): Promise<void> => {
+              if (options.rollback) return;
+              await this.events.emitAsync(`${name}.committing`, {
+                manager,
+                event,
+              } satisfies CommittingEvent<object>);
+              published.push([name, event]);
+            };
+            const value = await work({
               manager,
-              event,
-            } satisfies CommittingEvent<object>);
-            published.push([name, event]);
-          };
-          const value = await work({
-            manager,
-            publish,
-            recordChange: async (change) => {
-              if (change.event) await publish(...change.event);
-              await publish(CHANGE_RECORDED, change);
-            },
-          });
-          if (options.rollback) throw new RolledBack(value);
-          deadline?.beginCommit();
-          committing = true;
-          return value;
-        }),
+              publish,
+              recordChange: async (change) => {
+                if (change.event) await publish(...change.event);
+                await publish(CHANGE_RECORDED, change);
+              },
+            });
+            if (options.rollback) throw new RolledBack(value);
+            deadline?.beginCommit();
+            committing = true;
+            return value;
+          }),
+        ),
       );
       committed = true;
-      for (const [name, event] of published) this.publishCommitted(name, event);
+      for (const [name, event] of published) {
+        // A subscriber that fails after commit must not turn a committed change into an error answer.
+        try {
+          this.events.emit(name, event);
+        } catch (error) {
+          this.logger.error({ err: error }, `a subscriber of ${name} failed`);
+        }
+      }
       return result;
     } catch (error) {
       if (error instanceof RolledBack) return error.result as T;
@@ -115,25 +125,8 @@ export class Transactions {
       }
       throw error;
     } finally {
-      if (committing) deadline?.endCommit(committed);
-    }
-  }
-
-  private async inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    const scope = { open: true };
-    try {
-      return await this.current.run(scope, () => this.dialect.serialise(work));
-    } finally {
       scope.open = false;
-    }
-  }
-
-  /** A subscriber that fails after commit must not turn a committed change into an error answer. */
-  private publishCommitted(name: string, event: object): void {
-    try {
-      this.events.emit(name, event);
-    } catch (error) {
-      this.logger.error({ err: error }, `a subscriber of ${name} failed`);
+      if (committing) deadline?.endCommit(committed);
     }
   }
 }

@@ -7,6 +7,8 @@ export type AttemptOutcome = Pick<
   'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'endedAt'
 >;
 
+const DUE = "status = 'pending' AND next_attempt_at <= :now AND (lease_until IS NULL OR lease_until < :now)";
+
 /** Claims are conditional UPDATEs of one row with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
@@ -14,8 +16,7 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     const rows = await this.repository
       .createQueryBuilder('d')
       .select('d.id', 'id')
-      .where("d.status = 'pending' AND d.next_attempt_at <= :now", { now })
-      .andWhere('(d.lease_until IS NULL OR d.lease_until < :now)', { now })
+      .where(DUE, { now })
       .orderBy('d.next_attempt_at')
       .addOrderBy('d.created_at')
       .addOrderBy('d.id')
@@ -30,8 +31,7 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       .createQueryBuilder()
       .update(DeliveryEntity)
       .set({ leaseOwner: owner, leaseUntil: until })
-      .where("id = :id AND status = 'pending' AND next_attempt_at <= :now", { id, now })
-      .andWhere('(lease_until IS NULL OR lease_until < :now)', { now })
+      .where(`id = :id AND ${DUE}`, { id, now })
       .execute();
     return (result.affected ?? 0) > 0;
   }

@@ -74,15 +74,12 @@ export class DeliveryDispatcher extends PollingService {
 
   private async send(ids: string[], now: Date): Promise<void> {
     const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
-    const claimed: DeliveryEntity[] = [];
+    // One target's events in the order they were committed; targets side by side.
+    const byTarget = new Map<string, DeliveryEntity[]>();
     for (const id of ids) {
       if (!(await this.deliveries.claim(id, this.owner, now, leaseUntil).catch(() => false))) continue;
       const delivery = await this.deliveries.findById(id);
-      if (delivery) claimed.push(delivery);
-    }
-    // One target's events in the order they were committed; targets side by side.
-    const byTarget = new Map<string, DeliveryEntity[]>();
-    for (const delivery of claimed) {
+      if (!delivery) continue;
       byTarget.set(delivery.notificationId, [...(byTarget.get(delivery.notificationId) ?? []), delivery]);
     }
     await Promise.all(
