@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LessThan } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { AuditEventEntity } from './audit-event.entity';
 import type { AuditQueryDto } from './dto/audit.dto';
@@ -24,12 +25,7 @@ export class AuditRepository extends EntityRepository(AuditEventEntity) {
   }
 
   async deleteBefore(before: Date): Promise<number> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .delete()
-      .from(AuditEventEntity)
-      .where('at < :before', { before })
-      .execute();
+    const result = await this.repository.delete({ at: LessThan(before) });
     return result.affected ?? 0;
   }
 }

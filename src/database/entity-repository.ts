@@ -130,7 +130,6 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     }
   }
 
-  /** A SELECT of `columns`, its rows as entities. */
   protected async select(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<E[]> {
     const rows = await (manager ?? this.repository.manager).query<Array<Record<string, unknown>>>(
       sql,

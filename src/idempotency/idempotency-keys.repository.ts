@@ -19,8 +19,6 @@ export interface ClaimRef {
   readonly token: string;
 }
 
-const CLAIMED = 'scope = :scope AND idempotency_key = :key AND claim_token = :token';
-
 /**
  * Every write is one statement whose WHERE names the claim it expects (or an INSERT the primary key
  * refuses), so instances on one server or on several Galera nodes never both hold one key.
@@ -52,13 +50,8 @@ export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEn
   }
 
   /** Gives the key up (its request failed with a 5xx): the next request with it runs. */
-  async release(manager: EntityManager, claim: ClaimRef): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .delete()
-      .from(IdempotencyKeyEntity)
-      .where(CLAIMED, { ...claim })
-      .execute();
+  async release(manager: EntityManager, { scope, key, token }: ClaimRef): Promise<void> {
+    await manager.delete(IdempotencyKeyEntity, { scope, key, claimToken: token });
   }
 
   /**
@@ -83,15 +76,10 @@ export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEn
 
   private async updateClaim(
     manager: EntityManager,
-    claim: ClaimRef,
+    { scope, key, token }: ClaimRef,
     values: QueryDeepPartialEntity<IdempotencyKeyEntity>,
   ): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(IdempotencyKeyEntity)
-      .set(values)
-      .where(CLAIMED, { ...claim })
-      .execute();
+    const result = await manager.update(IdempotencyKeyEntity, { scope, key, claimToken: token }, values);
     return (result.affected ?? 0) > 0;
   }
 }

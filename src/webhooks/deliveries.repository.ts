@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LessThan, Not } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 
@@ -38,21 +39,17 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
 
   /** Only if `owner` still holds the lease. */
   async recordAttempt(id: string, owner: string, outcome: AttemptOutcome): Promise<void> {
-    await this.repository
-      .createQueryBuilder()
-      .update(DeliveryEntity)
-      .set({ ...outcome, leaseOwner: null, leaseUntil: null })
-      .where('id = :id AND lease_owner = :owner', { id, owner })
-      .execute();
+    await this.repository.update(
+      { id, leaseOwner: owner },
+      { ...outcome, leaseOwner: null, leaseUntil: null },
+    );
   }
 
   async requeue(id: string, notificationId: string, now: Date): Promise<boolean> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .update(DeliveryEntity)
-      .set({ status: 'pending', nextAttemptAt: now, endedAt: null, leaseOwner: null, leaseUntil: null })
-      .where("id = :id AND notification_id = :notificationId AND status <> 'pending'", { id, notificationId })
-      .execute();
+    const result = await this.repository.update(
+      { id, notificationId, status: Not('pending') },
+      { status: 'pending', nextAttemptAt: now, endedAt: null, leaseOwner: null, leaseUntil: null },
+    );
     return (result.affected ?? 0) > 0;
   }
 
@@ -90,12 +87,7 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   }
 
   async deleteEndedBefore(before: Date): Promise<number> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .delete()
-      .from(DeliveryEntity)
-      .where('ended_at IS NOT NULL AND ended_at < :before', { before })
-      .execute();
+    const result = await this.repository.delete({ endedAt: LessThan(before) });
     return result.affected ?? 0;
   }
 }

@@ -27,7 +27,6 @@ interface Mysql2PoolInternals {
   _connectionQueue?: { length: number };
 }
 
-/** MySQL and MariaDB (one server or a Galera cluster). */
 export class MysqlDialect extends DatabaseDialect {
   /** 16 MiB, far above the 1 MiB request body limit; MySQL's TEXT stops at 64 KiB. */
   readonly documentType = 'mediumtext';
