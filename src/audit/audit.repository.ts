@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { LessThan } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { AuditEventEntity } from './audit-event.entity';
 import type { AuditQueryDto } from './dto/audit.dto';
 
-/** Audit records: inserted in each change's transaction (`insert`), read newest first. */
 @Injectable()
 export class AuditRepository extends EntityRepository(AuditEventEntity) {
   async findMatching(query: AuditQueryDto): Promise<{ items: AuditEventEntity[]; total: number }> {
@@ -25,12 +25,7 @@ export class AuditRepository extends EntityRepository(AuditEventEntity) {
   }
 
   async deleteBefore(before: Date): Promise<number> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .delete()
-      .from(AuditEventEntity)
-      .where('at < :before', { before })
-      .execute();
+    const result = await this.repository.delete({ at: LessThan(before) });
     return result.affected ?? 0;
   }
 }

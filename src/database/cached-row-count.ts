@@ -1,8 +1,6 @@
 /**
- * The row count of a table for list pagination, cached briefly. COUNT(*) costs a scan of an
- * index (milliseconds at 100,000 rows, more on InnoDB), on every list request. Writes through this
- * process invalidate it at once, so a single instance always reports the true total; writes of
- * other instances show within `ttlMs`.
+ * A table's row count for list pagination, cached briefly: COUNT(*) scans an index on every list
+ * request. Writes through this process invalidate it; those of other instances show within `ttlMs`.
  */
 export class CachedRowCount {
   private value: number | null = null;
@@ -17,7 +15,6 @@ export class CachedRowCount {
 
   async get(): Promise<number> {
     if (this.value !== null && Date.now() - this.countedAt < this.ttlMs) return this.value;
-    // Concurrent requests share one COUNT instead of each running their own.
     this.pending ??= this.refresh();
     return this.pending;
   }

@@ -1,13 +1,11 @@
 import { RequestDeadline } from '../common/http/request-deadline';
 
-/** The code of a wait for a database connection that ran out: "unavailable", a 503 (database-errors.ts). */
-export const CONNECTION_WAIT_TIMEOUT = 'CONNECTION_WAIT_TIMEOUT';
-
 /** Kept between a wait given up and the request's 504, so that the 503 goes out first. */
 const ANSWER_MARGIN_MS = 100;
 
 export class ConnectionWaitTimeoutError extends Error {
-  readonly code = CONNECTION_WAIT_TIMEOUT;
+  /** "unavailable", a 503 (database-errors.ts). */
+  readonly code = 'CONNECTION_WAIT_TIMEOUT';
 
   constructor(waitedMs: number) {
     super(`no database connection became free within ${waitedMs} ms`);
@@ -16,19 +14,15 @@ export class ConnectionWaitTimeoutError extends Error {
 }
 
 /**
- * How long a database call may wait for a connection now (docs/reference/hardening.md, no hanging): at most
- * REQUEST_TIMEOUT_MS, and in a request only until shortly before its deadline, so that a busy
- * database is answered 503 "Service Unavailable" rather than 504.
+ * How long a database call may wait for a connection now (docs/reference/hardening.md, no hanging): at
+ * most `maxMs`, and in a request only until shortly before its deadline, so that it is a 503, not a 504.
  */
 export function connectionWaitMs(maxMs: number): number {
   const left = RequestDeadline.current()?.remainingMs();
   return Math.max(0, Math.min(maxMs, left === undefined ? maxMs : left - ANSWER_MARGIN_MS));
 }
 
-/**
- * `acquire` within connectionWaitMs(maxMs), else a ConnectionWaitTimeoutError; a connection that
- * comes after the wait was given up goes to `giveBack`.
- */
+/** `acquire` within connectionWaitMs(maxMs); a connection that comes too late goes to `giveBack`. */
 export function acquireWithin<T>(
   acquire: () => Promise<T>,
   maxMs: number,

@@ -13,8 +13,7 @@ import { RelayerEntity } from '../relayers/relayer.entity';
 import { DeliveryEntity } from '../webhooks/delivery.entity';
 import { SqliteReadGateSubscriber } from './sqlite-read-gate';
 
-/** Every entity of the service; the schema itself comes only from the migrations below. */
-export const ENTITIES = [
+const ENTITIES = [
   NotificationEntity,
   RelayerEntity,
   DeliveryEntity,
@@ -28,13 +27,9 @@ export const ENTITIES = [
 ];
 
 const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];
-/** The table TypeORM records applied migrations in (the readiness probe reads it too). */
 export const MIGRATIONS_TABLE = 'migrations';
 
-/**
- * The one source of truth for TypeORM options, used by the application and by ormconfig.ts
- * (the TypeORM CLI). Never `synchronize`: the schema comes from migrations.
- */
+/** For the application and ormconfig.ts (the CLI). Never `synchronize`: the schema comes from migrations. */
 export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   const common = {
     entities: ENTITIES,
@@ -54,8 +49,7 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
         enableWAL: true,
         subscribers: [SqliteReadGateSubscriber],
         prepareDatabase: (db: { pragma(sql: string): unknown }) => {
-          // WAL with FULL sync: a committed (acknowledged) transaction survives a crash of the
-          // process and of the machine.
+          // WAL with FULL sync: a committed transaction survives a crash of the process and of the machine.
           db.pragma('synchronous = FULL');
         },
       };

@@ -9,10 +9,8 @@ import { DatabaseDialect } from './dialects/database-dialect';
 const RETRY_DELAY_MS = 2000;
 
 /**
- * Connects the data source and applies pending migrations (DatabaseDialect.migrate). A MySQL
- * server that cannot be reached at start does not stop the service: it keeps trying in the
- * background, answers 503 meanwhile and reports not-ready, so orchestrators see a live process
- * that is waiting for its database.
+ * Connects and migrates. A MySQL server unreachable at start does not stop the service: it retries in
+ * the background, answering 503 and not-ready meanwhile, a live process waiting for its database.
  */
 @Injectable()
 export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -26,7 +24,6 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
     private readonly dialect: DatabaseDialect,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    // docs/reference/hardening.md, no hanging: a database call waits at most REQUEST_TIMEOUT_MS for a connection.
     dialect.boundWaits(config.http.requestTimeoutMs);
   }
 

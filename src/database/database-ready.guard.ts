@@ -5,10 +5,7 @@ import { DatabaseLifecycle } from './database-lifecycle.service';
 
 const DATABASE_OPTIONAL = 'database:optional';
 
-/**
- * The route works without the database (metrics, health, readiness), so it is not refused while
- * the database is away. On a method or a controller.
- */
+/** The route works without the database (metrics, health, readiness): not refused while it is away. */
 export const DatabaseOptional = (): MethodDecorator & ClassDecorator => SetMetadata(DATABASE_OPTIONAL, true);
 
 /** Answers 503 at once while the database has not been reached yet, instead of failing in the driver. */
@@ -21,10 +18,8 @@ export class DatabaseReadyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (this.database.isReady) return true;
-    if (
-      this.reflector.getAllAndOverride<boolean>(DATABASE_OPTIONAL, [context.getHandler(), context.getClass()])
-    )
-      return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(DATABASE_OPTIONAL, targets)) return true;
     throw new ServiceUnavailableError();
   }
 }

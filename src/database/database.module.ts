@@ -19,10 +19,7 @@ import { Transactions } from './transactions';
         ...buildDataSourceOptions(config.database),
         manualInitialization: true,
       }),
-      dataSourceFactory: (options) => {
-        if (!options) throw new Error('the data source options are missing');
-        return Promise.resolve(new ServiceDataSource(options));
-      },
+      dataSourceFactory: (options) => Promise.resolve(new ServiceDataSource(options!)),
     }),
   ],
   providers: [

@@ -4,15 +4,12 @@ import type { DatabaseDialect } from './dialects/database-dialect';
 import { MysqlDialect } from './dialects/mysql.dialect';
 import { SqliteDialect } from './dialects/sqlite.dialect';
 
-/** The document columns of each entity class, by property name. */
 const documentColumns = new WeakMap<object, Set<string>>();
 
 /**
- * A column that holds a whole resource, an audit snapshot, a webhook body or an idempotent answer,
- * which docs/reference/hardening.md wants stored whole on every database: TEXT on SQLite (unbounded there),
- * MEDIUMTEXT on MySQL, whose TEXT stops at 64 KiB. TypeORM takes one type per column for every
- * driver and refuses `mediumtext` on SQLite, so the dialect's type is set by ServiceDataSource below,
- * which keeps the entities in agreement with the migrations (1796000000000-WidenDocumentColumns).
+ * A whole document, stored whole on every database (docs/reference/hardening.md): TEXT on SQLite, MEDIUMTEXT
+ * on MySQL (its TEXT stops at 64 KiB). TypeORM refuses `mediumtext` on SQLite, so ServiceDataSource sets
+ * the dialect's type, as the migrations do (1796000000000-WidenDocumentColumns).
  */
 export function DocumentColumn(
   options: Pick<ColumnOptions, 'name' | 'nullable' | 'transformer'> = {},
@@ -25,7 +22,7 @@ export function DocumentColumn(
   };
 }
 
-/** The service's data source (the application's and the CLI's): its dialect, chosen once by its driver. */
+/** The application's and the CLI's data source: its dialect is chosen once, by its driver. */
 export class ServiceDataSource extends DataSource {
   readonly dialect: DatabaseDialect;
 
@@ -47,7 +44,7 @@ export class ServiceDataSource extends DataSource {
   }
 }
 
-/** The dialect of the service's data source (provided as DatabaseDialect by DatabaseModule). */
+/** Also what migrations ask for their database's column types. */
 export function dialectOf(dataSource: DataSource): DatabaseDialect {
   if (!(dataSource instanceof ServiceDataSource)) throw new Error('not the service data source');
   return dataSource.dialect;

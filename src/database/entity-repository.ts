@@ -27,7 +27,7 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     return this.repository.metadata.tableName;
   }
 
-  /** `id, name, ...`: every column as the database names them (the metadata exists once connected). */
+  /** Every column as the database names them (the metadata exists once connected). */
   get columns(): string {
     this.#columns ??= this.repository.metadata.columns
       .map((column) => this.repository.manager.connection.driver.escape(column.databaseName))
@@ -36,9 +36,8 @@ export abstract class EntityRows<E extends ObjectLiteral> {
   }
 
   /**
-   * Inside a transaction pass its manager: a read outside it takes a second pool connection while
-   * the transaction holds one, and with as many such transactions as the pool has connections
-   * none ever gets it (MySQL): the pool, and every request that needs it, stalls for good.
+   * Inside a transaction pass its manager: a read outside it takes a second pool connection, and with as
+   * many such transactions as the pool has connections the pool stalls for good (MySQL).
    */
   async findById(id: string, manager?: EntityManager): Promise<E | null> {
     this.#byId ??= `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} = ?`;
@@ -54,10 +53,7 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     return rows.length > 0;
   }
 
-  /**
-   * One page in the stable list order of every list (docs/reference/pagination.md): creation
-   * time, then id (each table has an index on both), with the row count.
-   */
+  /** One page in the order of every list (docs/reference/pagination.md), with the row count. */
   async findPage(offset: number, limit: number): Promise<{ items: E[]; total: number }> {
     const [items, total] = await Promise.all([
       this.select(`SELECT ${this.columns} FROM ${this.table} ORDER BY created_at, id LIMIT ? OFFSET ?`, [
@@ -69,18 +65,12 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     return { items, total };
   }
 
-  /**
-   * The row count, counted at most once a second: inserts and deletes through this instance
-   * (`insert`, `deleteVersioned`) show at once, those of other instances within the second.
-   */
+  /** Counted at most once a second (CachedRowCount). */
   count(): Promise<number> {
     return this.#total.get();
   }
 
-  /**
-   * Every column, each value through the driver's conversion as `manager.insert` would write it
-   * (and its errors); a repository may override it to answer the refusals its callers expect.
-   */
+  /** Every column, each value converted by the driver as `manager.insert` would (and with its errors). */
   async insert(manager: EntityManager, values: Partial<E>): Promise<unknown> {
     const { metadata } = this.repository;
     const driver = manager.connection.driver;
@@ -98,7 +88,7 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     }
   }
 
-  /** Inserts a row whose key may be taken: false when it is (also when two requests race). */
+  /** False when the key is taken (also when two requests race). */
   async insertNew(manager: EntityManager, values: Partial<E>): Promise<boolean> {
     try {
       await this.insert(manager, values);
@@ -109,10 +99,7 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     }
   }
 
-  /**
-   * Writes `values` and bumps the version; with `version`, only while the row still has it.
-   * False when no such row (at that version) exists: re-read and retry.
-   */
+  /** Writes `values` and bumps the version; with `version`, only while the row still has it, else false. */
   protected async updateVersioned(
     manager: EntityManager,
     id: string,
@@ -143,7 +130,6 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     }
   }
 
-  /** Runs a SELECT of `columns` (with `?` parameters) and returns its rows as entities. */
   protected async select(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<E[]> {
     const rows = await (manager ?? this.repository.manager).query<Array<Record<string, unknown>>>(
       sql,
@@ -174,10 +160,8 @@ export abstract class EntityRows<E extends ObjectLiteral> {
 }
 
 /**
- * The base of every repository: `class WidgetsRepository extends EntityRepository(WidgetEntity)`.
- * Fixed SQL strings (the driver reuses its prepared statement; a query builder builds SQL on every
- * call), columns and row conversion from the entity's metadata. Writes, and reads inside a
- * transaction, take that transaction's EntityManager.
+ * The base of every repository: `class WidgetsRepository extends EntityRepository(WidgetEntity)`. Fixed
+ * SQL strings: the driver reuses its prepared statement, where a query builder builds SQL on every call.
  */
 export function EntityRepository<E extends ObjectLiteral>(
   entity: new () => E,

@@ -9,52 +9,37 @@ import {
 } from 'typeorm';
 import { ConnectionWaitTimeoutError, connectionWaitMs } from './connection-wait';
 
-/**
- * A query held longer than this runs anyway, with a warning: a safety valve against a deadlock (a
- * transaction that awaits a query started outside it). The service's transactions take milliseconds.
- */
+/** A query held longer runs anyway, with a warning: a transaction may await a query started outside it. */
 const MAX_HOLD_MS = 5000;
 
 /**
- * SQLite has one connection, shared by every caller: a query from outside an open transaction
- * runs inside it (and reads rows a rollback takes back), and two transactions interleave. The
- * gate (SqliteDialect) gives SQLite the isolation MySQL has: transactions run one at a time, a
- * query from outside waits until the open one ends, and a transaction begins only once the
- * queries under way have run.
+ * SQLite's one connection is shared: a query from outside an open transaction runs inside it (and reads
+ * rows a rollback takes back), and transactions interleave. The gate gives the isolation MySQL has:
+ * transactions one at a time, outside queries wait for the open one, which waits for those under way.
  */
 export class SqliteReadGate {
   private static readonly gates = new WeakMap<DataSource, SqliteReadGate>();
 
   static of(dataSource: DataSource): SqliteReadGate {
-    let gate = SqliteReadGate.gates.get(dataSource);
-    if (!gate) {
-      gate = new SqliteReadGate();
-      SqliteReadGate.gates.set(dataSource, gate);
-    }
-    return gate;
+    if (!SqliteReadGate.gates.has(dataSource)) SqliteReadGate.gates.set(dataSource, new SqliteReadGate());
+    return SqliteReadGate.gates.get(dataSource)!;
   }
 
   private readonly logger = new Logger('SqliteReadGate');
-  /** Set in the transaction's own async context, so that its queries pass. */
+  /** Set in the transaction's own async context: its queries pass. */
   private readonly inTransaction = new AsyncLocalStorage<true>();
   /** Resolves when the open transaction ends; null when none is open. */
   private open: Promise<void> | null = null;
   private running = 0;
   private drained: (() => void) | null = null;
-  /** The transactions queued, each after the one before it. */
   private tail: Promise<unknown> = Promise.resolve();
-  /** REQUEST_TIMEOUT_MS once bounded: a caller waits for the connection at most connectionWaitMs(maxWaitMs). */
   private maxWaitMs: number | null = null;
 
   boundWaits(maxWaitMs: number): void {
     this.maxWaitMs = maxWaitMs;
   }
 
-  /**
-   * Runs a transaction after those queued before it and the queries under way, holding the
-   * queries that come meanwhile. One whose turn does not come within the wait bound is refused
-   * (ConnectionWaitTimeoutError) and never runs.
-   */
+  /** After those queued before it and the queries under way; refused (never run) if its turn comes late. */
   transaction<T>(work: () => Promise<T>): Promise<T> {
     const limit = this.maxWaitMs === null ? null : connectionWaitMs(this.maxWaitMs);
     return new Promise<T>((resolve, reject) => {
@@ -97,17 +82,13 @@ export class SqliteReadGate {
   leave(): void {
     if (this.inTransaction.getStore()) return;
     this.running -= 1;
-    if (this.running === 0 && this.drained) {
-      const drained = this.drained;
+    if (this.running === 0) {
+      this.drained?.();
       this.drained = null;
-      drained();
     }
   }
 
-  /**
-   * Waits for the open transaction to end: at most the wait bound (then the query is refused),
-   * and at most MAX_HOLD_MS (then it runs anyway), whichever comes first.
-   */
+  /** Waits for the open transaction: until the wait bound (then refused) or MAX_HOLD_MS (then runs). */
   private async waitThenEnter(): Promise<void> {
     const limit = this.maxWaitMs === null ? Infinity : connectionWaitMs(this.maxWaitMs);
     const refuse = limit < MAX_HOLD_MS;
@@ -130,7 +111,7 @@ export class SqliteReadGate {
   }
 }
 
-/** Registered on SQLite only (data-source-options.ts): every query passes the gate. */
+/** Registered on SQLite only (data-source-options.ts). */
 @EventSubscriber()
 export class SqliteReadGateSubscriber implements EntitySubscriberInterface {
   beforeQuery(event: BeforeQueryEvent): Promise<void> | void {

@@ -1,9 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { DocumentColumn } from '../database/document-column';
 
-export const IDEMPOTENCY_KEY_STATES = ['in_flight', 'done'] as const;
-export type IdempotencyKeyState = (typeof IDEMPOTENCY_KEY_STATES)[number];
-
 /** Claimed by INSERT: the primary key decides races, across instances and Galera nodes. */
 @Entity({ name: 'idempotency_keys' })
 export class IdempotencyKeyEntity {
@@ -21,7 +18,7 @@ export class IdempotencyKeyEntity {
   requestDigest: string;
 
   @Column({ type: 'varchar', length: 16 })
-  state: IdempotencyKeyState;
+  state: 'in_flight' | 'done';
 
   @Column({ name: 'claim_token', type: 'varchar', length: 36 })
   claimToken: string;

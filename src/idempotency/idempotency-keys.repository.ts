@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { EntityRepository } from '../database/entity-repository';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
@@ -19,9 +20,8 @@ export interface ClaimRef {
 }
 
 /**
- * The idempotency keys table. Every write is one statement whose WHERE names the claim it expects
- * (conditional UPDATE or DELETE, or an INSERT the primary key refuses), so instances on one server
- * or on several Galera nodes never both hold one key.
+ * Every write is one statement whose WHERE names the claim it expects (or an INSERT the primary key
+ * refuses), so instances on one server or on several Galera nodes never both hold one key.
  */
 @Injectable()
 export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEntity) {
@@ -29,62 +29,34 @@ export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEn
     return this.repository.findOneBy({ scope, key });
   }
 
-  /** Claims a key nobody holds; false when the primary key says someone does. */
-  insertClaim(manager: EntityManager, claim: IdempotencyKeyEntity): Promise<boolean> {
-    return this.insertNew(manager, claim);
-  }
-
   /**
    * Takes over a key whose claim ran out (an answer older than 24 hours, or a request that never
    * finished): false when another request took it over, released it or completed it first.
    */
-  async takeOver(
-    manager: EntityManager,
-    previousToken: string,
-    claim: IdempotencyKeyEntity,
-  ): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(IdempotencyKeyEntity)
-      .set({ ...claim, responseStatus: null, responseBody: null, responseHeaders: null })
-      .where('scope = :scope AND idempotency_key = :key AND claim_token = :previousToken', {
-        scope: claim.scope,
-        key: claim.key,
-        previousToken,
-      })
-      .execute();
-    return (result.affected ?? 0) > 0;
+  takeOver(manager: EntityManager, previousToken: string, claim: IdempotencyKeyEntity): Promise<boolean> {
+    const { scope, key } = claim;
+    const values = { ...claim, responseStatus: null, responseBody: null, responseHeaders: null };
+    return this.updateClaim(manager, { scope, key, token: previousToken }, values);
   }
 
   /** Stores the answer of the claim's request; false when the claim was taken over meanwhile. */
-  async complete(manager: EntityManager, claim: ClaimRef, answer: StoredAnswer): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(IdempotencyKeyEntity)
-      .set({
-        state: 'done',
-        responseStatus: answer.status,
-        responseBody: answer.body,
-        responseHeaders: JSON.stringify(answer.headers),
-      })
-      .where('scope = :scope AND idempotency_key = :key AND claim_token = :token', { ...claim })
-      .execute();
-    return (result.affected ?? 0) > 0;
+  complete(manager: EntityManager, claim: ClaimRef, answer: StoredAnswer): Promise<boolean> {
+    return this.updateClaim(manager, claim, {
+      state: 'done',
+      responseStatus: answer.status,
+      responseBody: answer.body,
+      responseHeaders: JSON.stringify(answer.headers),
+    });
   }
 
   /** Gives the key up (its request failed with a 5xx): the next request with it runs. */
-  async release(manager: EntityManager, claim: ClaimRef): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .delete()
-      .from(IdempotencyKeyEntity)
-      .where('scope = :scope AND idempotency_key = :key AND claim_token = :token', { ...claim })
-      .execute();
+  async release(manager: EntityManager, { scope, key, token }: ClaimRef): Promise<void> {
+    await manager.delete(IdempotencyKeyEntity, { scope, key, claimToken: token });
   }
 
   /**
-   * Removes up to about `batch` keys claimed before `before`, oldest first, and says how many: a
-   * bounded DELETE keeps each transaction small (Galera replicates a transaction as one write set).
+   * Removes up to about `batch` keys claimed before `before`, oldest first: a bounded DELETE keeps
+   * each transaction small (Galera replicates a transaction as one write set).
    */
   async deleteCreatedBefore(manager: EntityManager, before: Date, batch: number): Promise<number> {
     const [last] = await manager
@@ -100,5 +72,14 @@ export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEn
       ? await query.where('created_at <= :upTo', { upTo: last.createdAt }).execute()
       : await query.where('created_at < :before', { before }).execute();
     return result.affected ?? 0;
+  }
+
+  private async updateClaim(
+    manager: EntityManager,
+    { scope, key, token }: ClaimRef,
+    values: QueryDeepPartialEntity<IdempotencyKeyEntity>,
+  ): Promise<boolean> {
+    const result = await manager.update(IdempotencyKeyEntity, { scope, key, claimToken: token }, values);
+    return (result.affected ?? 0) > 0;
   }
 }

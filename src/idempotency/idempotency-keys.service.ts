@@ -1,15 +1,18 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { RequestDeadline } from '../common/http/request-deadline';
+import { PollingService } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { DatabaseLifecycle } from '../database/database-lifecycle.service';
 import { Transactions, type Tx } from '../database/transactions';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from './idempotency.errors';
 import { IdempotencyKeysRepository, type ClaimRef, type StoredAnswer } from './idempotency-keys.repository';
 
-/** docs/reference/safe-writes.md */
-export const IDEMPOTENCY_KEY_RETENTION_MS = 24 * 3600 * 1000;
+const RETENTION_MS = 24 * 3600 * 1000;
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+const SWEEP_BATCH = 1000;
 /** Beyond REQUEST_TIMEOUT_MS, how long a claim whose request never finished still blocks its key. */
 const LEASE_MARGIN_MS = 10_000;
 const MAX_WAIT_MS = 2000;
@@ -21,19 +24,16 @@ export interface IdempotentRequest {
   readonly key: string;
   /** e.g. `POST /api/v1/relayers` */
   readonly request: string;
-  readonly digest: string;
+  readonly requestDigest: string;
 }
 
 export type Admission =
   | { readonly kind: 'run'; readonly claim: ClaimRef }
   | { readonly kind: 'replay'; readonly answer: StoredAnswer };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Idempotency keys (docs/reference/safe-writes.md). */
+/** docs/reference/safe-writes.md; its rounds only keep the table small: an expired key is unused already. */
 @Injectable()
-export class IdempotencyKeysService {
-  private readonly logger = new Logger('IdempotencyKeys');
+export class IdempotencyKeysService extends PollingService {
   private readonly leaseMs: number;
   private readonly waitMs: number;
 
@@ -41,7 +41,9 @@ export class IdempotencyKeysService {
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly keys: IdempotencyKeysRepository,
     private readonly transactions: Transactions,
+    database: DatabaseLifecycle,
   ) {
+    super('IdempotencyKeys', SWEEP_EVERY_MS, database);
     this.leaseMs = config.http.requestTimeoutMs + LEASE_MARGIN_MS;
     // Never so long that the request's own timeout (a 504) comes first.
     this.waitMs = Math.min(MAX_WAIT_MS, Math.floor(config.http.requestTimeoutMs / 2));
@@ -54,9 +56,9 @@ export class IdempotencyKeysService {
     for (;;) {
       const row = await this.keys.find(request.scope, request.key);
       const now = Date.now();
-      const expired = row !== null && row.createdAt.getTime() <= now - IDEMPOTENCY_KEY_RETENTION_MS;
+      const expired = row !== null && row.createdAt.getTime() <= now - RETENTION_MS;
       if (row !== null && !expired) {
-        if (row.requestDigest !== request.digest) throw new IdempotencyKeyReusedError();
+        if (row.requestDigest !== request.requestDigest) throw new IdempotencyKeyReusedError();
         if (row.state === 'done') return { kind: 'replay', answer: storedAnswer(row) };
       }
       const abandoned = row !== null && row.createdAt.getTime() <= now - this.leaseMs;
@@ -66,7 +68,7 @@ export class IdempotencyKeysService {
         if (taken) return { kind: 'run', claim: taken };
       }
       if (Date.now() >= waitUntil) throw new IdempotencyKeyInProgressError();
-      await sleep(POLL_MS);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
 
@@ -92,13 +94,21 @@ export class IdempotencyKeysService {
     }
   }
 
-  /** A new claim (previousToken null) or the takeover of one that ran out. */
+  protected async round(): Promise<void> {
+    const before = new Date(Date.now() - RETENTION_MS);
+    let removed = 0;
+    for (;;) {
+      const batch = await this.write((tx) => this.keys.deleteCreatedBefore(tx.manager, before, SWEEP_BATCH));
+      removed += batch;
+      if (batch < SWEEP_BATCH || this.loop.isStopped) break;
+    }
+    if (removed > 0) this.logger.log(`removed ${removed} idempotency keys older than 24 hours`);
+  }
+
+  /** A new claim, or the takeover of one that ran out. */
   private async claim(request: IdempotentRequest, previousToken: string | null): Promise<ClaimRef | null> {
     const row = Object.assign(new IdempotencyKeyEntity(), {
-      scope: request.scope,
-      key: request.key,
-      request: request.request,
-      requestDigest: request.digest,
+      ...request,
       state: 'in_flight',
       claimToken: randomUUID(),
       responseStatus: null,
@@ -108,7 +118,7 @@ export class IdempotencyKeysService {
     } satisfies IdempotencyKeyEntity);
     const claimed = await this.write((tx) =>
       previousToken === null
-        ? this.keys.insertClaim(tx.manager, row)
+        ? this.keys.insertNew(tx.manager, row)
         : this.keys.takeOver(tx.manager, previousToken, row),
     );
     return claimed ? { scope: row.scope, key: row.key, token: row.claimToken } : null;

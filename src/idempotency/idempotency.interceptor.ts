@@ -43,7 +43,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       scope: RequestContext.current()?.principal?.id ?? NO_PRINCIPAL,
       key,
       request: `${request.method} ${request.originalUrl.split('?')[0]}`.slice(0, 2048),
-      digest: requestDigest(request.method, request.originalUrl, request.body),
+      requestDigest: requestDigest(request.method, request.originalUrl, request.body),
     };
     const handler = context.getHandler();
     const route: RouteAnswer = {
@@ -69,15 +69,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return next.handle().pipe(
       mergeMap(async (answer: unknown) => {
         // Sent already: the 504 went out (and the change, if any, was refused). Let a retry run.
-        if (response.headersSent) {
-          await this.keys.release(claim);
-          return answer;
+        if (response.headersSent) await this.keys.release(claim);
+        else {
+          await this.keys.complete(claim, {
+            status: route.status,
+            body: stringifyJson(this.storable(answer, route)),
+            headers: keptHeaders(response),
+          });
         }
-        await this.keys.complete(claim, {
-          status: route.status,
-          body: stringifyJson(this.storable(answer, route)),
-          headers: keptHeaders(response),
-        });
         return answer;
       }),
       catchError((error: unknown) =>

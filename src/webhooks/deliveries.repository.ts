@@ -1,27 +1,23 @@
 import { Injectable } from '@nestjs/common';
+import { LessThan, Not } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 
-/** What an attempt changes in its delivery row. */
 export type AttemptOutcome = Pick<
   DeliveryEntity,
   'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'endedAt'
 >;
 
-/**
- * The outbox and delivery log. Claims are conditional UPDATEs of one row with a lease, which one
- * instance wins whether it runs beside others on one server or on another node of a Galera
- * cluster (where SELECT ... FOR UPDATE does not lock across nodes).
- */
+const DUE = "status = 'pending' AND next_attempt_at <= :now AND (lease_until IS NULL OR lease_until < :now)";
+
+/** Claims are conditional UPDATEs of one row with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
-  /** Ids of pending deliveries due now and not leased, oldest first. */
   async findDueIds(now: Date, limit: number): Promise<string[]> {
     const rows = await this.repository
       .createQueryBuilder('d')
       .select('d.id', 'id')
-      .where("d.status = 'pending' AND d.next_attempt_at <= :now", { now })
-      .andWhere('(d.lease_until IS NULL OR d.lease_until < :now)', { now })
+      .where(DUE, { now })
       .orderBy('d.next_attempt_at')
       .addOrderBy('d.created_at')
       .addOrderBy('d.id')
@@ -36,34 +32,27 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       .createQueryBuilder()
       .update(DeliveryEntity)
       .set({ leaseOwner: owner, leaseUntil: until })
-      .where("id = :id AND status = 'pending' AND next_attempt_at <= :now", { id, now })
-      .andWhere('(lease_until IS NULL OR lease_until < :now)', { now })
+      .where(`id = :id AND ${DUE}`, { id, now })
       .execute();
     return (result.affected ?? 0) > 0;
   }
 
-  /** Records an attempt and releases the lease, if `owner` still holds it. */
+  /** Only if `owner` still holds the lease. */
   async recordAttempt(id: string, owner: string, outcome: AttemptOutcome): Promise<void> {
-    await this.repository
-      .createQueryBuilder()
-      .update(DeliveryEntity)
-      .set({ ...outcome, leaseOwner: null, leaseUntil: null })
-      .where('id = :id AND lease_owner = :owner', { id, owner })
-      .execute();
+    await this.repository.update(
+      { id, leaseOwner: owner },
+      { ...outcome, leaseOwner: null, leaseUntil: null },
+    );
   }
 
-  /** Queues a delivery again at once (retry route); false when it is unknown. */
   async requeue(id: string, notificationId: string, now: Date): Promise<boolean> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .update(DeliveryEntity)
-      .set({ status: 'pending', nextAttemptAt: now, endedAt: null, leaseOwner: null, leaseUntil: null })
-      .where("id = :id AND notification_id = :notificationId AND status <> 'pending'", { id, notificationId })
-      .execute();
+    const result = await this.repository.update(
+      { id, notificationId, status: Not('pending') },
+      { status: 'pending', nextAttemptAt: now, endedAt: null, leaseOwner: null, leaseUntil: null },
+    );
     return (result.affected ?? 0) > 0;
   }
 
-  /** One page of a target's log, newest first, optionally of one status. */
   async findPageOfNotification(
     notificationId: string,
     status: DeliveryStatus | undefined,
@@ -97,14 +86,8 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return Math.max(0, (now.getTime() - at.getTime()) / 1000);
   }
 
-  /** Removes deliveries that ended before `before` (7-day retention). */
   async deleteEndedBefore(before: Date): Promise<number> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .delete()
-      .from(DeliveryEntity)
-      .where('ended_at IS NOT NULL AND ended_at < :before', { before })
-      .execute();
+    const result = await this.repository.delete({ endedAt: LessThan(before) });
     return result.affected ?? 0;
   }
 }

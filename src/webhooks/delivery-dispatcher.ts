@@ -19,13 +19,8 @@ const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
 const MAX_ERROR_TEXT = 500;
 
-export function retryDelayMs(
-  baseMs: number,
-  failedAttempts: number,
-  random: () => number = Math.random,
-): number {
-  const exact = baseMs * 2 ** (failedAttempts - 1);
-  return Math.round(exact * (0.8 + 0.4 * random()));
+function retryDelayMs(baseMs: number, failedAttempts: number): number {
+  return Math.round(baseMs * 2 ** (failedAttempts - 1) * (0.8 + 0.4 * Math.random()));
 }
 
 /** docs/reference/webhooks.md#2-delivery; a row whose sender died is sent again once its lease ends. */
@@ -79,15 +74,12 @@ export class DeliveryDispatcher extends PollingService {
 
   private async send(ids: string[], now: Date): Promise<void> {
     const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
-    const claimed: DeliveryEntity[] = [];
+    // One target's events in the order they were committed; targets side by side.
+    const byTarget = new Map<string, DeliveryEntity[]>();
     for (const id of ids) {
       if (!(await this.deliveries.claim(id, this.owner, now, leaseUntil).catch(() => false))) continue;
       const delivery = await this.deliveries.findById(id);
-      if (delivery) claimed.push(delivery);
-    }
-    // One target's events in the order they were committed; targets side by side.
-    const byTarget = new Map<string, DeliveryEntity[]>();
-    for (const delivery of claimed) {
+      if (!delivery) continue;
       byTarget.set(delivery.notificationId, [...(byTarget.get(delivery.notificationId) ?? []), delivery]);
     }
     await Promise.all(
@@ -99,13 +91,10 @@ export class DeliveryDispatcher extends PollingService {
 
   private async attempt(delivery: DeliveryEntity, { oneShot }: { oneShot: boolean }): Promise<AttemptResult> {
     const target = await this.notifications.findTarget(delivery.notificationId);
-    const headers: Record<string, string> = {
-      'X-Event-Id': delivery.eventId,
-      'X-Event-Type': delivery.event,
-    };
     const result: AttemptResult = target
       ? await this.sender.send(target.url, delivery.body, {
-          ...headers,
+          'X-Event-Id': delivery.eventId,
+          'X-Event-Type': delivery.event,
           ...(target.signingKey === null ? {} : signatureHeaders(target.signingKey, delivery.body)),
         })
       : {

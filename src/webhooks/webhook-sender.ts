@@ -5,8 +5,10 @@ import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = `relayer-service/${version}`;
+const TIMEOUT_NAMES = ['TimeoutError', 'AbortError'];
+const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'];
 
 export interface AttemptResult {
   readonly delivered: boolean;
@@ -83,15 +85,9 @@ function describeFailure(error: unknown): { retryable: boolean; error: string } 
   const refusal = policyRefusal(error);
   if (refusal) return { retryable: false, error: refusal.message };
   const cause = (error as { cause?: unknown }).cause ?? error;
-  const name = (error as { name?: string }).name;
+  const name = (error as { name?: string }).name ?? '';
   const code = (cause as { code?: string }).code ?? (error as { code?: string }).code;
-  if (
-    name === 'TimeoutError' ||
-    name === 'AbortError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT'
-  ) {
-    return { retryable: true, error: 'timed out' };
-  }
+  const timedOut = TIMEOUT_NAMES.includes(name) || TIMEOUT_CODES.includes(code ?? '');
+  if (timedOut) return { retryable: true, error: 'timed out' };
   return { retryable: true, error: `network error${code ? ` (${code})` : ''}` };
 }

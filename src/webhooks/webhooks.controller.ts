@@ -4,8 +4,7 @@ import { Page } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { notificationNotFound } from '../notifications/notifications.service';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
-import { WebhooksService } from './webhooks.service';
-import { deliveryNotFound } from './webhooks.errors';
+import { deliveryNotFound, WebhooksService } from './webhooks.service';
 import { Route } from '../common/http/route.decorator';
 
 const NotificationId = (): ParameterDecorator =>

@@ -4,10 +4,7 @@ import type { ColumnType } from 'typeorm';
 /** A pool's connections by state, for the metric database_pool_connections. */
 export type PoolConnections = Partial<Record<'total' | 'free' | 'waiting', number>>;
 
-/**
- * Everything that differs between SQLite and MySQL/MariaDB, in two implementations chosen once, when
- * the data source is made (ServiceDataSource). Nothing else asks which database it runs on.
- */
+/** What differs between SQLite and MySQL/MariaDB, chosen once (ServiceDataSource): nothing else asks. */
 export abstract class DatabaseDialect {
   /** The column type of a whole document (DocumentColumn). */
   abstract readonly documentType: ColumnType;
@@ -17,7 +14,7 @@ export abstract class DatabaseDialect {
   abstract readonly waitsForServer: boolean;
   /** Appended to a SELECT in a transaction: a locking read on MySQL; '' on SQLite, one writer at a time. */
   abstract lockingRead(mode: 'share' | 'update'): string;
-  /** docs/reference/hardening.md, no hanging: from now on a call waits for the connection at most connectionWaitMs(maxWaitMs). */
+  /** docs/reference/hardening.md, no hanging: a call waits for the connection at most connectionWaitMs(maxWaitMs). */
   abstract boundWaits(maxWaitMs: number): void;
   /** Runs `work` in one instance at a time across every instance on the database (docs/reference/several-instances.md). */
   abstract exclusively<T>(work: () => Promise<T>): Promise<T>;

@@ -10,24 +10,23 @@ import { DatabaseDialect, type PoolConnections } from './database-dialect';
 /** Enough for 30 writers of one row through three Galera nodes at once (test/resilience/galera.e2e-spec.ts). */
 const MAX_CONFLICT_ATTEMPTS = 10;
 const LOCK_TABLE = 'migration_lock';
-/** A holder renews its lease every third of it; a dead holder's lock is free after it. */
+/** Renewed every third of it; a dead holder's lock is free after it. */
 const LOCK_LEASE_S = 30;
 const MIGRATION_LOCK_WAIT_S = 120;
 
-/** What TypeORM's MysqlDriver hands out: a mysql2 pool connection (its callback API). */
+/** A mysql2 pool connection (its callback API), as TypeORM's MysqlDriver hands it out. */
 interface PoolConnection {
   query(sql: string, callback: (error: Error | null) => void): void;
   release(): void;
 }
 
-/** mysql2's pool keeps these arrays; read at scrape time only. */
+/** mysql2's pool internals, read at scrape time only. */
 interface Mysql2PoolInternals {
   _allConnections?: { length: number };
   _freeConnections?: { length: number };
   _connectionQueue?: { length: number };
 }
 
-/** MySQL and MariaDB (one server or a Galera cluster), through a mysql2 pool. */
 export class MysqlDialect extends DatabaseDialect {
   /** 16 MiB, far above the 1 MiB request body limit; MySQL's TEXT stops at 64 KiB. */
   readonly documentType = 'mediumtext';
@@ -41,15 +40,14 @@ export class MysqlDialect extends DatabaseDialect {
     super();
   }
 
-  /** `LOCK IN SHARE MODE`, which MySQL and MariaDB both accept, or `FOR UPDATE`. */
+  /** `LOCK IN SHARE MODE`: MySQL and MariaDB both accept it. */
   lockingRead(mode: 'share' | 'update'): string {
     return mode === 'share' ? ' LOCK IN SHARE MODE' : ' FOR UPDATE';
   }
 
   /**
-   * Every query runner takes its connection through `obtainMasterConnection`, from a mysql2 pool
-   * that queues a caller without end (no acquire timeout): the wait is bounded here, and the same
-   * seam gives each connection its statement timeout (migrate).
+   * mysql2's pool queues a caller without end: every query runner's `obtainMasterConnection` is bounded
+   * here, and the same seam gives each connection its statement timeout (migrate).
    */
   boundWaits(maxWaitMs: number): void {
     this.maxWaitMs = maxWaitMs;
@@ -74,11 +72,10 @@ export class MysqlDialect extends DatabaseDialect {
   }
 
   /**
-   * Under a lock, so that instances starting together apply them once. Then each connection, on its
-   * next use, bounds every statement to REQUEST_TIMEOUT_MS (docs/reference/hardening.md), lock
-   * waits included (MariaDB's max_statement_time; MySQL's max_execution_time: SELECT only); not
-   * before, so a long ALTER TABLE is not cut short. Not mysql2's per-query `timeout`: it closes the
-   * connection while the server goes on waiting with the transaction and its locks.
+   * Under a lock, so that instances starting together apply them once. Then each connection bounds every
+   * statement to REQUEST_TIMEOUT_MS, lock waits included (MariaDB's max_statement_time; MySQL's
+   * max_execution_time: SELECT only); not before, so a long ALTER TABLE is not cut short. Not mysql2's
+   * per-query `timeout`: it closes the connection while the server keeps the transaction and its locks.
    */
   async migrate(logger: Logger): Promise<void> {
     const applied = await this.exclusively(() => this.dataSource.runMigrations({ transaction: 'each' }));
@@ -91,7 +88,6 @@ export class MysqlDialect extends DatabaseDialect {
       : `SET SESSION max_execution_time = ${this.maxWaitMs}`;
   }
 
-  /** Under the migration lock, which holds across a Galera cluster as on one server. */
   async exclusively<T>(work: () => Promise<T>): Promise<T> {
     const lock = new MigrationLock(this.dataSource);
     await lock.acquire();
@@ -106,10 +102,7 @@ export class MysqlDialect extends DatabaseDialect {
     return transaction();
   }
 
-  /**
-   * A deadlock, a Galera certification conflict or a lock wait timeout: run again, a few times
-   * with jitter, so that a client sees the outcome of its request (201, 409, 200), not a 5xx.
-   */
+  /** A few times with jitter, so that a client sees the outcome of its request (201, 409, 200), not a 5xx. */
   async retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
     for (let attempts = 1; ; attempts++) {
       try {
@@ -173,7 +166,7 @@ class MigrationLock {
     await this.dataSource.query(`DELETE FROM ${LOCK_TABLE} WHERE id = 1 AND owner = ?`, [this.owner]);
   }
 
-  /** True when this instance holds the lock now: a free one, or one whose holder's lease ran out. */
+  /** A free lock, or one whose holder's lease ran out. */
   private async tryTake(): Promise<boolean> {
     try {
       await this.dataSource.query(

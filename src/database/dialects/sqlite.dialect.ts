@@ -26,7 +26,6 @@ export class SqliteDialect extends DatabaseDialect {
     await this.dataSource.runMigrations({ transaction: 'all' });
   }
 
-  /** One file, one writer: nothing to coordinate. */
   exclusively<T>(work: () => Promise<T>): Promise<T> {
     return work();
   }
@@ -35,7 +34,6 @@ export class SqliteDialect extends DatabaseDialect {
     return this.gate.transaction(transaction);
   }
 
-  /** No concurrent transactions, hence no conflicts to retry. */
   retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
     return attempt();
   }
