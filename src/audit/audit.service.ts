@@ -1,13 +1,12 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { randomBytes } from 'node:crypto';
-import { withRawIntegers } from '../common/http/json';
 import { Page } from '../common/http/page';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
 import { CHANGE_RECORDED, type CommittingEvent } from '../database/transactions';
 import type { AuditChange } from './audit-change';
-import type { AuditEventEntity } from './audit-event.entity';
+import { toAuditEventResponse } from './audit.mapper';
 import { AuditRepository } from './audit.repository';
 import { AuditEventResponse, AuditQueryDto } from './dto/audit.dto';
 
@@ -76,19 +75,4 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
     const removed = await this.events.deleteBefore(new Date(Date.now() - AUDIT_RETENTION_MS));
     if (removed > 0) this.logger.log(`removed ${removed} audit records older than 90 days`);
   }
-}
-
-function toAuditEventResponse(row: AuditEventEntity): AuditEventResponse {
-  return {
-    id: row.id,
-    at: row.at.toISOString(),
-    actor: { type: row.actorType, id: row.actorId, name: row.actorName },
-    action: row.action,
-    resource_type: row.resourceType,
-    resource_id: row.resourceId,
-    request_id: row.requestId,
-    // Snapshots keep amounts beyond 2^53 as bigint (jsonColumn): raw JSON numbers for res.json.
-    before: withRawIntegers(row.before) as AuditEventResponse['before'],
-    after: withRawIntegers(row.after) as AuditEventResponse['after'],
-  };
 }

@@ -4,7 +4,8 @@ import { Page } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { notificationNotFound } from '../notifications/notifications.service';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
-import { deliveryNotFound, WebhooksService } from './webhooks.service';
+import { deliveryNotFound } from './webhooks.errors';
+import { WebhooksService } from './webhooks.service';
 import { Route } from '../common/http/route.decorator';
 
 const NotificationId = (): ParameterDecorator =>

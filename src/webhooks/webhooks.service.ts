@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/errors/domain-errors';
 import { Page } from '../common/http/page';
 import { NotificationsService, notificationNotFound } from '../notifications/notifications.service';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
-import type { DeliveryEntity } from './delivery.entity';
+import { toDeliveryResponse } from './delivery.mapper';
+import { deliveryNotFound } from './webhooks.errors';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
-
-export const deliveryNotFound = (): NotFoundError => new NotFoundError('Delivery not found');
 
 /** docs/reference/webhooks.md#3-the-delivery-log and #4-trying-a-target. */
 @Injectable()
@@ -55,20 +53,4 @@ export class WebhooksService {
   private async assertNotificationExists(id: string): Promise<void> {
     if (!(await this.notifications.exists(id))) throw notificationNotFound();
   }
-}
-
-function toDeliveryResponse(delivery: DeliveryEntity): DeliveryResponse {
-  return {
-    id: delivery.id,
-    event_id: delivery.eventId,
-    event: delivery.event,
-    relayer_id: delivery.relayerId,
-    status: delivery.status,
-    attempts: delivery.attempts,
-    last_status_code: delivery.lastStatusCode,
-    last_error: delivery.lastError,
-    next_attempt_at: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null,
-    created_at: delivery.createdAt.toISOString(),
-    delivered_at: delivery.deliveredAt?.toISOString() ?? null,
-  };
 }
