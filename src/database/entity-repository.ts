@@ -169,6 +169,10 @@ export function EntityRepository<E extends ObjectLiteral>(
   @Injectable()
   class Rows extends EntityRows<E> {
     constructor(@InjectRepository(entity) repository: Repository<E>, dialect: DatabaseDialect) {
+      // Without this the service starts and the first query of the table answers 500.
+      if (!Object.values(repository.manager.connection.options.entities ?? {}).includes(entity)) {
+        throw new Error(`${entity.name} is missing from ENTITIES in src/database/data-source-options.ts`);
+      }
       super(repository, dialect);
     }
   }
