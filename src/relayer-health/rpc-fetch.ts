@@ -39,7 +39,7 @@ export class RpcFetch implements OnApplicationShutdown {
 
   describeFailure(url: string, error: unknown): string {
     const host = hostOf(url);
-    if (error instanceof AnswerTooLargeError) return `${host}: ${TOO_LARGE}`;
+    if (error instanceof AnswerTooLargeError) return `${host}: ${error.message}`;
     // undici wraps what the agent threw: the URL policy's refusal is found among the causes.
     const refusal = findCause(error, (e) => (e instanceof RefusedUrlError ? e : policyRefusal(e)));
     if (refusal) return `${host}: refused by the URL policy (${refusal.message})`;
@@ -59,14 +59,11 @@ export class RpcFetch implements OnApplicationShutdown {
   }
 }
 
-const TOO_LARGE = new AnswerTooLargeError().message;
-
 async function readAtMost(
   response: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null },
   limit: number,
 ): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) {
+  if (Number(response.headers.get('content-length')) > limit) {
     await response.body?.cancel().catch(() => undefined);
     throw new AnswerTooLargeError();
   }
