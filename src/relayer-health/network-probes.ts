@@ -114,10 +114,12 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
     return health === 'ok' ? null : `${hostOf(url)}: getHealth answered ${quote(health)}`;
   });
   if (typeof url !== 'string') return url;
+  // The commitment @solana/kit asked for by default; the node's own default is 'finalized'.
+  const params = [target.address, { commitment: 'confirmed' }];
   const balance = await readerOf(target, url)(
     ['getBalance', 'balance', 'BalanceCheckFailed', 64n],
     {},
-    async () => ((await call(target, url, 'getBalance', [target.address])) as { value: unknown }).value,
+    async () => ((await call(target, url, 'getBalance', params)) as { value: unknown }).value,
   );
   return typeof balance === 'bigint' ? withMinimum(target, balance, {}) : balance;
 }
@@ -136,7 +138,9 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
     const accountId = Keypair.fromPublicKey(target.address).xdrAccountId();
     const key = stellarXdr.LedgerKey.account(new stellarXdr.LedgerKeyAccount({ accountId }));
     const answer = await call(target, url, 'getLedgerEntries', { keys: [key.toXdr('base64')] });
-    const [entry] = (answer as { entries?: { xdr: string }[] | null }).entries ?? [];
+    const [entry] = (answer as { entries?: { key: string; xdr: string }[] | null }).entries ?? [];
+    // The key is checked as stellar-sdk did, though the entry's data is all that is used.
+    if (entry !== undefined) stellarXdr.LedgerKey.fromXdr(entry.key, 'base64');
     // stellar-sdk 17 decodes XDR unions to tagged objects: `type` names the arm, which is a field.
     data = entry === undefined ? undefined : stellarXdr.LedgerEntryData.fromXdr(entry.xdr, 'base64');
   } catch (error) {
