@@ -3,7 +3,7 @@ import { lazyRequire } from '../common/modules/lazy-require';
 import type { xdr } from '@stellar/stellar-sdk';
 import { AnswerTooLargeError, HttpStatusError } from './relayer-health.errors';
 
-// Loaded on the first Stellar check, for the account's XDR: it adds 0.4 s to a cold start (docs/performance.md).
+// Loaded on the first Stellar check, for its XDR: 0.4 s more on a cold start (docs/performance.md).
 const loadStellar = lazyRequire<typeof import('@stellar/stellar-sdk')>('@stellar/stellar-sdk');
 
 /** Why a check disabled a relayer (docs/reference/relayer-health.md#1-the-checks). */
@@ -55,10 +55,7 @@ async function firstValid(
   );
 }
 
-/**
- * JSON-RPC 2.0 through the service's fetch: one call, or several as one batch, whose results come
- * back in the order of the calls. An error object is thrown as answered (RpcFetch.describeFailure).
- */
+/** JSON-RPC: one call, or several as one batch (results in call order); an error object is thrown as is. */
 async function rpc(target: ProbeTarget, url: string, calls: readonly Call[]): Promise<unknown[]> {
   const requests = calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }));
   const answer = await target.fetch(url, JSON.stringify(requests.length === 1 ? requests[0] : requests));

@@ -18,7 +18,6 @@ export class RpcFetch implements OnApplicationShutdown {
     this.agent = new PolicyAgent(config.rpcUrlPolicy, resolver, { connections: 8 });
   }
 
-  /** POSTs a JSON body; the answer's status and text. */
   readonly fetch = async (url: string, body: string): Promise<{ status: number; text: string }> => {
     const refusal = checkUrl(url, this.config.rpcUrlPolicy);
     if (refusal !== null) throw new RefusedUrlError(refusal);
@@ -98,7 +97,6 @@ function isTimeout(error: unknown): boolean {
   );
 }
 
-/** A JSON-RPC error object, as answered. */
 function jsonRpcError(error: unknown): { code: number; message: string } | null {
   if (typeof error !== 'object' || error === null || error instanceof Error) return null;
   const { code, message } = error as { code?: unknown; message?: unknown };
