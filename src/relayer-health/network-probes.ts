@@ -1,36 +1,28 @@
 import { parseJson } from '../common/http/json';
 import { lazyRequire } from '../common/modules/lazy-require';
 import type { xdr } from '@stellar/stellar-sdk';
-import type { Address as EvmAddress } from 'viem';
 import { AnswerTooLargeError, HttpStatusError } from './relayer-health.errors';
 
-// Loaded on the first check of their network type: together they add about a second to a cold start.
-const loadViem = lazyRequire<typeof import('viem')>('viem');
-const loadSolana = lazyRequire<typeof import('@solana/kit')>('@solana/kit');
+// Loaded on the first Stellar check, for its XDR: 0.4 s more on a cold start (docs/performance.md).
 const loadStellar = lazyRequire<typeof import('@stellar/stellar-sdk')>('@stellar/stellar-sdk');
 
 /** Why a check disabled a relayer (docs/reference/relayer-health.md#1-the-checks). */
 export type DisableReasonCode =
   'RpcValidationFailed' | 'NonceSyncFailed' | 'SequenceSyncFailed' | 'BalanceCheckFailed';
 
-export type ProbeResult =
-  | { readonly ok: true; readonly balance: bigint; readonly nonce?: bigint; readonly sequenceNumber?: bigint }
-  | {
-      readonly ok: false;
-      readonly reason: DisableReasonCode;
-      readonly details: string;
-      /** What was learnt before the failing check (a balance below min_balance is still a balance). */
-      readonly balance?: bigint;
-      readonly nonce?: bigint;
-      readonly sequenceNumber?: bigint;
-    };
+/** A failure keeps what was learnt before it (a balance below min_balance is still a balance). */
+export type ProbeResult = Readonly<Learnt> &
+  (
+    | { readonly ok: true; readonly balance: bigint }
+    | { readonly ok: false; readonly reason: DisableReasonCode; readonly details: string }
+  );
 
 export interface ProbeTarget {
   readonly endpoints: readonly string[];
   readonly address: string;
   readonly minBalance: bigint | null;
-  readonly fetch: typeof globalThis.fetch;
-  readonly timeoutMs: number;
+  /** RpcFetch.fetch: POSTs a JSON body, answers its status and text. */
+  readonly fetch: (url: string, body: string) => Promise<{ status: number; text: string }>;
   readonly describeFailure: (url: string, error: unknown) => string;
 }
 
@@ -41,147 +33,138 @@ const failed = (reason: DisableReasonCode, details: string, learnt: Learnt = {})
   ...learnt,
 });
 
-/** The first endpoint `validate` accepts (a string is why it did not), or every reason. */
-async function firstValid<T extends object>(
+/** The first endpoint `validate` finds no problem with, or the failure that says every endpoint's. */
+async function firstValid(
   target: ProbeTarget,
-  validate: (url: string) => Promise<T | string>,
-): Promise<{ url: string; value: T } | { problems: string[] }> {
+  what: string,
+  validate: (url: string) => Promise<string | null>,
+): Promise<string | ProbeResult> {
   const problems: string[] = [];
   for (const url of target.endpoints) {
     try {
-      const outcome = await validate(url);
-      if (typeof outcome !== 'string') return { url, value: outcome };
-      problems.push(outcome);
+      const problem = await validate(url);
+      if (problem === null) return url;
+      problems.push(problem);
     } catch (error) {
       problems.push(target.describeFailure(url, error));
     }
   }
-  return { problems };
+  return failed(
+    'RpcValidationFailed',
+    problems.length === 0 ? 'no RPC endpoint to check' : `no RPC endpoint ${what}: ${problems.join('; ')}`,
+  );
 }
 
-const noEndpointText = (what: string, problems: string[]): string =>
-  problems.length === 0 ? 'no RPC endpoint to check' : `no RPC endpoint ${what}: ${problems.join('; ')}`;
+/** JSON-RPC: one call, or several as one batch (results in call order); an error object is thrown as is. */
+async function rpc(target: ProbeTarget, url: string, calls: readonly Call[]): Promise<unknown[]> {
+  const requests = calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }));
+  const answer = await target.fetch(url, JSON.stringify(requests.length === 1 ? requests[0] : requests));
+  if (answer.status >= 300) throw new HttpStatusError(answer.status);
+  // Exact integers: beyond 2^53 they come back as bigints (a u64 of lamports).
+  const parsed = parseJson(answer.text);
+  const answers =
+    requests.length === 1
+      ? [parsed]
+      : requests.map(({ id }) => (parsed as { id?: unknown }[]).find((a) => a?.id === id));
+  return answers.map((one) => {
+    if ('error' in (one as object)) throw (one as { error: unknown }).error;
+    return (one as { result?: unknown }).result;
+  });
+}
+
+type Call = readonly [method: string, params?: unknown];
+
+const call = async (target: ProbeTarget, url: string, method: string, params?: unknown) =>
+  (await rpc(target, url, [[method, params]]))[0];
 
 export async function probeEvm(target: ProbeTarget, chainId: number): Promise<ProbeResult> {
-  const { createPublicClient, http } = await loadViem();
-  const client = (url: string) =>
-    createPublicClient({
-      transport: http(url, { fetchFn: target.fetch, timeout: target.timeoutMs, retryCount: 0 }),
-    });
-  const valid = await firstValid(target, async (url) => {
-    const answered = await client(url).getChainId();
+  const url = await firstValid(target, 'answered with the right chain', async (url) => {
+    const answered = safeNumber(await call(target, url, 'eth_chainId'));
     return answered === chainId
-      ? client(url)
+      ? null
       : `chain id 0x${answered.toString(16)} differs from the catalogue's ${chainId}`;
   });
-  if ('problems' in valid)
-    return failed('RpcValidationFailed', noEndpointText('answered with the right chain', valid.problems));
-  const address = target.address as EvmAddress;
-  const read = readerOf(target, valid.url);
-  const nonce = await read(['eth_getTransactionCount', 'nonce', 'NonceSyncFailed', 64n], {}, () =>
-    valid.value.getTransactionCount({ address, blockTag: 'pending' }),
+  if (typeof url !== 'string') return url;
+  const read = readerOf(target, url);
+  const nonce = await read(['eth_getTransactionCount', 'nonce', 'NonceSyncFailed', 64n], {}, async () =>
+    safeNumber(await call(target, url, 'eth_getTransactionCount', [target.address, 'pending'])),
   );
   if (typeof nonce !== 'bigint') return nonce;
-  const balance = await read(['eth_getBalance', 'balance', 'BalanceCheckFailed', 256n], { nonce }, () =>
-    valid.value.getBalance({ address, blockTag: 'latest' }),
+  const balance = await read(['eth_getBalance', 'balance', 'BalanceCheckFailed', 256n], { nonce }, async () =>
+    BigInt((await call(target, url, 'eth_getBalance', [target.address, 'latest'])) as string),
   );
   return typeof balance === 'bigint' ? withMinimum(target, balance, { nonce }) : balance;
 }
 
 export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
-  const {
-    createSolanaRpcFromTransport,
-    isSolanaError,
-    SOLANA_ERROR__JSON_RPC__SERVER_ERROR_NODE_UNHEALTHY,
-    address: solanaAddress,
-  } = await loadSolana();
-  const rpcAt = (url: string) =>
-    createSolanaRpcFromTransport(
-      async <TResponse>({ payload, signal }: { payload: unknown; signal?: AbortSignal }) => {
-        const response = await postJson(target.fetch, url, 'POST', JSON.stringify(payload), signal);
-        // Exact u64 lamports: integers beyond 2^53 come back as bigints, as @solana/kit's own transport does.
-        return parseJson(await response.text()) as TResponse;
-      },
-    );
-  const valid = await firstValid(target, async (url) => {
-    const rpc = rpcAt(url);
-    let health: string;
+  const url = await firstValid(target, 'answered getHealth "ok"', async (url) => {
+    let health: unknown;
     try {
-      health = await rpc.getHealth().send();
+      health = await call(target, url, 'getHealth', []);
     } catch (error) {
       // The documented answer of a node that is not in sync: JSON-RPC error -32005.
-      if (!isSolanaError(error, SOLANA_ERROR__JSON_RPC__SERVER_ERROR_NODE_UNHEALTHY)) throw error;
-      const behind = error.context.numSlotsBehind;
+      const { code, message, data } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+      if (code !== -32005 || typeof message !== 'string') throw error;
+      const behind = (data as { numSlotsBehind?: number } | null | undefined)?.numSlotsBehind;
       return `${hostOf(url)}: getHealth answered "Node is unhealthy"${behind === undefined ? '' : ` (behind by ${behind} slots)`}`;
     }
-    return health === 'ok' ? rpc : `${hostOf(url)}: getHealth answered ${quote(health)}`;
+    return health === 'ok' ? null : `${hostOf(url)}: getHealth answered ${quote(health)}`;
   });
-  if ('problems' in valid)
-    return failed('RpcValidationFailed', noEndpointText('answered getHealth "ok"', valid.problems));
-  const read = readerOf(target, valid.url);
-  const balance = await read(
+  if (typeof url !== 'string') return url;
+  // The commitment @solana/kit asked for by default; the node's own default is 'finalized'.
+  const params = [target.address, { commitment: 'confirmed' }];
+  const balance = await readerOf(target, url)(
     ['getBalance', 'balance', 'BalanceCheckFailed', 64n],
     {},
-    async () => (await valid.value.getBalance(solanaAddress(target.address)).send()).value,
+    async () => ((await call(target, url, 'getBalance', params)) as { value: unknown }).value,
   );
   return typeof balance === 'bigint' ? withMinimum(target, balance, {}) : balance;
 }
 
 export async function probeStellar(target: ProbeTarget, passphrase: string): Promise<ProbeResult> {
-  const { Keypair, rpc: stellarRpc, xdr: stellarXdr } = await loadStellar();
-  const serverAt = (url: string) => {
-    const server = new stellarRpc.Server(url, { allowHttp: true, timeout: target.timeoutMs });
-    server.httpClient.defaults.adapter = stellarAdapter(target.fetch);
-    return server;
-  };
-  const valid = await firstValid(target, async (url) => {
-    const server = serverAt(url);
-    const network = await server.getNetwork();
+  const url = await firstValid(target, 'answered the catalogue passphrase', async (url) => {
+    const network = (await call(target, url, 'getNetwork', null)) as { passphrase: unknown };
     return network.passphrase === passphrase
-      ? server
+      ? null
       : `network passphrase '${typeof network.passphrase === 'string' ? excerpt(network.passphrase) : quote(network.passphrase)}' differs from the catalogue's '${passphrase}'`;
   });
-  if ('problems' in valid)
-    return failed('RpcValidationFailed', noEndpointText('answered the catalogue passphrase', valid.problems));
-  let account: xdr.AccountEntry;
+  if (typeof url !== 'string') return url;
+  const { Keypair, xdr: stellarXdr } = await loadStellar();
+  let data: xdr.LedgerEntryData | undefined;
   try {
-    const key = stellarXdr.LedgerKey.account(
-      new stellarXdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(target.address).xdrAccountId() }),
-    );
-    const { entries } = await valid.value.getLedgerEntries(key);
-    if (entries.length === 0)
-      return failed(
-        'SequenceSyncFailed',
-        `account ${target.address} was not found on the network (not funded yet?)`,
-      );
+    const accountId = Keypair.fromPublicKey(target.address).xdrAccountId();
+    const key = stellarXdr.LedgerKey.account(new stellarXdr.LedgerKeyAccount({ accountId }));
+    const answer = await call(target, url, 'getLedgerEntries', { keys: [key.toXdr('base64')] });
+    const [entry] = (answer as { entries?: { key: string; xdr: string }[] | null }).entries ?? [];
+    // The key is checked as stellar-sdk did, though the entry's data is all that is used.
+    if (entry !== undefined) stellarXdr.LedgerKey.fromXdr(entry.key, 'base64');
     // stellar-sdk 17 decodes XDR unions to tagged objects: `type` names the arm, which is a field.
-    const data = entries[0].val;
-    if (data.type !== 'account')
-      return failed(
-        'SequenceSyncFailed',
-        `getLedgerEntries answered a ${data.type} entry for account ${target.address}`,
-      );
-    account = data.account;
+    data = entry === undefined ? undefined : stellarXdr.LedgerEntryData.fromXdr(entry.xdr, 'base64');
   } catch (error) {
     return failed(
       reasonFor('SequenceSyncFailed', error),
-      `getLedgerEntries failed: ${target.describeFailure(valid.url, error)}`,
+      `getLedgerEntries failed: ${target.describeFailure(url, error)}`,
     );
   }
+  if (data === undefined)
+    return failed(
+      'SequenceSyncFailed',
+      `account ${target.address} was not found on the network (not funded yet?)`,
+    );
+  if (data.type !== 'account')
+    return failed(
+      'SequenceSyncFailed',
+      `getLedgerEntries answered a ${data.type} entry for account ${target.address}`,
+    );
   // Int64 in the XDR: a negative one is no sequence number or balance an account can have.
-  const read = readerOf(target, valid.url);
-  const sequenceNumber = await read(
-    ['getLedgerEntries', 'sequence number', 'SequenceSyncFailed', 63n],
-    {},
-    () => Promise.resolve(account.seqNum),
-  );
-  if (typeof sequenceNumber !== 'bigint') return sequenceNumber;
-  const balance = await read(
-    ['getLedgerEntries', 'balance', 'BalanceCheckFailed', 63n],
-    { sequenceNumber },
-    () => Promise.resolve(account.balance),
-  );
-  return typeof balance === 'bigint' ? withMinimum(target, balance, { sequenceNumber }) : balance;
+  const { seqNum: sequenceNumber, balance } = data.account;
+  if (sequenceNumber < 0n)
+    return failed('SequenceSyncFailed', `getLedgerEntries failed: ${notValid(url, 'sequence number')}`);
+  if (balance < 0n)
+    return failed('BalanceCheckFailed', `getLedgerEntries failed: ${notValid(url, 'balance')}`, {
+      sequenceNumber,
+    });
+  return withMinimum(target, balance, { sequenceNumber });
 }
 
 type Learnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
@@ -190,16 +173,18 @@ type Learnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
 const readerOf =
   (target: ProbeTarget, url: string) =>
   async (
-    [call, what, reason, bits]: readonly [string, string, DisableReasonCode, bigint],
+    [method, what, reason, bits]: readonly [string, string, DisableReasonCode, bigint],
     learnt: Learnt,
     read: () => Promise<unknown>,
   ): Promise<bigint | ProbeResult> => {
     try {
-      return unsigned(await read(), bits) ?? failed(reason, `${call} failed: ${notValid(url, what)}`, learnt);
+      return (
+        unsigned(await read(), bits) ?? failed(reason, `${method} failed: ${notValid(url, what)}`, learnt)
+      );
     } catch (error) {
       return failed(
         reasonFor(reason, error),
-        `${call} failed: ${target.describeFailure(url, error)}`,
+        `${method} failed: ${target.describeFailure(url, error)}`,
         learnt,
       );
     }
@@ -217,8 +202,15 @@ function withMinimum(target: ProbeTarget, balance: bigint, learnt: Learnt): Prob
 
 function unsigned(value: unknown, bits: bigint): bigint | null {
   const integer =
-    typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value as number) : null;
+    typeof value === 'bigint' ? value : Number.isInteger(value) ? BigInt(value as number) : null;
   return integer !== null && integer >= 0n && integer < 1n << bits ? integer : null;
+}
+
+/** An EVM quantity as a number, read as `BigInt` reads it. */
+function safeNumber(answer: unknown): number {
+  const value = Number(BigInt(answer as string));
+  if (!Number.isSafeInteger(value)) throw new RangeError('not a safe integer');
+  return value;
 }
 
 const notValid = (url: string, what: string): string => `${hostOf(url)}: the answer was not a valid ${what}`;
@@ -247,7 +239,7 @@ export function hostOf(url: string): string {
 
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-/** viem, undici and the SDKs wrap errors: the first match among the causes. */
+/** undici wraps errors: the first match among the causes. */
 export function findCause<T>(error: unknown, match: (error: unknown) => T | null): T | null {
   let current: unknown = error;
   for (let depth = 0; depth < 8 && current != null; depth++) {
@@ -260,42 +252,5 @@ export function findCause<T>(error: unknown, match: (error: unknown) => T | null
 
 /** An answer too large is no valid RPC answer, whichever call it came to. */
 function reasonFor(reason: DisableReasonCode, error: unknown): DisableReasonCode {
-  return findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null))
-    ? 'RpcValidationFailed'
-    : reason;
-}
-
-async function postJson(
-  fetchFn: typeof globalThis.fetch,
-  url: string,
-  method: string,
-  body: string,
-  signal?: AbortSignal,
-): Promise<Response> {
-  const response = await fetchFn(url, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body,
-    signal,
-  });
-  if (!response.ok) throw new HttpStatusError(response.status);
-  return response;
-}
-
-interface StellarRequestConfig {
-  url?: string;
-  baseURL?: string;
-  method?: string;
-  data?: unknown;
-}
-
-/** Sends stellar-sdk's requests through our fetch (URL policy, timeout). */
-function stellarAdapter(fetchFn: typeof globalThis.fetch) {
-  return async (config: StellarRequestConfig) => {
-    const url = new URL(config.url ?? '', config.baseURL).toString();
-    const body = typeof config.data === 'string' ? config.data : JSON.stringify(config.data);
-    const response = await postJson(fetchFn, url, (config.method ?? 'post').toUpperCase(), body);
-    const data: unknown = await response.json();
-    return { data, status: response.status, statusText: response.statusText, headers: {}, config };
-  };
+  return error instanceof AnswerTooLargeError ? 'RpcValidationFailed' : reason;
 }

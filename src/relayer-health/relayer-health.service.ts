@@ -110,7 +110,6 @@ export class RelayerHealthService {
       minBalance:
         typeof minBalance === 'number' || typeof minBalance === 'bigint' ? BigInt(minBalance) : null,
       fetch: this.rpc.fetch,
-      timeoutMs: this.config.healthChecks.rpcTimeoutMs,
       describeFailure: (url: string, error: unknown) => this.rpc.describeFailure(url, error),
     };
     switch (relayer.networkType) {

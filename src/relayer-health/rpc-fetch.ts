@@ -6,9 +6,6 @@ import { APP_CONFIG } from '../config/config.module';
 import { excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-probes';
 import { AnswerTooLargeError, RefusedUrlError } from './relayer-health.errors';
 
-/** The Fetch standard's null body statuses: `new Response` throws on a body with them. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
 /** docs/reference/relayer-health.md#1-the-checks; answers are read here, so that no client reads more. */
 @Injectable()
 export class RpcFetch implements OnApplicationShutdown {
@@ -21,48 +18,36 @@ export class RpcFetch implements OnApplicationShutdown {
     this.agent = new PolicyAgent(config.rpcUrlPolicy, resolver, { connections: 8 });
   }
 
-  readonly fetch = (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+  readonly fetch = async (url: string, body: string): Promise<{ status: number; text: string }> => {
     const refusal = checkUrl(url, this.config.rpcUrlPolicy);
     if (refusal !== null) throw new RefusedUrlError(refusal);
     const timeout = AbortSignal.timeout(this.config.healthChecks.rpcTimeoutMs);
     const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([loadUndici(), this.agent.get()]);
     // The signal also ends the body's stream: a slow drip is bounded by RPC_TIMEOUT_MS as a whole.
     const response = await undiciFetch(url, {
-      method: init.method,
-      headers: init.headers as Record<string, string> | undefined,
-      body: init.body as string | undefined,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
       redirect: 'error',
-      signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+      signal: timeout,
       dispatcher,
     });
-    const body = await readAtMost(response, MAX_ANSWER_BYTES);
-    const headers = new Headers(response.headers);
-    // The bytes are decoded already and counted anew: the wire's length and encoding no longer apply.
-    headers.delete('content-length');
-    headers.delete('content-encoding');
-    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers,
-    });
-  }) as typeof globalThis.fetch;
+    const bytes = await readAtMost(response, MAX_ANSWER_BYTES);
+    return { status: response.status, text: new TextDecoder().decode(bytes) };
+  };
 
   describeFailure(url: string, error: unknown): string {
     const host = hostOf(url);
-    if (findCause(error, (e) => (e instanceof AnswerTooLargeError ? e : null)))
-      return `${host}: ${TOO_LARGE}`;
-    // The RPC clients wrap what their fetch threw: the URL policy's refusal is found among the causes.
+    if (error instanceof AnswerTooLargeError) return `${host}: ${error.message}`;
+    // undici wraps what the agent threw: the URL policy's refusal is found among the causes.
     const refusal = findCause(error, (e) => (e instanceof RefusedUrlError ? e : policyRefusal(e)));
     if (refusal) return `${host}: refused by the URL policy (${refusal.message})`;
     const status = findCause(error, hasStatus); // HttpStatusError's too
     if (status) return `${host}: HTTP ${status.status}`;
     if (findCause(error, (e) => (isTimeout(e) ? e : null))) return `${host}: timed out`;
     const rpcError = findCause(error, jsonRpcError);
-    if (rpcError) {
-      const message = rpcError.message === null ? '' : ` (${withoutUrlParts(rpcError.message, url)})`;
-      return `${host}: answered JSON-RPC error ${rpcError.code}${message}`;
-    }
+    if (rpcError)
+      return `${host}: answered JSON-RPC error ${rpcError.code} (${withoutUrlParts(rpcError.message, url)})`;
     const code = findCause(error, (e) => (hasCode(e) ? e : null));
     if (code) return `${host}: network error (${code.code})`;
     return `${host}: the answer was not a valid RPC response`;
@@ -73,14 +58,11 @@ export class RpcFetch implements OnApplicationShutdown {
   }
 }
 
-const TOO_LARGE = new AnswerTooLargeError().message;
-
 async function readAtMost(
   response: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null },
   limit: number,
 ): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > limit) {
+  if (Number(response.headers.get('content-length')) > limit) {
     await response.body?.cancel().catch(() => undefined);
     throw new AnswerTooLargeError();
   }
@@ -115,21 +97,10 @@ function isTimeout(error: unknown): boolean {
   );
 }
 
-/** A JSON-RPC error: the error object itself (stellar-sdk), or a SolanaError's context (@solana/kit). */
-function jsonRpcError(error: unknown): { code: number; message: string | null } | null {
-  if (typeof error !== 'object' || error === null) return null;
-  const context = (error as { context?: { __code?: unknown; __serverMessage?: unknown } }).context;
-  if (error instanceof Error) {
-    if (typeof context?.__code !== 'number') return null;
-    return {
-      code: context.__code,
-      message: typeof context.__serverMessage === 'string' ? context.__serverMessage : null,
-    };
-  }
+function jsonRpcError(error: unknown): { code: number; message: string } | null {
+  if (typeof error !== 'object' || error === null || error instanceof Error) return null;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  return typeof code === 'number' && Number.isInteger(code) && typeof message === 'string'
-    ? { code, message }
-    : null;
+  return Number.isInteger(code) && typeof message === 'string' ? { code: code as number, message } : null;
 }
 
 /** A server's message without the URL parts it may echo; cut after, so that no half key is left. */
