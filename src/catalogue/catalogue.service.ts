@@ -6,14 +6,19 @@ import {
   type CatalogueNetwork,
   type HostedSignerView,
   type NetworkType,
-  type SignerAddresses,
   type SignerSummary,
   type SignerType,
 } from './catalogue.types';
 
-/** What the other features use of the catalogue: its vocabulary, and address derivation. */
 export * from './catalogue.types';
-export { deriveAddress, isValidSecp256k1PrivateKey, toChecksumAddress } from './address-derivation';
+export {
+  addressesOfKey,
+  deriveAddress,
+  evmAddressOfPoint,
+  isValidSecp256k1PrivateKey,
+  stellarAddressOfPublicKey,
+  toChecksumAddress,
+} from './address-derivation';
 
 const REDACTED = '[redacted]';
 
@@ -99,42 +104,27 @@ export class Catalogue {
     return this.#networksById.get(id.toLowerCase());
   }
 
-  /** All networks, or those of one type, in config order. */
   listNetworks(type?: NetworkType): CatalogueNetwork[] {
     const networks = [...this.#networks.values()];
     return type === undefined ? networks : networks.filter((network) => network.type === type);
   }
 
-  /** The signer with its addresses (derived once), or undefined. */
   findSigner(id: string): SignerSummary | undefined {
     const signer = this.#signers.get(id);
-    return (
-      signer && {
-        id: signer.id,
-        type: signer.type,
-        addresses: this.#addressesOf(signer),
-        hosted: signer.hosted,
-      }
-    );
+    return signer && this.#summary(signer);
   }
 
   hasSigner(id: string): boolean {
     return this.#signers.has(id);
   }
 
-  /** Every signer with its addresses; derives (once) the addresses not derived yet. */
   listSigners(): SignerSummary[] {
     return this.listSignerPage(0, this.#signers.size);
   }
 
   /** One page of signers in config order; derives only that page's addresses. */
   listSignerPage(offset: number, limit: number): SignerSummary[] {
-    return [...this.#signers.values()].slice(offset, offset + limit).map((signer) => ({
-      id: signer.id,
-      type: signer.type,
-      addresses: this.#addressesOf(signer),
-      hosted: signer.hosted,
-    }));
+    return [...this.#signers.values()].slice(offset, offset + limit).map((signer) => this.#summary(signer));
   }
 
   signerSuits(signerId: string, type: NetworkType): boolean {
@@ -167,7 +157,10 @@ export class Catalogue {
     if (this.#networks.has(key) || this.#networksById.has(id)) {
       throw new Error(`Duplicate network '${network.network}' for network type '${network.type}'`);
     }
-    const frozen = freezeNetwork(network);
+    const frozen = Object.freeze({
+      ...network,
+      rpc_urls: Object.freeze(network.rpc_urls.map((rpc) => Object.freeze({ ...rpc }))),
+    });
     this.#networks.set(key, frozen);
     this.#networksById.set(id, frozen);
   }
@@ -178,14 +171,13 @@ export class Catalogue {
     this.#signers.set(id, { id, type, key, hosted, addresses: { ...hosted?.addresses } });
   }
 
-  #addressesOf(signer: SignerRecord): SignerAddresses {
-    if (signer.hosted) return signer.hosted.addresses;
-    const addresses: Partial<Record<NetworkType, string>> = {};
-    for (const type of NETWORK_TYPES) {
-      if (keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type))
-        addresses[type] = this.#addressOf(signer, type);
-    }
-    return addresses;
+  #summary(signer: SignerRecord): SignerSummary {
+    const { id, type, hosted } = signer;
+    const suited = NETWORK_TYPES.filter((network) => this.signerSuits(id, network));
+    const addresses = Object.fromEntries(
+      suited.map((network) => [network, this.#addressOf(signer, network)]),
+    );
+    return { id, type, addresses, hosted };
   }
 
   #addressOf(signer: SignerRecord, type: NetworkType): string {
@@ -195,11 +187,4 @@ export class Catalogue {
 
 function networkKey(type: NetworkType, name: string): string {
   return `${type}\u0000${name}`;
-}
-
-function freezeNetwork(network: CatalogueNetwork): CatalogueNetwork {
-  return Object.freeze({
-    ...network,
-    rpc_urls: Object.freeze(network.rpc_urls.map((rpc) => Object.freeze({ ...rpc }))),
-  });
 }

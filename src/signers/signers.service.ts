@@ -6,9 +6,7 @@ import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { Transactions } from '../database/transactions';
-import { deriveAddress } from '../catalogue/catalogue.service';
-import { Catalogue } from '../catalogue/catalogue.service';
-import { NETWORK_TYPES, type NetworkType } from '../catalogue/catalogue.service';
+import { addressesOfKey, Catalogue, type NetworkType } from '../catalogue/catalogue.service';
 import { SignerResponse } from './dto/signer.dto';
 import type { NewSigner } from './signers.validation';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
@@ -91,13 +89,11 @@ export class SignersService {
         addresses: await this.keyServices.addresses(id, hosted),
       });
     } else {
-      const addresses: Partial<Record<NetworkType, string>> = {};
-      for (const type of NETWORK_TYPES) addresses[type] = deriveAddress(type, input.key);
       Object.assign(entity, {
         type: 'plain' as const,
         config: null,
         encryptedKey: this.cipher.encrypt(Buffer.from(input.key).toString('hex'), id),
-        addresses,
+        addresses: addressesOfKey(input.key),
       });
       input.key.fill(0);
     }

@@ -44,10 +44,10 @@ const SPECS: Readonly<Record<HostedSignerType, string | Readonly<Record<string, 
 
 const AZURE_AUTH_TYPES = ['client_secret', 'managed_identity', 'workload_identity'];
 
-/** The shown part of a config: what responses carry (the reference system's SignerConfigResponse). */
+/** What responses carry (the reference system's SignerConfigResponse). */
 export type ShownConfig = Record<string, string | number | null | Record<string, string | number | null>>;
 
-/** A hosted signer's config split in what may be shown and its secrets (`group.field` keys). */
+/** Secrets are keyed `group.field`. */
 export interface HostedSignerConfig {
   readonly type: HostedSignerType;
   readonly shown: ShownConfig;
@@ -55,13 +55,12 @@ export interface HostedSignerConfig {
 }
 
 /**
- * Reads a string field. The API takes strings; the configuration file also takes the
- * `{"type": "env" | "plain", "value"}` objects of its secrets, which the reader resolves. Undefined
- * (with a problem pushed) when it cannot; a message never quotes the value.
+ * The API takes strings; the configuration file also takes its `{"type": "env" | "plain", "value"}`
+ * secrets, which the reader resolves. A problem never quotes the value.
  */
 export type ValueReader = (value: unknown, path: string, problems: string[]) => string | undefined;
 
-export const readApiValue: ValueReader = (value, path, problems) => {
+const readApiValue: ValueReader = (value, path, problems) => {
   if (typeof value === 'string' && value.trim() !== '') return value;
   problems.push(`${path} must be a non-empty string`);
   return undefined;
@@ -79,71 +78,63 @@ export function parseHostedSignerConfig(
   problems: string[],
   read: ValueReader = readApiValue,
 ): HostedSignerConfig | null {
-  const before = problems.length;
-  const spec = SPECS[type];
-  const secrets: Record<string, string> = {};
-  let shown: ShownConfig = {};
   if (!isPlainObject(raw)) {
     problems.push(`${path} must be an object`);
     return null;
   }
-  if (typeof spec === 'string') {
-    shown = readFields(spec, raw, path, '', secrets, problems, read);
-  } else {
-    const groups = spec;
-    refuseUnknown(raw, Object.keys(groups), path, problems);
-    for (const [group, fields] of Object.entries(groups)) {
+  const before = problems.length;
+  const secrets: Record<string, string> = {};
+  const readFields = (spec: string, object: Record<string, unknown>, where: string, prefix: string) => {
+    const fields = fieldsOf(spec);
+    const names = fields.map(({ name }) => name);
+    refuseUnknown(object, names, where, problems);
+    const shown: Record<string, string | number | null> = {};
+    for (const { name, marks, fallback } of fields) {
+      const value = object[name];
+      const at = `${where}.${name}`;
+      const secret = marks.includes('!');
+      if (value === undefined || value === null) {
+        if (marks.includes('#')) shown[name] = 1;
+        else if (fallback === undefined && !marks.includes('?')) problems.push(`${at} is required`);
+        else if (!secret) shown[name] = fallback ?? null;
+      } else if (marks.includes('#')) {
+        if (Number.isSafeInteger(value) && (value as number) >= 0) shown[name] = value as number;
+        else problems.push(`${at} must be a whole number`);
+      } else {
+        const text = read(value, at, problems);
+        if (text === undefined) continue;
+        if (secret) secrets[`${prefix}${name}`] = text;
+        else if (
+          marks.includes('@') &&
+          checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null
+        ) {
+          problems.push(`${at} must be an http or https URL`);
+        } else if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(text)) {
+          problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
+        } else shown[name] = text;
+      }
+    }
+    return shown;
+  };
+  const spec = SPECS[type];
+  let shown: ShownConfig = {};
+  if (typeof spec === 'string') shown = readFields(spec, raw, path, '');
+  else {
+    refuseUnknown(raw, Object.keys(spec), path, problems);
+    for (const [group, fields] of Object.entries(spec)) {
       const value = raw[group];
       if (!isPlainObject(value)) problems.push(`${path}.${group} must be an object`);
-      else shown[group] = readFields(fields, value, `${path}.${group}`, `${group}.`, secrets, problems, read);
+      else shown[group] = readFields(fields, value, `${path}.${group}`, `${group}.`);
     }
   }
   return problems.length === before ? { type, shown, secrets } : null;
 }
 
-function readFields(
-  spec: string,
-  raw: Record<string, unknown>,
-  path: string,
-  prefix: string,
-  secrets: Record<string, string>,
-  problems: string[],
-  read: ValueReader,
-): Record<string, string | number | null> {
-  const fields = spec.split(' ').map((field) => {
+function fieldsOf(spec: string): { name: string; marks: string; fallback?: string }[] {
+  return spec.split(' ').map((field) => {
     const [, name, marks, fallback] = /^(\w+)([!?@#]*)(?:=(.*))?$/.exec(field) ?? [];
     return { name, marks, fallback };
   });
-  refuseUnknown(
-    raw,
-    fields.map(({ name }) => name),
-    path,
-    problems,
-  );
-  const shown: Record<string, string | number | null> = {};
-  for (const { name, marks, fallback } of fields) {
-    const value = raw[name];
-    const at = `${path}.${name}`;
-    const secret = marks.includes('!');
-    if (value === undefined || value === null) {
-      if (marks.includes('#')) shown[name] = 1;
-      else if (fallback === undefined && !marks.includes('?')) problems.push(`${at} is required`);
-      else if (!secret) shown[name] = fallback ?? null;
-    } else if (marks.includes('#')) {
-      if (Number.isSafeInteger(value) && (value as number) >= 0) shown[name] = value as number;
-      else problems.push(`${at} must be a whole number`);
-    } else {
-      const text = read(value, at, problems);
-      if (text === undefined) continue;
-      if (secret) secrets[`${prefix}${name}`] = text;
-      else if (marks.includes('@') && checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null) {
-        problems.push(`${at} must be an http or https URL`);
-      } else if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(text)) {
-        problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
-      } else shown[name] = text;
-    }
-  }
-  return shown;
 }
 
 function refuseUnknown(
@@ -169,18 +160,15 @@ export function secretFields(type: HostedSignerType, shown: ShownConfig): string
     federated_token_file: 'workload_identity',
   };
   return Object.entries(groups).flatMap(([group, fields]) =>
-    fields
-      .split(' ')
-      .map((field) => /^(\w+)([!?@#]*)/.exec(field) ?? ['', '', ''])
+    fieldsOf(fields)
       .filter(
-        ([, name, marks]) =>
+        ({ name, marks }) =>
           marks.includes('!') && (!marks.includes('?') || shown.auth_type === needed[name]),
       )
-      .map(([, name]) => (group === '' ? name : `${group}.${name}`)),
+      .map(({ name }) => (group === '' ? name : `${group}.${name}`)),
   );
 }
 
-/** A shown string field (for the key service calls). */
 export function shownText(config: HostedSignerConfig, name: string, group?: string): string | undefined {
   const holder = group === undefined ? config.shown : config.shown[group];
   const value = typeof holder === 'object' && holder !== null ? holder[name] : undefined;
