@@ -6,15 +6,21 @@ import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { Transactions } from '../database/transactions';
-import { addressesOfKey, Catalogue, type NetworkType } from '../catalogue/catalogue.service';
+import {
+  addressesOfKey,
+  Catalogue,
+  type NetworkType,
+  type SignerAddresses,
+  type SignerSummary,
+} from '../catalogue/catalogue.service';
 import { SignerResponse } from './dto/signer.dto';
 import type { NewSigner } from './signers.validation';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
 import { SignerEntity } from './signer.entity';
 import { SignersRepository } from './signers.repository';
 import { signerNotFound, duplicateSigner } from './signers.errors';
-import { toCatalogueSignerResponse, toStoredSignerResponse } from './signer.mapper';
 import { KeyServices } from './key-services/key-services';
+import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer-config';
 
 /** What the catalogue's loader uses to read the file's hosted signers (docs/reference/kms-signers.md). */
 export { FileHostedSigners } from './key-services/file-signers';
@@ -52,10 +58,7 @@ export class SignersService {
       Math.max(0, query.offset - fileCount),
       query.per_page - fromFile.length,
     );
-    const items = [
-      ...fromFile.map(toCatalogueSignerResponse),
-      ...stored.items.map((row) => toStoredSignerResponse(row)),
-    ];
+    const items = [...fromFile.map(toCatalogueSignerResponse), ...stored.items.map(toStoredSignerResponse)];
     return new Page(items, query, fileCount + stored.total);
   }
 
@@ -79,24 +82,19 @@ export class SignersService {
     }
     const id = input.id ?? randomUUID();
     if (this.catalogue.hasSigner(id) || (await this.signers.findById(id))) throw duplicateSigner();
-    const entity = Object.assign(new SignerEntity(), { id, createdAt: new Date() });
-    if (input.hosted) {
-      const { hosted } = input;
-      Object.assign(entity, {
-        type: hosted.type,
-        config: hosted.shown,
-        encryptedKey: this.cipher.encrypt(JSON.stringify(hosted.secrets), id),
-        addresses: await this.keyServices.addresses(id, hosted),
-      });
-    } else {
-      Object.assign(entity, {
-        type: 'plain' as const,
-        config: null,
-        encryptedKey: this.cipher.encrypt(Buffer.from(input.key).toString('hex'), id),
-        addresses: addressesOfKey(input.key),
-      });
-      input.key.fill(0);
-    }
+    const { hosted, key } = input;
+    const entity = Object.assign(new SignerEntity(), {
+      id,
+      createdAt: new Date(),
+      type: hosted ? hosted.type : 'plain',
+      config: hosted ? hosted.shown : null,
+      encryptedKey: this.cipher.encrypt(
+        hosted ? JSON.stringify(hosted.secrets) : Buffer.from(key).toString('hex'),
+        id,
+      ),
+      addresses: hosted ? await this.keyServices.addresses(id, hosted) : addressesOfKey(key),
+    });
+    key?.fill(0);
     const created = toStoredSignerResponse(entity);
     await this.transactions.run(async (tx) => {
       if (!(await this.signers.insertNew(tx.manager, entity))) throw duplicateSigner();
@@ -158,4 +156,25 @@ export class SignersService {
   async holdForUse(manager: EntityManager, signerId: string): Promise<boolean> {
     return this.catalogue.hasSigner(signerId) || this.signers.lock(manager, signerId, 'share');
   }
+}
+
+function toSignerResponse(id: string, addresses: SignerAddresses): SignerResponse {
+  return { id, type: 'local', config: {}, addresses: { ...addresses } };
+}
+
+/** A stored signer: `local` with `{}` for a key it holds; a hosted one's type and non-secret config. */
+function toStoredSignerResponse(row: SignerEntity): SignerResponse {
+  if (row.type === 'plain' || row.config === null) return toSignerResponse(row.id, row.addresses);
+  return { id: row.id, type: row.type, config: row.config, addresses: { ...row.addresses } };
+}
+
+function toCatalogueSignerResponse({ id, addresses, hosted }: SignerSummary): SignerResponse {
+  if (!hosted) return toSignerResponse(id, addresses);
+  const { type, config } = hosted;
+  return {
+    id,
+    type: type as HostedSignerType,
+    config: config as ShownConfig,
+    addresses: { ...hosted.addresses },
+  };
 }
