@@ -9,7 +9,7 @@ export { CatalogueConfigError } from './config-json';
 
 export type LoadCatalogueOptions = Omit<SignerContext, 'configDir'> & { readonly configFile: string };
 
-/** The whole configuration file (docs/reference/config-file.md): the catalogue and the entries reconciled at start. */
+/** The whole configuration file (docs/reference/config-file.md). */
 export interface ConfigFile {
   readonly file: string;
   readonly catalogue: Catalogue;

@@ -7,16 +7,12 @@ import { describeContent, loadConfigFile, type ConfigFile } from './catalogue.lo
 import { DnsResolver } from '../common/security/policy-agent';
 import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 
-/** For src/config-file: the whole file, read as a start reads it. */
 export { CatalogueConfigError, describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
 
-/** The whole configuration file as read at start (its relayers and notifications are reconciled by src/config-file). */
+/** Its relayers and notifications are reconciled by src/config-file. */
 export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
 
-/**
- * The configuration file (CONFIG_FILE, else CONFIG_DIR/CONFIG_FILE_NAME): loaded and validated once at
- * start; its networks and signers are the seed of src/networks and src/signers.
- */
+/** CONFIG_FILE, else CONFIG_DIR/CONFIG_FILE_NAME: loaded and validated once at start. */
 @Module({
   providers: [
     {

@@ -25,11 +25,7 @@ const REDACTED = '[redacted]';
 /** The bytes of a key, for this module only (set by SecretKey's static block). */
 let revealKey: (key: SecretKey) => Uint8Array;
 
-/**
- * A signer's key, opaque outside this module: the bytes are a private field with no accessor
- * (only `revealKey`, which this module does not export, reads them), and serialising or
- * inspecting a key prints `[redacted]`.
- */
+/** Opaque outside this module (only `revealKey`, not exported, reads the bytes); printed as `[redacted]`. */
 export class SecretKey {
   readonly #bytes: Uint8Array;
 
@@ -77,7 +73,6 @@ export class UnknownSignerError extends Error {
 /** The networks and signers read from CONFIG_FILE. Keys never leave this class. */
 export class Catalogue {
   readonly #networks = new Map<string, CatalogueNetwork>();
-  /** The same networks by API id (`evm:sepolia`). */
   readonly #networksById = new Map<string, CatalogueNetwork>();
   readonly #signers = new Map<string, SignerRecord>();
 
@@ -133,7 +128,7 @@ export class Catalogue {
     return signer !== undefined && keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type);
   }
 
-  /** The signer's address on networks of `type`. Throws when the signer is unknown or does not suit `type`. */
+  /** Throws when the signer is unknown or does not suit `type`. */
   signerAddress(signerId: string, type: NetworkType): string {
     const signer = this.#signers.get(signerId);
     if (signer === undefined) throw new UnknownSignerError(signerId);

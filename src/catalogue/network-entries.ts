@@ -36,6 +36,7 @@ interface NetworkEntry {
   readonly type: NetworkType;
   /** Where the entry is, for duplicate messages: `networks[2]` or a network file. */
   readonly origin: string;
+  /** Names the network and its type. */
   readonly scope: Scope;
 }
 
@@ -53,10 +54,9 @@ export async function readNetworks(
     // Names differing only in case would share an API id (`evm:sepolia`).
     const key = networkId(entry.type, entry.name);
     const firstOrigin = origins.get(key);
-    const named = entry.scope.child(`network '${entry.name}' (${entry.type})`);
-    if (firstOrigin !== undefined) named.fail(`defined more than once (first in ${firstOrigin})`);
+    if (firstOrigin !== undefined) entry.scope.fail(`defined more than once (first in ${firstOrigin})`);
     origins.set(key, entry.origin);
-    return parseNetwork(entry.type, entry.name, inherit(entry, byName, []), named);
+    return parseNetwork(entry.type, entry.name, inherit(entry, byName, []), entry.scope);
   });
 }
 
@@ -107,17 +107,12 @@ async function readNetworkFolder(folder: string, scope: Scope): Promise<NetworkE
 }
 
 async function listJsonFiles(folder: string, scope: Scope): Promise<string[]> {
-  let names: string[];
-  try {
-    const entries = await readdir(folder, { withFileTypes: true });
-    names = entries
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-      .map((entry) => entry.name);
-  } catch (error) {
+  const entries = await readdir(folder, { withFileTypes: true }).catch((error: unknown) => {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') scope.fail(`networks folder ${folder} not found`);
     return scope.fail(`cannot read the networks folder ${folder} (${code ?? 'unknown error'})`);
-  }
+  });
+  const names = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).map((e) => e.name);
   if (names.length === 0) scope.fail(`networks folder ${folder} holds no .json file`);
   return names.sort().map((name) => path.join(folder, name));
 }
@@ -140,8 +135,9 @@ function identify(item: unknown, origin: string, scope: Scope, label: string): N
   if (!isNetworkType(item.type)) {
     return named.fail(`${describeUnknown('type', item.type)} (expected ${listOf(NETWORK_TYPES)})`);
   }
-  refuseUnknownKeys(item, NETWORK_KEYS, scope.child(`network '${name}' (${item.type})`));
-  return { value: item, name, type: item.type, origin, scope };
+  const typed = scope.child(`network '${name}' (${item.type})`);
+  refuseUnknownKeys(item, NETWORK_KEYS, typed);
+  return { value: item, name, type: item.type, origin, scope: typed };
 }
 
 /**
@@ -155,7 +151,7 @@ function inherit(
 ): Record<string, unknown> {
   const { from, ...own } = entry.value;
   if (from === undefined) return own;
-  const scope = entry.scope.child(`network '${entry.name}' (${entry.type})`);
+  const { scope } = entry;
   if (!isNonEmptyString(from)) return scope.fail('from must be the name of another network');
   const candidates = byName.get(from) ?? [];
   const parent = candidates.find((candidate) => candidate.type === entry.type);

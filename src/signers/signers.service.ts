@@ -27,7 +27,6 @@ export { FileHostedSigners } from './key-services/file-signers';
 export { isHostedSignerType, secretFields } from './key-services/hosted-signer-config';
 export { KeyServices } from './key-services/key-services';
 
-/** What a relayer create learns of its signer. */
 export type SignerForNetwork =
   | { readonly kind: 'found'; readonly address: string }
   | { readonly kind: 'unknown' }
@@ -39,7 +38,7 @@ export type SignerForNetwork =
  */
 @Injectable()
 export class SignersService {
-  /** Who uses a signer (relayers): one in use cannot be deleted (docs/reference/networks-and-signers.md#3-signers). */
+  /** Who uses a signer: one in use cannot be deleted (docs/reference/networks-and-signers.md#3-signers). */
   private readonly users = new ReferenceRegistry();
 
   constructor(
@@ -109,7 +108,6 @@ export class SignersService {
     return created;
   }
 
-  /** A module whose resources reference signers says how to find them. */
   registerUsers(users: ReferenceUsers): void {
     this.users.register(users);
   }
@@ -136,7 +134,6 @@ export class SignersService {
     return 'Signer deleted successfully';
   }
 
-  /** The signer's address on networks of `type`, from the file or the database. */
   async addressFor(signerId: string, type: NetworkType): Promise<SignerForNetwork> {
     if (this.catalogue.hasSigner(signerId)) {
       return this.catalogue.signerSuits(signerId, type)
@@ -162,7 +159,6 @@ function toSignerResponse(id: string, addresses: SignerAddresses): SignerRespons
   return { id, type: 'local', config: {}, addresses: { ...addresses } };
 }
 
-/** A stored signer: `local` with `{}` for a key it holds; a hosted one's type and non-secret config. */
 function toStoredSignerResponse(row: SignerEntity): SignerResponse {
   if (row.type === 'plain' || row.config === null) return toSignerResponse(row.id, row.addresses);
   return { id: row.id, type: row.type, config: row.config, addresses: { ...row.addresses } };

@@ -13,15 +13,11 @@ const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;
 const KEY_RULE = 'config.key must be 32 bytes as 64 hex characters (0x allowed)';
 const KEY_VALUE_RULE = 'config.key must be a valid secp256k1 private key: not zero and below the curve order';
 
-/**
- * A create body: a valid private key (the caller zeroes it after use), or the config of a signer
- * whose key a key service holds (docs/reference/kms-signers.md).
- */
+/** The caller zeroes `key` after use. */
 export type NewSigner =
   | { readonly id?: string | null; readonly key: Uint8Array; readonly hosted?: undefined }
   | { readonly id?: string | null; readonly hosted: HostedSignerConfig; readonly key?: undefined };
 
-/** POST /signers (docs/reference/networks-and-signers.md): the DTO, then the type and its config. */
 @Injectable()
 export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> {
   readonly dto = CreateSignerDto;

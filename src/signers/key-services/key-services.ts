@@ -122,10 +122,9 @@ export class KeyServices {
     const base = this.endpoint(shownText(config, 'address') ?? '', 'config.address');
     const namespace = shownText(config, 'namespace');
     const headers: Record<string, string> = namespace ? { 'x-vault-namespace': namespace } : {};
-    const json = { 'content-type': 'application/json' };
     const login = await this.callJson(base, '/v1/auth/approle/login', 'POST /v1/auth/approle/login', {
       method: 'POST',
-      headers: { ...headers, ...json },
+      headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ role_id: config.secrets.role_id, secret_id: config.secrets.secret_id }),
     });
     const token = (login as { auth?: { client_token?: unknown } }).auth?.client_token;
@@ -216,13 +215,8 @@ export class KeyServices {
           }
         : {}),
     });
-    const {
-      location,
-      key_ring_id: ring,
-      key_id: id,
-      key_version: version,
-    } = config.shown.key as Record<string, string>;
-    const name = client.cryptoKeyVersionPath(projectId, location, ring, id, String(version));
+    const { location, key_ring_id, key_id, key_version } = config.shown.key as Record<string, string>;
+    const name = client.cryptoKeyVersionPath(projectId, location, key_ring_id, key_id, String(key_version));
     try {
       const [answer] = await client.getPublicKey({ name }, { timeout: CALL_TIMEOUT_MS, retry: null });
       if (!answer.pem) throw new KeyServiceCallError('getPublicKey answered no PEM');
@@ -273,7 +267,6 @@ export class KeyServices {
     }
   }
 
-  /** OAuth 2.0 client credentials at `<authority>/<tenant>/oauth2/v2.0/token`. */
   private async azureToken(
     config: HostedSignerConfig,
     authority: string,
@@ -298,7 +291,7 @@ export class KeyServices {
   }
 }
 
-/** The failure of a library call, named by the operation and the status (the library's text may quote a request). */
+/** Named by the operation and the status: the library's own text may quote a request. */
 function describeSdkError(error: unknown, operation: string): Error {
   if (error instanceof UnsupportedKeyError || error instanceof KeyServiceCallError) return error;
   const failure = error as { $metadata?: { httpStatusCode?: number }; statusCode?: number; code?: unknown };

@@ -55,10 +55,6 @@ export function fromSpki(key: Uint8Array | string): PublicKey {
   return fromJwk(jwk);
 }
 
-/**
- * Hex of a secp256k1 point (33 or 65 bytes) or of an ed25519 key (32 bytes), base64 of an ed25519
- * key (Vault transit), or a PEM SubjectPublicKeyInfo.
- */
 export function parseGivenPublicKey(text: string): PublicKey | null {
   const trimmed = text.trim();
   const hex = trimmed.replace(/^0x/i, '');
