@@ -3,9 +3,12 @@ import type { RpcUrl } from '../common/validation/rpc-url-list';
 export const NETWORK_TYPES = ['evm', 'solana', 'stellar'] as const;
 export type NetworkType = (typeof NETWORK_TYPES)[number];
 
-export function isNetworkType(value: unknown): value is NetworkType {
-  return typeof value === 'string' && (NETWORK_TYPES as readonly string[]).includes(value);
-}
+export const isOneOf =
+  <T extends string>(values: readonly T[]) =>
+  (value: unknown): value is T =>
+    typeof value === 'string' && (values as readonly string[]).includes(value);
+
+export const isNetworkType = isOneOf(NETWORK_TYPES);
 
 /** A network of the config file; the optional fields are kept as the file gives them (as in OpenZeppelin Relayer). */
 export interface CatalogueNetwork {
@@ -35,9 +38,7 @@ export function networkId(type: NetworkType, name: string): string {
 export const SIGNER_TYPES = ['plain', 'local'] as const;
 export type SignerType = (typeof SIGNER_TYPES)[number];
 
-export function isSignerType(value: unknown): value is SignerType {
-  return typeof value === 'string' && (SIGNER_TYPES as readonly string[]).includes(value);
-}
+export const isSignerType = isOneOf(SIGNER_TYPES);
 
 /** Signer ids share the relayer id alphabet and length (docs/reference/relayers.md#1-create). */
 export const SIGNER_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createKeyFileOnce } from '../common/security/key-file';
 import { KEY_LENGTH_BYTES, isValidSecp256k1PrivateKey } from './address-derivation';
@@ -15,7 +15,7 @@ import {
   CatalogueConfigError,
   Scope,
   describeUnknown,
-  errorCode,
+  readIfExists,
   isNonEmptyString,
   isPlainObject,
   listOf,
@@ -174,32 +174,22 @@ async function generatedKey(
   }
   const dataDir = path.resolve(context.dataDir);
   const file = path.join(dataDir, fileName);
-  let text = await readIfExists(file, scope, 'the key file');
+  let text = await readIfExists(file, scope, `the key file ${file}`);
   if (text === undefined) {
     await mkdir(dataDir, { recursive: true });
     let key = randomBytes(KEY_LENGTH_BYTES);
     while (!isValidSecp256k1PrivateKey(key)) key = randomBytes(KEY_LENGTH_BYTES);
     text = await createKeyFileOnce(file, key.toString('hex'));
-    if (text === undefined) text = (await readIfExists(file, scope, 'the key file')) ?? '';
+    if (text === undefined) text = (await readIfExists(file, scope, `the key file ${file}`)) ?? '';
     else context.onNotice?.(`Generated the development key of signer '${signerId}' in ${file}`);
   }
   return parseKey(text, scope.child(`key file ${file}`));
 }
 
-/** The file's text, or undefined when it does not exist; `what` names it in any other failure. */
-async function readIfExists(file: string, scope: Scope, what: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    return scope.fail(`cannot read ${what} ${file} (${errorCode(error) ?? 'unknown error'})`);
-  }
-}
-
 /** ethers is loaded only when a keystore is configured: it is large and the default config has none. */
 async function decryptKeystore(file: string, passphrase: string, scope: Scope): Promise<Uint8Array> {
   const { decryptKeystoreJson, isError, isKeystoreJson } = await import('ethers');
-  const json = await readIfExists(file, scope, 'keystore file');
+  const json = await readIfExists(file, scope, `keystore file ${file}`);
   if (json === undefined) return scope.fail(`keystore file ${file} not found`);
   if (!isKeystoreJson(json)) scope.fail(`${file} is not an Ethereum v3 keystore`);
   try {

@@ -23,17 +23,13 @@ export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> 
   readonly dto = CreateSignerDto;
 
   check({ value: dto, failed }: DtoCheck<CreateSignerDto>, problems: string[]): NewSigner {
-    let key: Uint8Array | null = null;
-    if (!failed.has('type') && isHostedSignerType(dto.type)) {
-      const hosted = failed.has('config')
-        ? null
-        : parseHostedSignerConfig(dto.type, dto.config, 'config', problems);
+    const typed = !failed.has('type');
+    const configured = !failed.has('config');
+    if (typed && isHostedSignerType(dto.type)) {
+      const hosted = configured && parseHostedSignerConfig(dto.type, dto.config, 'config', problems);
       if (hosted) return { id: dto.id, hosted };
-    } else if (!failed.has('type') && dto.type !== 'plain') {
-      problems.push(`Signer type '${dto.type}' is not supported`);
-    } else if (!failed.has('type') && !failed.has('config')) {
-      key = parsePlainConfig(dto.config, problems);
-    }
+    } else if (typed && dto.type !== 'plain') problems.push(`Signer type '${dto.type}' is not supported`);
+    const key = typed && configured && dto.type === 'plain' ? parsePlainConfig(dto.config, problems) : null;
     return { id: dto.id, key: key ?? new Uint8Array() };
   }
 }

@@ -1,5 +1,6 @@
 import { checkUrl } from '../../common/security/url-policy';
 import { isPlainObject } from '../../common/validation/field-rules';
+import { isOneOf } from '../../catalogue/catalogue.service';
 
 /** The reference system's signer types whose key a key service holds (docs/reference/kms-signers.md). */
 export const HOSTED_SIGNER_TYPES = [
@@ -13,9 +14,7 @@ export const HOSTED_SIGNER_TYPES = [
 ] as const;
 export type HostedSignerType = (typeof HOSTED_SIGNER_TYPES)[number];
 
-export function isHostedSignerType(value: unknown): value is HostedSignerType {
-  return typeof value === 'string' && (HOSTED_SIGNER_TYPES as readonly string[]).includes(value);
-}
+export const isHostedSignerType = isOneOf(HOSTED_SIGNER_TYPES);
 
 /**
  * Each type's config fields, as the reference system names them (its SDK's *SignerRequestConfig):
