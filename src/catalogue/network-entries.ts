@@ -232,10 +232,8 @@ export function parseRpcUrls(value: unknown, scope: Scope, field = 'rpc_urls'): 
     // A URL as every answer shows it: the secret `***` stands for is not in the file.
     if (url.includes('***'))
       scope.fail(`${field}[${index}] is a masked URL (*** hides a secret that is not in the file)`);
-    if (isPlainObject(item) && item.weight !== undefined && !isRpcWeight(item.weight)) {
-      scope.fail(`${field}[${index}].weight ${RPC_WEIGHT_RULE}`);
-    }
-    const weight = isPlainObject(item) && isRpcWeight(item.weight) ? item.weight : RPC_WEIGHT.default;
+    const weight = isPlainObject(item) && item.weight !== undefined ? item.weight : RPC_WEIGHT.default;
+    if (!isRpcWeight(weight)) scope.fail(`${field}[${index}].weight ${RPC_WEIGHT_RULE}`);
     return { url, weight };
   });
 }
