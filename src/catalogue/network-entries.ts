@@ -46,9 +46,8 @@ export async function readNetworks(
   configFile: string,
   scope: Scope,
 ): Promise<CatalogueNetwork[]> {
-  const entries = await collectNetworkEntries(value, configFile, scope);
-  const byName = new Map<string, NetworkEntry[]>();
-  for (const entry of entries) byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
+  const entries = await collectEntries(value, configFile, scope);
+  const byName = Map.groupBy(entries, (entry) => entry.name);
   const origins = new Map<string, string>();
   return entries.map((entry) => {
     // Names differing only in case would share an API id (`evm:sepolia`).
@@ -60,11 +59,7 @@ export async function readNetworks(
   });
 }
 
-async function collectNetworkEntries(
-  value: unknown,
-  configFile: string,
-  scope: Scope,
-): Promise<NetworkEntry[]> {
+async function collectEntries(value: unknown, configFile: string, scope: Scope): Promise<NetworkEntry[]> {
   if (Array.isArray(value)) {
     return value.map((item: unknown, i) => identify(item, `networks[${i}]`, scope, `networks[${i}]`));
   }

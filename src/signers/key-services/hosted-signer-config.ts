@@ -2,28 +2,15 @@ import { checkUrl } from '../../common/security/url-policy';
 import { isPlainObject } from '../../common/validation/field-rules';
 import { isOneOf } from '../../catalogue/catalogue.service';
 
-/** The reference system's signer types whose key a key service holds (docs/reference/kms-signers.md). */
-export const HOSTED_SIGNER_TYPES = [
-  'vault',
-  'vault_transit',
-  'aws_kms',
-  'google_cloud_kms',
-  'azure_key_vault',
-  'turnkey',
-  'cdp',
-] as const;
-export type HostedSignerType = (typeof HOSTED_SIGNER_TYPES)[number];
-
-export const isHostedSignerType = isOneOf(HOSTED_SIGNER_TYPES);
-
 /**
- * Each type's config fields, as the reference system names them (its SDK's *SignerRequestConfig):
- * `name` required text, `name?` optional (null allowed), `name@` an http(s) URL, `name!` a secret
- * (`name!?` optional), `name#` a whole number; `name=value` an optional one with a default.
- * Google's config has two groups, each a list of its own.
+ * The reference system's signer types whose key a key service holds (docs/reference/kms-signers.md),
+ * with their config fields as it names them (its SDK's *SignerRequestConfig): `name` required text,
+ * `name?` optional (null allowed), `name@` an http(s) URL, `name!` a secret (`name!?` optional),
+ * `name#` a whole number; `name=value` an optional one with a default. Google's config has two
+ * groups, each a list of its own.
  */
 const VAULT = 'address@ namespace? role_id! secret_id! key_name mount_point?';
-const SPECS: Readonly<Record<HostedSignerType, string | Readonly<Record<string, string>>>> = {
+const SPECS = {
   vault: VAULT,
   vault_transit: `${VAULT} pubkey`,
   aws_kms: 'region? key_id',
@@ -39,7 +26,11 @@ const SPECS: Readonly<Record<HostedSignerType, string | Readonly<Record<string, 
     'auth_type=client_secret tenant_id? client_id? client_secret!? federated_token_file!? vault_url@ key_name key_version?',
   turnkey: 'api_public_key api_private_key! organization_id private_key_id public_key',
   cdp: 'api_key_id api_key_secret! wallet_secret! account_address',
-};
+} satisfies Readonly<Record<string, string | Readonly<Record<string, string>>>>;
+
+export type HostedSignerType = keyof typeof SPECS;
+export const HOSTED_SIGNER_TYPES = Object.keys(SPECS) as HostedSignerType[];
+export const isHostedSignerType = isOneOf(HOSTED_SIGNER_TYPES);
 
 const AZURE_AUTH_TYPES = ['client_secret', 'managed_identity', 'workload_identity'];
 
