@@ -3,10 +3,7 @@ import { isPlainObject } from '../common/validation/field-rules';
 
 /** A bad configuration file: the message names the file and the entry, never a secret value. */
 export class CatalogueConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CatalogueConfigError';
-  }
+  override readonly name = 'CatalogueConfigError';
 }
 
 /**

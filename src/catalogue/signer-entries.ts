@@ -154,11 +154,9 @@ function parseKey(text: string, scope: Scope): Uint8Array {
 }
 
 /**
- * Development signer: the shipped config names a `generated` key so that a new user can create a relayer
- * right after `npm start`, with no key to configure and none committed to the repository. Outside
- * production the key is created once in the data folder (mode 0600) and reused on every start after.
- * In production it is refused outright, even when the file exists: a key that was generated on a
- * developer's machine must never sign for real.
+ * The shipped config's development signer, so that `npm start` can create a relayer at once with no key
+ * committed. Refused in production even when the file exists: a key made on a developer's machine must
+ * never sign for real.
  */
 async function generatedKey(
   signerId: string,

@@ -69,10 +69,7 @@ export class SignersService {
     return toStoredSignerResponse(row);
   }
 
-  /**
-   * `input` passed SignerCreateRules; a key is zeroed once the row is built. A hosted signer's
-   * addresses come from its config or one call to its key service, before anything is stored.
-   */
+  /** A hosted signer's addresses come from its config or its key service before anything is stored. */
   async create(input: NewSigner): Promise<SignerResponse> {
     if (this.cipher === null) {
       throw new ServiceUnavailableError(

@@ -56,11 +56,7 @@ const readApiValue: ValueReader = (value, path, problems) => {
   return undefined;
 };
 
-/**
- * The one parser of a hosted signer's `config`, for the API and the configuration file: every
- * problem named with `path` (`config` or `signers[2].config`), or the config. Unknown fields are
- * refused, as the reference system does.
- */
+/** For the API and the configuration file; unknown fields are refused, as the reference system does. */
 export function parseHostedSignerConfig(
   type: HostedSignerType,
   raw: unknown,
@@ -138,10 +134,7 @@ function refuseUnknown(
   }
 }
 
-/**
- * The secret fields (`group.field`) a stored config of `type` holds, for the export's `env`
- * references (docs/reference/config-file.md): the required ones, and an optional one its auth type needs.
- */
+/** For the export's `env` references: the required secrets, and an optional one its auth type needs. */
 export function secretFields(type: HostedSignerType, shown: ShownConfig): string[] {
   const spec = SPECS[type];
   const groups: Record<string, string> = typeof spec === 'string' ? { '': spec } : spec;

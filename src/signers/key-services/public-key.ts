@@ -22,13 +22,10 @@ export function addressesOf(key: PublicKey): SignerAddresses {
   return { evm: evmAddressOfPoint(uncompressed as Buffer) };
 }
 
+type Jwk = { kty?: string; crv?: string; x?: Uint8Array | string; y?: Uint8Array | string };
+
 /** A JWK of a secp256k1 key (`crv` `secp256k1`, or Azure's `P-256K`) or an Ed25519 one. */
-export function fromJwk(jwk: {
-  kty?: string;
-  crv?: string;
-  x?: Uint8Array | string;
-  y?: Uint8Array | string;
-}): PublicKey {
+export function fromJwk(jwk: Jwk): PublicKey {
   const bytes = (value: Uint8Array | string | undefined): Buffer =>
     typeof value === 'string' ? Buffer.from(value, 'base64url') : Buffer.from(value ?? []);
   if ((jwk.crv === 'P-256K' || jwk.crv === 'secp256k1') && jwk.x !== undefined && jwk.y !== undefined) {
