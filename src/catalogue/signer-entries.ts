@@ -42,9 +42,8 @@ type SignerSpec = { readonly id: string; readonly scope: Scope } & (
 );
 
 /**
- * The signers with their keys: first the shape of every entry, then the key material. Synchronous
- * per signer when the key is in the file or the environment, so that 20,000 such signers load
- * without an await each (about 10 ms).
+ * First the shape of every entry, then the keys: synchronous per signer when the key is in the file or
+ * the environment, so that 20,000 such signers load without an await each (about 10 ms).
  */
 export async function readSigners(
   value: unknown,
