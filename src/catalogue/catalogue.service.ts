@@ -72,8 +72,8 @@ export class UnknownSignerError extends Error {
 
 /** The networks and signers read from CONFIG_FILE. Keys never leave this class. */
 export class Catalogue {
+  /** By API id (`evm:sepolia`): names differing only in case are one network. */
   readonly #networks = new Map<string, CatalogueNetwork>();
-  readonly #networksById = new Map<string, CatalogueNetwork>();
   readonly #signers = new Map<string, SignerRecord>();
 
   /** Expects validated input (see `loadCatalogue`); a duplicate network or signer is a programming error. */
@@ -91,12 +91,13 @@ export class Catalogue {
   }
 
   findNetwork(type: NetworkType, name: string): CatalogueNetwork | undefined {
-    return this.#networks.get(networkKey(type, name));
+    const network = this.#networks.get(networkId(type, name));
+    return network?.type === type && network.network === name ? network : undefined;
   }
 
   /** By API id (`<type>:<name>`, any case). */
   findNetworkById(id: string): CatalogueNetwork | undefined {
-    return this.#networksById.get(id.toLowerCase());
+    return this.#networks.get(id.toLowerCase());
   }
 
   listNetworks(type?: NetworkType): CatalogueNetwork[] {
@@ -147,17 +148,15 @@ export class Catalogue {
   }
 
   #addNetwork(network: CatalogueNetwork): void {
-    const key = networkKey(network.type, network.network);
     const id = networkId(network.type, network.network);
-    if (this.#networks.has(key) || this.#networksById.has(id)) {
+    if (this.#networks.has(id)) {
       throw new Error(`Duplicate network '${network.network}' for network type '${network.type}'`);
     }
     const frozen = Object.freeze({
       ...network,
       rpc_urls: Object.freeze(network.rpc_urls.map((rpc) => Object.freeze({ ...rpc }))),
     });
-    this.#networks.set(key, frozen);
-    this.#networksById.set(id, frozen);
+    this.#networks.set(id, frozen);
   }
 
   #addSigner(signer: CatalogueSigner): void {
@@ -178,8 +177,4 @@ export class Catalogue {
   #addressOf(signer: SignerRecord, type: NetworkType): string {
     return (signer.addresses[type] ??= deriveAddress(type, revealKey(signer.key)));
   }
-}
-
-function networkKey(type: NetworkType, name: string): string {
-  return `${type}\u0000${name}`;
 }
