@@ -41,14 +41,11 @@ function parsePlainConfig(config: Record<string, unknown>, problems: string[]): 
     if (field !== 'key') problems.push(`config.${field} is not an allowed field`);
   }
   const text = config.key;
-  if (typeof text !== 'string' || !HEX_KEY.test(text)) {
-    problems.push(KEY_RULE);
-    return null;
-  }
-  const key = Uint8Array.from(Buffer.from(text.replace(/^0x/, ''), 'hex'));
-  if (!isValidSecp256k1PrivateKey(key)) {
-    problems.push(KEY_VALUE_RULE);
-    return null;
-  }
-  return key;
+  const key =
+    typeof text === 'string' && HEX_KEY.test(text)
+      ? Uint8Array.from(Buffer.from(text.replace(/^0x/, ''), 'hex'))
+      : null;
+  if (key && isValidSecp256k1PrivateKey(key)) return key;
+  problems.push(key ? KEY_VALUE_RULE : KEY_RULE);
+  return null;
 }

@@ -19,15 +19,12 @@ type Stored = Record<string, { digest: string; addresses: SignerAddresses }>;
  */
 export class FileHostedSigners implements HostedSignerResolver {
   private stored: Promise<Stored> | null = null;
+  readonly accepts = isHostedSignerType;
 
   constructor(
     private readonly config: Pick<AppConfig, 'dataDir' | 'secretsEnv'>,
     private readonly keyServices: KeyServices,
   ) {}
-
-  accepts(type: unknown): boolean {
-    return isHostedSignerType(type);
-  }
 
   async resolve(id: string, type: string, raw: unknown): Promise<HostedSignerView> {
     const problems: string[] = [];
