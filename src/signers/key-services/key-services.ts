@@ -63,9 +63,8 @@ export class KeyServices {
       return await this.resolve(config);
     } catch (error) {
       if (error instanceof ValidationError) throw error;
-      if (error instanceof UnsupportedKeyError) {
+      if (error instanceof UnsupportedKeyError)
         throw new ValidationError(`Signer ${signerId}: ${error.message}`);
-      }
       const reason = error instanceof KeyServiceCallError ? error.message : 'no answer';
       throw new ServiceUnavailableError(
         `Signer ${signerId}: ${SERVICE_NAMES[config.type]} (${config.type}) could not be reached: ${reason}`,
@@ -97,12 +96,10 @@ export class KeyServices {
 
   private given(config: HostedSignerConfig, field: string): PublicKey {
     const key = parseGivenPublicKey(shownText(config, field) ?? '');
-    if (!key) {
-      throw new ValidationError(
-        `config.${field} must be a secp256k1 public key (hex, 33 or 65 bytes) or an ed25519 one (hex or base64, 32 bytes)`,
-      );
-    }
-    return key;
+    if (key) return key;
+    throw new ValidationError(
+      `config.${field} must be a secp256k1 public key (hex, 33 or 65 bytes) or an ed25519 one (hex or base64, 32 bytes)`,
+    );
   }
 
   /** A host on the allow list may be private. */
