@@ -45,16 +45,21 @@ export function deriveAddress(networkType: NetworkType, key: Uint8Array): string
   }
 }
 
-/** EIP-55 checksummed address of a secp256k1 private key. */
+export function addressesOfKey(key: Uint8Array): Partial<Record<NetworkType, string>> {
+  return Object.fromEntries(NETWORK_TYPES.map((type) => [type, deriveAddress(type, key)]));
+}
+
 export function evmAddress(privateKey: Uint8Array): string {
   // OpenSSL's secp256k1 (node:crypto) derives the public key about twice as fast as the pure-JS
   // curve, and a create with a new signer pays for it on the request path.
   const ecdh = createECDH('secp256k1');
   ecdh.setPrivateKey(privateKey);
-  const uncompressedPublicKey = ecdh.getPublicKey();
-  // The address is the last 20 bytes of keccak-256 over the 64-byte X||Y, without the 0x04 prefix.
-  const hash = keccak_256(uncompressedPublicKey.subarray(1));
-  return toChecksumAddress(bytesToHex(hash.subarray(-20)));
+  return evmAddressOfPoint(ecdh.getPublicKey());
+}
+
+/** The last 20 bytes of keccak-256 over the 64-byte X||Y of the uncompressed point (without 0x04). */
+export function evmAddressOfPoint(uncompressed: Uint8Array): string {
+  return toChecksumAddress(bytesToHex(keccak_256(uncompressed.subarray(1)).subarray(-20)));
 }
 
 /** EIP-55: upper-case each hex letter whose nibble in keccak-256(lower-case hex address) is >= 8. */
@@ -72,18 +77,20 @@ export function ed25519PublicKey(seed: Uint8Array): Uint8Array {
   return ed25519.getPublicKey(seed);
 }
 
-/** Base58 of the ed25519 public key of a 32-byte seed. */
 export function solanaAddress(seed: Uint8Array): string {
   return base58.encode(ed25519PublicKey(seed));
+}
+
+export function stellarAddress(seed: Uint8Array): string {
+  return stellarAddressOfPublicKey(ed25519PublicKey(seed));
 }
 
 type StellarBase = typeof import('@stellar/stellar-base');
 let stellarBase: StellarBase | undefined;
 
-/** `G...` StrKey of the ed25519 public key of a 32-byte seed. */
-export function stellarAddress(seed: Uint8Array): string {
+export function stellarAddressOfPublicKey(publicKey: Uint8Array): string {
   // Loaded on first use: the package is large, and addresses are derived lazily anyway.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   stellarBase ??= require('@stellar/stellar-base') as StellarBase;
-  return stellarBase.StrKey.encodeEd25519PublicKey(Buffer.from(ed25519PublicKey(seed)));
+  return stellarBase.StrKey.encodeEd25519PublicKey(Buffer.from(publicKey));
 }

@@ -1,26 +1,15 @@
 import path from 'node:path';
 import { Catalogue } from './catalogue.service';
-import type { HostedSignerResolver } from './catalogue.types';
 import { Scope, isPlainObject, listOf, parseJson, readText } from './config-json';
 import { readNetworks } from './network-entries';
 import { readNotifications, readRelayers, type FileEntry } from './resource-entries';
-import { readSigners } from './signer-entries';
+import { readSigners, type SignerContext } from './signer-entries';
 
 export { CatalogueConfigError } from './config-json';
 
-export interface LoadCatalogueOptions {
-  configFile: string;
-  /** Where a generated development key is kept (see `resolveGeneratedKey`). */
-  dataDir: string;
-  production: boolean;
-  env: Record<string, string | undefined>;
-  /** Told about events worth a log line, such as a newly generated development key. Never given a secret. */
-  onNotice?: (message: string) => void;
-  /** Signers whose key a key service holds (docs/reference/kms-signers.md); without it, their types are unknown. */
-  hostedSigners?: HostedSignerResolver;
-}
+export type LoadCatalogueOptions = Omit<SignerContext, 'configDir'> & { readonly configFile: string };
 
-/** The whole configuration file (docs/reference/config-file.md): the catalogue and the entries reconciled at start. */
+/** The whole configuration file (docs/reference/config-file.md). */
 export interface ConfigFile {
   readonly file: string;
   readonly catalogue: Catalogue;
@@ -32,7 +21,7 @@ export interface ConfigFile {
 
 const TOP_LEVEL_KEYS = ['networks', 'signers', 'relayers', 'notifications', 'plugins'];
 
-/** Reads and checks the file; the first problem stops it, named by its path (CatalogueConfigError). */
+/** The first problem stops it, named by its path (CatalogueConfigError). */
 export async function loadConfigFile(options: LoadCatalogueOptions): Promise<ConfigFile> {
   const file = path.resolve(options.configFile);
   const scope = Scope.root(file);

@@ -7,28 +7,27 @@ import { describeContent, loadConfigFile, type ConfigFile } from './catalogue.lo
 import { DnsResolver } from '../common/security/policy-agent';
 import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 
-/** For src/config-file: the whole file, read as a start reads it. */
-export { CatalogueConfigError, describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
+export { CatalogueConfigError, describeContent, type ConfigFile } from './catalogue.loader';
 
-/** The whole configuration file as read at start (its relayers and notifications are reconciled by src/config-file). */
+/** The file as a start reads it, its hosted signers resolved by the signers feature. */
+export function readConfigFile(config: AppConfig, onNotice?: (message: string) => void): Promise<ConfigFile> {
+  const { configFile, dataDir, production, secretsEnv: env } = config;
+  const hostedSigners = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()));
+  return loadConfigFile({ configFile, dataDir, production, env, onNotice, hostedSigners });
+}
+
+/** Its relayers and notifications are reconciled by src/config-file. */
 export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
 
-/**
- * The configuration file (CONFIG_FILE, else CONFIG_DIR/CONFIG_FILE_NAME): loaded and validated once at
- * start; its networks and signers are the seed of src/networks and src/signers.
- */
+/** CONFIG_FILE, else CONFIG_DIR/CONFIG_FILE_NAME: loaded and validated once at start. */
 @Module({
   providers: [
     {
       provide: CONFIG_FILE_CONTENT,
       inject: [APP_CONFIG],
       useFactory: async (config: AppConfig): Promise<ConfigFile> => {
-        const { configFile, dataDir, production, secretsEnv: env } = config;
-        const hostedSigners = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()));
         const logger = new Logger('Catalogue');
-        const onNotice = (message: string): void => logger.warn(message);
-        const options = { configFile, dataDir, production, env, onNotice, hostedSigners };
-        const content = await loadConfigFile(options);
+        const content = await readConfigFile(config, (message) => logger.warn(message));
         logger.log(`${path.basename(content.file)}: ${describeContent(content)}`);
         if (content.plugins > 0)
           logger.warn(`the file names ${content.plugins} plugins: this service does not run plugins`);

@@ -6,25 +6,26 @@ import {
   type CatalogueNetwork,
   type HostedSignerView,
   type NetworkType,
-  type SignerAddresses,
   type SignerSummary,
   type SignerType,
 } from './catalogue.types';
 
-/** What the other features use of the catalogue: its vocabulary, and address derivation. */
 export * from './catalogue.types';
-export { deriveAddress, isValidSecp256k1PrivateKey, toChecksumAddress } from './address-derivation';
+export {
+  addressesOfKey,
+  deriveAddress,
+  evmAddressOfPoint,
+  isValidSecp256k1PrivateKey,
+  stellarAddressOfPublicKey,
+  toChecksumAddress,
+} from './address-derivation';
 
 const REDACTED = '[redacted]';
 
 /** The bytes of a key, for this module only (set by SecretKey's static block). */
 let revealKey: (key: SecretKey) => Uint8Array;
 
-/**
- * A signer's key, opaque outside this module: the bytes are a private field with no accessor
- * (only `revealKey`, which this module does not export, reads them), and serialising or
- * inspecting a key prints `[redacted]`.
- */
+/** Opaque outside this module (only `revealKey`, not exported, reads the bytes); printed as `[redacted]`. */
 export class SecretKey {
   readonly #bytes: Uint8Array;
 
@@ -71,9 +72,8 @@ export class UnknownSignerError extends Error {
 
 /** The networks and signers read from CONFIG_FILE. Keys never leave this class. */
 export class Catalogue {
+  /** By API id (`evm:sepolia`): names differing only in case are one network. */
   readonly #networks = new Map<string, CatalogueNetwork>();
-  /** The same networks by API id (`evm:sepolia`). */
-  readonly #networksById = new Map<string, CatalogueNetwork>();
   readonly #signers = new Map<string, SignerRecord>();
 
   /** Expects validated input (see `loadCatalogue`); a duplicate network or signer is a programming error. */
@@ -91,50 +91,36 @@ export class Catalogue {
   }
 
   findNetwork(type: NetworkType, name: string): CatalogueNetwork | undefined {
-    return this.#networks.get(networkKey(type, name));
+    const network = this.#networks.get(networkId(type, name));
+    return network?.type === type && network.network === name ? network : undefined;
   }
 
   /** By API id (`<type>:<name>`, any case). */
   findNetworkById(id: string): CatalogueNetwork | undefined {
-    return this.#networksById.get(id.toLowerCase());
+    return this.#networks.get(id.toLowerCase());
   }
 
-  /** All networks, or those of one type, in config order. */
   listNetworks(type?: NetworkType): CatalogueNetwork[] {
     const networks = [...this.#networks.values()];
     return type === undefined ? networks : networks.filter((network) => network.type === type);
   }
 
-  /** The signer with its addresses (derived once), or undefined. */
   findSigner(id: string): SignerSummary | undefined {
     const signer = this.#signers.get(id);
-    return (
-      signer && {
-        id: signer.id,
-        type: signer.type,
-        addresses: this.#addressesOf(signer),
-        hosted: signer.hosted,
-      }
-    );
+    return signer && this.#summary(signer);
   }
 
   hasSigner(id: string): boolean {
     return this.#signers.has(id);
   }
 
-  /** Every signer with its addresses; derives (once) the addresses not derived yet. */
   listSigners(): SignerSummary[] {
     return this.listSignerPage(0, this.#signers.size);
   }
 
   /** One page of signers in config order; derives only that page's addresses. */
   listSignerPage(offset: number, limit: number): SignerSummary[] {
-    return [...this.#signers.values()].slice(offset, offset + limit).map((signer) => ({
-      id: signer.id,
-      type: signer.type,
-      addresses: this.#addressesOf(signer),
-      hosted: signer.hosted,
-    }));
+    return [...this.#signers.values()].slice(offset, offset + limit).map((signer) => this.#summary(signer));
   }
 
   signerSuits(signerId: string, type: NetworkType): boolean {
@@ -143,7 +129,7 @@ export class Catalogue {
     return signer !== undefined && keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type);
   }
 
-  /** The signer's address on networks of `type`. Throws when the signer is unknown or does not suit `type`. */
+  /** Throws when the signer is unknown or does not suit `type`. */
   signerAddress(signerId: string, type: NetworkType): string {
     const signer = this.#signers.get(signerId);
     if (signer === undefined) throw new UnknownSignerError(signerId);
@@ -162,14 +148,15 @@ export class Catalogue {
   }
 
   #addNetwork(network: CatalogueNetwork): void {
-    const key = networkKey(network.type, network.network);
     const id = networkId(network.type, network.network);
-    if (this.#networks.has(key) || this.#networksById.has(id)) {
+    if (this.#networks.has(id)) {
       throw new Error(`Duplicate network '${network.network}' for network type '${network.type}'`);
     }
-    const frozen = freezeNetwork(network);
-    this.#networks.set(key, frozen);
-    this.#networksById.set(id, frozen);
+    const frozen = Object.freeze({
+      ...network,
+      rpc_urls: Object.freeze(network.rpc_urls.map((rpc) => Object.freeze({ ...rpc }))),
+    });
+    this.#networks.set(id, frozen);
   }
 
   #addSigner(signer: CatalogueSigner): void {
@@ -178,28 +165,16 @@ export class Catalogue {
     this.#signers.set(id, { id, type, key, hosted, addresses: { ...hosted?.addresses } });
   }
 
-  #addressesOf(signer: SignerRecord): SignerAddresses {
-    if (signer.hosted) return signer.hosted.addresses;
-    const addresses: Partial<Record<NetworkType, string>> = {};
-    for (const type of NETWORK_TYPES) {
-      if (keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type))
-        addresses[type] = this.#addressOf(signer, type);
-    }
-    return addresses;
+  #summary(signer: SignerRecord): SignerSummary {
+    const { id, type, hosted } = signer;
+    const suited = NETWORK_TYPES.filter((network) => this.signerSuits(id, network));
+    const addresses = Object.fromEntries(
+      suited.map((network) => [network, this.#addressOf(signer, network)]),
+    );
+    return { id, type, addresses, hosted };
   }
 
   #addressOf(signer: SignerRecord, type: NetworkType): string {
     return (signer.addresses[type] ??= deriveAddress(type, revealKey(signer.key)));
   }
-}
-
-function networkKey(type: NetworkType, name: string): string {
-  return `${type}\u0000${name}`;
-}
-
-function freezeNetwork(network: CatalogueNetwork): CatalogueNetwork {
-  return Object.freeze({
-    ...network,
-    rpc_urls: Object.freeze(network.rpc_urls.map((rpc) => Object.freeze({ ...rpc }))),
-  });
 }

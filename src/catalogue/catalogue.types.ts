@@ -3,12 +3,24 @@ import type { RpcUrl } from '../common/validation/rpc-url-list';
 export const NETWORK_TYPES = ['evm', 'solana', 'stellar'] as const;
 export type NetworkType = (typeof NETWORK_TYPES)[number];
 
-export function isNetworkType(value: unknown): value is NetworkType {
-  return typeof value === 'string' && (NETWORK_TYPES as readonly string[]).includes(value);
-}
+export const isOneOf =
+  <T extends string>(values: readonly T[]) =>
+  (value: unknown): value is T =>
+    typeof value === 'string' && (values as readonly string[]).includes(value);
 
-/** The optional descriptive fields of a network, kept as the file gives them (as in OpenZeppelin Relayer). */
-export interface NetworkDetails {
+export const isNetworkType = isOneOf(NETWORK_TYPES);
+
+/** A network of the config file; the optional fields are kept as the file gives them (as in OpenZeppelin Relayer). */
+export interface CatalogueNetwork {
+  readonly type: NetworkType;
+  readonly network: string;
+  readonly rpc_urls: readonly RpcUrl[];
+  readonly chain_id?: number;
+  /** Stellar: the network passphrase that transactions are signed for. */
+  readonly passphrase?: string;
+  readonly horizon_url?: string;
+  readonly gas_price_cache?: Readonly<Record<string, unknown>>;
+  readonly is_testnet: boolean;
   readonly symbol?: string;
   readonly explorer_urls?: readonly string[];
   readonly average_blocktime_ms?: number;
@@ -17,34 +29,16 @@ export interface NetworkDetails {
   readonly tags?: readonly string[];
 }
 
-/** A network of the catalogue, as read from the config file (immutable once loaded). */
-export interface CatalogueNetwork extends NetworkDetails {
-  readonly type: NetworkType;
-  readonly network: string;
-  readonly rpc_urls: readonly RpcUrl[];
-  /** EVM only. */
-  readonly chain_id?: number;
-  /** Stellar only: the network passphrase that transactions are signed for. */
-  readonly passphrase?: string;
-  /** Stellar only, kept from the reference system's file and answered as given. */
-  readonly horizon_url?: string;
-  /** EVM only, kept from the reference system's file and answered as given. */
-  readonly gas_price_cache?: Readonly<Record<string, unknown>>;
-  readonly is_testnet: boolean;
-}
-
-/** A network's id in the API (docs/reference/networks-and-signers.md#4-networks): `<type>:<name>` in lower case, `evm:sepolia`. */
+/** A network's id in the API (docs/reference/networks-and-signers.md#4-networks): `evm:sepolia`. */
 export function networkId(type: NetworkType, name: string): string {
   return `${type}:${name}`.toLowerCase();
 }
 
-export const SIGNER_TYPES = ['plain', 'local'] as const;
 /** `plain`: a raw key in the config (or the environment); `local`: an Ethereum v3 keystore file. */
+export const SIGNER_TYPES = ['plain', 'local'] as const;
 export type SignerType = (typeof SIGNER_TYPES)[number];
 
-export function isSignerType(value: unknown): value is SignerType {
-  return typeof value === 'string' && (SIGNER_TYPES as readonly string[]).includes(value);
-}
+export const isSignerType = isOneOf(SIGNER_TYPES);
 
 /** Signer ids share the relayer id alphabet and length (docs/reference/relayers.md#1-create). */
 export const SIGNER_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;
@@ -54,12 +48,12 @@ export type SignerAddresses = Readonly<Partial<Record<NetworkType, string>>>;
 /** A file signer whose key a key service holds (docs/reference/kms-signers.md): resolved at load. */
 export interface HostedSignerView {
   readonly type: string;
-  /** Its non-secret config fields, as responses show them. */
+  /** Its non-secret config fields. */
   readonly config: Readonly<Record<string, unknown>>;
   readonly addresses: SignerAddresses;
 }
 
-/** Given by the signers feature: reads a hosted signer's entry; rejects with a message naming no secret. */
+/** Given by the signers feature; `resolve` rejects with a message naming no secret. */
 export interface HostedSignerResolver {
   accepts(type: unknown): boolean;
   resolve(id: string, type: string, config: unknown): Promise<HostedSignerView>;
@@ -68,9 +62,7 @@ export interface HostedSignerResolver {
 /** What may be shown of a signer: never its key material. */
 export interface SignerSummary {
   readonly id: string;
-  /** `plain` and `local` from the file, `plain` from the API. */
   readonly type: SignerType;
-  /** One address per network type that the signer's key suits. */
   readonly addresses: SignerAddresses;
   readonly hosted?: HostedSignerView;
 }

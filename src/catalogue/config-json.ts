@@ -3,10 +3,7 @@ import { isPlainObject } from '../common/validation/field-rules';
 
 /** A bad configuration file: the message names the file and the entry, never a secret value. */
 export class CatalogueConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CatalogueConfigError';
-  }
+  override readonly name = 'CatalogueConfigError';
 }
 
 /**
@@ -36,12 +33,17 @@ export class Scope {
   }
 }
 
-export async function readText(file: string, scope: Scope, missing = 'file not found'): Promise<string> {
+export async function readText(file: string, scope: Scope): Promise<string> {
+  return (await readIfExists(file, scope, 'the file')) ?? scope.fail('file not found');
+}
+
+/** Undefined when the file does not exist; `what` names it in any other failure. */
+export async function readIfExists(file: string, scope: Scope, what: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') scope.fail(missing);
-    return scope.fail(`cannot read the file (${errorCode(error) ?? 'unknown error'})`);
+    if (errorCode(error) === 'ENOENT') return undefined;
+    return scope.fail(`cannot read ${what} (${errorCode(error) ?? 'unknown error'})`);
   }
 }
 

@@ -36,6 +36,7 @@ interface NetworkEntry {
   readonly type: NetworkType;
   /** Where the entry is, for duplicate messages: `networks[2]` or a network file. */
   readonly origin: string;
+  /** Names the network and its type. */
   readonly scope: Scope;
 }
 
@@ -45,26 +46,20 @@ export async function readNetworks(
   configFile: string,
   scope: Scope,
 ): Promise<CatalogueNetwork[]> {
-  const entries = await collectNetworkEntries(value, configFile, scope);
-  const byName = new Map<string, NetworkEntry[]>();
-  for (const entry of entries) byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
+  const entries = await collectEntries(value, configFile, scope);
+  const byName = Map.groupBy(entries, (entry) => entry.name);
   const origins = new Map<string, string>();
   return entries.map((entry) => {
     // Names differing only in case would share an API id (`evm:sepolia`).
     const key = networkId(entry.type, entry.name);
     const firstOrigin = origins.get(key);
-    const named = entry.scope.child(`network '${entry.name}' (${entry.type})`);
-    if (firstOrigin !== undefined) named.fail(`defined more than once (first in ${firstOrigin})`);
+    if (firstOrigin !== undefined) entry.scope.fail(`defined more than once (first in ${firstOrigin})`);
     origins.set(key, entry.origin);
-    return parseNetwork(entry.type, entry.name, inherit(entry, byName, []), named);
+    return parseNetwork(entry.type, entry.name, inherit(entry, byName, []), entry.scope);
   });
 }
 
-async function collectNetworkEntries(
-  value: unknown,
-  configFile: string,
-  scope: Scope,
-): Promise<NetworkEntry[]> {
+async function collectEntries(value: unknown, configFile: string, scope: Scope): Promise<NetworkEntry[]> {
   if (Array.isArray(value)) {
     return value.map((item: unknown, i) => identify(item, `networks[${i}]`, scope, `networks[${i}]`));
   }
@@ -107,17 +102,12 @@ async function readNetworkFolder(folder: string, scope: Scope): Promise<NetworkE
 }
 
 async function listJsonFiles(folder: string, scope: Scope): Promise<string[]> {
-  let names: string[];
-  try {
-    const entries = await readdir(folder, { withFileTypes: true });
-    names = entries
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-      .map((entry) => entry.name);
-  } catch (error) {
+  const entries = await readdir(folder, { withFileTypes: true }).catch((error: unknown) => {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') scope.fail(`networks folder ${folder} not found`);
     return scope.fail(`cannot read the networks folder ${folder} (${code ?? 'unknown error'})`);
-  }
+  });
+  const names = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.json')).map((e) => e.name);
   if (names.length === 0) scope.fail(`networks folder ${folder} holds no .json file`);
   return names.sort().map((name) => path.join(folder, name));
 }
@@ -140,8 +130,9 @@ function identify(item: unknown, origin: string, scope: Scope, label: string): N
   if (!isNetworkType(item.type)) {
     return named.fail(`${describeUnknown('type', item.type)} (expected ${listOf(NETWORK_TYPES)})`);
   }
-  refuseUnknownKeys(item, NETWORK_KEYS, scope.child(`network '${name}' (${item.type})`));
-  return { value: item, name, type: item.type, origin, scope };
+  const typed = scope.child(`network '${name}' (${item.type})`);
+  refuseUnknownKeys(item, NETWORK_KEYS, typed);
+  return { value: item, name, type: item.type, origin, scope: typed };
 }
 
 /**
@@ -155,7 +146,7 @@ function inherit(
 ): Record<string, unknown> {
   const { from, ...own } = entry.value;
   if (from === undefined) return own;
-  const scope = entry.scope.child(`network '${entry.name}' (${entry.type})`);
+  const { scope } = entry;
   if (!isNonEmptyString(from)) return scope.fail('from must be the name of another network');
   const candidates = byName.get(from) ?? [];
   const parent = candidates.find((candidate) => candidate.type === entry.type);
@@ -236,10 +227,8 @@ export function parseRpcUrls(value: unknown, scope: Scope, field = 'rpc_urls'): 
     // A URL as every answer shows it: the secret `***` stands for is not in the file.
     if (url.includes('***'))
       scope.fail(`${field}[${index}] is a masked URL (*** hides a secret that is not in the file)`);
-    if (isPlainObject(item) && item.weight !== undefined && !isRpcWeight(item.weight)) {
-      scope.fail(`${field}[${index}].weight ${RPC_WEIGHT_RULE}`);
-    }
-    const weight = isPlainObject(item) && isRpcWeight(item.weight) ? item.weight : RPC_WEIGHT.default;
+    const weight = isPlainObject(item) && item.weight !== undefined ? item.weight : RPC_WEIGHT.default;
+    if (!isRpcWeight(weight)) scope.fail(`${field}[${index}].weight ${RPC_WEIGHT_RULE}`);
     return { url, weight };
   });
 }

@@ -53,11 +53,9 @@ export function readNotifications(
     if (!isNonEmptyString(item.url)) at.fail('url must be a non-empty string');
     const { signing_key: key, ...body } = item;
     if (key === undefined || key === null) return body;
+    if (typeof key === 'string') return { ...body, signing_key: key };
     const keyScope = at.child('signing_key');
-    const ref =
-      typeof key === 'string'
-        ? { type: 'plain' as const, value: key }
-        : parseSecretRef(key, keyScope, { generated: false });
+    const ref = parseSecretRef(key, keyScope, { generated: false });
     return { ...body, signing_key: resolveSecret(ref, keyScope, env) };
   });
 }

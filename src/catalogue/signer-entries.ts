@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createKeyFileOnce } from '../common/security/key-file';
 import { KEY_LENGTH_BYTES, isValidSecp256k1PrivateKey } from './address-derivation';
@@ -15,7 +15,7 @@ import {
   CatalogueConfigError,
   Scope,
   describeUnknown,
-  errorCode,
+  readIfExists,
   isNonEmptyString,
   isPlainObject,
   listOf,
@@ -23,37 +23,27 @@ import {
 
 export interface SignerContext {
   readonly configDir: string;
+  /** Where a generated development key is kept. */
   readonly dataDir: string;
   readonly production: boolean;
   readonly env: Record<string, string | undefined>;
+  /** Told about events worth a log line, such as a newly generated development key. Never given a secret. */
   readonly onNotice?: (message: string) => void;
+  /** Without it, the types of signers whose key a key service holds are unknown. */
   readonly hostedSigners?: HostedSignerResolver;
 }
 
-export type SecretRef = { readonly type: 'env' | 'plain' | 'generated'; readonly value: string };
+type SecretRef = { readonly type: 'env' | 'plain' | 'generated'; readonly value: string };
 
-/** `key` for a plain signer; `keystorePath` and `passphrase` for a local one. */
-interface KeySignerSpec {
-  readonly id: string;
-  readonly type: SignerType;
-  readonly scope: Scope;
-  readonly secret: SecretRef;
-  readonly keystorePath?: string;
-}
-
-/** A signer whose key a key service holds: its entry, resolved by `SignerContext.hostedSigners`. */
-interface HostedSignerSpec {
-  readonly id: string;
-  readonly scope: Scope;
-  readonly hosted: Record<string, unknown>;
-}
-
-type SignerSpec = KeySignerSpec | HostedSignerSpec;
+/** `secret`: the key of a plain signer, the passphrase of a local one; `hosted`: the entry of a hosted one. */
+type SignerSpec = { readonly id: string; readonly scope: Scope } & (
+  | { readonly type: SignerType; readonly secret: SecretRef; readonly keystorePath?: string }
+  | { readonly hosted: Record<string, unknown> }
+);
 
 /**
- * The signers with their keys: first the shape of every entry, then the key material. Synchronous
- * per signer when the key is in the file or the environment, so that 20,000 such signers load
- * without an await each (about 10 ms).
+ * First the shape of every entry, then the keys: synchronous per signer when the key is in the file or
+ * the environment, so that 20,000 such signers load without an await each (about 10 ms).
  */
 export async function readSigners(
   value: unknown,
@@ -72,28 +62,23 @@ export async function readSigners(
   const signers: CatalogueSigner[] = [];
   for (const spec of specs) {
     if ('hosted' in spec) {
-      signers.push(await resolveHosted(spec, context.hostedSigners));
+      const { id, scope, hosted } = spec;
+      const view = await context.hostedSigners
+        ?.resolve(id, String(hosted.type), hosted.config)
+        .catch((error: Error) => scope.fail(error.message));
+      signers.push({ id, type: 'plain', key: new SecretKey(new Uint8Array()), hosted: view });
       continue;
     }
-    const plainKey = spec.type === 'plain' && spec.secret.type !== 'generated';
-    const key = plainKey
-      ? parseKey(resolveSecret(spec.secret, spec.scope.child('key'), context.env), spec.scope)
-      : await readKeyFile(spec, context);
-    signers.push({ id: spec.id, type: spec.type, key: new SecretKey(key) });
+    const { id, type, scope, secret, keystorePath } = spec;
+    let key: Uint8Array;
+    if (keystorePath !== undefined) {
+      const passphrase = resolveSecret(secret, scope.child('passphrase'), context.env);
+      key = await decryptKeystore(path.resolve(context.configDir, keystorePath), passphrase, scope);
+    } else if (secret.type === 'generated') key = await generatedKey(id, secret.value, scope, context);
+    else key = parseKey(resolveSecret(secret, scope.child('key'), context.env), scope);
+    signers.push({ id, type, key: new SecretKey(key) });
   }
   return signers;
-}
-
-/** Addresses from the key service (or the file's public key); a refusal names the signer. */
-async function resolveHosted(
-  { id, scope, hosted }: HostedSignerSpec,
-  resolver: HostedSignerResolver | undefined,
-): Promise<CatalogueSigner> {
-  const view = await resolver
-    ?.resolve(id, String(hosted.type), hosted.config)
-    .catch((error: Error) => scope.fail(error.message));
-  if (view === undefined) return scope.fail('hosted signers need the signers feature');
-  return { id, type: 'plain', key: new SecretKey(new Uint8Array()), hosted: view };
 }
 
 function parseSignerSpec(
@@ -122,13 +107,15 @@ function parseSignerSpec(
 
 const ENV_VARIABLE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const FILE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+const HEX_KEY_PATTERN = new RegExp(`^(?:0x)?[0-9a-fA-F]{${KEY_LENGTH_BYTES * 2}}$`);
 
 /** Nothing inside a secret object is ever quoted in a message: a misplaced key could sit in any field. */
 export function parseSecretRef(value: unknown, scope: Scope, allow: { generated: boolean }): SecretRef {
   const types = allow.generated ? 'env, plain or generated' : 'env or plain';
   if (!isPlainObject(value)) return scope.fail(`must be a secret object {"type": ${types}, "value": ...}`);
   const text = value.value;
-  const named = (pattern: RegExp) => typeof text === 'string' && pattern.test(text) && !looksLikeKey(text);
+  const named = (pattern: RegExp) =>
+    typeof text === 'string' && pattern.test(text) && !HEX_KEY_PATTERN.test(text.trim());
   switch (value.type) {
     case 'env':
       if (!named(ENV_VARIABLE_PATTERN))
@@ -154,12 +141,6 @@ export function resolveSecret(ref: SecretRef, scope: Scope, env: Record<string, 
   return value;
 }
 
-const HEX_KEY_PATTERN = new RegExp(`^(?:0x)?[0-9a-fA-F]{${KEY_LENGTH_BYTES * 2}}$`);
-
-function looksLikeKey(text: string): boolean {
-  return HEX_KEY_PATTERN.test(text.trim());
-}
-
 function parseKey(text: string, scope: Scope): Uint8Array {
   const trimmed = text.trim();
   if (!HEX_KEY_PATTERN.test(trimmed)) scope.fail('key must be 32 bytes as 64 hex characters');
@@ -171,29 +152,17 @@ function parseKey(text: string, scope: Scope): Uint8Array {
   return key;
 }
 
-/** The key of a file: a generated development key, or a keystore decrypted with its passphrase. */
-async function readKeyFile(spec: KeySignerSpec, context: SignerContext): Promise<Uint8Array> {
-  if (spec.keystorePath === undefined) {
-    const generated = await resolveGeneratedKey(spec.id, spec.secret.value, spec.scope, context);
-    return parseKey(generated.text, spec.scope.child(`key file ${generated.file}`));
-  }
-  const passphrase = resolveSecret(spec.secret, spec.scope.child('passphrase'), context.env);
-  return decryptKeystore(path.resolve(context.configDir, spec.keystorePath), passphrase, spec.scope);
-}
-
 /**
- * Development signer: the shipped config names a `generated` key so that a new user can create a relayer
- * right after `npm start`, with no key to configure and none committed to the repository. Outside
- * production the key is created once in the data folder (mode 0600) and reused on every start after.
- * In production it is refused outright, even when the file exists: a key that was generated on a
- * developer's machine must never sign for real.
+ * The shipped config's development signer, so that `npm start` can create a relayer at once with no key
+ * committed. Refused in production even when the file exists: a key made on a developer's machine must
+ * never sign for real.
  */
-async function resolveGeneratedKey(
+async function generatedKey(
   signerId: string,
   fileName: string,
   scope: Scope,
   context: SignerContext,
-): Promise<{ file: string; text: string }> {
+): Promise<Uint8Array> {
   if (context.production) {
     scope.fail(
       'a generated development key is refused in production; configure a real key ' +
@@ -202,36 +171,22 @@ async function resolveGeneratedKey(
   }
   const dataDir = path.resolve(context.dataDir);
   const file = path.join(dataDir, fileName);
-  const existing = await readIfExists(file, scope, 'the key file');
-  if (existing !== undefined) return { file, text: existing };
-  await mkdir(dataDir, { recursive: true });
-  const text = await createKeyFileOnce(file, Buffer.from(generateSecp256k1Key()).toString('hex'));
-  if (text === undefined) return { file, text: (await readIfExists(file, scope, 'the key file')) ?? '' };
-  context.onNotice?.(`Generated the development key of signer '${signerId}' in ${file}`);
-  return { file, text };
-}
-
-/** The file's text, or undefined when it does not exist; `what` names it in any other failure. */
-async function readIfExists(file: string, scope: Scope, what: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    return scope.fail(`cannot read ${what} ${file} (${errorCode(error) ?? 'unknown error'})`);
+  let text = await readIfExists(file, scope, `the key file ${file}`);
+  if (text === undefined) {
+    await mkdir(dataDir, { recursive: true });
+    let key = randomBytes(KEY_LENGTH_BYTES);
+    while (!isValidSecp256k1PrivateKey(key)) key = randomBytes(KEY_LENGTH_BYTES);
+    text = await createKeyFileOnce(file, key.toString('hex'));
+    if (text === undefined) text = (await readIfExists(file, scope, `the key file ${file}`)) ?? '';
+    else context.onNotice?.(`Generated the development key of signer '${signerId}' in ${file}`);
   }
-}
-
-function generateSecp256k1Key(): Uint8Array {
-  for (;;) {
-    const candidate = randomBytes(KEY_LENGTH_BYTES);
-    if (isValidSecp256k1PrivateKey(candidate)) return candidate;
-  }
+  return parseKey(text, scope.child(`key file ${file}`));
 }
 
 /** ethers is loaded only when a keystore is configured: it is large and the default config has none. */
 async function decryptKeystore(file: string, passphrase: string, scope: Scope): Promise<Uint8Array> {
   const { decryptKeystoreJson, isError, isKeystoreJson } = await import('ethers');
-  const json = await readIfExists(file, scope, 'keystore file');
+  const json = await readIfExists(file, scope, `keystore file ${file}`);
   if (json === undefined) return scope.fail(`keystore file ${file} not found`);
   if (!isKeystoreJson(json)) scope.fail(`${file} is not an Ethereum v3 keystore`);
   try {

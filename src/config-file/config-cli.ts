@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { describeContent, loadConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
+import { describeContent, readConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
 import { checkDto } from '../common/validation/validation.pipe';
-import { DnsResolver } from '../common/security/policy-agent';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { CreateNotificationDto } from '../notifications/notifications.service';
 import { CreateRelayerDto } from '../relayers/relayers.service';
-import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 import { describePlan, planChanges, underEntry, type StoredState } from './config-plan';
 
 /**
@@ -19,9 +17,7 @@ async function main([command, file]: readonly string[]): Promise<number> {
   if (command !== 'check' && command !== 'plan')
     throw new Error('usage: npm run config -- check|plan [file]');
   const config = loadConfig({ ...process.env, ...(file ? { CONFIG_FILE: path.resolve(file) } : {}) });
-  const { configFile, dataDir, production, secretsEnv: env } = config;
-  const hostedSigners = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()));
-  const content = await loadConfigFile({ configFile, dataDir, production, env, hostedSigners });
+  const content = await readConfigFile(config);
   const problems = staticProblems(content).map((problem) => `CONFIG_FILE ${content.file}: ${problem}`);
   if (problems.length > 0) throw new Error(problems.join('\n'));
   const lines =
@@ -41,13 +37,10 @@ function staticProblems({ catalogue, relayers, notifications }: ConfigFile): str
   );
   relayers.forEach(({ body }, i) => {
     const { value, problems: shape, failed } = checkDto(CreateRelayerDto, body);
-    problems.push(...shape.map((problem) => underEntry(`relayers[${i}]`, problem)));
     const { network, network_type: type } = value;
-    if (!failed.has('network') && !failed.has('network_type') && !catalogue.findNetwork(type, network)) {
-      problems.push(
-        underEntry(`relayers[${i}]`, `Network '${network}' not found for network type '${type}'`),
-      );
-    }
+    const known = failed.has('network') || failed.has('network_type') || catalogue.findNetwork(type, network);
+    const missing = known ? [] : [`Network '${network}' not found for network type '${type}'`];
+    problems.push(...[...shape, ...missing].map((problem) => underEntry(`relayers[${i}]`, problem)));
   });
   return problems;
 }

@@ -21,6 +21,9 @@ const envSecret = (prefix: string, id: string, suffix: string): Json => ({
   value: [prefix, id, suffix].map((part) => part.toUpperCase().replace(/[^A-Z0-9]/g, '_')).join('_'),
 });
 
+const RELAYER_FIELDS = ['id', 'name', 'network', 'network_type', 'signer_id', 'paused'] as const;
+const OPTIONAL_RELAYER_FIELDS = ['notification_id', 'policies', 'custom_rpc_urls'] as const;
+
 @Injectable()
 export class ConfigExportService {
   constructor(
@@ -54,19 +57,11 @@ export class ConfigExportService {
       }),
     );
     const relayers = (await all((query) => this.relayers.list(query))).map((relayer) => {
-      const { id, name, network, network_type, signer_id, paused, ...rest } = relayer;
-      const optional = (['notification_id', 'policies', 'custom_rpc_urls'] as const).filter(
-        (f) => rest[f] !== null,
-      );
-      return {
-        id,
-        name,
-        network,
-        network_type,
-        signer_id,
-        paused,
-        ...Object.fromEntries(optional.map((f) => [f, rest[f]])),
-      };
+      const fields = [
+        ...RELAYER_FIELDS,
+        ...OPTIONAL_RELAYER_FIELDS.filter((field) => relayer[field] !== null),
+      ];
+      return Object.fromEntries(fields.map((field) => [field, relayer[field]]));
     });
     return { networks, signers, notifications, relayers };
   }

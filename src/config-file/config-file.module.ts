@@ -6,13 +6,13 @@ import { RelayersModule } from '../relayers/relayers.module';
 import { SignersModule } from '../signers/signers.module';
 import { ConfigExportService } from './config-export.service';
 import { ConfigFileController } from './config-file.controller';
-import { ConfigEntryRules, ConfigReconciler } from './config-reconciler.service';
+import { ConfigReconciler } from './config-reconciler.service';
 
 /** The configuration file's relayers and notifications applied at start, and the state taken back out. */
 @Module({
   imports: [CatalogueModule, NetworksModule, NotificationsModule, RelayersModule, SignersModule],
   controllers: [ConfigFileController],
-  providers: [ConfigReconciler, ConfigEntryRules, ConfigExportService],
+  providers: [ConfigReconciler, ConfigExportService],
   exports: [ConfigReconciler],
 })
 export class ConfigFileModule {}

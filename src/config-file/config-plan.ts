@@ -15,7 +15,7 @@ export interface PlannedChange {
   readonly digest: string;
 }
 
-export interface Plan {
+interface Plan {
   readonly changes: readonly PlannedChange[];
   /** Applied entries that are no longer in the file (kept): `relayer 'id'`. */
   readonly removed: readonly string[];
@@ -31,19 +31,16 @@ export interface StoredState {
 
 const IMMUTABLE = ['network', 'network_type', 'signer_id'] as const;
 
-/** The file's entries, notifications first (relayers may name them). */
-export function entriesOf(file: ConfigFile): Omit<PlannedChange, 'action'>[] {
-  const sections = [['notification', file.notifications] as const, ['relayer', file.relayers] as const];
-  return sections.flatMap(([kind, entries]) =>
-    entries.map(({ id, body }, i) => ({ kind, id, at: `${kind}s[${i}]`, body, digest: digestOf(body) })),
-  );
-}
-
 /** Create what is not stored, update what changed since it was applied, leave the rest alone. */
 export async function planChanges(file: ConfigFile, state: StoredState): Promise<Plan> {
   const changes: PlannedChange[] = [];
   const seen = new Set<string>();
-  for (const entry of entriesOf(file)) {
+  // Notifications first: relayers may name them.
+  const sections = [['notification', file.notifications] as const, ['relayer', file.relayers] as const];
+  const entries = sections.flatMap(([kind, list]) =>
+    list.map(({ id, body }, i) => ({ kind, id, at: `${kind}s[${i}]`, body, digest: digestOf(body) })),
+  );
+  for (const entry of entries) {
     const key = `${entry.kind}:${entry.id}`;
     seen.add(key);
     const stored = await state.find(entry.kind, entry.id);

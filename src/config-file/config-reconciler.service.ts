@@ -20,18 +20,6 @@ import type { EntryKind, PlannedChange } from './config-plan';
 
 const RETRY_MS = 2000;
 
-/** The validation stage of the API's write routes, run on the file's entries. */
-@Injectable()
-export class ConfigEntryRules {
-  constructor(
-    readonly relayerCreate: RelayerCreateRules,
-    readonly relayerPatch: RelayerPatchRules,
-    @Inject(NotificationCreateRules)
-    readonly notificationCreate: InstanceType<typeof NotificationCreateRules>,
-    @Inject(NotificationPatchRules) readonly notificationPatch: InstanceType<typeof NotificationPatchRules>,
-  ) {}
-}
-
 /**
  * Applies the file's relayers and notifications at every start, after the migrations, through
  * the services the API calls, so validation, audit and events are the API's; the actor is the file.
@@ -44,7 +32,12 @@ export class ConfigReconciler implements OnApplicationBootstrap {
     @Inject(CONFIG_FILE_CONTENT) private readonly file: ConfigFile,
     private readonly relayers: RelayersService,
     private readonly notifications: NotificationsService,
-    private readonly rules: ConfigEntryRules,
+    private readonly relayerCreate: RelayerCreateRules,
+    private readonly relayerPatch: RelayerPatchRules,
+    @Inject(NotificationCreateRules)
+    private readonly notificationCreate: InstanceType<typeof NotificationCreateRules>,
+    @Inject(NotificationPatchRules)
+    private readonly notificationPatch: InstanceType<typeof NotificationPatchRules>,
     private readonly lifecycle: DatabaseLifecycle,
     private readonly dialect: DatabaseDialect,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -99,16 +92,16 @@ export class ConfigReconciler implements OnApplicationBootstrap {
   private async write({ kind, id, action, body }: PlannedChange): Promise<unknown> {
     if (kind === 'notification') {
       if (action === 'create') {
-        return this.notifications.create(await validateBody(this.rules.notificationCreate, body));
+        return this.notifications.create(await validateBody(this.notificationCreate, body));
       }
       const patch = { type: body.type, url: body.url, signing_key: body.signing_key ?? '' };
-      return this.notifications.update(id, await validateBody(this.rules.notificationPatch, patch));
+      return this.notifications.update(id, await validateBody(this.notificationPatch, patch));
     }
-    if (action === 'create') return this.relayers.create(await validateBody(this.rules.relayerCreate, body));
+    if (action === 'create') return this.relayers.create(await validateBody(this.relayerCreate, body));
     const { name, paused, notification_id = null, custom_rpc_urls = null, policies = null } = body;
     const patch = { name, paused, notification_id, custom_rpc_urls, policies };
     const params = { relayer_id: id };
-    return this.relayers.update(id, await validateBody(this.rules.relayerPatch, patch, params));
+    return this.relayers.update(id, await validateBody(this.relayerPatch, patch, params));
   }
 
   private async storedState(kind: EntryKind, id: string): Promise<Record<string, unknown> | null> {

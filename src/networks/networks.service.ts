@@ -1,17 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ValidationError } from '../common/errors/domain-errors';
+import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
+import { maskUrl } from '../common/security/url-masking';
 import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
-import { Catalogue } from '../catalogue/catalogue.service';
-import { networkId, type CatalogueNetwork, type NetworkType } from '../catalogue/catalogue.service';
+import {
+  Catalogue,
+  networkId,
+  type CatalogueNetwork,
+  type NetworkType,
+} from '../catalogue/catalogue.service';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
-import { networkNotFound } from './networks.errors';
 import { NetworksRepository } from './networks.repository';
-import { toNetworkResponse } from './network.mapper';
 
 /**
  * The catalogue's networks with the RPC lists set through the API, which replace the file's on
@@ -28,9 +31,8 @@ export class NetworksService {
 
   async list(query: PageQueryDto): Promise<Page<NetworkResponse>> {
     const all = this.catalogue.listNetworks();
-    const page = all.slice(query.offset, query.offset + query.per_page);
     const stored = await this.overrides.findAllRpcUrls();
-    const items = page.map((network) => {
+    const items = all.slice(query.offset, query.offset + query.per_page).map((network) => {
       const id = networkId(network.type, network.network);
       return toNetworkResponse(network, stored.get(id) ?? network.rpc_urls);
     });
@@ -38,8 +40,7 @@ export class NetworksService {
   }
 
   async get(id: string): Promise<NetworkResponse> {
-    const network = this.catalogue.findNetworkById(id);
-    if (!network) throw networkNotFound(id);
+    const network = this.find(id);
     return toNetworkResponse(network, await this.rpcUrlsOfNetwork(network));
   }
 
@@ -56,22 +57,16 @@ export class NetworksService {
     return network && this.rpcUrlsOfNetwork(network, manager);
   }
 
-  /** Replaces the network's RPC list (docs/reference/networks-and-signers.md#4-networks); masked URLs sent back keep the stored ones. */
+  /** Masked URLs sent back keep the stored ones (docs/reference/networks-and-signers.md#4-networks). */
   async update(id: string, dto: UpdateNetworkDto): Promise<NetworkResponse> {
-    const network = this.catalogue.findNetworkById(id);
-    if (!network) throw networkNotFound(id);
+    const network = this.find(id);
     const key = networkId(network.type, network.network);
     const rpcUrls = await this.transactions.run(async (tx) => {
       // Locked until commit: two PATCHes of one network resolve their masked URLs one after the other.
       const row = await this.overrides.findForUpdate(tx.manager, key);
+      const before = row?.rpcUrls ?? network.rpc_urls;
       const problems: string[] = [];
-      const next = resolveRpcUrlList(
-        dto.rpc_urls,
-        row?.rpcUrls ?? network.rpc_urls,
-        this.config.rpcUrlPolicy,
-        'rpc_urls',
-        problems,
-      );
+      const next = resolveRpcUrlList(dto.rpc_urls, before, this.config.rpcUrlPolicy, 'rpc_urls', problems);
       if (problems.length > 0) throw new ValidationError(problems);
       await this.overrides.put(
         tx.manager,
@@ -82,12 +77,18 @@ export class NetworksService {
         resource: 'network',
         id: key,
         operation: 'update',
-        before: toNetworkResponse(network, row?.rpcUrls ?? network.rpc_urls),
+        before: toNetworkResponse(network, before),
         after: toNetworkResponse(network, next),
       });
       return next;
     });
     return toNetworkResponse(network, rpcUrls);
+  }
+
+  private find(id: string): CatalogueNetwork {
+    const network = this.catalogue.findNetworkById(id);
+    if (!network) throw new NotFoundError(`Network with ID '${id}' not found`);
+    return network;
   }
 
   private async rpcUrlsOfNetwork(
@@ -97,4 +98,28 @@ export class NetworksService {
     const row = await this.overrides.findById(networkId(network.type, network.network), manager);
     return row?.rpcUrls ?? network.rpc_urls;
   }
+}
+
+function toNetworkResponse(network: CatalogueNetwork, rpcUrls: readonly RpcUrl[]): NetworkResponse {
+  const response: NetworkResponse = {
+    id: networkId(network.type, network.network),
+    name: network.network,
+    network_type: network.type,
+    rpc_urls: rpcUrls.map((rpc) => ({ url: maskUrl(rpc.url), weight: rpc.weight })),
+    is_testnet: network.is_testnet,
+  };
+  if (network.chain_id !== undefined) response.chain_id = network.chain_id;
+  if (network.passphrase !== undefined) response.passphrase = network.passphrase;
+  if (network.symbol !== undefined) response.symbol = network.symbol;
+  if (network.explorer_urls !== undefined) response.explorer_urls = [...network.explorer_urls];
+  if (network.average_blocktime_ms !== undefined)
+    response.average_blocktime_ms = network.average_blocktime_ms;
+  if (network.required_confirmations !== undefined) {
+    response.required_confirmations = network.required_confirmations;
+  }
+  if (network.features !== undefined) response.features = [...network.features];
+  if (network.tags !== undefined) response.tags = [...network.tags];
+  if (network.horizon_url !== undefined) response.horizon_url = network.horizon_url;
+  if (network.gas_price_cache !== undefined) response.gas_price_cache = { ...network.gas_price_cache };
+  return response;
 }

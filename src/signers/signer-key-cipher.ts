@@ -7,9 +7,6 @@ import { readOrCreateKeyFile } from '../common/security/key-file';
 /** The cipher of signer keys given through the API, or null when none may be used (production without a key). */
 export const SIGNER_KEY_CIPHER = Symbol('SIGNER_KEY_CIPHER');
 
-/** Where a development storage key is kept, in DATA_DIR. */
-export const GENERATED_STORAGE_KEY_FILE = 'storage-encryption.key';
-
 /**
  * STORAGE_ENCRYPTION_KEY when set. Outside production without it, a key generated once and kept in
  * the data folder (mode 0600), as for the development signer, so that `npm start` can create
@@ -21,10 +18,8 @@ export async function createSignerKeyCipher(
 ): Promise<FieldCipher | null> {
   if (config.storageEncryptionKey) return FieldCipher.fromBase64Key(config.storageEncryptionKey);
   if (config.production) return null;
-  const file = path.join(config.dataDir, GENERATED_STORAGE_KEY_FILE);
+  const file = path.join(config.dataDir, 'storage-encryption.key');
   const { text, created } = await readOrCreateKeyFile(file, () => randomBytes(32).toString('base64'));
-  if (created) {
-    onNotice(`Generated a development STORAGE_ENCRYPTION_KEY for signer keys in ${file}`);
-  }
+  if (created) onNotice(`Generated a development STORAGE_ENCRYPTION_KEY for signer keys in ${file}`);
   return FieldCipher.fromBase64Key(text.trim());
 }

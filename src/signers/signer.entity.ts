@@ -9,7 +9,6 @@ export class SignerEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  /** `plain`, or a type whose key a key service holds (docs/reference/kms-signers.md). */
   @Column({ type: 'varchar', length: 16 })
   type: 'plain' | HostedSignerType;
 
@@ -20,7 +19,6 @@ export class SignerEntity {
   @Column({ name: 'encrypted_key', type: 'text' })
   encryptedKey: string;
 
-  /** A hosted signer's non-secret config fields, as responses show them; null for plain. */
   @Column({ type: 'text', nullable: true, transformer: jsonColumn })
   config: ShownConfig | null;
 

@@ -14,7 +14,7 @@ import { Route } from '../common/http/route.decorator';
 
 const SignerId = (): ParameterDecorator => Param('signer_id', new ParseIdPipe(signerNotFound));
 
-/** Signers of the catalogue file and those created here (docs/reference/networks-and-signers.md#3-signers), in the SDK's shapes. */
+/** docs/reference/networks-and-signers.md#3-signers, in the SDK's shapes. */
 @ApiTags('signers')
 @ApiBearerAuth()
 @Controller('signers')

@@ -12,7 +12,6 @@ import { SignerCreateRules } from './signers.validation';
 import { KeyServices } from './key-services/key-services';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 
-/** Signers: those of the configuration file, and those created through the API (rows seen by every instance). */
 @Module({
   imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule, OutboundHttpModule],
   controllers: [SignersController],

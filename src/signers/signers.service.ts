@@ -6,24 +6,27 @@ import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { Transactions } from '../database/transactions';
-import { deriveAddress } from '../catalogue/catalogue.service';
-import { Catalogue } from '../catalogue/catalogue.service';
-import { NETWORK_TYPES, type NetworkType } from '../catalogue/catalogue.service';
+import {
+  addressesOfKey,
+  Catalogue,
+  type NetworkType,
+  type SignerAddresses,
+  type SignerSummary,
+} from '../catalogue/catalogue.service';
 import { SignerResponse } from './dto/signer.dto';
 import type { NewSigner } from './signers.validation';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
 import { SignerEntity } from './signer.entity';
 import { SignersRepository } from './signers.repository';
 import { signerNotFound, duplicateSigner } from './signers.errors';
-import { toCatalogueSignerResponse, toStoredSignerResponse } from './signer.mapper';
 import { KeyServices } from './key-services/key-services';
+import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer-config';
 
 /** What the catalogue's loader uses to read the file's hosted signers (docs/reference/kms-signers.md). */
 export { FileHostedSigners } from './key-services/file-signers';
 export { isHostedSignerType, secretFields } from './key-services/hosted-signer-config';
 export { KeyServices } from './key-services/key-services';
 
-/** What a relayer create learns of its signer. */
 export type SignerForNetwork =
   | { readonly kind: 'found'; readonly address: string }
   | { readonly kind: 'unknown' }
@@ -35,7 +38,7 @@ export type SignerForNetwork =
  */
 @Injectable()
 export class SignersService {
-  /** Who uses a signer (relayers): one in use cannot be deleted (docs/reference/networks-and-signers.md#3-signers). */
+  /** Who uses a signer: one in use cannot be deleted (docs/reference/networks-and-signers.md#3-signers). */
   private readonly users = new ReferenceRegistry();
 
   constructor(
@@ -54,10 +57,7 @@ export class SignersService {
       Math.max(0, query.offset - fileCount),
       query.per_page - fromFile.length,
     );
-    const items = [
-      ...fromFile.map(toCatalogueSignerResponse),
-      ...stored.items.map((row) => toStoredSignerResponse(row)),
-    ];
+    const items = [...fromFile.map(toCatalogueSignerResponse), ...stored.items.map(toStoredSignerResponse)];
     return new Page(items, query, fileCount + stored.total);
   }
 
@@ -69,10 +69,7 @@ export class SignersService {
     return toStoredSignerResponse(row);
   }
 
-  /**
-   * `input` passed SignerCreateRules; a key is zeroed once the row is built. A hosted signer's
-   * addresses come from its config or one call to its key service, before anything is stored.
-   */
+  /** A hosted signer's addresses come from its config or its key service before anything is stored. */
   async create(input: NewSigner): Promise<SignerResponse> {
     if (this.cipher === null) {
       throw new ServiceUnavailableError(
@@ -81,26 +78,19 @@ export class SignersService {
     }
     const id = input.id ?? randomUUID();
     if (this.catalogue.hasSigner(id) || (await this.signers.findById(id))) throw duplicateSigner();
-    const entity = Object.assign(new SignerEntity(), { id, createdAt: new Date() });
-    if (input.hosted) {
-      const { hosted } = input;
-      Object.assign(entity, {
-        type: hosted.type,
-        config: hosted.shown,
-        encryptedKey: this.cipher.encrypt(JSON.stringify(hosted.secrets), id),
-        addresses: await this.keyServices.addresses(id, hosted),
-      });
-    } else {
-      const addresses: Partial<Record<NetworkType, string>> = {};
-      for (const type of NETWORK_TYPES) addresses[type] = deriveAddress(type, input.key);
-      Object.assign(entity, {
-        type: 'plain' as const,
-        config: null,
-        encryptedKey: this.cipher.encrypt(Buffer.from(input.key).toString('hex'), id),
-        addresses,
-      });
-      input.key.fill(0);
-    }
+    const { hosted, key } = input;
+    const entity = Object.assign(new SignerEntity(), {
+      id,
+      createdAt: new Date(),
+      type: hosted ? hosted.type : 'plain',
+      config: hosted ? hosted.shown : null,
+      encryptedKey: this.cipher.encrypt(
+        hosted ? JSON.stringify(hosted.secrets) : Buffer.from(key).toString('hex'),
+        id,
+      ),
+      addresses: hosted ? await this.keyServices.addresses(id, hosted) : addressesOfKey(key),
+    });
+    key?.fill(0);
     const created = toStoredSignerResponse(entity);
     await this.transactions.run(async (tx) => {
       if (!(await this.signers.insertNew(tx.manager, entity))) throw duplicateSigner();
@@ -115,7 +105,6 @@ export class SignersService {
     return created;
   }
 
-  /** A module whose resources reference signers says how to find them. */
   registerUsers(users: ReferenceUsers): void {
     this.users.register(users);
   }
@@ -142,7 +131,6 @@ export class SignersService {
     return 'Signer deleted successfully';
   }
 
-  /** The signer's address on networks of `type`, from the file or the database. */
   async addressFor(signerId: string, type: NetworkType): Promise<SignerForNetwork> {
     if (this.catalogue.hasSigner(signerId)) {
       return this.catalogue.signerSuits(signerId, type)
@@ -162,4 +150,24 @@ export class SignersService {
   async holdForUse(manager: EntityManager, signerId: string): Promise<boolean> {
     return this.catalogue.hasSigner(signerId) || this.signers.lock(manager, signerId, 'share');
   }
+}
+
+function toSignerResponse(id: string, addresses: SignerAddresses): SignerResponse {
+  return { id, type: 'local', config: {}, addresses: { ...addresses } };
+}
+
+function toStoredSignerResponse(row: SignerEntity): SignerResponse {
+  if (row.type === 'plain' || row.config === null) return toSignerResponse(row.id, row.addresses);
+  return { id: row.id, type: row.type, config: row.config, addresses: { ...row.addresses } };
+}
+
+function toCatalogueSignerResponse({ id, addresses, hosted }: SignerSummary): SignerResponse {
+  if (!hosted) return toSignerResponse(id, addresses);
+  const { type, config } = hosted;
+  return {
+    id,
+    type: type as HostedSignerType,
+    config: config as ShownConfig,
+    addresses: { ...hosted.addresses },
+  };
 }

@@ -13,31 +13,23 @@ const HEX_KEY = /^(?:0x)?[0-9a-fA-F]{64}$/;
 const KEY_RULE = 'config.key must be 32 bytes as 64 hex characters (0x allowed)';
 const KEY_VALUE_RULE = 'config.key must be a valid secp256k1 private key: not zero and below the curve order';
 
-/**
- * A create body: a valid private key (the caller zeroes it after use), or the config of a signer
- * whose key a key service holds (docs/reference/kms-signers.md).
- */
+/** The caller zeroes `key` after use. */
 export type NewSigner =
   | { readonly id?: string | null; readonly key: Uint8Array; readonly hosted?: undefined }
   | { readonly id?: string | null; readonly hosted: HostedSignerConfig; readonly key?: undefined };
 
-/** POST /signers (docs/reference/networks-and-signers.md): the DTO, then the type and its config. */
 @Injectable()
 export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> {
   readonly dto = CreateSignerDto;
 
   check({ value: dto, failed }: DtoCheck<CreateSignerDto>, problems: string[]): NewSigner {
-    let key: Uint8Array | null = null;
-    if (!failed.has('type') && isHostedSignerType(dto.type)) {
-      const hosted = failed.has('config')
-        ? null
-        : parseHostedSignerConfig(dto.type, dto.config, 'config', problems);
+    const typed = !failed.has('type');
+    const configured = !failed.has('config');
+    if (typed && isHostedSignerType(dto.type)) {
+      const hosted = configured && parseHostedSignerConfig(dto.type, dto.config, 'config', problems);
       if (hosted) return { id: dto.id, hosted };
-    } else if (!failed.has('type') && dto.type !== 'plain') {
-      problems.push(`Signer type '${dto.type}' is not supported`);
-    } else if (!failed.has('type') && !failed.has('config')) {
-      key = parsePlainConfig(dto.config, problems);
-    }
+    } else if (typed && dto.type !== 'plain') problems.push(`Signer type '${dto.type}' is not supported`);
+    const key = typed && configured && dto.type === 'plain' ? parsePlainConfig(dto.config, problems) : null;
     return { id: dto.id, key: key ?? new Uint8Array() };
   }
 }
@@ -49,14 +41,11 @@ function parsePlainConfig(config: Record<string, unknown>, problems: string[]): 
     if (field !== 'key') problems.push(`config.${field} is not an allowed field`);
   }
   const text = config.key;
-  if (typeof text !== 'string' || !HEX_KEY.test(text)) {
-    problems.push(KEY_RULE);
-    return null;
-  }
-  const key = Uint8Array.from(Buffer.from(text.replace(/^0x/, ''), 'hex'));
-  if (!isValidSecp256k1PrivateKey(key)) {
-    problems.push(KEY_VALUE_RULE);
-    return null;
-  }
-  return key;
+  const key =
+    typeof text === 'string' && HEX_KEY.test(text)
+      ? Uint8Array.from(Buffer.from(text.replace(/^0x/, ''), 'hex'))
+      : null;
+  if (key && isValidSecp256k1PrivateKey(key)) return key;
+  problems.push(key ? KEY_VALUE_RULE : KEY_RULE);
+  return null;
 }

@@ -8,15 +8,6 @@ import {
   type ShownConfig,
 } from '../key-services/hosted-signer-config';
 
-export class PlainSignerConfigDto {
-  @ApiProperty({
-    description:
-      '32 bytes as 64 hex characters (0x allowed): a valid secp256k1 private key. Never shown again.',
-    example: '0x…',
-  })
-  key: string;
-}
-
 export class CreateSignerDto {
   @IsOptionalNewId()
   id?: string | null;

@@ -11,28 +11,20 @@ import type { AppConfig } from '../../config/app-config';
 import { isHostedSignerType, parseHostedSignerConfig, type ValueReader } from './hosted-signer-config';
 import type { KeyServices } from './key-services';
 
-/** Where the addresses resolved for the file's hosted signers are kept, in DATA_DIR. */
-export const HOSTED_ADDRESSES_FILE = 'hosted-signer-addresses.json';
-
 type Stored = Record<string, { digest: string; addresses: SignerAddresses }>;
 
 /**
- * The configuration file's hosted signers (docs/reference/kms-signers.md#2-in-the-configuration-file):
- * the entry is read by the API's parser (secrets may be `{"type": "env" | "plain", "value"}`), and
- * its addresses are those resolved at an earlier start for the same non-secret config, else fetched
- * from the key service once and kept. A failure rejects with a message that names no secret.
+ * The file's hosted signers (docs/reference/kms-signers.md#2-in-the-configuration-file): their addresses
+ * are kept from an earlier start for the same non-secret config, else fetched once and kept.
  */
 export class FileHostedSigners implements HostedSignerResolver {
   private stored: Promise<Stored> | null = null;
+  readonly accepts = isHostedSignerType;
 
   constructor(
     private readonly config: Pick<AppConfig, 'dataDir' | 'secretsEnv'>,
     private readonly keyServices: KeyServices,
   ) {}
-
-  accepts(type: unknown): boolean {
-    return isHostedSignerType(type);
-  }
 
   async resolve(id: string, type: string, raw: unknown): Promise<HostedSignerView> {
     const problems: string[] = [];
@@ -52,7 +44,6 @@ export class FileHostedSigners implements HostedSignerResolver {
     return { type, config: parsed.shown, addresses };
   }
 
-  /** A string, or a secret object of the file resolved against the environment at start. */
   private readonly read: ValueReader = (value, at, problems) => {
     if (typeof value === 'string' && value.trim() !== '') return value;
     if (isPlainObject(value) && typeof value.value === 'string') {
@@ -69,7 +60,7 @@ export class FileHostedSigners implements HostedSignerResolver {
   };
 
   private file(): string {
-    return path.join(this.config.dataDir, HOSTED_ADDRESSES_FILE);
+    return path.join(this.config.dataDir, 'hosted-signer-addresses.json');
   }
 
   private async load(): Promise<Stored> {

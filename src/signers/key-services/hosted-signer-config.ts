@@ -1,30 +1,16 @@
 import { checkUrl } from '../../common/security/url-policy';
 import { isPlainObject } from '../../common/validation/field-rules';
-
-/** The reference system's signer types whose key a key service holds (docs/reference/kms-signers.md). */
-export const HOSTED_SIGNER_TYPES = [
-  'vault',
-  'vault_transit',
-  'aws_kms',
-  'google_cloud_kms',
-  'azure_key_vault',
-  'turnkey',
-  'cdp',
-] as const;
-export type HostedSignerType = (typeof HOSTED_SIGNER_TYPES)[number];
-
-export function isHostedSignerType(value: unknown): value is HostedSignerType {
-  return typeof value === 'string' && (HOSTED_SIGNER_TYPES as readonly string[]).includes(value);
-}
+import { isOneOf } from '../../catalogue/catalogue.service';
 
 /**
- * Each type's config fields, as the reference system names them (its SDK's *SignerRequestConfig):
- * `name` required text, `name?` optional (null allowed), `name@` an http(s) URL, `name!` a secret
- * (`name!?` optional), `name#` a whole number; `name=value` an optional one with a default.
- * Google's config has two groups, each a list of its own.
+ * The reference system's signer types whose key a key service holds (docs/reference/kms-signers.md),
+ * with their config fields as it names them (its SDK's *SignerRequestConfig): `name` required text,
+ * `name?` optional (null allowed), `name@` an http(s) URL, `name!` a secret (`name!?` optional),
+ * `name#` a whole number; `name=value` an optional one with a default. Google's config has two
+ * groups, each a list of its own.
  */
 const VAULT = 'address@ namespace? role_id! secret_id! key_name mount_point?';
-const SPECS: Readonly<Record<HostedSignerType, string | Readonly<Record<string, string>>>> = {
+const SPECS = {
   vault: VAULT,
   vault_transit: `${VAULT} pubkey`,
   aws_kms: 'region? key_id',
@@ -40,14 +26,18 @@ const SPECS: Readonly<Record<HostedSignerType, string | Readonly<Record<string, 
     'auth_type=client_secret tenant_id? client_id? client_secret!? federated_token_file!? vault_url@ key_name key_version?',
   turnkey: 'api_public_key api_private_key! organization_id private_key_id public_key',
   cdp: 'api_key_id api_key_secret! wallet_secret! account_address',
-};
+} satisfies Readonly<Record<string, string | Readonly<Record<string, string>>>>;
+
+export type HostedSignerType = keyof typeof SPECS;
+export const HOSTED_SIGNER_TYPES = Object.keys(SPECS) as HostedSignerType[];
+export const isHostedSignerType = isOneOf(HOSTED_SIGNER_TYPES);
 
 const AZURE_AUTH_TYPES = ['client_secret', 'managed_identity', 'workload_identity'];
 
-/** The shown part of a config: what responses carry (the reference system's SignerConfigResponse). */
+/** What responses carry (the reference system's SignerConfigResponse). */
 export type ShownConfig = Record<string, string | number | null | Record<string, string | number | null>>;
 
-/** A hosted signer's config split in what may be shown and its secrets (`group.field` keys). */
+/** Secrets are keyed `group.field`. */
 export interface HostedSignerConfig {
   readonly type: HostedSignerType;
   readonly shown: ShownConfig;
@@ -55,23 +45,18 @@ export interface HostedSignerConfig {
 }
 
 /**
- * Reads a string field. The API takes strings; the configuration file also takes the
- * `{"type": "env" | "plain", "value"}` objects of its secrets, which the reader resolves. Undefined
- * (with a problem pushed) when it cannot; a message never quotes the value.
+ * The API takes strings; the configuration file also takes its `{"type": "env" | "plain", "value"}`
+ * secrets, which the reader resolves. A problem never quotes the value.
  */
 export type ValueReader = (value: unknown, path: string, problems: string[]) => string | undefined;
 
-export const readApiValue: ValueReader = (value, path, problems) => {
+const readApiValue: ValueReader = (value, path, problems) => {
   if (typeof value === 'string' && value.trim() !== '') return value;
   problems.push(`${path} must be a non-empty string`);
   return undefined;
 };
 
-/**
- * The one parser of a hosted signer's `config`, for the API and the configuration file: every
- * problem named with `path` (`config` or `signers[2].config`), or the config. Unknown fields are
- * refused, as the reference system does.
- */
+/** For the API and the configuration file; unknown fields are refused, as the reference system does. */
 export function parseHostedSignerConfig(
   type: HostedSignerType,
   raw: unknown,
@@ -79,71 +64,63 @@ export function parseHostedSignerConfig(
   problems: string[],
   read: ValueReader = readApiValue,
 ): HostedSignerConfig | null {
-  const before = problems.length;
-  const spec = SPECS[type];
-  const secrets: Record<string, string> = {};
-  let shown: ShownConfig = {};
   if (!isPlainObject(raw)) {
     problems.push(`${path} must be an object`);
     return null;
   }
-  if (typeof spec === 'string') {
-    shown = readFields(spec, raw, path, '', secrets, problems, read);
-  } else {
-    const groups = spec;
-    refuseUnknown(raw, Object.keys(groups), path, problems);
-    for (const [group, fields] of Object.entries(groups)) {
+  const before = problems.length;
+  const secrets: Record<string, string> = {};
+  const readFields = (spec: string, object: Record<string, unknown>, where: string, prefix: string) => {
+    const fields = fieldsOf(spec);
+    const names = fields.map(({ name }) => name);
+    refuseUnknown(object, names, where, problems);
+    const shown: Record<string, string | number | null> = {};
+    for (const { name, marks, fallback } of fields) {
+      const value = object[name];
+      const at = `${where}.${name}`;
+      const secret = marks.includes('!');
+      if (value === undefined || value === null) {
+        if (marks.includes('#')) shown[name] = 1;
+        else if (fallback === undefined && !marks.includes('?')) problems.push(`${at} is required`);
+        else if (!secret) shown[name] = fallback ?? null;
+      } else if (marks.includes('#')) {
+        if (Number.isSafeInteger(value) && (value as number) >= 0) shown[name] = value as number;
+        else problems.push(`${at} must be a whole number`);
+      } else {
+        const text = read(value, at, problems);
+        if (text === undefined) continue;
+        if (secret) secrets[`${prefix}${name}`] = text;
+        else if (
+          marks.includes('@') &&
+          checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null
+        ) {
+          problems.push(`${at} must be an http or https URL`);
+        } else if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(text)) {
+          problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
+        } else shown[name] = text;
+      }
+    }
+    return shown;
+  };
+  const spec = SPECS[type];
+  let shown: ShownConfig = {};
+  if (typeof spec === 'string') shown = readFields(spec, raw, path, '');
+  else {
+    refuseUnknown(raw, Object.keys(spec), path, problems);
+    for (const [group, fields] of Object.entries(spec)) {
       const value = raw[group];
       if (!isPlainObject(value)) problems.push(`${path}.${group} must be an object`);
-      else shown[group] = readFields(fields, value, `${path}.${group}`, `${group}.`, secrets, problems, read);
+      else shown[group] = readFields(fields, value, `${path}.${group}`, `${group}.`);
     }
   }
   return problems.length === before ? { type, shown, secrets } : null;
 }
 
-function readFields(
-  spec: string,
-  raw: Record<string, unknown>,
-  path: string,
-  prefix: string,
-  secrets: Record<string, string>,
-  problems: string[],
-  read: ValueReader,
-): Record<string, string | number | null> {
-  const fields = spec.split(' ').map((field) => {
+function fieldsOf(spec: string): { name: string; marks: string; fallback?: string }[] {
+  return spec.split(' ').map((field) => {
     const [, name, marks, fallback] = /^(\w+)([!?@#]*)(?:=(.*))?$/.exec(field) ?? [];
     return { name, marks, fallback };
   });
-  refuseUnknown(
-    raw,
-    fields.map(({ name }) => name),
-    path,
-    problems,
-  );
-  const shown: Record<string, string | number | null> = {};
-  for (const { name, marks, fallback } of fields) {
-    const value = raw[name];
-    const at = `${path}.${name}`;
-    const secret = marks.includes('!');
-    if (value === undefined || value === null) {
-      if (marks.includes('#')) shown[name] = 1;
-      else if (fallback === undefined && !marks.includes('?')) problems.push(`${at} is required`);
-      else if (!secret) shown[name] = fallback ?? null;
-    } else if (marks.includes('#')) {
-      if (Number.isSafeInteger(value) && (value as number) >= 0) shown[name] = value as number;
-      else problems.push(`${at} must be a whole number`);
-    } else {
-      const text = read(value, at, problems);
-      if (text === undefined) continue;
-      if (secret) secrets[`${prefix}${name}`] = text;
-      else if (marks.includes('@') && checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null) {
-        problems.push(`${at} must be an http or https URL`);
-      } else if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(text)) {
-        problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
-      } else shown[name] = text;
-    }
-  }
-  return shown;
 }
 
 function refuseUnknown(
@@ -157,10 +134,7 @@ function refuseUnknown(
   }
 }
 
-/**
- * The secret fields (`group.field`) a stored config of `type` holds, for the export's `env`
- * references (docs/reference/config-file.md): the required ones, and an optional one its auth type needs.
- */
+/** For the export's `env` references: the required secrets, and an optional one its auth type needs. */
 export function secretFields(type: HostedSignerType, shown: ShownConfig): string[] {
   const spec = SPECS[type];
   const groups: Record<string, string> = typeof spec === 'string' ? { '': spec } : spec;
@@ -169,18 +143,15 @@ export function secretFields(type: HostedSignerType, shown: ShownConfig): string
     federated_token_file: 'workload_identity',
   };
   return Object.entries(groups).flatMap(([group, fields]) =>
-    fields
-      .split(' ')
-      .map((field) => /^(\w+)([!?@#]*)/.exec(field) ?? ['', '', ''])
+    fieldsOf(fields)
       .filter(
-        ([, name, marks]) =>
+        ({ name, marks }) =>
           marks.includes('!') && (!marks.includes('?') || shown.auth_type === needed[name]),
       )
-      .map(([, name]) => (group === '' ? name : `${group}.${name}`)),
+      .map(({ name }) => (group === '' ? name : `${group}.${name}`)),
   );
 }
 
-/** A shown string field (for the key service calls). */
 export function shownText(config: HostedSignerConfig, name: string, group?: string): string | undefined {
   const holder = group === undefined ? config.shown : config.shown[group];
   const value = typeof holder === 'object' && holder !== null ? holder[name] : undefined;

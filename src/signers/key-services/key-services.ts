@@ -5,7 +5,7 @@ import { lazyRequire } from '../../common/modules/lazy-require';
 import { DnsResolver, loadUndici, PolicyAgent } from '../../common/security/policy-agent';
 import { checkUrl } from '../../common/security/url-policy';
 import { isPlainObject } from '../../common/validation/field-rules';
-import { deriveAddress, NETWORK_TYPES, type SignerAddresses } from '../../catalogue/catalogue.service';
+import { addressesOfKey, type SignerAddresses } from '../../catalogue/catalogue.service';
 import type { AppConfig, UrlPolicyConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { shownText, type HostedSignerConfig } from './hosted-signer-config';
@@ -36,13 +36,12 @@ const SERVICE_NAMES: Readonly<Record<HostedSignerConfig['type'], string>> = {
 
 const CALL_TIMEOUT_MS = 10_000;
 
-/** A call refused or failed; `reason` never quotes a secret. */
+/** `reason` never quotes a secret. */
 class KeyServiceCallError extends Error {}
 
 /**
  * The addresses of a hosted signer (docs/reference/kms-signers.md): from the public key its config
- * gives, else from one call to its key service with that service's client library. Every endpoint
- * passes the key-service URL policy first.
+ * gives, else from one call to its key service. Every endpoint passes the key-service URL policy first.
  */
 @Injectable()
 export class KeyServices {
@@ -59,15 +58,13 @@ export class KeyServices {
     };
   }
 
-  /** 400 when the config's key is not usable; 503 naming the signer and the service when a call fails. */
   async addresses(signerId: string, config: HostedSignerConfig): Promise<SignerAddresses> {
     try {
       return await this.resolve(config);
     } catch (error) {
       if (error instanceof ValidationError) throw error;
-      if (error instanceof UnsupportedKeyError) {
+      if (error instanceof UnsupportedKeyError)
         throw new ValidationError(`Signer ${signerId}: ${error.message}`);
-      }
       const reason = error instanceof KeyServiceCallError ? error.message : 'no answer';
       throw new ServiceUnavailableError(
         `Signer ${signerId}: ${SERVICE_NAMES[config.type]} (${config.type}) could not be reached: ${reason}`,
@@ -99,30 +96,22 @@ export class KeyServices {
 
   private given(config: HostedSignerConfig, field: string): PublicKey {
     const key = parseGivenPublicKey(shownText(config, field) ?? '');
-    if (!key) {
-      throw new ValidationError(
-        `config.${field} must be a secp256k1 public key (hex, 33 or 65 bytes) or an ed25519 one (hex or base64, 32 bytes)`,
-      );
-    }
-    return key;
+    if (key) return key;
+    throw new ValidationError(
+      `config.${field} must be a secp256k1 public key (hex, 33 or 65 bytes) or an ed25519 one (hex or base64, 32 bytes)`,
+    );
   }
 
-  /** Refused by the policy: a 400 naming where the endpoint came from. */
+  /** A host on the allow list may be private. */
+  private onList(url: string): boolean {
+    const { allowedHosts } = this.policy;
+    return allowedHosts.length > 0 && checkUrl(url, { allowedHosts, blockPrivateIps: false }) === null;
+  }
+
   private endpoint(url: string, origin: string): URL {
-    const privateAllowed = checkUrl(url, { allowedHosts: this.policy.allowedHosts, blockPrivateIps: false });
-    const refusal =
-      this.policy.allowedHosts.length > 0 && privateAllowed === null
-        ? null
-        : checkUrl(url, { ...this.policy, allowedHosts: [] });
+    const refusal = this.onList(url) ? null : checkUrl(url, { ...this.policy, allowedHosts: [] });
     if (refusal !== null) throw new ValidationError(`${origin} ${refusal}`);
     return new URL(url);
-  }
-
-  private agentFor(url: URL): PolicyAgent {
-    const onList =
-      this.policy.allowedHosts.length > 0 &&
-      checkUrl(url.href, { allowedHosts: this.policy.allowedHosts, blockPrivateIps: false }) === null;
-    return onList ? this.agents.private : this.agents.blocking;
   }
 
   /** Vault: AppRole login, then the KV v2 read whose `data.data.value` is the key in hex (used once). */
@@ -130,10 +119,9 @@ export class KeyServices {
     const base = this.endpoint(shownText(config, 'address') ?? '', 'config.address');
     const namespace = shownText(config, 'namespace');
     const headers: Record<string, string> = namespace ? { 'x-vault-namespace': namespace } : {};
-    const json = { 'content-type': 'application/json' };
     const login = await this.callJson(base, '/v1/auth/approle/login', 'POST /v1/auth/approle/login', {
       method: 'POST',
-      headers: { ...headers, ...json },
+      headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ role_id: config.secrets.role_id, secret_id: config.secrets.secret_id }),
     });
     const token = (login as { auth?: { client_token?: unknown } }).auth?.client_token;
@@ -150,20 +138,22 @@ export class KeyServices {
       );
     }
     const key = Uint8Array.from(Buffer.from(value.replace(/^0x/, ''), 'hex'));
-    const addresses: Partial<Record<(typeof NETWORK_TYPES)[number], string>> = {};
-    for (const type of NETWORK_TYPES) addresses[type] = deriveAddress(type, key);
+    const addresses = addressesOfKey(key);
     key.fill(0);
     return addresses;
   }
 
-  /** One call through the service's own client (the URL policy on every address); `label` names it. */
+  /** Through the service's own client, so the URL policy applies to every address. */
   private async callJson(
     base: URL,
     path: string,
     label: string,
     init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
   ): Promise<Record<string, unknown>> {
-    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.agentFor(base).get()]);
+    const [{ request }, dispatcher] = await Promise.all([
+      loadUndici(),
+      (this.onList(base.href) ? this.agents.private : this.agents.blocking).get(),
+    ]);
     const response = await request(new URL(path, base), {
       ...init,
       dispatcher,
@@ -222,15 +212,8 @@ export class KeyServices {
           }
         : {}),
     });
-    const key = (name: string): string => shownText(config, name, 'key') ?? '';
-    const version = (config.shown.key as Record<string, unknown>).key_version as number;
-    const name = client.cryptoKeyVersionPath(
-      projectId,
-      key('location'),
-      key('key_ring_id'),
-      key('key_id'),
-      String(version),
-    );
+    const { location, key_ring_id, key_id, key_version } = config.shown.key as Record<string, string>;
+    const name = client.cryptoKeyVersionPath(projectId, location, key_ring_id, key_id, String(key_version));
     try {
       const [answer] = await client.getPublicKey({ name }, { timeout: CALL_TIMEOUT_MS, retry: null });
       if (!answer.pem) throw new KeyServiceCallError('getPublicKey answered no PEM');
@@ -246,7 +229,6 @@ export class KeyServices {
   private async azureKeyVault(config: HostedSignerConfig): Promise<PublicKey> {
     const vaultUrl = this.endpoint(shownText(config, 'vault_url') ?? '', 'config.vault_url');
     const [{ KeyClient }, identity] = await Promise.all([loadAzureKeys(), loadAzureIdentity()]);
-    const tenantId = shownText(config, 'tenant_id') ?? '';
     const clientId = shownText(config, 'client_id');
     const authorityHost = this.env.AZURE_AUTHORITY_HOST ?? 'https://login.microsoftonline.com';
     const auth = shownText(config, 'auth_type');
@@ -255,7 +237,7 @@ export class KeyServices {
         ? new identity.ManagedIdentityCredential(clientId ? { clientId } : {})
         : auth === 'workload_identity'
           ? new identity.WorkloadIdentityCredential({
-              tenantId,
+              tenantId: shownText(config, 'tenant_id') ?? '',
               clientId,
               tokenFilePath: config.secrets.federated_token_file,
               authorityHost,
@@ -263,14 +245,7 @@ export class KeyServices {
           : {
               // The client-credentials grant, through the service's own outbound client (and so
               // the URL policy); @azure/identity's own refuses a non-https authority.
-              getToken: (scopes) =>
-                this.azureToken(
-                  authorityHost,
-                  tenantId,
-                  clientId ?? '',
-                  config.secrets.client_secret ?? '',
-                  scopes,
-                ),
+              getToken: (scopes) => this.azureToken(config, authorityHost, scopes),
             };
     const client = new KeyClient(vaultUrl.href.replace(/\/$/, ''), credential, {
       retryOptions: { maxRetries: 0 },
@@ -289,26 +264,23 @@ export class KeyServices {
     }
   }
 
-  /** OAuth 2.0 client credentials at `<authority>/<tenant>/oauth2/v2.0/token`. */
   private async azureToken(
+    config: HostedSignerConfig,
     authority: string,
-    tenantId: string,
-    clientId: string,
-    secret: string,
     scopes: string | string[],
   ): Promise<AccessToken> {
+    const tenant = encodeURIComponent(shownText(config, 'tenant_id') ?? '');
     const base = this.endpoint(authority, 'AZURE_AUTHORITY_HOST');
-    const form = { grant_type: 'client_credentials', client_id: clientId, client_secret: secret };
-    const answer = await this.callJson(
-      base,
-      `/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`,
-      'the token endpoint',
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ ...form, scope: [scopes].flat().join(' ') }).toString(),
-      },
-    );
+    const answer = await this.callJson(base, `/${tenant}/oauth2/v2.0/token`, 'the token endpoint', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: shownText(config, 'client_id') ?? '',
+        client_secret: config.secrets.client_secret ?? '',
+        scope: [scopes].flat().join(' '),
+      }).toString(),
+    });
     if (typeof answer.access_token !== 'string')
       throw new KeyServiceCallError('the token endpoint gave no token');
     const seconds = typeof answer.expires_in === 'number' ? answer.expires_in : 300;
@@ -316,7 +288,7 @@ export class KeyServices {
   }
 }
 
-/** The failure of a library call, named by the operation and the status (the library's text may quote a request). */
+/** Named by the operation and the status: the library's own text may quote a request. */
 function describeSdkError(error: unknown, operation: string): Error {
   if (error instanceof UnsupportedKeyError || error instanceof KeyServiceCallError) return error;
   const failure = error as { $metadata?: { httpStatusCode?: number }; statusCode?: number; code?: unknown };
