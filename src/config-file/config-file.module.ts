@@ -1,18 +1,28 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { NetworksModule } from '../networks/networks.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RelayersModule } from '../relayers/relayers.module';
 import { SignersModule } from '../signers/signers.module';
+import { ConfigEntriesRepository } from './config-entries.repository';
+import { ConfigEntryEntity } from './config-entry.entity';
 import { ConfigExportService } from './config-export.service';
 import { ConfigFileController } from './config-file.controller';
 import { ConfigReconciler } from './config-reconciler.service';
 
 /** The configuration file's relayers and notifications applied at start, and the state taken back out. */
 @Module({
-  imports: [CatalogueModule, NetworksModule, NotificationsModule, RelayersModule, SignersModule],
+  imports: [
+    TypeOrmModule.forFeature([ConfigEntryEntity]),
+    CatalogueModule,
+    NetworksModule,
+    NotificationsModule,
+    RelayersModule,
+    SignersModule,
+  ],
   controllers: [ConfigFileController],
-  providers: [ConfigReconciler, ConfigExportService],
+  providers: [ConfigReconciler, ConfigExportService, ConfigEntriesRepository],
   exports: [ConfigReconciler],
 })
 export class ConfigFileModule {}

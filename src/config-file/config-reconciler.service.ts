@@ -1,7 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import path from 'node:path';
-import type { DataSource } from 'typeorm';
 import { CatalogueConfigError, CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
 import { ValidationError } from '../common/errors/domain-errors';
 import { RequestContext } from '../common/http/request-context';
@@ -14,7 +12,7 @@ import {
   NotificationsService,
 } from '../notifications/notifications.service';
 import { RelayerCreateRules, RelayerPatchRules, RelayersService } from '../relayers/relayers.service';
-import { ConfigEntryEntity } from './config-entry.entity';
+import { ConfigEntriesRepository } from './config-entries.repository';
 import { describePlan, planChanges, underEntry } from './config-plan';
 import type { EntryKind, PlannedChange } from './config-plan';
 
@@ -40,7 +38,7 @@ export class ConfigReconciler implements OnApplicationBootstrap {
     private readonly notificationPatch: InstanceType<typeof NotificationPatchRules>,
     private readonly lifecycle: DatabaseLifecycle,
     private readonly dialect: DatabaseDialect,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly entries: ConfigEntriesRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -59,7 +57,7 @@ export class ConfigReconciler implements OnApplicationBootstrap {
   /** Once across instances: under a named lock on MySQL (SQLite has one writer). */
   reconcile(): Promise<void> {
     return this.dialect.exclusively(async () => {
-      const rows = await this.dataSource.manager.find(ConfigEntryEntity);
+      const rows = await this.entries.findAll();
       const plan = await planChanges(this.file, {
         applied: new Map(rows.map((row) => [`${row.kind}:${row.id}`, row.digest])),
         find: (kind, id) => this.storedState(kind, id),
@@ -85,7 +83,7 @@ export class ConfigReconciler implements OnApplicationBootstrap {
       }
     }
     const row = { kind: change.kind, id: change.id, digest: change.digest, appliedAt: new Date() };
-    await this.dataSource.manager.upsert(ConfigEntryEntity, row, ['kind', 'id']);
+    await this.entries.put(row);
   }
 
   /** A create as POST; an update sends every field a PATCH may change, so the stored entry becomes the file's. */

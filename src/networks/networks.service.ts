@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
+import { ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { maskUrl } from '../common/security/url-masking';
 import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -14,6 +13,8 @@ import {
   type NetworkType,
 } from '../catalogue/catalogue.service';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
+import { toNetworkResponse } from './network.mapper';
+import { networkNotFound } from './networks.errors';
 import { NetworksRepository } from './networks.repository';
 
 /**
@@ -87,7 +88,7 @@ export class NetworksService {
 
   private find(id: string): CatalogueNetwork {
     const network = this.catalogue.findNetworkById(id);
-    if (!network) throw new NotFoundError(`Network with ID '${id}' not found`);
+    if (!network) throw networkNotFound(id);
     return network;
   }
 
@@ -98,28 +99,4 @@ export class NetworksService {
     const row = await this.overrides.findById(networkId(network.type, network.network), manager);
     return row?.rpcUrls ?? network.rpc_urls;
   }
-}
-
-function toNetworkResponse(network: CatalogueNetwork, rpcUrls: readonly RpcUrl[]): NetworkResponse {
-  const response: NetworkResponse = {
-    id: networkId(network.type, network.network),
-    name: network.network,
-    network_type: network.type,
-    rpc_urls: rpcUrls.map((rpc) => ({ url: maskUrl(rpc.url), weight: rpc.weight })),
-    is_testnet: network.is_testnet,
-  };
-  if (network.chain_id !== undefined) response.chain_id = network.chain_id;
-  if (network.passphrase !== undefined) response.passphrase = network.passphrase;
-  if (network.symbol !== undefined) response.symbol = network.symbol;
-  if (network.explorer_urls !== undefined) response.explorer_urls = [...network.explorer_urls];
-  if (network.average_blocktime_ms !== undefined)
-    response.average_blocktime_ms = network.average_blocktime_ms;
-  if (network.required_confirmations !== undefined) {
-    response.required_confirmations = network.required_confirmations;
-  }
-  if (network.features !== undefined) response.features = [...network.features];
-  if (network.tags !== undefined) response.tags = [...network.tags];
-  if (network.horizon_url !== undefined) response.horizon_url = network.horizon_url;
-  if (network.gas_price_cache !== undefined) response.gas_price_cache = { ...network.gas_price_cache };
-  return response;
 }

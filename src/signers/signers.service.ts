@@ -6,21 +6,15 @@ import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { Transactions } from '../database/transactions';
-import {
-  addressesOfKey,
-  Catalogue,
-  type NetworkType,
-  type SignerAddresses,
-  type SignerSummary,
-} from '../catalogue/catalogue.service';
+import { addressesOfKey, Catalogue, type NetworkType } from '../catalogue/catalogue.service';
 import { SignerResponse } from './dto/signer.dto';
 import type { NewSigner } from './signers.validation';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
 import { SignerEntity } from './signer.entity';
+import { toCatalogueSignerResponse, toStoredSignerResponse } from './signer.mapper';
 import { SignersRepository } from './signers.repository';
 import { signerNotFound, duplicateSigner } from './signers.errors';
 import { KeyServices } from './key-services/key-services';
-import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer-config';
 
 /** What the catalogue's loader uses to read the file's hosted signers (docs/reference/kms-signers.md). */
 export { FileHostedSigners } from './key-services/file-signers';
@@ -150,24 +144,4 @@ export class SignersService {
   async holdForUse(manager: EntityManager, signerId: string): Promise<boolean> {
     return this.catalogue.hasSigner(signerId) || this.signers.lock(manager, signerId, 'share');
   }
-}
-
-function toSignerResponse(id: string, addresses: SignerAddresses): SignerResponse {
-  return { id, type: 'local', config: {}, addresses: { ...addresses } };
-}
-
-function toStoredSignerResponse(row: SignerEntity): SignerResponse {
-  if (row.type === 'plain' || row.config === null) return toSignerResponse(row.id, row.addresses);
-  return { id: row.id, type: row.type, config: row.config, addresses: { ...row.addresses } };
-}
-
-function toCatalogueSignerResponse({ id, addresses, hosted }: SignerSummary): SignerResponse {
-  if (!hosted) return toSignerResponse(id, addresses);
-  const { type, config } = hosted;
-  return {
-    id,
-    type: type as HostedSignerType,
-    config: config as ShownConfig,
-    addresses: { ...hosted.addresses },
-  };
 }

@@ -1,0 +1,24 @@
+import type { SignerAddresses, SignerSummary } from '../catalogue/catalogue.service';
+import { SignerResponse } from './dto/signer.dto';
+import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer-config';
+import type { SignerEntity } from './signer.entity';
+
+export function toSignerResponse(id: string, addresses: SignerAddresses): SignerResponse {
+  return { id, type: 'local', config: {}, addresses: { ...addresses } };
+}
+
+export function toStoredSignerResponse(row: SignerEntity): SignerResponse {
+  if (row.type === 'plain' || row.config === null) return toSignerResponse(row.id, row.addresses);
+  return { id: row.id, type: row.type, config: row.config, addresses: { ...row.addresses } };
+}
+
+export function toCatalogueSignerResponse({ id, addresses, hosted }: SignerSummary): SignerResponse {
+  if (!hosted) return toSignerResponse(id, addresses);
+  const { type, config } = hosted;
+  return {
+    id,
+    type: type as HostedSignerType,
+    config: config as ShownConfig,
+    addresses: { ...hosted.addresses },
+  };
+}
