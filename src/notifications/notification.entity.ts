@@ -1,13 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { VersionedRow } from '../database/versioned-row';
 
 export const NOTIFICATION_TYPES = ['webhook'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 @Entity({ name: 'notifications' })
-export class NotificationEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
+export class NotificationEntity extends VersionedRow {
   @Column({ type: 'varchar', length: 16 })
   type: NotificationType;
 
@@ -17,13 +15,4 @@ export class NotificationEntity {
   /** The webhook signing key, encrypted (enc:v1:...) when STORAGE_ENCRYPTION_KEY is set. */
   @Column({ name: 'signing_key', type: 'text', nullable: true })
   signingKey: string | null;
-
-  @Column({ type: 'integer' })
-  version: number;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt: Date;
 }

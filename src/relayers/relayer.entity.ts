@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { VersionedRow } from '../database/versioned-row';
 import { DocumentColumn } from '../database/document-column';
 import type { NetworkType } from '../catalogue/catalogue.service';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
@@ -10,10 +11,7 @@ export interface DisabledReason {
 }
 
 @Entity({ name: 'relayers' })
-export class RelayerEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
-  id: string;
-
+export class RelayerEntity extends VersionedRow {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
@@ -47,14 +45,4 @@ export class RelayerEntity {
 
   @DocumentColumn({ nullable: true, transformer: jsonColumn })
   policies: Record<string, unknown> | null;
-
-  /** Optimistic lock: every update checks and bumps it, so concurrent merges never lose a change. */
-  @Column({ type: 'integer' })
-  version: number;
-
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
-  createdAt: Date;
-
-  @Column({ name: 'updated_at', type: 'datetime', precision: 3 })
-  updatedAt: Date;
 }
