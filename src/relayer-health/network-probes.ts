@@ -55,27 +55,15 @@ async function firstValid(
   );
 }
 
-/** JSON-RPC: one call, or several as one batch (results in call order); an error object is thrown as is. */
-async function rpc(target: ProbeTarget, url: string, calls: readonly Call[]): Promise<unknown[]> {
-  const requests = calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params }));
-  const answer = await target.fetch(url, JSON.stringify(requests.length === 1 ? requests[0] : requests));
+/** One JSON-RPC call; an error object in the answer is thrown as it came. */
+async function call(target: ProbeTarget, url: string, method: string, params?: unknown): Promise<unknown> {
+  const answer = await target.fetch(url, JSON.stringify({ jsonrpc: '2.0', id: 0, method, params }));
   if (answer.status >= 300) throw new HttpStatusError(answer.status);
   // Exact integers: beyond 2^53 they come back as bigints (a u64 of lamports).
-  const parsed = parseJson(answer.text);
-  const answers =
-    requests.length === 1
-      ? [parsed]
-      : requests.map(({ id }) => (parsed as { id?: unknown }[]).find((a) => a?.id === id));
-  return answers.map((one) => {
-    if ('error' in (one as object)) throw (one as { error: unknown }).error;
-    return (one as { result?: unknown }).result;
-  });
+  const parsed = parseJson(answer.text) as { error?: unknown; result?: unknown };
+  if ('error' in parsed) throw parsed.error;
+  return parsed.result;
 }
-
-type Call = readonly [method: string, params?: unknown];
-
-const call = async (target: ProbeTarget, url: string, method: string, params?: unknown) =>
-  (await rpc(target, url, [[method, params]]))[0];
 
 export async function probeEvm(target: ProbeTarget, chainId: number): Promise<ProbeResult> {
   const url = await firstValid(target, 'answered with the right chain', async (url) => {
