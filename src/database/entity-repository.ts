@@ -45,6 +45,17 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     return found ?? null;
   }
 
+  /** The rows of `ids` that exist, in no particular order; one statement. */
+  async findByIds(ids: readonly string[], manager?: EntityManager): Promise<E[]> {
+    if (ids.length === 0) return [];
+    const list = ids.map(() => '?').join(', ');
+    return this.select(
+      `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} IN (${list})`,
+      [...ids],
+      manager,
+    );
+  }
+
   async existsById(id: string): Promise<boolean> {
     const rows = await this.repository.query<unknown[]>(
       `SELECT 1 AS found FROM ${this.table} WHERE ${this.primaryKey} = ?`,

@@ -58,6 +58,15 @@ export class NetworksService {
     return network && this.rpcUrlsOfNetwork(network, manager);
   }
 
+  /** What `rpcUrls` answers, for every network at once: one read for a batch of checks. */
+  async rpcUrlsOfAll(): Promise<(type: NetworkType, name: string) => readonly RpcUrl[] | undefined> {
+    const stored = await this.overrides.findAllRpcUrls();
+    return (type, name) => {
+      const network = this.catalogue.findNetwork(type, name);
+      return network && (stored.get(networkId(network.type, network.network)) ?? network.rpc_urls);
+    };
+  }
+
   /** Masked URLs sent back keep the stored ones (docs/reference/networks-and-signers.md#4-networks). */
   async update(id: string, dto: UpdateNetworkDto): Promise<NetworkResponse> {
     const network = this.find(id);

@@ -9,8 +9,10 @@ import { RELAYER_EVENTS, type RelayerEvent, type RelayerUpdatedEvent } from '../
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthService } from './relayer-health.service';
 
-const BATCH = 50;
-const CONCURRENCY = 16;
+/** Relayers per batch: one claim, one read, and their calls to one endpoint in one JSON-RPC batch. */
+const BATCH = 100;
+/** Batches under way at once: enough to overlap a batch's calls with another's statements. */
+const BATCHES_AT_ONCE = 4;
 const IDLE_POLL_MS = 1000;
 
 /** docs/reference/relayer-health.md#2-when; each due check is claimed with a lease, so one instance runs it. */
@@ -47,26 +49,20 @@ export class RelayerHealthScheduler extends PollingService {
     if (this.config.healthChecks.enabled) this.loop.start();
   }
 
-  protected round(): Promise<void> {
-    return this.loop.drain(
-      BATCH,
-      () => this.checks.findDueIds(new Date(), BATCH),
-      (ids) => this.check([...ids]),
-    );
-  }
-
-  private async check(queue: string[]): Promise<void> {
-    await Promise.all(
-      Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-        for (let id = queue.shift(); id !== undefined && !this.loop.isStopped; id = queue.shift()) {
-          const lease = await this.health.claim(id, true).catch(() => null);
-          if (lease !== null) {
-            await this.health
-              .run(id, lease)
-              .catch((error: unknown) => this.logger.warn({ err: error }, `check of ${id} failed`));
-          }
-        }
-      }),
-    );
+  /** docs/reference/relayer-health.md#3-batches; a batch claimed is off the next search for due rows. */
+  protected async round(): Promise<void> {
+    const running = new Set<Promise<void>>();
+    for (;;) {
+      const ids = await this.checks.findDueIds(new Date(), BATCH);
+      if (ids.length === 0 || this.loop.isStopped) break;
+      const batch = this.health
+        .checkDue(ids)
+        .catch((error: unknown) => this.logger.warn({ err: error }, `a batch of ${ids.length} checks failed`))
+        .finally(() => running.delete(batch));
+      running.add(batch);
+      if (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
+      if (ids.length < BATCH) break;
+    }
+    await Promise.all(running);
   }
 }

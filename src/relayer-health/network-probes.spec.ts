@@ -5,6 +5,7 @@ import { DnsResolver } from '../common/security/policy-agent';
 import { loadConfig } from '../config/app-config';
 import { MAX_ANSWER_BYTES, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
 import { disabledReasonOf } from './relayer-health.service';
+import { JsonRpcBatch } from './json-rpc-batch';
 import { RpcFetch } from './rpc-fetch';
 
 /**
@@ -206,7 +207,7 @@ describe('network probes against random RPC answers (property, docs/reference/ha
     endpoints: [server.url()],
     address: ADDRESSES[type],
     minBalance,
-    fetch: rpc.fetch,
+    call: new JsonRpcBatch(rpc.fetch).call,
     timeoutMs: TIMEOUT_MS,
     describeFailure: (url: string, error: unknown) => rpc.describeFailure(url, error),
   });

@@ -1,7 +1,6 @@
-import { parseJson } from '../common/http/json';
 import { lazyRequire } from '../common/modules/lazy-require';
 import type { xdr } from '@stellar/stellar-sdk';
-import { AnswerTooLargeError, HttpStatusError } from './relayer-health.errors';
+import { AnswerTooLargeError } from './relayer-health.errors';
 
 // Loaded on the first Stellar check, for its XDR: 0.4 s more on a cold start (docs/performance.md).
 const loadStellar = lazyRequire<typeof import('@stellar/stellar-sdk')>('@stellar/stellar-sdk');
@@ -21,8 +20,8 @@ export interface ProbeTarget {
   readonly endpoints: readonly string[];
   readonly address: string;
   readonly minBalance: bigint | null;
-  /** RpcFetch.fetch: POSTs a JSON body, answers its status and text. */
-  readonly fetch: (url: string, body: string) => Promise<{ status: number; text: string }>;
+  /** JsonRpcBatch.call: one JSON-RPC call; an error object in the answer is thrown as it came. */
+  readonly call: (url: string, method: string, params?: unknown) => Promise<unknown>;
   readonly describeFailure: (url: string, error: unknown) => string;
 }
 
@@ -55,19 +54,9 @@ async function firstValid(
   );
 }
 
-/** One JSON-RPC call; an error object in the answer is thrown as it came. */
-async function call(target: ProbeTarget, url: string, method: string, params?: unknown): Promise<unknown> {
-  const answer = await target.fetch(url, JSON.stringify({ jsonrpc: '2.0', id: 0, method, params }));
-  if (answer.status >= 300) throw new HttpStatusError(answer.status);
-  // Exact integers: beyond 2^53 they come back as bigints (a u64 of lamports).
-  const parsed = parseJson(answer.text) as { error?: unknown; result?: unknown };
-  if ('error' in parsed) throw parsed.error;
-  return parsed.result;
-}
-
 export async function probeEvm(target: ProbeTarget, chainId: number): Promise<ProbeResult> {
   const url = await firstValid(target, 'answered with the right chain', async (url) => {
-    const answered = safeNumber(await call(target, url, 'eth_chainId'));
+    const answered = safeNumber(await target.call(url, 'eth_chainId'));
     return answered === chainId
       ? null
       : `chain id 0x${answered.toString(16)} differs from the catalogue's ${chainId}`;
@@ -75,11 +64,11 @@ export async function probeEvm(target: ProbeTarget, chainId: number): Promise<Pr
   if (typeof url !== 'string') return url;
   const read = readerOf(target, url);
   const nonce = await read(['eth_getTransactionCount', 'nonce', 'NonceSyncFailed', 64n], {}, async () =>
-    safeNumber(await call(target, url, 'eth_getTransactionCount', [target.address, 'pending'])),
+    safeNumber(await target.call(url, 'eth_getTransactionCount', [target.address, 'pending'])),
   );
   if (typeof nonce !== 'bigint') return nonce;
   const balance = await read(['eth_getBalance', 'balance', 'BalanceCheckFailed', 256n], { nonce }, async () =>
-    BigInt((await call(target, url, 'eth_getBalance', [target.address, 'latest'])) as string),
+    BigInt((await target.call(url, 'eth_getBalance', [target.address, 'latest'])) as string),
   );
   return typeof balance === 'bigint' ? withMinimum(target, balance, { nonce }) : balance;
 }
@@ -88,7 +77,7 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   const url = await firstValid(target, 'answered getHealth "ok"', async (url) => {
     let health: unknown;
     try {
-      health = await call(target, url, 'getHealth', []);
+      health = await target.call(url, 'getHealth', []);
     } catch (error) {
       // The documented answer of a node that is not in sync: JSON-RPC error -32005.
       const { code, message, data } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
@@ -104,14 +93,14 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   const balance = await readerOf(target, url)(
     ['getBalance', 'balance', 'BalanceCheckFailed', 64n],
     {},
-    async () => ((await call(target, url, 'getBalance', params)) as { value: unknown }).value,
+    async () => ((await target.call(url, 'getBalance', params)) as { value: unknown }).value,
   );
   return typeof balance === 'bigint' ? withMinimum(target, balance, {}) : balance;
 }
 
 export async function probeStellar(target: ProbeTarget, passphrase: string): Promise<ProbeResult> {
   const url = await firstValid(target, 'answered the catalogue passphrase', async (url) => {
-    const network = (await call(target, url, 'getNetwork', null)) as { passphrase: unknown };
+    const network = (await target.call(url, 'getNetwork', null)) as { passphrase: unknown };
     return network.passphrase === passphrase
       ? null
       : `network passphrase '${typeof network.passphrase === 'string' ? excerpt(network.passphrase) : quote(network.passphrase)}' differs from the catalogue's '${passphrase}'`;
@@ -122,7 +111,7 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
   try {
     const accountId = Keypair.fromPublicKey(target.address).xdrAccountId();
     const key = stellarXdr.LedgerKey.account(new stellarXdr.LedgerKeyAccount({ accountId }));
-    const answer = await call(target, url, 'getLedgerEntries', { keys: [key.toXdr('base64')] });
+    const answer = await target.call(url, 'getLedgerEntries', { keys: [key.toXdr('base64')] });
     const [entry] = (answer as { entries?: { key: string; xdr: string }[] | null }).entries ?? [];
     // The key is checked as stellar-sdk did, though the entry's data is all that is used.
     if (entry !== undefined) stellarXdr.LedgerKey.fromXdr(entry.key, 'base64');

@@ -45,21 +45,52 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     return rows.map((row) => row.id);
   }
 
-  async claim(
-    relayerId: string,
+  /**
+   * Claims those of `ids` still due and free with one conditional UPDATE, then reads the rows it
+   * claimed: another instance's claim of the same rows wins or loses each row as a whole.
+   */
+  async claimAll(
+    ids: readonly string[],
     owner: string,
     now: Date,
     until: Date,
-    onlyIfDue: boolean,
-  ): Promise<boolean> {
-    const query = this.repository
+  ): Promise<RelayerCheckEntity[]> {
+    await this.repository
+      .createQueryBuilder()
+      .update(RelayerCheckEntity)
+      .set({ leaseOwner: owner, leaseUntil: until })
+      .where('relayer_id IN (:...ids)', { ids })
+      .andWhere('next_check_at <= :now', { now })
+      .andWhere('(lease_until IS NULL OR lease_until < :now)', { now })
+      .execute();
+    return (await this.findByIds(ids)).filter((check) => check.leaseOwner === owner);
+  }
+
+  /** The checks that found nothing new: only their times move, in one statement, while `owner` has them. */
+  async recordUnchanged(
+    ids: readonly string[],
+    owner: string,
+    checkedAt: Date,
+    nextCheckAt: Date,
+  ): Promise<void> {
+    await this.repository
+      .createQueryBuilder()
+      .update(RelayerCheckEntity)
+      .set({ checkedAt, nextCheckAt, leaseOwner: null, leaseUntil: null })
+      .where('relayer_id IN (:...ids)', { ids })
+      .andWhere('lease_owner = :owner', { owner })
+      .execute();
+  }
+
+  /** Due or not: a check asked for through the API. */
+  async claim(relayerId: string, owner: string, now: Date, until: Date): Promise<boolean> {
+    const result = await this.repository
       .createQueryBuilder()
       .update(RelayerCheckEntity)
       .set({ leaseOwner: owner, leaseUntil: until })
       .where('relayer_id = :relayerId', { relayerId })
-      .andWhere('(lease_until IS NULL OR lease_until < :now)', { now });
-    if (onlyIfDue) query.andWhere('next_check_at <= :now', { now });
-    const result = await query.execute();
+      .andWhere('(lease_until IS NULL OR lease_until < :now)', { now })
+      .execute();
     return (result.affected ?? 0) > 0;
   }
 

@@ -10,11 +10,13 @@ import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
 import type { DisabledReason, RelayerEntity } from '../relayers/relayers.service';
 import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
+import type { RelayerCheckEntity } from './relayer-check.entity';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
 import { toRelayerStatusResponse } from './relayer-health.mapper';
 import { excerpt, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthMetrics } from './relayer-health.metrics';
+import { JsonRpcBatch } from './json-rpc-batch';
 import { RpcFetch } from './rpc-fetch';
 
 const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
@@ -24,6 +26,8 @@ const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
 };
 const MAX_STATE_ATTEMPTS = 20;
 const MAX_DETAILS = 500;
+/** Verdicts of one batch applied at once, each in its own transaction: the API keeps the rest of the pool. */
+const VERDICTS_AT_ONCE = 4;
 
 /** docs/reference/relayer-health.md */
 @Injectable()
@@ -59,33 +63,99 @@ export class RelayerHealthService {
   async checkNow(relayerId: string): Promise<RelayerStatusResponse> {
     await this.existing(relayerId);
     const deadline = Date.now() + this.leaseMs();
-    let lease = await this.claim(relayerId, false);
+    let lease = await this.claim(relayerId);
     while (lease === null && Date.now() <= deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      lease = await this.claim(relayerId, false);
+      lease = await this.claim(relayerId);
     }
     // Past the deadline the check runs all the same; without a lease it records nothing.
     await this.run(relayerId, lease ?? '');
     return this.status(relayerId);
   }
 
-  /** The lease names this one check: a check dropped or taken over never releases another's. */
-  async claim(relayerId: string, onlyIfDue: boolean): Promise<string | null> {
-    const now = new Date();
-    const until = new Date(now.getTime() + this.leaseMs());
-    const lease = `${this.owner}-${randomBytes(4).toString('hex')}`;
-    return (await this.checks.claim(relayerId, lease, now, until, onlyIfDue)) ? lease : null;
+  /** A lease names one check, or one batch of them: a check dropped or taken over never releases another's. */
+  private newLease(): string {
+    return `${this.owner}-${randomBytes(4).toString('hex')}`;
   }
 
-  async run(relayerId: string, lease: string): Promise<void> {
+  private async claim(relayerId: string): Promise<string | null> {
+    const now = new Date();
+    const lease = this.newLease();
+    const until = new Date(now.getTime() + this.leaseMs());
+    return (await this.checks.claim(relayerId, lease, now, until)) ? lease : null;
+  }
+
+  private async run(relayerId: string, lease: string): Promise<void> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) return;
     const networkUrls = (await this.networks.rpcUrls(relayer.networkType, relayer.network)) ?? [];
-    const basis = checkBasis(relayer, networkUrls);
-    const started = performance.now();
-    const result = await this.probe(relayer, networkUrls);
-    this.metrics.observe(relayer.networkType, result, (performance.now() - started) / 1000);
-    await this.apply(relayer, lease, basis, result);
+    const result = await this.probe(relayer, networkUrls, new JsonRpcBatch(this.rpc.fetch));
+    await this.apply(relayer, lease, checkBasis(relayer, networkUrls), result);
+  }
+
+  /**
+   * A batch of a round (docs/reference/relayer-health.md#3-batches): those of `ids` still due are
+   * claimed with one lease, probed together, and the checks that found nothing new only move their
+   * times, in one statement; the others apply their verdicts one by one, as a single check does.
+   */
+  async checkDue(ids: readonly string[]): Promise<void> {
+    const now = new Date();
+    const lease = this.newLease();
+    const claimed = await this.checks.claimAll(ids, lease, now, new Date(now.getTime() + this.leaseMs()));
+    if (claimed.length === 0) return;
+    const claimedIds = claimed.map((check) => check.relayerId);
+    const [relayers, rpcUrlsOf] = await Promise.all([
+      this.relayers.findEntities(claimedIds),
+      this.networks.rpcUrlsOfAll(),
+    ]);
+    const rpc = new JsonRpcBatch(this.rpc.fetch);
+    const probed = await Promise.all(
+      relayers.map(async (relayer) => {
+        const networkUrls = rpcUrlsOf(relayer.networkType, relayer.network) ?? [];
+        return {
+          relayer,
+          basis: checkBasis(relayer, networkUrls),
+          result: await this.probe(relayer, networkUrls, rpc),
+        };
+      }),
+    );
+    // Read again after the calls: a verdict whose basis changed meanwhile goes the single way, and is dropped there.
+    const [current, currentUrlsOf] = await Promise.all([
+      this.relayers.findEntities(claimedIds),
+      this.networks.rpcUrlsOfAll(),
+    ]);
+    const currentById = new Map(current.map((relayer) => [relayer.id, relayer]));
+    const checkById = new Map(claimed.map((check) => [check.relayerId, check]));
+    const [unchanged, changed] = partition(probed, ({ relayer, basis, result }) => {
+      const now = currentById.get(relayer.id);
+      const check = checkById.get(relayer.id);
+      return (
+        now !== undefined &&
+        check !== undefined &&
+        checkBasis(now, currentUrlsOf(now.networkType, now.network) ?? []) === basis &&
+        foundNothingNew(now, check, result)
+      );
+    });
+    if (unchanged.length > 0) {
+      const checkedAt = new Date();
+      const ids = unchanged.map(({ relayer }) => relayer.id);
+      await this.checks.recordUnchanged(
+        ids,
+        lease,
+        checkedAt,
+        new Date(checkedAt.getTime() + this.delayMs(0)),
+      );
+    }
+    const queue = [...changed];
+    await Promise.all(
+      Array.from({ length: Math.min(VERDICTS_AT_ONCE, queue.length) }, async () => {
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+          await this.apply(next.relayer, lease, next.basis, next.result).catch((error: unknown) =>
+            this.logger.warn({ err: error }, `check of ${next.relayer.id} failed`),
+          );
+        }
+      }),
+    );
   }
 
   private async existing(relayerId: string): Promise<RelayerEntity> {
@@ -99,7 +169,22 @@ export class RelayerHealthService {
     return 12 * this.config.healthChecks.rpcTimeoutMs + 5000;
   }
 
-  private async probe(relayer: RelayerEntity, networkUrls: readonly RpcUrl[]): Promise<ProbeResult> {
+  private async probe(
+    relayer: RelayerEntity,
+    networkUrls: readonly RpcUrl[],
+    rpc: JsonRpcBatch,
+  ): Promise<ProbeResult> {
+    const started = performance.now();
+    const result = await this.probeWith(relayer, networkUrls, rpc);
+    this.metrics.observe(relayer.networkType, result, (performance.now() - started) / 1000);
+    return result;
+  }
+
+  private probeWith(
+    relayer: RelayerEntity,
+    networkUrls: readonly RpcUrl[],
+    rpc: JsonRpcBatch,
+  ): Promise<ProbeResult> {
     const network = this.catalogue.findNetwork(relayer.networkType, relayer.network);
     const custom = byWeight(relayer.customRpcUrls ?? []);
     const endpoints = custom.length > 0 ? custom : byWeight(networkUrls);
@@ -109,7 +194,7 @@ export class RelayerHealthService {
       address: relayer.address,
       minBalance:
         typeof minBalance === 'number' || typeof minBalance === 'bigint' ? BigInt(minBalance) : null,
-      fetch: this.rpc.fetch,
+      call: rpc.call,
       describeFailure: (url: string, error: unknown) => this.rpc.describeFailure(url, error),
     };
     switch (relayer.networkType) {
@@ -192,4 +277,24 @@ function byWeight(list: readonly RpcUrl[]): string[] {
     .filter((rpc) => rpc.weight > 0)
     .sort((a, b) => b.weight - a.weight)
     .map((rpc) => rpc.url);
+}
+
+/** A check that passed on an enabled relayer and learnt what was stored already: nothing to write but times. */
+function foundNothingNew(relayer: RelayerEntity, check: RelayerCheckEntity, result: ProbeResult): boolean {
+  return (
+    result.ok &&
+    !relayer.systemDisabled &&
+    relayer.disabledReason === null &&
+    check.failures === 0 &&
+    result.balance.toString() === check.balance &&
+    (result.nonce?.toString() ?? check.nonce) === check.nonce &&
+    (result.sequenceNumber?.toString() ?? check.sequenceNumber) === check.sequenceNumber
+  );
+}
+
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = [];
+  const no: T[] = [];
+  for (const item of items) (test(item) ? yes : no).push(item);
+  return [yes, no];
 }

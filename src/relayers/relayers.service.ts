@@ -160,6 +160,10 @@ export class RelayersService {
     return this.relayers.findById(id, tx?.manager);
   }
 
+  findEntities(ids: readonly string[]): Promise<RelayerEntity[]> {
+    return this.relayers.findByIds(ids);
+  }
+
   /**
    * A health check's verdict (docs/reference/relayer-health.md#1-the-checks). 'stale': a PATCH wrote
    * it since it was read, retry. 'outdated': the relayer no longer has what the check probed.

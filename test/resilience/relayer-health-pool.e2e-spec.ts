@@ -13,7 +13,7 @@ import { anonymousRelayerBody } from '../factories';
 
 /** The MySQL pool of the service (src/database/data-source-options.ts, poolSize). */
 const POOL_CONNECTIONS = 10;
-/** The scheduler's checks at once (src/relayer-health/health-scheduler.ts). */
+/** Checks under way at once before batches (src/relayer-health/health-scheduler.ts); the size of this test. */
 const SCHEDULER_CONCURRENCY = 16;
 /**
  * Origins the relayers' RPC calls are spread over: the RPC agent keeps at most 8 connections per
@@ -32,9 +32,9 @@ const QUIET_MS = 300;
  */
 class GatingProxy {
   gated = false;
-  /** The most held answers released together. */
+  /** The most checks whose eth_getBalance answers were released together. */
   largestRelease = 0;
-  private held: Array<() => void> = [];
+  private held: Array<{ release: () => void; checks: number }> = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly servers: http.Server[] = [];
   readonly urls: string[] = [];
@@ -57,7 +57,7 @@ class GatingProxy {
 
   async close(): Promise<void> {
     clearTimeout(this.timer);
-    for (const release of this.held.splice(0)) release();
+    for (const { release } of this.held.splice(0)) release();
     for (const server of this.servers) {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -65,10 +65,14 @@ class GatingProxy {
   }
 
   private async forward(body: string, res: http.ServerResponse): Promise<void> {
-    const call = JSON.parse(body) as { method?: string };
-    if (this.gated && call.method === 'eth_getBalance') {
+    const parsed = JSON.parse(body) as { method?: string } | Array<{ method?: string }>;
+    // A JSON-RPC batch holds the calls of several checks: each counts.
+    const balances = (Array.isArray(parsed) ? parsed : [parsed]).filter(
+      (call) => call.method === 'eth_getBalance',
+    ).length;
+    if (this.gated && balances > 0) {
       await new Promise<void>((resolve) => {
-        this.held.push(resolve);
+        this.held.push({ release: resolve, checks: balances });
         clearTimeout(this.timer);
         this.timer = setTimeout(() => this.releaseAll(), QUIET_MS);
       });
@@ -88,8 +92,11 @@ class GatingProxy {
 
   private releaseAll(): void {
     const released = this.held.splice(0);
-    this.largestRelease = Math.max(this.largestRelease, released.length);
-    for (const release of released) release();
+    this.largestRelease = Math.max(
+      this.largestRelease,
+      released.reduce((sum, held) => sum + held.checks, 0),
+    );
+    for (const { release } of released) release();
   }
 }
 

@@ -33,26 +33,33 @@ export class CountingProxy {
   }
 
   private async forward(body: string, res: http.ServerResponse): Promise<void> {
-    const call = JSON.parse(body) as { method: string; params: unknown[] };
-    // One eth_getTransactionCount per check of a relayer, naming its address.
-    const address = call.method === 'eth_getTransactionCount' ? String(call.params[0]).toLowerCase() : null;
-    if (address) {
+    const parsed = JSON.parse(body) as Call | Call[];
+    // One eth_getTransactionCount per check of a relayer, naming its address; a JSON-RPC batch holds several.
+    const addresses = (Array.isArray(parsed) ? parsed : [parsed])
+      .filter((call) => call.method === 'eth_getTransactionCount')
+      .map((call) => String(call.params[0]).toLowerCase());
+    for (const address of addresses) {
       this.checks.set(address, (this.checks.get(address) ?? 0) + 1);
       const now = (this.inFlight.get(address) ?? 0) + 1;
       this.inFlight.set(address, now);
       this.maxAtOnce = Math.max(this.maxAtOnce, now);
-      await new Promise((resolve) => setTimeout(resolve, 30)); // widen the window two checkers would share
     }
+    if (addresses.length > 0) await new Promise((resolve) => setTimeout(resolve, 30)); // widen the window two checkers would share
     const upstream = await fetch(this.upstream, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
     });
     const text = await upstream.text();
-    if (address) this.inFlight.set(address, (this.inFlight.get(address) ?? 1) - 1);
+    for (const address of addresses) this.inFlight.set(address, (this.inFlight.get(address) ?? 1) - 1);
     res.setHeader('content-type', 'application/json');
     res.end(text);
   }
+}
+
+interface Call {
+  method: string;
+  params: unknown[];
 }
 
 /**

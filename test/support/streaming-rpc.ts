@@ -8,7 +8,7 @@ const CHUNK = Buffer.alloc(64 * 1024, 'a');
  * answer (the request's id echoed) whose result is a string of `resultBytes` bytes, streamed in
  * 64 KiB chunks as fast as the reader takes them, until it has all or closes the connection. Every
  * other answer declares its length (Content-Length), the others are chunked. Counts calls per
- * method and the bytes it managed to send.
+ * method (each call of a JSON-RPC batch) and the bytes it managed to send.
  */
 export class StreamingRpc extends LoopbackServer {
   private readonly calls = new Map<string, number>();
@@ -28,13 +28,19 @@ export class StreamingRpc extends LoopbackServer {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       let request: { id?: unknown; method?: unknown } = {};
+      let batch: Array<typeof request> = [];
       try {
-        request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof request;
+        const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof request | typeof batch;
+        // A JSON-RPC batch is answered as one call would be: the answer's size is the point.
+        batch = Array.isArray(parsed) ? parsed : [parsed];
+        request = batch[0] ?? {};
       } catch {
         // Answered all the same: the answer's size is the point.
       }
-      const method = typeof request.method === 'string' ? request.method : '?';
-      this.calls.set(method, this.callCount(method) + 1);
+      for (const call of batch.length > 0 ? batch : [request]) {
+        const method = typeof call.method === 'string' ? call.method : '?';
+        this.calls.set(method, this.callCount(method) + 1);
+      }
       const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(request.id ?? null)},"result":"`);
       const tail = Buffer.from('"}');
       const declared = this.answers++ % 2 === 0;
