@@ -10,8 +10,9 @@ import { anonymousRelayerBody } from '../factories';
 const describeMysql = TEST_DB === 'mysql' ? describe : describe.skip;
 const INTERVAL_SECONDS = 1;
 const RELAYERS = 8;
+const INSTANCES = 3;
 
-describeMysql('two instances on one MySQL database check each relayer once per round', () => {
+describeMysql(`${INSTANCES} instances on one MySQL database check each relayer once per round`, () => {
   const anvil = new Anvil();
   let proxy: CountingProxy;
   let database: TestDatabase;
@@ -26,7 +27,7 @@ describeMysql('two instances on one MySQL database check each relayer once per r
       Array.from({ length: RELAYERS }, (_, i) => `round-${i}`),
     );
     const apiKey = secrets.add(randomBytes(32).toString('hex'));
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < INSTANCES; i++) {
       apps.push(
         await startTestApp({
           DATABASE_URL: database.url,
@@ -49,7 +50,7 @@ describeMysql('two instances on one MySQL database check each relayer once per r
   it('over several rounds: one check per relayer per round, never two at once', async () => {
     const addresses: string[] = [];
     for (let i = 0; i < RELAYERS; i++) {
-      const res = await apps[i % 2]
+      const res = await apps[i % INSTANCES]
         .post(
           '/api/v1/relayers',
           anonymousRelayerBody('evm', { name: `round ${i}`, network: 'anvil', signer_id: `round-${i}` }),
@@ -72,7 +73,7 @@ describeMysql('two instances on one MySQL database check each relayer once per r
       neverTwoAtOnce: proxy.maxAtOnce,
     }).toEqual({ atMostOnePerRound: true, neverTwoAtOnce: 1 });
     process.stdout.write(
-      `health rounds (2 instances, ${RELAYERS} relayers, ${INTERVAL_SECONDS} s interval): checks per relayer ${counts.join(', ')} over ${elapsedRounds.toFixed(1)} intervals\n`,
+      `health rounds (${INSTANCES} instances, ${RELAYERS} relayers, ${INTERVAL_SECONDS} s interval): checks per relayer ${counts.join(', ')} over ${elapsedRounds.toFixed(1)} intervals\n`,
     );
   });
 });

@@ -12,6 +12,9 @@ export class CountingProxy {
   readonly checks = new Map<string, number>();
   readonly inFlight = new Map<string, number>();
   maxAtOnce = 0;
+  /** HTTP requests received, and calls per method (a JSON-RPC batch is one request of several calls). */
+  requests = 0;
+  readonly calls = new Map<string, number>();
   private readonly server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -34,6 +37,10 @@ export class CountingProxy {
 
   private async forward(body: string, res: http.ServerResponse): Promise<void> {
     const parsed = JSON.parse(body) as Call | Call[];
+    this.requests += 1;
+    for (const { method } of Array.isArray(parsed) ? parsed : [parsed]) {
+      this.calls.set(method, (this.calls.get(method) ?? 0) + 1);
+    }
     // One eth_getTransactionCount per check of a relayer, naming its address; a JSON-RPC batch holds several.
     const addresses = (Array.isArray(parsed) ? parsed : [parsed])
       .filter((call) => call.method === 'eth_getTransactionCount')
