@@ -49,7 +49,7 @@ export class RelayerHealthScheduler extends PollingService {
     if (this.config.healthChecks.enabled) this.loop.start();
   }
 
-  /** docs/reference/relayer-health.md#3-batches; a batch claimed is off the next search for due rows. */
+  /** docs/reference/relayer-health.md#26-rounds-in-batches; a batch claimed is off the next search for due rows. */
   protected async round(): Promise<void> {
     const running = new Set<Promise<void>>();
     for (;;) {

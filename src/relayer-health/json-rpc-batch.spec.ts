@@ -45,7 +45,7 @@ const settled = (promises: Array<Promise<unknown>>) =>
     ),
   );
 
-describe('JsonRpcBatch (docs/reference/relayer-health.md#3-batches)', () => {
+describe('JsonRpcBatch (docs/reference/relayer-health.md#26-rounds-in-batches)', () => {
   it('a lone call travels as a plain JSON-RPC request, exactly as one check sends it', async () => {
     const { post, bodies } = endpoint(() => ({ result: '0x7a69' }));
     const rpc = new JsonRpcBatch(post);

@@ -14,7 +14,7 @@ interface Waiting {
 }
 
 /**
- * The JSON-RPC client of the health checks (docs/reference/relayer-health.md#3-batches). The calls
+ * The JSON-RPC client of the health checks (docs/reference/relayer-health.md#26-rounds-in-batches). The calls
  * made to one URL in one turn of the event loop travel in one request, a JSON-RPC batch, and a call
  * made twice (the same method and parameters) is sent once. A lone call is sent as a plain request;
  * an endpoint that answers a batch with anything but an array gets the calls one by one instead.

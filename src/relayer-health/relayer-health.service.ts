@@ -94,7 +94,7 @@ export class RelayerHealthService {
   }
 
   /**
-   * A batch of a round (docs/reference/relayer-health.md#3-batches): those of `ids` still due are
+   * A batch of a round (docs/reference/relayer-health.md#26-rounds-in-batches): those of `ids` still due are
    * claimed with one lease, probed together, and the checks that found nothing new only move their
    * times, in one statement; the others apply their verdicts one by one, as a single check does.
    */

@@ -19,7 +19,7 @@ interface RelayerState {
   disabled_reason: { type: string; details: string } | null;
 }
 
-describe(`health checks in batches on ${TEST_DB} (docs/reference/relayer-health.md#3-batches)`, () => {
+describe(`health checks in batches on ${TEST_DB} (docs/reference/relayer-health.md#26-rounds-in-batches)`, () => {
   const anvil = new Anvil();
   let proxy: CountingProxy;
   /** The one endpoint of the `broken` network: every request answered HTTP 503. */
