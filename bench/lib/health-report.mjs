@@ -47,19 +47,25 @@ export function healthMarkdown(results, relPath) {
     '- **added per RPC call**: a round over other relayers (the first signers again, on a second network of the same ' +
       'chain) whose RPC URL is a proxy in the benchmark process that holds every call that long before passing it to ' +
       'anvil: the round trip of a remote node. See below.',
+    '- **DB statements/check** (MySQL): the statements the server counted (`Questions`: each statement a client sends, ' +
+      "`BEGIN` and `COMMIT` included) from every connection but the benchmark's own, from just before the `UPDATE` to the " +
+      "end of the round, over the round's relayers, with how many were `SELECT`, `UPDATE`, `INSERT`, `BEGIN`, `COMMIT` " +
+      "or other (the scheduler's idle polls for due rows included); issue 28 asks for at most 1 per check on a round where " +
+      'nothing changed, as here. Not counted under the GET load (its requests run statements on the same server), nor ' +
+      'on SQLite (no server to count them).',
     `- A round that writes no \`checked_at\` for ${int(first?.stallSeconds ?? 60)} s counts as **stalled**: the benchmark then asks the ` +
       'service for GET /health (no database) and GET /relayers/{id}, lists its MySQL connections, and skips the rest of ' +
       'that database.',
     '',
-    '| Database | Round | Relayers | Round time | Checks/s | First check after | Service CPU | Service CPU ms/check | anvil CPU | MySQL CPU | Disabled after | Other load |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Database | Round | Relayers | Round time | Checks/s | First check after | Service CPU | Service CPU ms/check | DB statements/check | anvil CPU | MySQL CPU | Disabled after | Other load |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const section of sections) {
     const h = section.healthRound;
     const title = TITLES[section.database];
     if (h.failed && !h.roundAlone) {
       lines.push(
-        `| ${title} | failed: ${h.failed.replace(/\|/g, '\\|').slice(0, 200)} | | | | | | | | | | |`,
+        `| ${title} | failed: ${h.failed.replace(/\|/g, '\\|').slice(0, 200)} | | | | | | | | | | | |`,
       );
       continue;
     }
@@ -79,13 +85,14 @@ export function healthMarkdown(results, relPath) {
               ? `; the service's MySQL connections: ${st.databaseConnections.total}, ${st.databaseConnections.running} running a statement, ` +
                 `the others idle for ${Math.min(...st.databaseConnections.sleepingSeconds)}–${Math.max(...st.databaseConnections.sleepingSeconds)} s`
               : '') +
-            `) | | | | | | | | ${dec(r.foreignCores)} |`,
+            `) | | | | | | | | | ${dec(r.foreignCores)} |`,
         );
         continue;
       }
       lines.push(
         `| ${title} | ${label} | ${int(r.checked)} | **${dec(r.seconds, 1)} s** | ${int(r.checksPerSecond)} | ${int(r.firstCheckAfterMs)} ms | ` +
-          `${dec(r.serviceCores)} cores | ${dec(r.serviceCpuMsPerCheck)} | ${dec(r.anvilCores)} cores (${dec(r.anvilCpuMsPerCheck)} ms/check) | ` +
+          `${dec(r.serviceCores)} cores | ${dec(r.serviceCpuMsPerCheck)} | ${statementsCell(section.database, r.statements, r.checked)} | ` +
+          `${dec(r.anvilCores)} cores (${dec(r.anvilCpuMsPerCheck)} ms/check) | ` +
           `${r.databaseCores === null ? '–' : `${dec(r.databaseCores)} cores (${dec(r.databaseCpuMsPerCheck)} ms/check)`} | ${int(r.disabledAfter)} | ${dec(r.foreignCores)} |`,
       );
     }
@@ -131,6 +138,16 @@ export function healthMarkdown(results, relPath) {
     '',
   );
   return lines;
+}
+
+/** The service's statements per check in a round, and per check of each kind (`statements` of bench/lib/health.mjs). */
+function statementsCell(database, st, checks) {
+  if (database === 'sqlite') return 'not counted on SQLite';
+  if (!st) return '–';
+  const kinds = Object.entries(st.byKind)
+    .filter(([, k]) => k !== 0)
+    .map(([kind, k]) => `${kind} ${dec(k / checks)}`);
+  return `**${dec(st.perCheck)}**${kinds.length ? ` (${kinds.join(', ')})` : ''}`;
 }
 
 /** What B4 does, and the round alone against it per database (bench/lib/b4.mjs). */

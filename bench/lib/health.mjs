@@ -283,6 +283,15 @@ function relayerRow(i, count, address, remote = false) {
 }
 
 const CHECK_COLUMNS = ['relayer_id', 'next_check_at', 'failures'];
+/** The MariaDB status counters of `statements()`: all the statements, and some kinds of them. */
+const STATEMENT_COUNTERS = {
+  total: 'Questions',
+  select: 'Com_select',
+  update: 'Com_update',
+  insert: 'Com_insert',
+  begin: 'Com_begin',
+  commit: 'Com_commit',
+};
 
 /**
  * The database beside the service: seeding, the UPDATE that starts a round, and the count of
@@ -323,6 +332,10 @@ async function openDatabase(kind, db) {
         return handle.prepare('SELECT COUNT(*) FROM relayers WHERE system_disabled = 1').pluck().get();
       },
       connections() {
+        return null;
+      },
+      /** No server to count them: the service's statements are counted on MySQL only. */
+      statements() {
         return null;
       },
       close() {
@@ -378,10 +391,51 @@ async function openDatabase(kind, db) {
         sleepingSeconds: theirs.filter((r) => r.Command === 'Sleep').map((r) => Number(r.Time)),
       };
     },
+    /**
+     * The statements of every client of the server but this connection, so far (issue 28 counts them
+     * at the driver): the difference between two readings is the service's over that span, the
+     * seeding, progress polls and these readings themselves left out. `Questions` counts each
+     * statement a client sends (BEGIN or START TRANSACTION and COMMIT each count once; not the
+     * statements inside stored programs, which the service has none of); the `Com_*` counters split
+     * them by kind. The global value sums every connection and the session one is this connection's,
+     * both including the SHOW that reads them, so subtracting the two readings' SHOWs cancels out.
+     * Any other client of the same server (another database's tests) would count too: the bench
+     * wants a quiet machine anyway.
+     */
+    async statements() {
+      const read = async (scope) => {
+        const [rows] = await connection.query(`SHOW ${scope} STATUS WHERE Variable_name IN (?)`, [
+          Object.values(STATEMENT_COUNTERS),
+        ]);
+        const byName = new Map(rows.map((r) => [r.Variable_name.toLowerCase(), Number(r.Value)]));
+        return Object.fromEntries(
+          Object.entries(STATEMENT_COUNTERS).map(([key, name]) => [key, byName.get(name.toLowerCase()) ?? 0]),
+        );
+      };
+      const global = await read('GLOBAL');
+      const session = await read('SESSION');
+      return Object.fromEntries(
+        Object.keys(STATEMENT_COUNTERS).map((key) => [key, global[key] - session[key]]),
+      );
+    },
     close() {
       return connection.end();
     },
   };
+}
+
+/**
+ * The service's statements between two readings of `statements()` over the `checks` of a round:
+ * the total, per check, and by kind (`other`: what the Com_* counters read here leave, e.g. SET,
+ * ROLLBACK or DELETE).
+ */
+function statementsOf(before, after, checks) {
+  const diff = Object.fromEntries(
+    Object.keys(STATEMENT_COUNTERS).map((key) => [key, after[key] - before[key]]),
+  );
+  const { total, ...kinds } = diff;
+  const counted = Object.values(kinds).reduce((sum, x) => sum + x, 0);
+  return { total, perCheck: total / checks, byKind: { ...kinds, other: total - counted } };
 }
 
 /** 'YYYY-MM-DD HH:MM:SS.mmm' (UTC, as the service writes it) to epoch ms. */
@@ -544,6 +598,9 @@ export async function benchHealth(ctx, kind) {
       const pids = pidsOf(service);
       const quiet = await ctx.waitQuiet([service.handle.pid, anvil.handle.pid]);
       proxy?.reset();
+      // The service's statements over the round, from here to its end: only without the GET load,
+      // whose requests run statements of their own on the same server.
+      const statements0 = withLoad ? null : await database.statements();
       const cpu0 = snapshot(pids);
       const dueAt = now();
       const made = await database.makeDue(sqlTime(dueAt), rowsLike);
@@ -611,6 +668,10 @@ export async function benchHealth(ctx, kind) {
         return out;
       }
       const cpu1 = snapshot(pids);
+      // Read once the last checked_at was seen (within the poll's 100 ms): besides the checks, the
+      // round's statements include the scheduler's idle polls for due rows before the first check
+      // and until this reading.
+      const statements1 = statements0 ? await database.statements() : null;
       const cpu = cpuSeconds(cpu0, cpu1, pids);
       const p = end.progress;
       const roundS = (p.last - dueAt) / 1000;
@@ -631,6 +692,8 @@ export async function benchHealth(ctx, kind) {
         anvilCpuMsPerCheck: (cpu.anvil * 1000) / count,
         databaseCpuMsPerCheck: cpu.database === undefined ? null : (cpu.database * 1000) / count,
         foreignCores: cpu.foreignCores,
+        // null on SQLite (no server to count them) and under the GET load (its statements would count).
+        statements: statements1 ? statementsOf(statements0, statements1, count) : null,
         quietWait: quiet,
         timeline: thin(timeline),
         get: load,
@@ -648,6 +711,12 @@ export async function benchHealth(ctx, kind) {
           `service ${out.serviceCores.toFixed(2)} cores (${out.serviceCpuMsPerCheck.toFixed(2)} ms/check), anvil ${out.anvilCores.toFixed(2)}` +
           (out.databaseCores !== null ? `, mysql ${out.databaseCores.toFixed(2)}` : '') +
           `, others ${out.foreignCores?.toFixed(2)}; disabled ${out.disabledAfter}` +
+          (out.statements
+            ? `; DB statements ${out.statements.perCheck.toFixed(2)}/check (${out.statements.total}: ` +
+              `${Object.entries(out.statements.byKind)
+                .map(([kind, k]) => `${kind} ${k}`)
+                .join(', ')})`
+            : '') +
           (out.rpcCalls !== undefined
             ? `; ${out.rpcCalls} RPC calls, at most ${out.rpcMaxInFlight} at once on ${out.rpcConnections} connections`
             : '') +
