@@ -70,7 +70,8 @@ export function healthMarkdown(results, relPath) {
       continue;
     }
     for (const [key, label] of [
-      ['roundAlone', 'no API load'],
+      ['roundFirst', 'no API load, first round (every verdict new)'],
+      ['roundAlone', 'no API load, nothing changed'],
       ['roundUnderLoad', 'under GET by id load'],
       ['roundRemote', `no API load, ${h.roundRemote?.rpcDelayMs ?? '–'} ms added per RPC call`],
     ]) {
