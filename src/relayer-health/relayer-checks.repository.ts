@@ -3,6 +3,15 @@ import type { EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
+/** A passed check's numbers as they are to be stored; `changed` when one differs from the stored row. */
+export interface PassedCheck {
+  readonly relayerId: string;
+  readonly balance: string | null;
+  readonly nonce: string | null;
+  readonly sequenceNumber: string | null;
+  readonly changed: boolean;
+}
+
 /** A check is claimed with a conditional UPDATE and a lease: that holds across Galera nodes too. */
 @Injectable()
 export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity) {
@@ -66,19 +75,42 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     return (await this.findByIds(ids)).filter((check) => check.leaseOwner === owner);
   }
 
-  /** The checks that found nothing new: only their times move, in one statement, while `owner` has them. */
-  async recordUnchanged(
-    ids: readonly string[],
+  /**
+   * Checks that passed and change no relayer: their numbers, times and lease in one statement, while
+   * `owner` has them. The numbers go in a CASE per column, only where one differs from what is stored.
+   */
+  async recordPassed(
+    rows: readonly PassedCheck[],
     owner: string,
     checkedAt: Date,
     nextCheckAt: Date,
   ): Promise<void> {
+    const parameters: Record<string, string | null> = { owner };
+    rows.forEach((row, i) => (parameters[`id${i}`] = row.relayerId));
+    const byRow = (column: 'balance' | 'nonce' | 'sequenceNumber', name: string): (() => string) => {
+      const arms: string[] = [];
+      rows.forEach((row, i) => {
+        if (!row.changed) return;
+        parameters[`${column}${i}`] = row[column];
+        arms.push(`WHEN :id${i} THEN :${column}${i}`);
+      });
+      const sql = `CASE relayer_id ${arms.join(' ')} ELSE ${name} END`;
+      return () => sql;
+    };
+    const numbers = rows.some((row) => row.changed)
+      ? {
+          balance: byRow('balance', 'balance'),
+          nonce: byRow('nonce', 'nonce'),
+          sequenceNumber: byRow('sequenceNumber', 'sequence_number'),
+        }
+      : {};
     await this.repository
       .createQueryBuilder()
       .update(RelayerCheckEntity)
-      .set({ checkedAt, nextCheckAt, leaseOwner: null, leaseUntil: null })
-      .where('relayer_id IN (:...ids)', { ids })
-      .andWhere('lease_owner = :owner', { owner })
+      .set({ checkedAt, nextCheckAt, failures: 0, leaseOwner: null, leaseUntil: null, ...numbers })
+      .where(`relayer_id IN (${rows.map((_row, i) => `:id${i}`).join(', ')})`)
+      .andWhere('lease_owner = :owner')
+      .setParameters(parameters)
       .execute();
   }
 

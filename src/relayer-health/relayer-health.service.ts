@@ -11,6 +11,7 @@ import { Transactions } from '../database/transactions';
 import type { DisabledReason, RelayerEntity } from '../relayers/relayers.service';
 import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
 import type { RelayerCheckEntity } from './relayer-check.entity';
+import type { PassedCheck } from './relayer-checks.repository';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
 import { toRelayerStatusResponse } from './relayer-health.mapper';
 import { excerpt, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
@@ -94,9 +95,10 @@ export class RelayerHealthService {
   }
 
   /**
-   * A batch of a round (docs/reference/relayer-health.md#26-rounds-in-batches): those of `ids` still due are
-   * claimed with one lease, probed together, and the checks that found nothing new only move their
-   * times, in one statement; the others apply their verdicts one by one, as a single check does.
+   * A batch of a round (docs/reference/relayer-health.md#26-rounds-in-batches): those of `ids` still
+   * due are claimed with one lease and probed together. The checks that passed on a relayer they do
+   * not change write their numbers and times in one statement; the others apply their verdicts one by
+   * one, as a single check does.
    */
   async checkDue(ids: readonly string[]): Promise<void> {
     const now = new Date();
@@ -112,46 +114,59 @@ export class RelayerHealthService {
     const probed = await Promise.all(
       relayers.map(async (relayer) => {
         const networkUrls = rpcUrlsOf(relayer.networkType, relayer.network) ?? [];
-        return {
-          relayer,
-          basis: checkBasis(relayer, networkUrls),
-          result: await this.probe(relayer, networkUrls, rpc),
-        };
+        return { relayer, networkUrls, result: await this.probe(relayer, networkUrls, rpc) };
       }),
     );
-    // Read again after the calls: a verdict whose basis changed meanwhile goes the single way, and is dropped there.
-    const [current, currentUrlsOf] = await Promise.all([
-      this.relayers.findEntities(claimedIds),
+    // Read again after the calls: a check whose relayer or network changed meanwhile goes the single
+    // way, which drops its verdict when what it probed is gone (docs/reference/hardening.md).
+    const [versions, currentUrlsOf] = await Promise.all([
+      this.relayers.versionsOf(claimedIds),
       this.networks.rpcUrlsOfAll(),
     ]);
-    const currentById = new Map(current.map((relayer) => [relayer.id, relayer]));
+    const sameUrls = new Map<string, boolean>();
+    const unchangedNetwork = ({ networkType, network }: RelayerEntity, urls: readonly RpcUrl[]): boolean => {
+      const key = `${networkType}:${network}`;
+      let same = sameUrls.get(key);
+      if (same === undefined) {
+        same = JSON.stringify(currentUrlsOf(networkType, network) ?? []) === JSON.stringify(urls);
+        sameUrls.set(key, same);
+      }
+      return same;
+    };
     const checkById = new Map(claimed.map((check) => [check.relayerId, check]));
-    const [unchanged, changed] = partition(probed, ({ relayer, basis, result }) => {
-      const now = currentById.get(relayer.id);
+    const passed: PassedCheck[] = [];
+    const queue: typeof probed = [];
+    for (const item of probed) {
+      const { relayer, networkUrls, result } = item;
       const check = checkById.get(relayer.id);
-      return (
-        now !== undefined &&
+      if (
         check !== undefined &&
-        checkBasis(now, currentUrlsOf(now.networkType, now.network) ?? []) === basis &&
-        foundNothingNew(now, check, result)
-      );
-    });
-    if (unchanged.length > 0) {
+        result.ok &&
+        !relayer.systemDisabled &&
+        relayer.disabledReason === null &&
+        versions.get(relayer.id) === relayer.version &&
+        unchangedNetwork(relayer, networkUrls)
+      ) {
+        passed.push(passedCheck(check, result));
+      } else {
+        queue.push(item);
+      }
+    }
+    if (passed.length > 0) {
       const checkedAt = new Date();
-      const ids = unchanged.map(({ relayer }) => relayer.id);
-      await this.checks.recordUnchanged(
-        ids,
+      await this.checks.recordPassed(
+        passed,
         lease,
         checkedAt,
         new Date(checkedAt.getTime() + this.delayMs(0)),
       );
     }
-    const queue = [...changed];
     await Promise.all(
       Array.from({ length: Math.min(VERDICTS_AT_ONCE, queue.length) }, async () => {
         for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-          await this.apply(next.relayer, lease, next.basis, next.result).catch((error: unknown) =>
-            this.logger.warn({ err: error }, `check of ${next.relayer.id} failed`),
+          const { relayer, networkUrls, result } = next;
+          await this.apply(relayer, lease, checkBasis(relayer, networkUrls), result).catch((error: unknown) =>
+            this.logger.warn({ err: error }, `check of ${relayer.id} failed`),
           );
         }
       }),
@@ -279,22 +294,16 @@ function byWeight(list: readonly RpcUrl[]): string[] {
     .map((rpc) => rpc.url);
 }
 
-/** A check that passed on an enabled relayer and learnt what was stored already: nothing to write but times. */
-function foundNothingNew(relayer: RelayerEntity, check: RelayerCheckEntity, result: ProbeResult): boolean {
-  return (
-    result.ok &&
-    !relayer.systemDisabled &&
-    relayer.disabledReason === null &&
-    check.failures === 0 &&
-    result.balance.toString() === check.balance &&
-    (result.nonce?.toString() ?? check.nonce) === check.nonce &&
-    (result.sequenceNumber?.toString() ?? check.sequenceNumber) === check.sequenceNumber
-  );
-}
-
-function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
-  const yes: T[] = [];
-  const no: T[] = [];
-  for (const item of items) (test(item) ? yes : no).push(item);
-  return [yes, no];
+/** What a passed check stores: what it learnt, else what was stored. */
+function passedCheck(check: RelayerCheckEntity, result: ProbeResult & { ok: true }): PassedCheck {
+  const balance = result.balance.toString();
+  const nonce = result.nonce?.toString() ?? check.nonce;
+  const sequenceNumber = result.sequenceNumber?.toString() ?? check.sequenceNumber;
+  return {
+    relayerId: check.relayerId,
+    balance,
+    nonce,
+    sequenceNumber,
+    changed: balance !== check.balance || nonce !== check.nonce || sequenceNumber !== check.sequenceNumber,
+  };
 }

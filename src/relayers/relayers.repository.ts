@@ -39,6 +39,16 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     return rows.map((row) => row.id);
   }
 
+  /** Each existing relayer's version, by id: one statement, nothing hydrated. */
+  async findVersions(ids: readonly string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.repository.query<Array<{ id: string; version: number | string }>>(
+      `SELECT id, version FROM relayers WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      [...ids],
+    );
+    return new Map(rows.map((row) => [row.id, Number(row.version)]));
+  }
+
   override async insert(
     manager: EntityManager,
     entity: RelayerEntity,

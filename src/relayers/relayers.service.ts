@@ -164,6 +164,11 @@ export class RelayersService {
     return this.relayers.findByIds(ids);
   }
 
+  /** Every write of a relayer moves its version: an unchanged version is an unchanged relayer. */
+  versionsOf(ids: readonly string[]): Promise<Map<string, number>> {
+    return this.relayers.findVersions(ids);
+  }
+
   /**
    * A health check's verdict (docs/reference/relayer-health.md#1-the-checks). 'stale': a PATCH wrote
    * it since it was read, retry. 'outdated': the relayer no longer has what the check probed.

@@ -158,4 +158,45 @@ describe(`verdicts about what is no longer there on ${TEST_DB} (docs/reference/h
     }).toEqual({ neverDisabled: true, system_disabled: false, checkedWithin5s: true });
     expect(network.calls('getHealth')).toBe(1); // the dropped check did get its (unhealthy) answer
   });
+
+  it("a PATCH of the network's rpc_urls during a passing check of its old list: that pass does not count, the relayer is checked again with the new list and disabled", async () => {
+    await app()
+      .patch('/api/v1/networks/solana:devnet', { rpc_urls: [network.url('/healthy')] })
+      .expect(200);
+    network.setHealthy();
+    network.rpc.answerDelayMs = 1000;
+    next.setUnhealthy();
+    next.rpc.answerDelayMs = 0;
+    next.rpc.resetCallCounts();
+    const receivedBefore = network.rpc.received;
+    const id = uid('pass');
+    await app()
+      .post(
+        '/api/v1/relayers',
+        relayerBody('solana', { id, name: 'passes too late', signer_id: 'verdicts-2' }),
+      )
+      .expect(201);
+    await waitFor('the first check to call the network', () => network.rpc.received > receivedBefore, {
+      timeoutMs: 5000,
+    });
+    await app()
+      .patch('/api/v1/networks/solana:devnet', { rpc_urls: [next.url('/unhealthy')] })
+      .expect(200);
+    const state = await waitFor(
+      'a check with the new list',
+      async () => {
+        const res = await app().get(`/api/v1/relayers/${id}`).expect(200);
+        const data = res.body.data as RelayerState;
+        return next.calls('getHealth') > 0 && data.system_disabled && data;
+      },
+      { timeoutMs: PATCH_CHECK_WITHIN_MS + 2000, intervalMs: 50 },
+    );
+    expect({ system_disabled: state.system_disabled, disabled_reason: state.disabled_reason }).toEqual({
+      system_disabled: true,
+      disabled_reason: {
+        type: 'RpcValidationFailed',
+        details: `no RPC endpoint answered getHealth "ok": 127.0.0.1:${next.rpc.port}: getHealth answered "Node is unhealthy"`,
+      },
+    });
+  });
 });
