@@ -9,8 +9,8 @@ import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
 @Injectable()
 export class NetworksRepository extends EntityRepository(NetworkRpcUrlsEntity) {
   /** Every stored list, by network id. */
-  async findAllRpcUrls(): Promise<Map<string, readonly RpcUrl[]>> {
-    const rows = await this.select(`SELECT ${this.columns} FROM ${this.table}`);
+  async findAllRpcUrls(manager?: EntityManager): Promise<Map<string, readonly RpcUrl[]>> {
+    const rows = await this.select(`SELECT ${this.columns} FROM ${this.table}`, [], manager);
     return new Map(rows.map((row) => [row.networkId, row.rpcUrls]));
   }
 

@@ -59,8 +59,10 @@ export class NetworksService {
   }
 
   /** What `rpcUrls` answers, for every network at once: one read for a batch of checks. */
-  async rpcUrlsOfAll(): Promise<(type: NetworkType, name: string) => readonly RpcUrl[] | undefined> {
-    const stored = await this.overrides.findAllRpcUrls();
+  async rpcUrlsOfAll(
+    manager?: EntityManager,
+  ): Promise<(type: NetworkType, name: string) => readonly RpcUrl[] | undefined> {
+    const stored = await this.overrides.findAllRpcUrls(manager);
     return (type, name) => {
       const network = this.catalogue.findNetwork(type, name);
       return network && (stored.get(networkId(network.type, network.network)) ?? network.rpc_urls);

@@ -5,14 +5,15 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
 import type { CommittingEvent } from '../database/transactions';
+import { WorkerDatabase } from '../database/worker-database';
 import { RELAYER_EVENTS, type RelayerEvent, type RelayerUpdatedEvent } from '../relayers/relayer-events';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthService } from './relayer-health.service';
 
 /** Relayers per batch: one claim, one read, and their calls to one endpoint in one JSON-RPC batch. */
 const BATCH = 100;
-/** Batches under way at once: enough to overlap a batch's calls with another's statements. */
-const BATCHES_AT_ONCE = 4;
+/** Batches under way at once: one's calls overlap the other's statements, one connection each (WorkerDatabase). */
+const BATCHES_AT_ONCE = 2;
 const IDLE_POLL_MS = 1000;
 
 /** docs/reference/relayer-health.md#2-when; each due check is claimed with a lease, so one instance runs it. */
@@ -22,6 +23,7 @@ export class RelayerHealthScheduler extends PollingService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checks: RelayerChecksRepository,
     private readonly health: RelayerHealthService,
+    private readonly worker: WorkerDatabase,
     database: DatabaseLifecycle,
   ) {
     super('RelayerHealth', IDLE_POLL_MS, database);
@@ -49,11 +51,17 @@ export class RelayerHealthScheduler extends PollingService {
     if (this.config.healthChecks.enabled) this.loop.start();
   }
 
+  /** The rounds' own connections close once no round runs. */
+  override async onApplicationShutdown(): Promise<void> {
+    await this.loop.stop();
+    await this.worker.close();
+  }
+
   /** docs/reference/relayer-health.md#26-rounds-in-batches; a batch claimed is off the next search for due rows. */
   protected async round(): Promise<void> {
     const running = new Set<Promise<void>>();
     for (;;) {
-      const ids = await this.checks.findDueIds(new Date(), BATCH);
+      const ids = await this.health.findDue(BATCH);
       if (ids.length === 0 || this.loop.isStopped) break;
       const batch = this.health
         .checkDue(ids)

@@ -42,9 +42,9 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     );
   }
 
-  async findDueIds(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.repository
-      .createQueryBuilder('c')
+  async findDueIds(now: Date, limit: number, manager: EntityManager): Promise<string[]> {
+    const rows = await manager
+      .createQueryBuilder(RelayerCheckEntity, 'c')
       .select('c.relayer_id', 'id')
       .where('c.next_check_at <= :now', { now })
       .andWhere('(c.lease_until IS NULL OR c.lease_until < :now)', { now })
@@ -59,12 +59,13 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
    * claimed: another instance's claim of the same rows wins or loses each row as a whole.
    */
   async claimAll(
+    manager: EntityManager,
     ids: readonly string[],
     owner: string,
     now: Date,
     until: Date,
   ): Promise<RelayerCheckEntity[]> {
-    await this.repository
+    await manager
       .createQueryBuilder()
       .update(RelayerCheckEntity)
       .set({ leaseOwner: owner, leaseUntil: until })
@@ -72,7 +73,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
       .andWhere('next_check_at <= :now', { now })
       .andWhere('(lease_until IS NULL OR lease_until < :now)', { now })
       .execute();
-    return (await this.findByIds(ids)).filter((check) => check.leaseOwner === owner);
+    return (await this.findByIds(ids, manager)).filter((check) => check.leaseOwner === owner);
   }
 
   /**
@@ -80,6 +81,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
    * `owner` has them. The numbers go in a CASE per column, only where one differs from what is stored.
    */
   async recordPassed(
+    manager: EntityManager,
     rows: readonly PassedCheck[],
     owner: string,
     checkedAt: Date,
@@ -104,7 +106,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
           sequenceNumber: byRow('sequenceNumber', 'sequence_number'),
         }
       : {};
-    await this.repository
+    await manager
       .createQueryBuilder()
       .update(RelayerCheckEntity)
       .set({ checkedAt, nextCheckAt, failures: 0, leaseOwner: null, leaseUntil: null, ...numbers })

@@ -8,6 +8,7 @@ import { stringifyJson, withRawIntegers } from '../common/http/json';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
+import { WorkerDatabase } from '../database/worker-database';
 import type { DisabledReason, RelayerEntity } from '../relayers/relayers.service';
 import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
 import type { RelayerCheckEntity } from './relayer-check.entity';
@@ -45,7 +46,13 @@ export class RelayerHealthService {
     private readonly rpc: RpcFetch,
     private readonly transactions: Transactions,
     private readonly metrics: RelayerHealthMetrics,
+    private readonly worker: WorkerDatabase,
   ) {}
+
+  /** Due check ids, read on the rounds' own connections. */
+  async findDue(limit: number): Promise<string[]> {
+    return this.checks.findDueIds(new Date(), limit, await this.worker.manager());
+  }
 
   async status(relayerId: string): Promise<RelayerStatusResponse> {
     return toRelayerStatusResponse(await this.existing(relayerId), await this.checks.findById(relayerId));
@@ -101,14 +108,16 @@ export class RelayerHealthService {
    * one, as a single check does.
    */
   async checkDue(ids: readonly string[]): Promise<void> {
+    const manager = await this.worker.manager();
     const now = new Date();
     const lease = this.newLease();
-    const claimed = await this.checks.claimAll(ids, lease, now, new Date(now.getTime() + this.leaseMs()));
+    const until = new Date(now.getTime() + this.leaseMs());
+    const claimed = await this.checks.claimAll(manager, ids, lease, now, until);
     if (claimed.length === 0) return;
     const claimedIds = claimed.map((check) => check.relayerId);
     const [relayers, rpcUrlsOf] = await Promise.all([
-      this.relayers.findEntities(claimedIds),
-      this.networks.rpcUrlsOfAll(),
+      this.relayers.findEntities(claimedIds, manager),
+      this.networks.rpcUrlsOfAll(manager),
     ]);
     const rpc = new JsonRpcBatch(this.rpc.fetch);
     const probed = await Promise.all(
@@ -120,8 +129,8 @@ export class RelayerHealthService {
     // Read again after the calls: a check whose relayer or network changed meanwhile goes the single
     // way, which drops its verdict when what it probed is gone (docs/reference/hardening.md).
     const [versions, currentUrlsOf] = await Promise.all([
-      this.relayers.versionsOf(claimedIds),
-      this.networks.rpcUrlsOfAll(),
+      this.relayers.versionsOf(claimedIds, manager),
+      this.networks.rpcUrlsOfAll(manager),
     ]);
     const sameUrls = new Map<string, boolean>();
     const unchangedNetwork = ({ networkType, network }: RelayerEntity, urls: readonly RpcUrl[]): boolean => {
@@ -155,6 +164,7 @@ export class RelayerHealthService {
     if (passed.length > 0) {
       const checkedAt = new Date();
       await this.checks.recordPassed(
+        manager,
         passed,
         lease,
         checkedAt,

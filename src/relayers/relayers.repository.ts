@@ -40,9 +40,9 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
   }
 
   /** Each existing relayer's version, by id: one statement, nothing hydrated. */
-  async findVersions(ids: readonly string[]): Promise<Map<string, number>> {
+  async findVersions(ids: readonly string[], manager: EntityManager): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.repository.query<Array<{ id: string; version: number | string }>>(
+    const rows = await manager.query<Array<{ id: string; version: number | string }>>(
       `SELECT id, version FROM relayers WHERE id IN (${ids.map(() => '?').join(', ')})`,
       [...ids],
     );

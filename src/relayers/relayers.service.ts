@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { SignersService } from '../signers/signers.service';
 import {
   PreconditionFailedError,
@@ -160,13 +161,14 @@ export class RelayersService {
     return this.relayers.findById(id, tx?.manager);
   }
 
-  findEntities(ids: readonly string[]): Promise<RelayerEntity[]> {
-    return this.relayers.findByIds(ids);
+  /** `manager`: the connection to read on (WorkerDatabase). */
+  findEntities(ids: readonly string[], manager: EntityManager): Promise<RelayerEntity[]> {
+    return this.relayers.findByIds(ids, manager);
   }
 
   /** Every write of a relayer moves its version: an unchanged version is an unchanged relayer. */
-  versionsOf(ids: readonly string[]): Promise<Map<string, number>> {
-    return this.relayers.findVersions(ids);
+  versionsOf(ids: readonly string[], manager: EntityManager): Promise<Map<string, number>> {
+    return this.relayers.findVersions(ids, manager);
   }
 
   /**

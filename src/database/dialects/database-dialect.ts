@@ -25,4 +25,8 @@ export abstract class DatabaseDialect {
   /** Runs a transaction again after a conflict the database resolved by rolling it back (MySQL). */
   abstract retryConflicts<T>(attempt: () => Promise<T>): Promise<T>;
   abstract poolConnections(): PoolConnections;
+  /** A pool of connections (MySQL), where background work can have connections of its own (WorkerDatabase). */
+  abstract readonly pooled: boolean;
+  /** Gives this dialect's connections the session settings and bounded waits of `main`'s (a second pool). */
+  abstract adoptSettings(main: DatabaseDialect): void;
 }

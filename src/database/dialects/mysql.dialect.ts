@@ -31,6 +31,7 @@ export class MysqlDialect extends DatabaseDialect {
   /** 16 MiB, far above the 1 MiB request body limit; MySQL's TEXT stops at 64 KiB. */
   readonly documentType = 'mediumtext';
   readonly waitsForServer = true;
+  readonly pooled = true;
   readonly exactAscii = { charset: 'ascii', collation: 'ascii_bin' };
   /** The SET SESSION of the statement timeout, once migrations are applied. */
   private sessionSql: string | null = null;
@@ -86,6 +87,12 @@ export class MysqlDialect extends DatabaseDialect {
     this.sessionSql = /mariadb/i.test(version)
       ? `SET SESSION max_statement_time = ${this.maxWaitMs / 1000}`
       : `SET SESSION max_execution_time = ${this.maxWaitMs}`;
+  }
+
+  adoptSettings(main: DatabaseDialect): void {
+    if (!(main instanceof MysqlDialect)) throw new Error('a MySQL pool takes the settings of a MySQL pool');
+    this.sessionSql = main.sessionSql;
+    this.boundWaits(main.maxWaitMs);
   }
 
   async exclusively<T>(work: () => Promise<T>): Promise<T> {

@@ -6,12 +6,18 @@ import { DatabaseDialect, type PoolConnections } from './database-dialect';
 export class SqliteDialect extends DatabaseDialect {
   readonly documentType = 'text';
   readonly waitsForServer = false;
+  readonly pooled = false;
   readonly exactAscii = {};
   private readonly gate: SqliteReadGate;
 
   constructor(private readonly dataSource: DataSource) {
     super();
     this.gate = SqliteReadGate.of(dataSource);
+  }
+
+  /** Never called: SQLite has one connection, and no second pool (WorkerDatabase). */
+  adoptSettings(): void {
+    throw new Error('SQLite has no second pool');
   }
 
   lockingRead(): string {

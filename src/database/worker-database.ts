@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
+import { DatabaseDialect } from './dialects/database-dialect';
+import { ServiceDataSource } from './document-column';
+
+/** Enough for two batches' statements at once; the API keeps its whole pool. */
+const CONNECTIONS = 2;
+
+/**
+ * The connections of background rounds (docs/reference/relayer-health.md#27-off-the-apis-path): on
+ * MySQL a small pool of their own, opened on first use, with the same per-statement timeout and
+ * bounded waits as the API's; on SQLite the one connection every statement shares.
+ */
+@Injectable()
+export class WorkerDatabase {
+  private source: Promise<DataSource> | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly main: DataSource,
+    private readonly dialect: DatabaseDialect,
+  ) {}
+
+  async manager(): Promise<EntityManager> {
+    if (!this.dialect.pooled) return this.main.manager;
+    // A failed start is tried again by the next round (the database may be down).
+    this.source ??= this.open().catch((error: unknown) => {
+      this.source = null;
+      throw error;
+    });
+    return (await this.source).manager;
+  }
+
+  async close(): Promise<void> {
+    const source = await this.source?.catch(() => null);
+    this.source = null;
+    if (source?.isInitialized) await source.destroy();
+  }
+
+  private async open(): Promise<DataSource> {
+    const source = new ServiceDataSource({
+      ...this.main.options,
+      poolSize: CONNECTIONS,
+      extra: { ...(this.main.options as { extra?: object }).extra, maxIdle: CONNECTIONS },
+      migrations: [],
+      migrationsRun: false,
+    } as DataSourceOptions);
+    await source.initialize();
+    source.dialect.adoptSettings(this.dialect);
+    return source;
+  }
+}
