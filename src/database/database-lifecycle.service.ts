@@ -5,6 +5,7 @@ import { isDatabaseUnavailable } from '../common/errors/database-errors';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseDialect } from './dialects/database-dialect';
+import { WorkerDatabase } from './worker-database';
 
 const RETRY_DELAY_MS = 2000;
 
@@ -22,6 +23,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly dialect: DatabaseDialect,
+    private readonly worker: WorkerDatabase,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     dialect.boundWaits(config.http.requestTimeoutMs);
@@ -46,6 +48,7 @@ export class DatabaseLifecycle implements OnApplicationBootstrap, OnApplicationS
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.worker.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 

@@ -8,6 +8,7 @@ import { DatabaseLifecycle } from './database-lifecycle.service';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { dialectOf, ServiceDataSource } from './document-column';
 import { Transactions } from './transactions';
+import { WorkerDatabase } from './worker-database';
 
 @Global()
 @Module({
@@ -30,7 +31,8 @@ import { Transactions } from './transactions';
     },
     DatabaseLifecycle,
     Transactions,
+    WorkerDatabase,
   ],
-  exports: [DatabaseDialect, DatabaseLifecycle, Transactions],
+  exports: [DatabaseDialect, DatabaseLifecycle, Transactions, WorkerDatabase],
 })
 export class DatabaseModule {}

@@ -4,13 +4,14 @@ import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { ServiceDataSource } from './document-column';
 
-/** Enough for two batches' statements at once; the API keeps its whole pool. */
-const CONNECTIONS = 2;
+/** Two health-check batches and the webhook dispatcher at once; the API keeps its whole pool. */
+const CONNECTIONS = 3;
 
 /**
- * The connections of background rounds (docs/reference/relayer-health.md#27-off-the-apis-path): on
- * MySQL a small pool of their own, opened on first use, with the same per-statement timeout and
- * bounded waits as the API's; on SQLite the one connection every statement shares.
+ * The connections of background rounds, health checks and webhook dispatch
+ * (docs/reference/relayer-health.md#27-off-the-apis-path): on MySQL a small pool of their own,
+ * opened on first use, with the same per-statement timeout and bounded waits as the API's, closed
+ * with the API's (DatabaseLifecycle); on SQLite the one connection every statement shares.
  */
 @Injectable()
 export class WorkerDatabase {

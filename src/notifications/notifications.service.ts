@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Inject, Injectable } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
@@ -109,8 +110,12 @@ export class NotificationsService {
   }
 
   /** Where to deliver: its URL and its signing key in clear, or null when gone. */
-  async findTarget(id: string): Promise<{ url: string; signingKey: string | null } | null> {
-    const entity = await this.notifications.findById(id);
+  /** `manager`: the connection to read on (WorkerDatabase). */
+  async findTarget(
+    id: string,
+    manager?: EntityManager,
+  ): Promise<{ url: string; signingKey: string | null } | null> {
+    const entity = await this.notifications.findById(id, manager);
     if (!entity) return null;
     const key = entity.signingKey;
     return {

@@ -5,7 +5,6 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
 import type { CommittingEvent } from '../database/transactions';
-import { WorkerDatabase } from '../database/worker-database';
 import { RELAYER_EVENTS, type RelayerEvent, type RelayerUpdatedEvent } from '../relayers/relayer-events';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthService } from './relayer-health.service';
@@ -23,7 +22,6 @@ export class RelayerHealthScheduler extends PollingService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checks: RelayerChecksRepository,
     private readonly health: RelayerHealthService,
-    private readonly worker: WorkerDatabase,
     database: DatabaseLifecycle,
   ) {
     super('RelayerHealth', IDLE_POLL_MS, database);
@@ -49,12 +47,6 @@ export class RelayerHealthScheduler extends PollingService {
 
   override onApplicationBootstrap(): void {
     if (this.config.healthChecks.enabled) this.loop.start();
-  }
-
-  /** The rounds' own connections close once no round runs. */
-  override async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
-    await this.worker.close();
   }
 
   /** docs/reference/relayer-health.md#26-rounds-in-batches; a batch claimed is off the next search for due rows. */

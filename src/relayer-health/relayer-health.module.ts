@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
-import { WorkerDatabase } from '../database/worker-database';
 import { MetricsModule } from '../metrics/metrics.module';
 import { NetworksModule } from '../networks/networks.module';
 import { RelayersModule } from '../relayers/relayers.module';
@@ -30,7 +29,6 @@ import { RpcFetch } from './rpc-fetch';
     RelayerHealthMetrics,
     RelayerHealthScheduler,
     RpcFetch,
-    WorkerDatabase,
   ],
   exports: [RelayerHealthService],
 })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LessThan, Not } from 'typeorm';
+import { LessThan, Not, type EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 
@@ -10,39 +10,99 @@ export type AttemptOutcome = Pick<
 
 const DUE = "status = 'pending' AND next_attempt_at <= :now AND (lease_until IS NULL OR lease_until < :now)";
 
-/** Claims are conditional UPDATEs of one row with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
+/** Claims are conditional UPDATEs with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
-  async findDueIds(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.repository
-      .createQueryBuilder('d')
+  /** Due deliveries in the order they are to be attempted (contract 11.2), with their targets. */
+  async findDue(
+    manager: EntityManager,
+    now: Date,
+    limit: number,
+  ): Promise<Array<{ id: string; notificationId: string }>> {
+    return manager
+      .createQueryBuilder(DeliveryEntity, 'd')
       .select('d.id', 'id')
+      .addSelect('d.notification_id', 'notificationId')
       .where(DUE, { now })
       .orderBy('d.next_attempt_at')
       .addOrderBy('d.created_at')
       .addOrderBy('d.id')
       .limit(limit)
-      .getRawMany<{ id: string }>();
-    return rows.map((row) => row.id);
+      .getRawMany<{ id: string; notificationId: string }>();
   }
 
-  /** Takes the delivery for `owner` until `until`; false when another instance has it or it is no longer due. */
-  async claim(id: string, owner: string, now: Date, until: Date): Promise<boolean> {
-    const result = await this.repository
+  /**
+   * Takes those of `ids` still due for `owner` until `until`, with one conditional UPDATE (another
+   * instance's claim wins or loses each row whole), and reads the rows it took, in the order of `ids`.
+   */
+  async claimAll(
+    manager: EntityManager,
+    ids: readonly string[],
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<DeliveryEntity[]> {
+    await manager
       .createQueryBuilder()
       .update(DeliveryEntity)
       .set({ leaseOwner: owner, leaseUntil: until })
-      .where(`id = :id AND ${DUE}`, { id, now })
+      .where(`id IN (:...ids) AND ${DUE}`, { ids, now })
       .execute();
-    return (result.affected ?? 0) > 0;
+    const taken = new Map(
+      (await this.findByIds(ids, manager))
+        .filter((delivery) => delivery.leaseOwner === owner)
+        .map((delivery) => [delivery.id, delivery]),
+    );
+    return ids.flatMap((id) => taken.get(id) ?? []);
   }
 
-  /** Only if `owner` still holds the lease. */
-  async recordAttempt(id: string, owner: string, outcome: AttemptOutcome): Promise<void> {
-    await this.repository.update(
+  /** Only while `owner` still holds the lease. */
+  async recordAttempt(
+    id: string,
+    owner: string,
+    outcome: AttemptOutcome,
+    manager: EntityManager = this.repository.manager,
+  ): Promise<void> {
+    await manager.update(
+      DeliveryEntity,
       { id, leaseOwner: owner },
       { ...outcome, leaseOwner: null, leaseUntil: null },
     );
+  }
+
+  /** Deliveries answered 2xx with `statusCode`, in one statement, while `owner` still holds them. */
+  async recordDelivered(
+    manager: EntityManager,
+    ids: readonly string[],
+    owner: string,
+    statusCode: number,
+    at: Date,
+  ): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(DeliveryEntity)
+      .set({
+        status: 'delivered',
+        attempts: () => 'attempts + 1',
+        lastStatusCode: statusCode,
+        lastError: null,
+        deliveredAt: at,
+        endedAt: at,
+        leaseOwner: null,
+        leaseUntil: null,
+      })
+      .where('id IN (:...ids) AND lease_owner = :owner', { ids, owner })
+      .execute();
+  }
+
+  /** Gives deliveries not attempted back, due as they were, for any instance's next round. */
+  async release(manager: EntityManager, ids: readonly string[], owner: string): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(DeliveryEntity)
+      .set({ leaseOwner: null, leaseUntil: null })
+      .where('id IN (:...ids) AND lease_owner = :owner', { ids, owner })
+      .execute();
   }
 
   async requeue(id: string, notificationId: string, now: Date): Promise<boolean> {

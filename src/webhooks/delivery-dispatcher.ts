@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { PollingService } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
 import { Transactions } from '../database/transactions';
+import { WorkerDatabase } from '../database/worker-database';
 import { NotificationsService } from '../notifications/notifications.service';
 import { DeliveriesRepository, type AttemptOutcome } from './deliveries.repository';
 import type { DeliveryEntity } from './delivery.entity';
@@ -13,7 +15,8 @@ import { newDelivery } from './delivery-factory';
 import { WebhookMetrics } from './webhook-metrics';
 import { signatureHeaders } from './webhook-signature';
 
-const BATCH = 32;
+/** Deliveries claimed at once (one statement); a target's are sent one after the other. */
+const BATCH = 200;
 const IDLE_POLL_MS = 500;
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
@@ -37,6 +40,7 @@ export class DeliveryDispatcher extends PollingService {
     database: DatabaseLifecycle,
     private readonly metrics: WebhookMetrics,
     private readonly transactions: Transactions,
+    private readonly worker: WorkerDatabase,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
   }
@@ -57,40 +61,78 @@ export class DeliveryDispatcher extends PollingService {
       notification_id: notificationId,
     });
     delivery.leaseOwner = this.owner;
-    delivery.leaseUntil = new Date(Date.now() + 2 * this.config.webhooks.timeoutMs + 5000);
+    delivery.leaseUntil = new Date(Date.now() + this.leaseMs());
     await this.transactions.run((tx) => this.deliveries.insert(tx.manager, delivery));
-    return this.attempt(delivery, { oneShot: true });
+    const result = await this.attempt(await this.notifications.findTarget(notificationId), delivery, true);
+    await this.deliveries.recordAttempt(delivery.id, this.owner, this.outcomeOf(delivery, result, true));
+    return result;
   }
 
   protected async round(): Promise<void> {
     await this.sweep();
-    let now = new Date();
+    const manager = await this.worker.manager();
     await this.loop.drain(
       BATCH,
-      () => this.deliveries.findDueIds((now = new Date()), BATCH),
-      (ids) => this.send(ids, now),
+      () => this.deliveries.findDue(manager, new Date(), BATCH),
+      (due) =>
+        this.send(
+          manager,
+          due.map((delivery) => delivery.id),
+        ),
     );
   }
 
-  private async send(ids: string[], now: Date): Promise<void> {
-    const leaseUntil = new Date(now.getTime() + 2 * this.config.webhooks.timeoutMs + 5000);
-    // One target's events in the order they were committed; targets side by side.
-    const byTarget = new Map<string, DeliveryEntity[]>();
-    for (const id of ids) {
-      if (!(await this.deliveries.claim(id, this.owner, now, leaseUntil).catch(() => false))) continue;
-      const delivery = await this.deliveries.findById(id);
-      if (!delivery) continue;
-      byTarget.set(delivery.notificationId, [...(byTarget.get(delivery.notificationId) ?? []), delivery]);
-    }
+  /**
+   * docs/reference/webhooks.md#2-delivery: the batch is claimed with one statement and one lease;
+   * each target's deliveries go one after the other, in order, the targets side by side; the
+   * delivered ones are written in one statement per status code, the others one by one.
+   */
+  private async send(manager: EntityManager, ids: string[]): Promise<void> {
+    const now = new Date();
+    const lease = `${this.owner}-${randomBytes(4).toString('hex')}`;
+    const leaseUntil = now.getTime() + this.leaseMs();
+    const claimed = await this.deliveries.claimAll(manager, ids, lease, now, new Date(leaseUntil));
+    const delivered = new Map<number, string[]>();
     await Promise.all(
-      [...byTarget.values()].map(async (queue) => {
-        for (const delivery of queue) await this.attempt(delivery, { oneShot: false });
-      }),
+      [...Map.groupBy(claimed, (delivery) => delivery.notificationId)].map(
+        async ([notificationId, queue]) => {
+          const target = await this.notifications.findTarget(notificationId, manager);
+          for (const [i, delivery] of queue.entries()) {
+            // An attempt that could outlast the lease is left to the next round: never two senders at once.
+            if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
+              await this.deliveries.release(
+                manager,
+                queue.slice(i).map((left) => left.id),
+                lease,
+              );
+              return;
+            }
+            const result = await this.attempt(target, delivery, false);
+            if (result.delivered && result.statusCode !== null) {
+              delivered.set(result.statusCode, [...(delivered.get(result.statusCode) ?? []), delivery.id]);
+            } else {
+              await this.deliveries.recordAttempt(
+                delivery.id,
+                lease,
+                this.outcomeOf(delivery, result, false),
+                manager,
+              );
+            }
+          }
+        },
+      ),
     );
+    const at = new Date();
+    for (const [statusCode, done] of delivered) {
+      await this.deliveries.recordDelivered(manager, done, lease, statusCode, at);
+    }
   }
 
-  private async attempt(delivery: DeliveryEntity, { oneShot }: { oneShot: boolean }): Promise<AttemptResult> {
-    const target = await this.notifications.findTarget(delivery.notificationId);
+  private async attempt(
+    target: { url: string; signingKey: string | null } | null,
+    delivery: DeliveryEntity,
+    oneShot: boolean,
+  ): Promise<AttemptResult> {
     const result: AttemptResult = target
       ? await this.sender.send(target.url, delivery.body, {
           'X-Event-Id': delivery.eventId,
@@ -104,10 +146,25 @@ export class DeliveryDispatcher extends PollingService {
           error: 'notification deleted',
           durationMs: 0,
         };
+    this.metrics.attempts.inc({
+      outcome: result.delivered
+        ? 'delivered'
+        : this.retries(delivery, result, oneShot)
+          ? 'retried'
+          : 'failed',
+    });
+    return result;
+  }
+
+  private retries(delivery: DeliveryEntity, result: AttemptResult, oneShot: boolean): boolean {
+    return result.retryable && !oneShot && delivery.attempts + 1 < this.config.webhooks.maxAttempts;
+  }
+
+  private outcomeOf(delivery: DeliveryEntity, result: AttemptResult, oneShot: boolean): AttemptOutcome {
     const attempts = delivery.attempts + 1;
     const now = new Date();
-    const retry = result.retryable && !oneShot && attempts < this.config.webhooks.maxAttempts;
-    const outcome: AttemptOutcome = {
+    const retry = this.retries(delivery, result, oneShot);
+    return {
       status: result.delivered ? 'delivered' : retry ? 'pending' : 'failed',
       attempts,
       lastStatusCode: result.statusCode,
@@ -118,9 +175,11 @@ export class DeliveryDispatcher extends PollingService {
       deliveredAt: result.delivered ? now : delivery.deliveredAt,
       endedAt: retry ? null : now,
     };
-    await this.deliveries.recordAttempt(delivery.id, this.owner, outcome);
-    this.metrics.attempts.inc({ outcome: result.delivered ? 'delivered' : retry ? 'retried' : 'failed' });
-    return result;
+  }
+
+  /** An attempt and its answer's wait, with room to spare; a crashed sender's deliveries wait this long. */
+  private leaseMs(): number {
+    return 2 * this.config.webhooks.timeoutMs + 5000;
   }
 
   private async sweep(): Promise<void> {

@@ -1,0 +1,66 @@
+import { useTestApp } from '../../support/test-app';
+import { TEST_DB } from '../../support/test-database';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+import { relayerBody, uid } from '../../factories';
+
+const PATCHES = 30;
+
+describe(`webhook dispatch in batches on ${TEST_DB} (docs/reference/webhooks.md#2-delivery)`, () => {
+  const receiver = new WebhookReceiver();
+  const handle = useTestApp({ WEBHOOK_TIMEOUT_MS: '5000' });
+  const app = () => handle.current;
+  beforeAll(() => receiver.start());
+  afterAll(() => receiver.close());
+
+  it('a backlog for two targets: each target gets its events once and in commit order, the targets side by side', async () => {
+    // Target a's first delivery is answered after 1.5 s: the rest queue up behind it meanwhile.
+    receiver.script('/a', [{ delayMs: 1500 }]);
+    const targets = { a: uid('hook'), b: uid('hook') };
+    for (const [path, id] of Object.entries(targets)) {
+      await app()
+        .post('/api/v1/notifications', { id, url: receiver.url(`/${path}`) })
+        .expect(201);
+    }
+    const relayers = { a: uid('batch'), b: uid('batch') };
+    for (const key of ['a', 'b'] as const) {
+      await app()
+        .post(
+          '/api/v1/relayers',
+          relayerBody('evm', { id: relayers[key], name: `${key} 0`, notification_id: targets[key] }),
+        )
+        .expect(201);
+    }
+    for (let i = 1; i <= PATCHES; i++) {
+      for (const key of ['a', 'b'] as const) {
+        await app()
+          .patch(`/api/v1/relayers/${relayers[key]}`, { name: `${key} ${i}` })
+          .expect(200);
+      }
+    }
+    const [a, b] = await Promise.all([
+      receiver.waitFor('/a', PATCHES + 1),
+      receiver.waitFor('/b', PATCHES + 1),
+    ]);
+    // Nothing more arrives: each event once.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const names = (path: string) =>
+      receiver.to(path).map((r) => `${r.json.event}:${String((r.json.payload.relayer as { name?: unknown }).name)}`);
+    const expected = (key: string) => [
+      `relayer_created:${key} 0`,
+      ...Array.from({ length: PATCHES }, (_, i) => `relayer_updated:${key} ${i + 1}`),
+    ];
+    const answered = (list: typeof a) => list.map((r) => r.answeredAt ?? Infinity);
+    expect({
+      a: names('/a'),
+      b: names('/b'),
+      distinctIds: new Set([...receiver.to('/a'), ...receiver.to('/b')].map((r) => r.json.id)).size,
+      // Side by side: b's updates began before a's had all been answered.
+      interleaved: Math.min(...answered(b).slice(1)) < Math.max(...answered(a)),
+    }).toEqual({
+      a: expected('a'),
+      b: expected('b'),
+      distinctIds: 2 * (PATCHES + 1),
+      interleaved: true,
+    });
+  });
+});
