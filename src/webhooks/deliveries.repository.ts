@@ -13,7 +13,7 @@ const DUE = "status = 'pending' AND next_attempt_at <= :now AND (lease_until IS 
 /** Claims are conditional UPDATEs with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
-  /** Due deliveries in the order they are to be attempted (contract 11.2), with their targets. */
+  /** Due deliveries in the order they are to be attempted (docs/reference/webhooks.md#27-order), with their targets. */
   async findDue(
     manager: EntityManager,
     now: Date,

@@ -44,7 +44,9 @@ describe(`webhook dispatch in batches on ${TEST_DB} (docs/reference/webhooks.md#
     // Nothing more arrives: each event once.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const names = (path: string) =>
-      receiver.to(path).map((r) => `${r.json.event}:${String((r.json.payload.relayer as { name?: unknown }).name)}`);
+      receiver
+        .to(path)
+        .map((r) => `${r.json.event}:${String((r.json.payload.relayer as { name?: unknown }).name)}`);
     const expected = (key: string) => [
       `relayer_created:${key} 0`,
       ...Array.from({ length: PATCHES }, (_, i) => `relayer_updated:${key} ${i + 1}`),
