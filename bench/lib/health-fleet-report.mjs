@@ -78,6 +78,7 @@ export function fleetMarkdown(results, relPath) {
     `| MySQL | | ${f.databaseServer ? `${dec(f.databaseServer.cores)} cores` : '–'} | ` +
       `${f.databaseServer && f.checks ? dec((f.databaseServer.cpuSeconds * 1000) / f.checks) : '–'} | | |`,
     `| anvil | | ${dec(f.anvil?.cores)} cores | ${f.checks ? dec((f.anvil.cpuSeconds * 1000) / f.checks) : '–'} | | |`,
+    `| the benchmark process (the counting proxy) | | ${f.proxy ? `${dec(f.proxy.cores)} cores` : '–'} | ${f.checks && f.proxy ? dec((f.proxy.cpuSeconds * 1000) / f.checks) : '–'} | | |`,
     '',
     `The first instance started on an empty database (the migrations), the other two on the seeded one. ` +
       (f.unattributedChecks
