@@ -8,11 +8,13 @@
 // deliveries and the outbox" and keeps the rest from the run the page was made from; a run without
 // them keeps that section from the newest saved run that has it. The same for the section
 // "Health-check rounds" (--scenarios health-round; bench/lib/health-report.mjs writes it), and for
-// "Memory soak" (--soak S; bench/lib/soak.mjs writes it; a 600 s soak is preferred to a shorter one).
+// "Memory soak" (--soak S; bench/lib/soak.mjs writes it; a 600 s soak is preferred to a shorter one),
+// and for "Health checks at fleet scale" (--scenarios health-fleet; bench/lib/health-fleet-report.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasHealth, healthMarkdown } from './lib/health-report.mjs';
+import { fleetMarkdown, hasFleet } from './lib/health-fleet-report.mjs';
 import { hasSoak, soakGoals, soakMarkdown } from './lib/soak.mjs';
 import { B3_METHOD, b3Goals, b3SectionMarkdown } from './lib/b3-report.mjs';
 
@@ -476,6 +478,7 @@ export function renderMarkdown(
   webhooks = null,
   health = null,
   soak = null,
+  fleet = null,
 ) {
   const m = results.machine;
   const o = results.options;
@@ -495,6 +498,7 @@ export function renderMarkdown(
       (webhooks && webhooks.relPath !== resultsRelPath ? ` (webhook section from ${webhooks.relPath})` : '') +
       (health && health.relPath !== resultsRelPath ? ` (health-check section from ${health.relPath})` : '') +
       (soak && soak.relPath !== resultsRelPath ? ` (soak section from ${soak.relPath})` : '') +
+      (fleet && fleet.relPath !== resultsRelPath ? ` (fleet section from ${fleet.relPath})` : '') +
       '; edits are overwritten by the next run. -->',
     '',
     `Run of ${results.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} (${o.quick ? '**quick smoke run**, not for comparison' : 'full run'}, ` +
@@ -532,6 +536,7 @@ export function renderMarkdown(
   }
   if (webhooks) lines.push(...webhooksMarkdown(webhooks.results, webhooks.relPath));
   if (health) lines.push(...healthMarkdown(health.results, health.relPath));
+  if (fleet) lines.push(...fleetMarkdown(fleet.results, fleet.relPath));
   if (soak) lines.push(...soakMarkdown(soak.results, soak.relPath));
   lines.push(
     '## Machine',
@@ -645,7 +650,14 @@ function pickRuns(results, resultsFile, root, md) {
     const found = runs.filter(([, r]) => r.options.soakS >= 600).pop() ?? runs.pop();
     if (found) soak = { file: found[0], results: found[1] };
   }
-  return { main, webhooks, health, soak };
+  // The fleet section likewise (the newest run at its default size, 100,000, before a smaller one's).
+  let fleet = hasFleet(results) ? { results, file: resultsFile } : null;
+  if (!fleet) {
+    const runs = savedRuns(dir).filter(([, r]) => hasFleet(r));
+    const found = runs.filter(([, r]) => r.options.fleetRelayers >= 100_000).pop() ?? runs.pop();
+    if (found) fleet = { file: found[0], results: found[1] };
+  }
+  return { main, webhooks, health, soak, fleet };
 }
 
 export async function writeDocs(results, resultsFile, root) {
@@ -653,7 +665,7 @@ export async function writeDocs(results, resultsFile, root) {
   fs.mkdirSync(docsDir, { recursive: true });
   const md = path.join(docsDir, 'benchmarks.md');
   const svg = path.join(docsDir, 'benchmarks.svg');
-  const { main, webhooks, health, soak } = pickRuns(results, path.resolve(resultsFile), root, md);
+  const { main, webhooks, health, soak, fleet } = pickRuns(results, path.resolve(resultsFile), root, md);
   fs.writeFileSync(svg, renderSvg(main.results));
   // Formatted like the rest of the repository, so that `npm run check` (prettier --check .) passes.
   const prettier = await import('prettier');
@@ -665,6 +677,7 @@ export async function writeDocs(results, resultsFile, root) {
     webhooks && { results: webhooks.results, relPath: path.relative(root, webhooks.file) },
     health && { results: health.results, relPath: path.relative(root, health.file) },
     soak && { results: soak.results, relPath: path.relative(root, soak.file) },
+    fleet && { results: fleet.results, relPath: path.relative(root, fleet.file) },
   );
   fs.writeFileSync(md, await prettier.format(text, { ...config, filepath: md }));
   return [md, svg];

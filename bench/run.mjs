@@ -22,7 +22,8 @@
 // --webhook-events N (5000, quick 2000): the changes of each webhook-deliveries phase;
 // --health-relayers N (10000, quick 1000): the relayers of the health-round scenario;
 // --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call;
-// --no-b4 (leave out B4, the floor of a health round: bench/lib/b4.mjs).
+// --no-b4 (leave out B4, the floor of a health round: bench/lib/b4.mjs);
+// --fleet-relayers N (100000), --fleet-interval S (60), --fleet-rounds K (3): health-fleet, below.
 //
 // Soak mode (bench/lib/soak.mjs, `--soak S`): per database, a service of its own on a fresh database
 // under S seconds of mixed load (GET by id, PATCH, list, POST relayer) at --soak-rate req/s (400; 0:
@@ -37,6 +38,11 @@
 // a bare Node script, no database and no framework, that makes the same JSON-RPC calls for the same
 // addresses on the same anvil in batches (300 calls per POST, 4 POSTs in flight), timed with its
 // CPU right after the service's round alone; the scenario reports service ÷ B4 for time and CPU.
+//
+// Health checks at fleet scale (bench/lib/health-fleet.mjs, `--scenarios health-fleet` only, never in
+// the default set; MySQL only): N relayers checked by three instances on one database with a check
+// interval of S seconds for K rounds, through a counting proxy in front of anvil: checks per
+// relayer, every relayer checked once per round, each round's span and lag, CPU and peak RSS.
 //
 // Webhook scenarios (bench/lib/webhooks.mjs; `--scenarios webhooks` selects the three): deliveries
 // per second from one instance to a local receiver, and what the outbox adds to POST and PATCH
@@ -88,6 +94,7 @@ import {
   waitReady,
 } from './lib/proc.mjs';
 import { benchHealth, HEALTH_SCENARIOS } from './lib/health.mjs';
+import { benchHealthFleet, FLEET_SCENARIOS } from './lib/health-fleet.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
 import { benchSoak } from './lib/soak.mjs';
 import { b3Env, startB3, B3_TITLE } from './lib/b3.mjs';
@@ -113,6 +120,9 @@ const { values: argv } = parseArgs({
     'webhook-events': { type: 'string' },
     'health-relayers': { type: 'string' },
     'health-rpc-delay-ms': { type: 'string', default: '20' },
+    'fleet-relayers': { type: 'string', default: '100000' },
+    'fleet-interval': { type: 'string', default: '60' },
+    'fleet-rounds': { type: 'string', default: '3' },
     'cold-starts': { type: 'string' },
     'mysql-url': { type: 'string' },
     'quiet-wait': { type: 'string', default: '30' },
@@ -159,6 +169,9 @@ const options = {
   webhookEvents: Number(argv['webhook-events'] ?? (argv.quick ? 2000 : 5000)),
   healthRelayers: Number(argv['health-relayers'] ?? (argv.quick ? 1000 : 10_000)),
   healthRpcDelayMs: Number(argv['health-rpc-delay-ms']),
+  fleetRelayers: Number(argv['fleet-relayers']),
+  fleetIntervalS: Number(argv['fleet-interval']),
+  fleetRounds: Number(argv['fleet-rounds']),
   listSmall: 1000,
   listLarge: 100_000,
   mysqlUrl:
@@ -187,6 +200,13 @@ const options = {
 };
 for (const db of options.databases) {
   if (db !== 'sqlite' && db !== 'mysql') throw new Error(`--db: unknown database '${db}'`);
+}
+for (const [flag, value] of [
+  ['--fleet-relayers', options.fleetRelayers],
+  ['--fleet-interval', options.fleetIntervalS],
+  ['--fleet-rounds', options.fleetRounds],
+]) {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${flag}: a whole number of at least 1`);
 }
 
 const major = Number(process.versions.node.split('.')[0]);
@@ -457,7 +477,7 @@ const SCENARIOS = [
     request: (state) => ({ method: 'GET', path: pageRotation(state), headers: AUTH }),
   },
 ];
-const ALL_SCENARIOS = [...SCENARIOS, ...WEBHOOK_SCENARIOS, ...HEALTH_SCENARIOS];
+const ALL_SCENARIOS = [...SCENARIOS, ...WEBHOOK_SCENARIOS, ...HEALTH_SCENARIOS, ...FLEET_SCENARIOS];
 const selected = argv.scenarios
   ? argv.scenarios
       .split(',')
@@ -465,13 +485,14 @@ const selected = argv.scenarios
       .flatMap((id) => (id === 'webhooks' ? WEBHOOK_SCENARIOS.map((w) => w.id) : [id]))
   : argv.soak !== undefined
     ? [] // --soak alone: only the soak
-    : ALL_SCENARIOS.map((s) => s.id);
+    : ALL_SCENARIOS.filter((s) => !s.optIn).map((s) => s.id); // health-fleet only when asked for
 for (const id of selected) {
   if (!ALL_SCENARIOS.some((s) => s.id === id)) throw new Error(`--scenarios: unknown scenario '${id}'`);
 }
 const mainSelected = SCENARIOS.some((s) => selected.includes(s.id));
 const webhooksSelected = WEBHOOK_SCENARIOS.filter((s) => selected.includes(s.id)).map((s) => s.id);
 const healthSelected = HEALTH_SCENARIOS.some((s) => selected.includes(s.id));
+const fleetSelected = FLEET_SCENARIOS.some((s) => selected.includes(s.id));
 
 function autocannonRequests(scenario, state) {
   return [
@@ -899,6 +920,12 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
   if (healthSelected) {
     section.healthRound = await benchHealth(
       { options, log, root, work, cleanups, freshDatabase, startService, waitQuiet, databaseServerPid, AUTH },
+      kind,
+    );
+  }
+  if (fleetSelected) {
+    section.healthFleet = await benchHealthFleet(
+      { options, log, root, work, cleanups, freshDatabase, startService, waitQuiet, databaseServerPid },
       kind,
     );
   }

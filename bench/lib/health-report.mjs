@@ -53,19 +53,22 @@ export function healthMarkdown(results, relPath) {
       "or other (the scheduler's idle polls for due rows included); issue 28 asks for at most 1 per check on a round where " +
       'nothing changed, as here. Not counted under the GET load (its requests run statements on the same server), nor ' +
       'on SQLite (no server to count them).',
+    "- **Peak RSS**: the service's highest `VmRSS` (`/proc/<pid>/status`, sampled every 50 ms) from the `UPDATE` to " +
+      'the end of the round, and before the `UPDATE` in brackets; issue 28 asks for at most 200 MB over a round of 10,000 ' +
+      'relayers. Runs recorded before it was sampled show "–".',
     `- A round that writes no \`checked_at\` for ${int(first?.stallSeconds ?? 60)} s counts as **stalled**: the benchmark then asks the ` +
       'service for GET /health (no database) and GET /relayers/{id}, lists its MySQL connections, and skips the rest of ' +
       'that database.',
     '',
-    '| Database | Round | Relayers | Round time | Checks/s | First check after | Service CPU | Service CPU ms/check | DB statements/check | anvil CPU | MySQL CPU | Disabled after | Other load |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Database | Round | Relayers | Round time | Checks/s | First check after | Service CPU | Service CPU ms/check | DB statements/check | anvil CPU | MySQL CPU | Peak RSS | Disabled after | Other load |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const section of sections) {
     const h = section.healthRound;
     const title = TITLES[section.database];
     if (h.failed && !h.roundAlone) {
       lines.push(
-        `| ${title} | failed: ${h.failed.replace(/\|/g, '\\|').slice(0, 200)} | | | | | | | | | | | |`,
+        `| ${title} | failed: ${h.failed.replace(/\|/g, '\\|').slice(0, 200)} | | | | | | | | | | | | |`,
       );
       continue;
     }
@@ -86,7 +89,7 @@ export function healthMarkdown(results, relPath) {
               ? `; the service's MySQL connections: ${st.databaseConnections.total}, ${st.databaseConnections.running} running a statement, ` +
                 `the others idle for ${Math.min(...st.databaseConnections.sleepingSeconds)}–${Math.max(...st.databaseConnections.sleepingSeconds)} s`
               : '') +
-            `) | | | | | | | | | ${dec(r.foreignCores)} |`,
+            `) | | | | | | | | ${rssCell(r)} | | ${dec(r.foreignCores)} |`,
         );
         continue;
       }
@@ -94,7 +97,8 @@ export function healthMarkdown(results, relPath) {
         `| ${title} | ${label} | ${int(r.checked)} | **${dec(r.seconds, 1)} s** | ${int(r.checksPerSecond)} | ${int(r.firstCheckAfterMs)} ms | ` +
           `${dec(r.serviceCores)} cores | ${dec(r.serviceCpuMsPerCheck)} | ${statementsCell(section.database, r.statements, r.checked)} | ` +
           `${dec(r.anvilCores)} cores (${dec(r.anvilCpuMsPerCheck)} ms/check) | ` +
-          `${r.databaseCores === null ? '–' : `${dec(r.databaseCores)} cores (${dec(r.databaseCpuMsPerCheck)} ms/check)`} | ${int(r.disabledAfter)} | ${dec(r.foreignCores)} |`,
+          `${r.databaseCores === null ? '–' : `${dec(r.databaseCores)} cores (${dec(r.databaseCpuMsPerCheck)} ms/check)`} | ${rssCell(r)} | ` +
+          `${int(r.disabledAfter)} | ${dec(r.foreignCores)} |`,
       );
     }
   }
@@ -139,6 +143,12 @@ export function healthMarkdown(results, relPath) {
     '',
   );
   return lines;
+}
+
+/** The service's peak RSS over a round (MB), with the RSS before it; "–" in runs that predate it. */
+function rssCell(r) {
+  if (r.peakRssMb === undefined || r.peakRssMb === null) return '–';
+  return `**${int(r.peakRssMb)} MB**${r.rssBeforeMb === undefined || r.rssBeforeMb === null ? '' : ` (${int(r.rssBeforeMb)} MB before)`}`;
 }
 
 /** The service's statements per check in a round, and per check of each kind (`statements` of bench/lib/health.mjs). */

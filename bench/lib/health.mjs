@@ -41,7 +41,16 @@ import { RELAYER_COLUMNS } from '../baselines/common.mjs';
 import { signerId } from './data.mjs';
 import { B4_TITLE, runB4 } from './b4.mjs';
 import { runLoad } from './load.mjs';
-import { cpuSnapshot, cpuUsage, freePort, httpRequest, startProcess, stopProcess } from './proc.mjs';
+import {
+  cpuSnapshot,
+  cpuUsage,
+  freePort,
+  httpRequest,
+  memoryOf,
+  sampleRss,
+  startProcess,
+  stopProcess,
+} from './proc.mjs';
 
 export const HEALTH_SCENARIOS = [
   {
@@ -52,7 +61,7 @@ export const HEALTH_SCENARIOS = [
 ];
 
 const API = '/api/v1';
-const CHAIN_ID = 31337;
+export const CHAIN_ID = 31337;
 const NETWORK = 'anvil-bench';
 /** The same anvil behind the delaying proxy. */
 const REMOTE_NETWORK = 'anvil-bench-remote';
@@ -60,10 +69,10 @@ const REMOTE_NETWORK = 'anvil-bench-remote';
 const REMOTE_RELAYERS = 2000;
 /** A round that writes no checked_at for this long has stalled (the rest of the scenario is skipped). */
 const STALL_MS = 60_000;
-const MIN_BALANCE = 100_000_000_000_000_000n; // 0.1 ETH, the seed rows' policy
+export const MIN_BALANCE = 100_000_000_000_000_000n; // 0.1 ETH, the seed rows' policy
 const FUNDING = 10n ** 18n; // 1 ETH each
 /** A due date no round reaches: the rows wait for the bench's UPDATE. */
-const NOT_DUE = '2999-01-01 00:00:00.000';
+export const NOT_DUE = '2999-01-01 00:00:00.000';
 /** A day: after its one round, no relayer is due again while the bench runs (nor retried). */
 const ONE_DAY_S = '86400';
 /** The scheduler's constants (src/relayer-health/health-scheduler.ts), shown beside the numbers. */
@@ -73,10 +82,10 @@ const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 const healthId = (i) => `health-${String(i).padStart(6, '0')}`;
 const remoteId = (i) => `health-r${String(i).padStart(5, '0')}`;
 /** The rows of a round: `relayer_id LIKE` these (the ids above). */
-const MAIN_ROWS = 'health-0%';
+export const MAIN_ROWS = 'health-0%';
 const REMOTE_ROWS = 'health-r%';
-const sqlTime = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-const now = () => performance.timeOrigin + performance.now();
+export const sqlTime = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+export const now = () => performance.timeOrigin + performance.now();
 
 function anvilBinary(root) {
   return path.join(
@@ -123,9 +132,11 @@ function rpc(url, body) {
 /**
  * A proxy in front of anvil that holds every call `delayMs` before forwarding it (keep-alive to
  * anvil): the round trip of a remote node. Counts the calls it holds at once and the connections
- * the service opens to it.
+ * the service opens to it. `observe(body, socket)`, when given, sees each request body (a JSON-RPC
+ * call or batch array, forwarded unchanged) as it arrives: health-fleet counts checks with it, with
+ * no delay (0 forwards at once, not on the next timer tick).
  */
-async function startDelayProxy(ctx, anvilUrl, delayMs) {
+export async function startDelayProxy(ctx, anvilUrl, delayMs, observe = null) {
   const target = new URL(anvilUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const stats = { calls: 0, inFlight: 0, maxInFlight: 0, sockets: new Set() };
@@ -137,8 +148,9 @@ async function startDelayProxy(ctx, anvilUrl, delayMs) {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      setTimeout(() => {
-        const body = Buffer.concat(chunks);
+      const body = Buffer.concat(chunks);
+      observe?.(body, req.socket);
+      const forward = () => {
         const upstream = http.request(
           {
             host: target.hostname,
@@ -167,7 +179,9 @@ async function startDelayProxy(ctx, anvilUrl, delayMs) {
           res.destroy();
         });
         upstream.end(body);
-      }, delayMs);
+      };
+      if (delayMs > 0) setTimeout(forward, delayMs);
+      else forward();
     });
   });
   const port = await freePort();
@@ -181,6 +195,8 @@ async function startDelayProxy(ctx, anvilUrl, delayMs) {
   ctx.cleanups.push(close);
   return {
     url: `http://127.0.0.1:${port}`,
+    port,
+    server,
     stats,
     reset() {
       stats.calls = 0;
@@ -191,7 +207,7 @@ async function startDelayProxy(ctx, anvilUrl, delayMs) {
   };
 }
 
-async function startAnvil(ctx) {
+export async function startAnvil(ctx) {
   const port = await freePort();
   const binary = anvilBinary(ctx.root);
   if (!fs.existsSync(binary)) throw new Error(`anvil not found at ${binary} (npm install @foundry-rs/anvil)`);
@@ -224,7 +240,7 @@ async function startAnvil(ctx) {
 }
 
 /** Balances above min_balance for every address, in batches of JSON-RPC calls. */
-async function fund(url, addresses) {
+export async function fund(url, addresses) {
   for (let start = 0; start < addresses.length; start += 500) {
     const batch = addresses.slice(start, start + 500).map((address, k) => ({
       jsonrpc: '2.0',
@@ -240,14 +256,16 @@ async function fund(url, addresses) {
 
 /**
  * The catalogue: one EVM network on anvil (and, with a delay proxy, a second one on it: same chain)
- * and N signers (deterministic keys); their addresses.
+ * and N signers (deterministic keys); their addresses. With `written` < N, the addresses of all N
+ * keys but only the first `written` signers in the file (health-fleet: see FLEET_SIGNERS there).
  */
-function writeHealthCatalogue(file, anvilUrl, proxyUrl, count) {
+export function writeHealthCatalogue(file, anvilUrl, proxyUrl, count, written = count) {
   const signers = [];
   const addresses = [];
   for (let i = 1; i <= count; i++) {
     const key = sha256(`relayer-bench-health-signer-${i}`);
-    signers.push({ id: signerId(i, count), type: 'plain', config: { key: { type: 'plain', value: key } } });
+    if (i <= written)
+      signers.push({ id: signerId(i, count), type: 'plain', config: { key: { type: 'plain', value: key } } });
     addresses.push(privateKeyToAddress(`0x${key}`));
   }
   const networks = [{ type: 'evm', network: NETWORK, chain_id: CHAIN_ID, rpc_urls: [anvilUrl] }];
@@ -257,7 +275,7 @@ function writeHealthCatalogue(file, anvilUrl, proxyUrl, count) {
   return addresses;
 }
 
-function relayerRow(i, count, address, remote = false) {
+export function relayerRow(i, count, address, remote = false) {
   const at = sqlTime(Date.UTC(remote ? 2022 : 2021, 0, 1) + i * 1000);
   const policies = { eip1559_pricing: true, min_balance: Number(MIN_BALANCE), gas_price_cap: 300000000000 };
   const values = {
@@ -298,7 +316,7 @@ const STATEMENT_COUNTERS = {
  * The database beside the service: seeding, the UPDATE that starts a round, and the count of
  * relayers checked (with the first and last checked_at, the service's own clock).
  */
-async function openDatabase(kind, db) {
+export async function openDatabase(kind, db) {
   if (kind === 'sqlite') {
     const handle = new Database(db.file, { timeout: 10_000 });
     const progress = handle.prepare(
@@ -439,6 +457,9 @@ function statementsOf(before, after, checks) {
   return { total, perCheck: total / checks, byKind: { ...kinds, other: total - counted } };
 }
 
+/** Bytes (memoryOf, sampleRss) to MB; null stays null (the process is gone). */
+export const mb = (bytes) => (bytes === null || bytes === undefined ? null : bytes / 2 ** 20);
+
 /** 'YYYY-MM-DD HH:MM:SS.mmm' (UTC, as the service writes it) to epoch ms. */
 function parseTime(text) {
   if (text === null || text === undefined) return null;
@@ -446,10 +467,10 @@ function parseTime(text) {
 }
 
 /** CPU seconds each named pid used between two snapshots, and the cores of everything else. */
-function snapshot(pids) {
+export function snapshot(pids) {
   return { ...cpuSnapshot(Object.values(pids).filter(Boolean)), at: performance.now() };
 }
-function cpuSeconds(before, after, pids) {
+export function cpuSeconds(before, after, pids) {
   const usage = cpuUsage(before, after, os.cpus().length);
   const seconds = (after.at - before.at) / 1000;
   const out = {};
@@ -603,6 +624,10 @@ export async function benchHealth(ctx, kind) {
       // whose requests run statements of their own on the same server.
       const statements0 = withLoad ? null : await database.statements();
       const cpu0 = snapshot(pids);
+      // The service's VmRSS every 50 ms from the UPDATE to the end of the round (issue 28: at most
+      // 200 MB over a round of 10,000): what a batch's rows, calls and answers hold at their peak.
+      const rssBefore = memoryOf(service.handle.pid).rss;
+      const rss = sampleRss(service.handle.pid, 50);
       const dueAt = now();
       const made = await database.makeDue(sqlTime(dueAt), rowsLike);
       if (made !== count) throw new Error(`made ${made} rows due, expected ${count}`);
@@ -635,7 +660,9 @@ export async function benchHealth(ctx, kind) {
         load = await getLoad(service, null, { durationS: 3600, noQuietWait: true, shouldStop: () => done });
       }
       const end = await poll;
+      const peakRss = rss.stop();
       if (end.error) throw end.error;
+      const memory = { rssBeforeMb: mb(rssBefore), peakRssMb: mb(peakRss) };
       if (end.stalled) {
         // Nothing moved for STALL_MS: what the service still answers, for the report.
         const answers = async (p) =>
@@ -655,6 +682,7 @@ export async function benchHealth(ctx, kind) {
           },
           timeline: thin(timeline),
           get: load,
+          ...memory,
         };
         log(
           `  ${label.padEnd(26)} STALLED: ${out.stalled.checked} of ${count} checked, none for ${out.stalled.noProgressForSeconds.toFixed(0)} s; ` +
@@ -664,7 +692,8 @@ export async function benchHealth(ctx, kind) {
               : '') +
             (load
               ? `; GET by id meanwhile ${load.rps.toFixed(0)} req/s, ${load.non2xx + load.errors} errors or non-2xx`
-              : ''),
+              : '') +
+            `; peak RSS ${memory.peakRssMb.toFixed(0)} MB (${memory.rssBeforeMb?.toFixed(0)} MB before)`,
         );
         return out;
       }
@@ -698,6 +727,7 @@ export async function benchHealth(ctx, kind) {
         quietWait: quiet,
         timeline: thin(timeline),
         get: load,
+        ...memory,
         ...(rowsLike === REMOTE_ROWS
           ? {
               rpcDelayMs: delayMs,
@@ -712,6 +742,7 @@ export async function benchHealth(ctx, kind) {
           `service ${out.serviceCores.toFixed(2)} cores (${out.serviceCpuMsPerCheck.toFixed(2)} ms/check), anvil ${out.anvilCores.toFixed(2)}` +
           (out.databaseCores !== null ? `, mysql ${out.databaseCores.toFixed(2)}` : '') +
           `, others ${out.foreignCores?.toFixed(2)}; disabled ${out.disabledAfter}` +
+          `; peak RSS ${out.peakRssMb.toFixed(0)} MB (${out.rssBeforeMb?.toFixed(0)} MB before)` +
           (out.statements
             ? `; DB statements ${out.statements.perCheck.toFixed(2)}/check (${out.statements.total}: ` +
               `${Object.entries(out.statements.byKind)
