@@ -8,6 +8,7 @@ const ms = (x) => (x === null || x === undefined ? '–' : x < 10 ? x.toFixed(2)
 const dec = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
 const TITLES = { sqlite: 'SQLite', mysql: 'MySQL' };
 /** What runs without them in their results recorded (src/relayer-health/health-scheduler.ts, rpc-fetch.ts). */
+/** What results saved before the scheduler recorded its constants ran with (checks one by one). */
 const SCHEDULER = { batch: 50, concurrency: 16, idlePollMs: 1000, rpcCallsPerCheck: 3, agentConnections: 8 };
 /** B4's batching (bench/lib/b4.mjs), for runs without B4. */
 const B4_DEFAULTS = { batchCalls: 300, inFlight: 4 };
@@ -124,14 +125,7 @@ export function healthMarkdown(results, relPath) {
   }
   lines.push(
     '',
-    `What bounds a round: the scheduler (src/relayer-health/health-scheduler.ts) takes ${s.batch} due rows at a time and runs ` +
-      `at most ${s.concurrency} checks at once; each check claims its row (an \`UPDATE\`, committed on its own), reads the relayer, ` +
-      `makes ${s.rpcCallsPerCheck} RPC calls one after the other (\`eth_chainId\`, \`eth_getTransactionCount(pending)\`, ` +
-      '`eth_getBalance`, through viem and the URL-policy agent) and applies the verdict in a transaction (reads the check and ' +
-      'the relayer, writes the check). With anvil on the same machine an RPC call takes a fraction of a millisecond, so the ' +
-      "local rounds are bound by the service's one JavaScript thread: its CPU per check (the RPC client stack, TypeORM) and, on " +
-      'SQLite, the two commits per check, whose fsync (`synchronous = FULL`) blocks that thread; under API load the requests ' +
-      'take most of the same thread, and the round slows down rather than the API.',
+    ...boundLines(s),
     '',
     ...remoteLines(sections, s, o.healthRelayers),
     'Caveats: the machine has 2 cores, and the service, anvil, the load generator (autocannon, in the benchmark process) and ' +
@@ -212,10 +206,61 @@ function b4Lines(sections) {
   return lines;
 }
 
+/** What bounds a round, for the scheduler the run measured (batches since issue 28, checks one by one before). */
+function boundLines(s) {
+  if (s.batchesAtOnce !== undefined) {
+    return [
+      `What bounds a round: the scheduler (src/relayer-health/health-scheduler.ts) takes ${s.batch} due rows at a time, ` +
+        `${s.batchesAtOnce} batches at once. A batch claims its rows with one \`UPDATE\`, reads their relayers and the networks' ` +
+        `RPC lists once, and sends the calls to one endpoint as JSON-RPC batches: \`eth_chainId\` once, then every relayer's ` +
+        '`eth_getTransactionCount(pending)` in one request, then every `eth_getBalance` in another, ' +
+        `${s.rpcRequestsPerBatch} requests for ${s.batch} relayers. It reads the relayers' versions and the RPC lists again, and ` +
+        'the checks that passed on a relayer they do not change write their numbers and times in one statement; only a verdict ' +
+        'that changes a relayer takes a transaction of its own. On MySQL the batches run on a pool of ' +
+        `${s.workerConnections} connections of their own, never on the API's. With anvil on the same machine an RPC call takes a ` +
+        "fraction of a millisecond, so a local round is bound by the service's one JavaScript thread: its CPU per check " +
+        "(hydrating rows, each relayer's probe, the JSON of the calls), which B4, the same calls without a database or a " +
+        'framework, does not have.',
+    ];
+  }
+  return [
+    `What bounds a round: the scheduler (src/relayer-health/health-scheduler.ts) takes ${s.batch} due rows at a time and runs ` +
+      `at most ${s.concurrency} checks at once; each check claims its row (an \`UPDATE\`, committed on its own), reads the relayer, ` +
+      `makes ${s.rpcCallsPerCheck} RPC calls one after the other (\`eth_chainId\`, \`eth_getTransactionCount(pending)\`, ` +
+      '`eth_getBalance`, through viem and the URL-policy agent) and applies the verdict in a transaction (reads the check and ' +
+      'the relayer, writes the check). With anvil on the same machine an RPC call takes a fraction of a millisecond, so the ' +
+      "local rounds are bound by the service's one JavaScript thread: its CPU per check (the RPC client stack, TypeORM) and, on " +
+      'SQLite, the two commits per check, whose fsync (`synchronous = FULL`) blocks that thread; under API load the requests ' +
+      'take most of the same thread, and the round slows down rather than the API.',
+  ];
+}
+
 /** The paragraph on the round behind the delaying proxy, from what the proxy counted. */
 function remoteLines(sections, s, relayers) {
   const rows = sections.filter((section) => section.healthRound.roundRemote);
   if (rows.length === 0) return [];
+  if (s.batchesAtOnce !== undefined) {
+    const r = rows[0].healthRound.roundRemote;
+    const parts = rows.map((section) => {
+      const x = section.healthRound.roundRemote;
+      return (
+        `${TITLES[section.database]}: ${int(x.checked)} relayers in ${dec(x.seconds, 1)} s (${int(x.checksPerSecond)} checks/s), ` +
+        `${int(x.rpcCalls)} HTTP requests, at most ${int(x.rpcMaxInFlight)} held at once`
+      );
+    });
+    const perRound = (n) =>
+      (Math.ceil(n / s.batch / s.batchesAtOnce) * s.rpcRequestsPerBatch * r.rpcDelayMs) / 1000;
+    return [
+      `Against a remote node a round is bound by the round trip instead. The round behind the proxy (${int(r.rpcDelayMs)} ms ` +
+        `added to every HTTP request, the first ${int(r.checked)} relayers on a second network with the same anvil behind it): ` +
+        `${parts.join('; ')}. A batch makes ${s.rpcRequestsPerBatch} requests one after the other and ${s.batchesAtOnce} batches ` +
+        `run at once, so a round of N relayers on one node takes at least N / ${s.batch} / ${s.batchesAtOnce} × ` +
+        `${s.rpcRequestsPerBatch} × RTT: ${dec(perRound(r.checked), 1)} s for these ${int(r.checked)}, ` +
+        `${dec(perRound(relayers), 1)} s for ${int(relayers)} relayers at ${int(r.rpcDelayMs)} ms, against the default interval ` +
+        'of 60 s (`RELAYER_HEALTH_CHECK_INTERVAL_SECONDS`).',
+      '',
+    ];
+  }
   const parts = rows.map((section) => {
     const r = section.healthRound.roundRemote;
     const inFlight = Math.min(s.concurrency, r.rpcMaxInFlight);

@@ -76,7 +76,13 @@ export const NOT_DUE = '2999-01-01 00:00:00.000';
 /** A day: after its one round, no relayer is due again while the bench runs (nor retried). */
 const ONE_DAY_S = '86400';
 /** The scheduler's constants (src/relayer-health/health-scheduler.ts), shown beside the numbers. */
-const SCHEDULER = { batch: 50, concurrency: 16, idlePollMs: 1000, rpcCallsPerCheck: 3, agentConnections: 8 };
+const SCHEDULER = {
+  batch: 100,
+  batchesAtOnce: 2,
+  idlePollMs: 1000,
+  rpcRequestsPerBatch: 3,
+  workerConnections: 3,
+};
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 const healthId = (i) => `health-${String(i).padStart(6, '0')}`;
