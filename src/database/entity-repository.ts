@@ -56,6 +56,38 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     );
   }
 
+  /**
+   * For a table of leased rows (`lease_owner`, `lease_until`): leases those of `ids` that still meet
+   * `condition` to `owner` until `until` with one conditional UPDATE, so that another instance's
+   * claim of the same rows wins or loses each row whole (on Galera too), then reads the rows it took,
+   * in the order of `ids`.
+   */
+  protected async claimByIds(
+    manager: EntityManager,
+    ids: readonly string[],
+    lease: { owner: string; until: Date },
+    condition: string,
+    parameters: ObjectLiteral,
+  ): Promise<E[]> {
+    await manager
+      .createQueryBuilder()
+      .update(this.repository.target)
+      // The columns every leased table has (RelayerCheckEntity, DeliveryEntity).
+      .set(asColumnValues({ leaseOwner: lease.owner, leaseUntil: lease.until } as unknown as Partial<E>))
+      .where(`${this.primaryKey} IN (:...ids) AND ${condition}`, { ...parameters, ids })
+      .execute();
+    const key = this.repository.metadata.primaryColumns[0];
+    const taken = new Map(
+      (await this.findByIds(ids, manager))
+        .filter((row) => (row as { leaseOwner?: unknown }).leaseOwner === lease.owner)
+        .map((row) => [key.getEntityValue(row) as string, row]),
+    );
+    return ids.flatMap((id): E[] => {
+      const row = taken.get(id);
+      return row ? [row] : [];
+    });
+  }
+
   async existsById(id: string): Promise<boolean> {
     const rows = await this.repository.query<unknown[]>(
       `SELECT 1 AS found FROM ${this.table} WHERE ${this.primaryKey} = ?`,

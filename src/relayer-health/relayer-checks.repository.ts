@@ -54,26 +54,21 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     return rows.map((row) => row.id);
   }
 
-  /**
-   * Claims those of `ids` still due and free with one conditional UPDATE, then reads the rows it
-   * claimed: another instance's claim of the same rows wins or loses each row as a whole.
-   */
-  async claimAll(
+  /** Those of `ids` still due and free, leased to `owner` until `until` (EntityRows.claimByIds). */
+  claimAll(
     manager: EntityManager,
     ids: readonly string[],
     owner: string,
     now: Date,
     until: Date,
   ): Promise<RelayerCheckEntity[]> {
-    await manager
-      .createQueryBuilder()
-      .update(RelayerCheckEntity)
-      .set({ leaseOwner: owner, leaseUntil: until })
-      .where('relayer_id IN (:...ids)', { ids })
-      .andWhere('next_check_at <= :now', { now })
-      .andWhere('(lease_until IS NULL OR lease_until < :now)', { now })
-      .execute();
-    return (await this.findByIds(ids, manager)).filter((check) => check.leaseOwner === owner);
+    return this.claimByIds(
+      manager,
+      ids,
+      { owner, until },
+      'next_check_at <= :now AND (lease_until IS NULL OR lease_until < :now)',
+      { now },
+    );
   }
 
   /**

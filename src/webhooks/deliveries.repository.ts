@@ -31,29 +31,15 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       .getRawMany<{ id: string; notificationId: string }>();
   }
 
-  /**
-   * Takes those of `ids` still due for `owner` until `until`, with one conditional UPDATE (another
-   * instance's claim wins or loses each row whole), and reads the rows it took, in the order of `ids`.
-   */
-  async claimAll(
+  /** Those of `ids` still due, leased to `owner` until `until` (EntityRows.claimByIds). */
+  claimAll(
     manager: EntityManager,
     ids: readonly string[],
     owner: string,
     now: Date,
     until: Date,
   ): Promise<DeliveryEntity[]> {
-    await manager
-      .createQueryBuilder()
-      .update(DeliveryEntity)
-      .set({ leaseOwner: owner, leaseUntil: until })
-      .where(`id IN (:...ids) AND ${DUE}`, { ids, now })
-      .execute();
-    const taken = new Map(
-      (await this.findByIds(ids, manager))
-        .filter((delivery) => delivery.leaseOwner === owner)
-        .map((delivery) => [delivery.id, delivery]),
-    );
-    return ids.flatMap((id) => taken.get(id) ?? []);
+    return this.claimByIds(manager, ids, { owner, until }, DUE, { now });
   }
 
   /** Only while `owner` still holds the lease. */
