@@ -206,12 +206,14 @@ function b4Lines(sections) {
   return lines;
 }
 
+const atOnce = (s) => (s.batchesAtOnce === 1 ? 'one batch at a time' : `${s.batchesAtOnce} batches at once`);
+
 /** What bounds a round, for the scheduler the run measured (batches since issue 28, checks one by one before). */
 function boundLines(s) {
   if (s.batchesAtOnce !== undefined) {
     return [
       `What bounds a round: the scheduler (src/relayer-health/health-scheduler.ts) takes ${s.batch} due rows at a time, ` +
-        `${s.batchesAtOnce} batches at once. A batch claims its rows with one \`UPDATE\`, reads their relayers and the networks' ` +
+        `${atOnce(s)}. A batch claims its rows with one \`UPDATE\`, reads their relayers and the networks' ` +
         `RPC lists once, and sends the calls to one endpoint as JSON-RPC batches: \`eth_chainId\` once, then every relayer's ` +
         '`eth_getTransactionCount(pending)` in one request, then every `eth_getBalance` in another, ' +
         `${s.rpcRequestsPerBatch} requests for ${s.batch} relayers. It reads the relayers' versions and the RPC lists again, and ` +
@@ -253,8 +255,8 @@ function remoteLines(sections, s, relayers) {
     return [
       `Against a remote node a round is bound by the round trip instead. The round behind the proxy (${int(r.rpcDelayMs)} ms ` +
         `added to every HTTP request, the first ${int(r.checked)} relayers on a second network with the same anvil behind it): ` +
-        `${parts.join('; ')}. A batch makes ${s.rpcRequestsPerBatch} requests one after the other and ${s.batchesAtOnce} batches ` +
-        `run at once, so a round of N relayers on one node takes at least N / ${s.batch} / ${s.batchesAtOnce} × ` +
+        `${parts.join('; ')}. A batch makes ${s.rpcRequestsPerBatch} requests one after the other, ${atOnce(s)}, ` +
+        `so a round of N relayers on one node takes at least N / ${s.batch} / ${s.batchesAtOnce} × ` +
         `${s.rpcRequestsPerBatch} × RTT: ${dec(perRound(r.checked), 1)} s for these ${int(r.checked)}, ` +
         `${dec(perRound(relayers), 1)} s for ${int(relayers)} relayers at ${int(r.rpcDelayMs)} ms, against the default interval ` +
         'of 60 s (`RELAYER_HEALTH_CHECK_INTERVAL_SECONDS`).',

@@ -78,10 +78,10 @@ const ONE_DAY_S = '86400';
 /** The scheduler's constants (src/relayer-health/health-scheduler.ts), shown beside the numbers. */
 const SCHEDULER = {
   batch: 100,
-  batchesAtOnce: 2,
+  batchesAtOnce: 1,
   idlePollMs: 1000,
   rpcRequestsPerBatch: 3,
-  workerConnections: 3,
+  workerConnections: 2,
 };
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');

@@ -4,8 +4,8 @@ import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { ServiceDataSource } from './document-column';
 
-/** Two health-check batches and the webhook dispatcher at once; the API keeps its whole pool. */
-const CONNECTIONS = 3;
+/** A health-check batch and the webhook dispatcher at once; the API keeps its whole pool. */
+const CONNECTIONS = 2;
 
 /**
  * The connections of background rounds, health checks and webhook dispatch

@@ -11,8 +11,11 @@ import { RelayerHealthService } from './relayer-health.service';
 
 /** Relayers per batch: one claim, one read, and their calls to one endpoint in one JSON-RPC batch. */
 const BATCH = 100;
-/** Batches under way at once: one's calls overlap the other's statements, one connection each (WorkerDatabase). */
-const BATCHES_AT_ONCE = 2;
+/**
+ * Batches under way at once: the bound that keeps the API's latency flat during a round (one batch
+ * takes a fraction of the service's CPU at a time; docs/performance.md, sixth round).
+ */
+const BATCHES_AT_ONCE = 1;
 const IDLE_POLL_MS = 1000;
 
 /** docs/reference/relayer-health.md#2-when; each due check is claimed with a lease, so one instance runs it. */
