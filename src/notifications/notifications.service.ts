@@ -109,8 +109,7 @@ export class NotificationsService {
     return toTaggedNotification(entity);
   }
 
-  /** Where to deliver: its URL and its signing key in clear, or null when gone. */
-  /** `manager`: the connection to read on (WorkerDatabase). */
+  /** Where to deliver: its URL and its signing key in clear, or null when gone; read on `manager` when given (WorkerDatabase). */
   async findTarget(
     id: string,
     manager?: EntityManager,

@@ -11,11 +11,6 @@ import { RelayerHealthService } from './relayer-health.service';
 
 /** Relayers per batch: one claim, one read, and their calls to one endpoint in one JSON-RPC batch. */
 const BATCH = 100;
-/**
- * Batches under way at once: the bound that keeps the API's latency flat during a round (one batch
- * takes a fraction of the service's CPU at a time; docs/performance.md, sixth round).
- */
-const BATCHES_AT_ONCE = 1;
 const IDLE_POLL_MS = 1000;
 
 /** docs/reference/relayer-health.md#2-when; each due check is claimed with a lease, so one instance runs it. */
@@ -52,20 +47,20 @@ export class RelayerHealthScheduler extends PollingService {
     if (this.config.healthChecks.enabled) this.loop.start();
   }
 
-  /** docs/reference/relayer-health.md#26-rounds-in-batches; a batch claimed is off the next search for due rows. */
-  protected async round(): Promise<void> {
-    const running = new Set<Promise<void>>();
-    for (;;) {
-      const ids = await this.health.findDue(BATCH);
-      if (ids.length === 0 || this.loop.isStopped) break;
-      const batch = this.health
-        .checkDue(ids)
-        .catch((error: unknown) => this.logger.warn({ err: error }, `a batch of ${ids.length} checks failed`))
-        .finally(() => running.delete(batch));
-      running.add(batch);
-      if (running.size >= BATCHES_AT_ONCE) await Promise.race(running);
-      if (ids.length < BATCH) break;
-    }
-    await Promise.all(running);
+  /**
+   * docs/reference/relayer-health.md#26-rounds-in-batches. One batch at a time: the bound that keeps
+   * the API's latency flat during a round (docs/performance.md, sixth round).
+   */
+  protected round(): Promise<void> {
+    return this.loop.drain(
+      BATCH,
+      () => this.health.findDue(BATCH),
+      (ids) =>
+        this.health
+          .checkDue(ids)
+          .catch((error: unknown) =>
+            this.logger.warn({ err: error }, `a batch of ${ids.length} checks failed`),
+          ),
+    );
   }
 }

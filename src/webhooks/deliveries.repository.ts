@@ -13,22 +13,18 @@ const DUE = "status = 'pending' AND next_attempt_at <= :now AND (lease_until IS 
 /** Claims are conditional UPDATEs with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
-  /** Due deliveries in the order they are to be attempted (docs/reference/webhooks.md#27-order), with their targets. */
-  async findDue(
-    manager: EntityManager,
-    now: Date,
-    limit: number,
-  ): Promise<Array<{ id: string; notificationId: string }>> {
-    return manager
+  /** Due deliveries in the order they are to be attempted (docs/reference/webhooks.md#27-order). */
+  async findDueIds(manager: EntityManager, now: Date, limit: number): Promise<string[]> {
+    const rows = await manager
       .createQueryBuilder(DeliveryEntity, 'd')
       .select('d.id', 'id')
-      .addSelect('d.notification_id', 'notificationId')
       .where(DUE, { now })
       .orderBy('d.next_attempt_at')
       .addOrderBy('d.created_at')
       .addOrderBy('d.id')
       .limit(limit)
-      .getRawMany<{ id: string; notificationId: string }>();
+      .getRawMany<{ id: string }>();
+    return rows.map((row) => row.id);
   }
 
   /** Those of `ids` still due, leased to `owner` until `until` (EntityRows.claimByIds). */

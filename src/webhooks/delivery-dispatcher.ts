@@ -73,12 +73,8 @@ export class DeliveryDispatcher extends PollingService {
     const manager = await this.worker.manager();
     await this.loop.drain(
       BATCH,
-      () => this.deliveries.findDue(manager, new Date(), BATCH),
-      (due) =>
-        this.send(
-          manager,
-          due.map((delivery) => delivery.id),
-        ),
+      () => this.deliveries.findDueIds(manager, new Date(), BATCH),
+      (ids) => this.send(manager, ids),
     );
   }
 
@@ -109,7 +105,9 @@ export class DeliveryDispatcher extends PollingService {
             }
             const result = await this.attempt(target, delivery, false);
             if (result.delivered && result.statusCode !== null) {
-              delivered.set(result.statusCode, [...(delivered.get(result.statusCode) ?? []), delivery.id]);
+              const done = delivered.get(result.statusCode);
+              if (done) done.push(delivery.id);
+              else delivered.set(result.statusCode, [delivery.id]);
             } else {
               await this.deliveries.recordAttempt(
                 delivery.id,
