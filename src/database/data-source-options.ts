@@ -11,12 +11,14 @@ import { NotificationEntity } from '../notifications/notification.entity';
 import { RelayerCheckEntity } from '../relayer-health/relayer-check.entity';
 import { RelayerEntity } from '../relayers/relayer.entity';
 import { DeliveryEntity } from '../webhooks/delivery.entity';
+import { TargetLeaseEntity } from '../webhooks/target-lease.entity';
 import { SqliteReadGateSubscriber } from './sqlite-read-gate';
 
 const ENTITIES = [
   NotificationEntity,
   RelayerEntity,
   DeliveryEntity,
+  TargetLeaseEntity,
   RelayerCheckEntity,
   SignerEntity,
   NetworkRpcUrlsEntity,

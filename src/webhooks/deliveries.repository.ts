@@ -2,29 +2,41 @@ import { Injectable } from '@nestjs/common';
 import { LessThan, Not, type EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
+import { TargetLeaseEntity } from './target-lease.entity';
 
 export type AttemptOutcome = Pick<
   DeliveryEntity,
   'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'endedAt'
 >;
 
-const DUE = "status = 'pending' AND next_attempt_at <= :now AND (lease_until IS NULL OR lease_until < :now)";
+/** Due and not leased; `d.` qualifies the columns where the statement joins another table. */
+const due = (d = '') =>
+  `${d}status = 'pending' AND ${d}next_attempt_at <= :now AND (${d}lease_until IS NULL OR ${d}lease_until < :now)`;
 
 /** Claims are conditional UPDATEs with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
-  /** Due deliveries in the order they are to be attempted (docs/reference/webhooks.md#27-order). */
-  async findDueIds(manager: EntityManager, now: Date, limit: number): Promise<string[]> {
-    const rows = await manager
+  /**
+   * Due deliveries in the order they are to be attempted (docs/reference/webhooks.md#27-order), of
+   * targets no other instance is sending to.
+   */
+  async findDue(
+    manager: EntityManager,
+    now: Date,
+    limit: number,
+  ): Promise<Array<{ id: string; notificationId: string }>> {
+    return manager
       .createQueryBuilder(DeliveryEntity, 'd')
       .select('d.id', 'id')
-      .where(DUE, { now })
+      .addSelect('d.notification_id', 'notificationId')
+      .leftJoin(TargetLeaseEntity, 't', 't.notification_id = d.notification_id')
+      .where(due('d.'), { now })
+      .andWhere('(t.lease_until IS NULL OR t.lease_until < :now)')
       .orderBy('d.next_attempt_at')
       .addOrderBy('d.created_at')
       .addOrderBy('d.id')
       .limit(limit)
-      .getRawMany<{ id: string }>();
-    return rows.map((row) => row.id);
+      .getRawMany<{ id: string; notificationId: string }>();
   }
 
   /** Those of `ids` still due, leased to `owner` until `until` (EntityRows.claimByIds). */
@@ -35,7 +47,7 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     now: Date,
     until: Date,
   ): Promise<DeliveryEntity[]> {
-    return this.claimByIds(manager, ids, { owner, until }, DUE, { now });
+    return this.claimByIds(manager, ids, { owner, until }, due(), { now });
   }
 
   /** Only while `owner` still holds the lease. */

@@ -14,6 +14,7 @@ import { WebhookSender, type AttemptResult } from './webhook-sender';
 import { newDelivery } from './delivery-factory';
 import { WebhookMetrics } from './webhook-metrics';
 import { signatureHeaders } from './webhook-signature';
+import { TargetLeasesRepository } from './target-leases.repository';
 
 /** Deliveries claimed at once (one statement); a target's are sent one after the other. */
 const BATCH = 200;
@@ -41,6 +42,7 @@ export class DeliveryDispatcher extends PollingService {
     private readonly metrics: WebhookMetrics,
     private readonly transactions: Transactions,
     private readonly worker: WorkerDatabase,
+    private readonly targetLeases: TargetLeasesRepository,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
   }
@@ -73,56 +75,83 @@ export class DeliveryDispatcher extends PollingService {
     const manager = await this.worker.manager();
     await this.loop.drain(
       BATCH,
-      () => this.deliveries.findDueIds(manager, new Date(), BATCH),
-      (ids) => this.send(manager, ids),
+      () => this.deliveries.findDue(manager, new Date(), BATCH),
+      (due) => this.send(manager, due),
     );
   }
 
   /**
-   * docs/reference/webhooks.md#2-delivery: the batch is claimed with one statement and one lease;
-   * each target's deliveries go one after the other, in order, the targets side by side; the
-   * delivered ones are written in one statement per status code, the others one by one.
+   * docs/reference/webhooks.md#2-delivery: the batch's targets are leased first, so that no other
+   * instance sends their later events meanwhile (2.7), then the batch is claimed with one statement
+   * and one lease; each target's deliveries go one after the other, in order, the targets side by
+   * side; the delivered ones are written in one statement per status code, the others one by one.
    */
-  private async send(manager: EntityManager, ids: string[]): Promise<void> {
+  private async send(
+    manager: EntityManager,
+    due: Array<{ id: string; notificationId: string }>,
+  ): Promise<void> {
     const now = new Date();
     const lease = `${this.owner}-${randomBytes(4).toString('hex')}`;
     const leaseUntil = now.getTime() + this.leaseMs();
-    const claimed = await this.deliveries.claimAll(manager, ids, lease, now, new Date(leaseUntil));
-    const delivered = new Map<number, string[]>();
-    await Promise.all(
-      [...Map.groupBy(claimed, (delivery) => delivery.notificationId)].map(
-        async ([notificationId, queue]) => {
-          const target = await this.notifications.findTarget(notificationId, manager);
-          for (const [i, delivery] of queue.entries()) {
-            // An attempt that could outlast the lease is left to the next round: never two senders at once.
-            if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
-              await this.deliveries.release(
-                manager,
-                queue.slice(i).map((left) => left.id),
-                lease,
-              );
-              return;
-            }
-            const result = await this.attempt(target, delivery, false);
-            if (result.delivered && result.statusCode !== null) {
-              const done = delivered.get(result.statusCode);
-              if (done) done.push(delivery.id);
-              else delivered.set(result.statusCode, [delivery.id]);
-            } else {
-              await this.deliveries.recordAttempt(
-                delivery.id,
-                lease,
-                this.outcomeOf(delivery, result, false),
-                manager,
-              );
-            }
-          }
-        },
-      ),
+    const until = new Date(leaseUntil);
+    const targets = await this.targetLeases.claim(
+      manager,
+      [...new Set(due.map((delivery) => delivery.notificationId))],
+      lease,
+      now,
+      until,
     );
-    const at = new Date();
-    for (const [statusCode, done] of delivered) {
-      await this.deliveries.recordDelivered(manager, done, lease, statusCode, at);
+    try {
+      const ids = due.filter((delivery) => targets.has(delivery.notificationId)).map((d) => d.id);
+      const claimed = await this.deliveries.claimAll(manager, ids, lease, now, until);
+      const delivered = new Map<number, string[]>();
+      await Promise.all(
+        [...Map.groupBy(claimed, (delivery) => delivery.notificationId)].map(([notificationId, queue]) =>
+          this.sendInOrder(manager, notificationId, queue, lease, leaseUntil, delivered),
+        ),
+      );
+      const at = new Date();
+      for (const [statusCode, done] of delivered) {
+        await this.deliveries.recordDelivered(manager, done, lease, statusCode, at);
+      }
+    } finally {
+      await this.targetLeases.release(manager, lease);
+    }
+  }
+
+  /** One target's deliveries of a batch; the 2xx ones are added to `delivered` by status code. */
+  private async sendInOrder(
+    manager: EntityManager,
+    notificationId: string,
+    queue: DeliveryEntity[],
+    lease: string,
+    leaseUntil: number,
+    delivered: Map<number, string[]>,
+  ): Promise<void> {
+    const target = await this.notifications.findTarget(notificationId, manager);
+    for (const [i, delivery] of queue.entries()) {
+      // An attempt that could outlast the lease is left to the next round: never two senders at once.
+      if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
+        await this.deliveries.release(
+          manager,
+          queue.slice(i).map((left) => left.id),
+          lease,
+        );
+        return;
+      }
+      const result = await this.attempt(target, delivery, false);
+      if (result.delivered && result.statusCode !== null) {
+        const done = delivered.get(result.statusCode);
+        if (done) done.push(delivery.id);
+        else delivered.set(result.statusCode, [delivery.id]);
+      } else {
+        await this.deliveries.recordAttempt(
+          delivery.id,
+          lease,
+          this.outcomeOf(delivery, result, false),
+          manager,
+        );
+      }
     }
   }
 
@@ -185,6 +214,7 @@ export class DeliveryDispatcher extends PollingService {
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
     const removed = await this.deliveries.deleteEndedBefore(new Date(now - RETENTION_MS));
+    await this.targetLeases.deleteUnused(new Date(now));
     if (removed > 0) this.logger.log(`removed ${removed} deliveries that ended more than 7 days ago`);
   }
 }

@@ -6,6 +6,8 @@ import { NotificationsModule } from '../notifications/notifications.module';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryEntity } from './delivery.entity';
+import { TargetLeaseEntity } from './target-lease.entity';
+import { TargetLeasesRepository } from './target-leases.repository';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhookSender } from './webhook-sender';
@@ -14,7 +16,7 @@ import { WebhooksService } from './webhooks.service';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([DeliveryEntity]),
+    TypeOrmModule.forFeature([DeliveryEntity, TargetLeaseEntity]),
     MetricsModule,
     NotificationsModule,
     OutboundHttpModule,
@@ -22,6 +24,7 @@ import { WebhooksService } from './webhooks.service';
   controllers: [WebhooksController],
   providers: [
     DeliveriesRepository,
+    TargetLeasesRepository,
     DeliveryDispatcher,
     WebhookOutbox,
     WebhookSender,

@@ -593,5 +593,42 @@ describeGalera(
         `galera once-only: ${perEvent.size} events each delivered once by 3 instances; checks per relayer ${counts.join(', ')} over ${elapsedRounds.toFixed(1)} intervals, never two at once\n`,
       );
     }, 120_000);
+
+    it('changes one after the other through all three, a slow receiver: the target gets them in commit order, once each', async () => {
+      const EVENTS = 30;
+      // Every answer takes 30 ms: while one instance sends, the others see the next events due.
+      receiver.script(
+        '/ordered',
+        Array.from({ length: EVENTS + 1 }, () => ({ delayMs: 30 })),
+      );
+      const hook = uid('hook');
+      expect(
+        (
+          await send(instances[0], 'POST', '/api/v1/notifications', {
+            id: hook,
+            url: receiver.url('/ordered'),
+          })
+        ).status,
+      ).toBe(201);
+      expect(
+        (await send(instances[0], 'PATCH', '/api/v1/relayers/once-1', { notification_id: hook })).status,
+      ).toBe(200);
+      for (let i = 0; i < EVENTS; i++) {
+        const renamed = await send(instances[i % 3], 'PATCH', '/api/v1/relayers/once-1', { name: `n ${i}` });
+        expect(renamed.status).toBe(200);
+      }
+      const names = () =>
+        receiver
+          .to('/ordered')
+          .map((r) => String((r.json.payload.relayer as { name?: unknown } | undefined)?.name))
+          .filter((name) => name.startsWith('n '));
+      await waitFor(`${EVENTS} renames at /ordered`, () => names().length >= EVENTS, {
+        timeoutMs: 30_000,
+        detail: () => `${names().length} arrived`,
+      });
+      // Three dispatchers keep polling: give them a few rounds to (wrongly) send anything again.
+      await sleep(1500);
+      expect(names()).toEqual(Array.from({ length: EVENTS }, (_, i) => `n ${i}`));
+    }, 60_000);
   },
 );

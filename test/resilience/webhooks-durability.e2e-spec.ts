@@ -118,7 +118,8 @@ describe(`webhook outbox on ${TEST_DB}: nothing committed is lost across SIGKILL
 
 const describeMysql = TEST_DB === 'mysql' ? describe : describe.skip;
 
-describeMysql('two instances on one MySQL database deliver every event once', () => {
+describeMysql('instances on one MySQL database: every event once, each target in commit order', () => {
+  const EVENTS = 45;
   let database: TestDatabase;
   const receiver = new WebhookReceiver();
   const apps: TestApp[] = [];
@@ -127,7 +128,7 @@ describeMysql('two instances on one MySQL database deliver every event once', ()
     database = await createTestDatabase('mysql');
     await receiver.start();
     const apiKey = secrets.add(randomBytes(32).toString('hex'));
-    for (let i = 0; i < 2; i++)
+    for (let i = 0; i < 3; i++)
       apps.push(await startTestApp({ DATABASE_URL: database.url, API_KEY: apiKey }));
   });
   afterAll(async () => {
@@ -172,4 +173,28 @@ describeMysql('two instances on one MySQL database deliver every event once', ()
     });
     expect((await log()).data.map((d) => d.attempts)).toEqual(Array(20).fill(1));
   });
+
+  it('changes made one after the other through all three, a slow receiver: its events arrive in commit order, once each', async () => {
+    // Every answer takes 30 ms: while one instance sends, the others see the next events due.
+    receiver.script(
+      '/ordered',
+      Array.from({ length: EVENTS }, () => ({ delayMs: 30 })),
+    );
+    const hook = uid('hook');
+    await apps[0].post('/api/v1/notifications', { id: hook, url: receiver.url('/ordered') }).expect(201);
+    const relayer = uid('order');
+    await apps[0]
+      .post('/api/v1/relayers', relayerBody('evm', { id: relayer, name: 'n 0', notification_id: hook }))
+      .expect(201);
+    for (let i = 1; i < EVENTS; i++) {
+      await apps[i % 3].patch(`/api/v1/relayers/${relayer}`, { name: `n ${i}` }).expect(200);
+    }
+    await receiver.waitFor('/ordered', EVENTS, 30_000);
+    // Three dispatchers keep polling: give them a few rounds to (wrongly) send anything again.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const arrived = receiver
+      .to('/ordered')
+      .map((r) => String((r.json.payload.relayer as { name?: unknown }).name));
+    expect(arrived).toEqual(Array.from({ length: EVENTS }, (_, i) => `n ${i}`));
+  }, 60_000);
 });

@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * docs/reference/webhooks.md#27-order: the instance sending a target's deliveries now, so that no
+ * other sends that target's later events meanwhile. One row per target, made on its first batch.
+ */
+@Entity({ name: 'webhook_target_leases' })
+export class TargetLeaseEntity {
+  @PrimaryColumn({ name: 'notification_id', type: 'varchar', length: 36 })
+  notificationId: string;
+
+  @Column({ name: 'lease_owner', type: 'varchar', length: 64, nullable: true })
+  leaseOwner: string | null;
+
+  @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
+  leaseUntil: Date | null;
+}

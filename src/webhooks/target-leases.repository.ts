@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { EntityRepository } from '../database/entity-repository';
+import { TargetLeaseEntity } from './target-lease.entity';
+
+const FREE = '(lease_until IS NULL OR lease_until < :now)';
+
+/** docs/reference/webhooks.md#27-order: one sender per target at a time, across instances. */
+@Injectable()
+export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) {
+  /**
+   * Those of `ids` that no other instance is sending to, leased to `owner` until `until`: one
+   * statement makes the missing rows, one conditional UPDATE takes the free ones (EntityRows.claimByIds).
+   */
+  async claim(
+    manager: EntityManager,
+    ids: readonly string[],
+    owner: string,
+    now: Date,
+    until: Date,
+  ): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(TargetLeaseEntity)
+      .values(ids.map((notificationId) => ({ notificationId, leaseOwner: null, leaseUntil: null })))
+      .orIgnore()
+      .execute();
+    const taken = await this.claimByIds(manager, ids, { owner, until }, FREE, { now });
+    return new Set(taken.map((lease) => lease.notificationId));
+  }
+
+  async release(manager: EntityManager, owner: string): Promise<void> {
+    await manager.update(TargetLeaseEntity, { leaseOwner: owner }, { leaseOwner: null, leaseUntil: null });
+  }
+
+  /** The rows of deleted targets that nobody holds. */
+  async deleteUnused(now: Date): Promise<void> {
+    await this.repository
+      .createQueryBuilder()
+      .delete()
+      .where(`${FREE} AND notification_id NOT IN (SELECT id FROM notifications)`, { now })
+      .execute();
+  }
+}
