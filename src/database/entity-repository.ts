@@ -69,6 +69,8 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     condition: string,
     parameters: ObjectLiteral,
   ): Promise<E[]> {
+    // `IN ()` is a syntax error on MySQL.
+    if (ids.length === 0) return [];
     await manager
       .createQueryBuilder()
       .update(this.repository.target)
