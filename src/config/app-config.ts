@@ -188,8 +188,16 @@ export function loadConfig(env: Env) {
     webhookUrlPolicy: urlPolicy(reader, 'WEBHOOK', production),
     // Key services of hosted signers (docs/reference/kms-signers.md): allowedHosts lists the private hosts allowed.
     keyServiceUrlPolicy: {
-      ...urlPolicy(reader, 'KEY_SERVICE', production),
       allowedHosts: reader.hostList('KEY_SERVICE_PRIVATE_HOSTS'),
+      blockPrivateIps: reader.boolean('KEY_SERVICE_BLOCK_PRIVATE_IPS', production),
+      privateIpsVariable: 'KEY_SERVICE_BLOCK_PRIVATE_IPS',
+    },
+    // docs/reference/hardening.md#key-services
+    keyServices: {
+      /** Azure vault hosts beyond the Key Vault domains. */
+      vaultHosts: reader.hostList('KEY_SERVICE_ALLOWED_HOSTS'),
+      /** Signers that use the service's own cloud identity, through the API too. */
+      ambientCredentialsInApi: reader.boolean('KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API', false),
     },
     storageEncryptionKey: parseStorageKey(reader),
     secretsEnv: Object.freeze({ ...env }),

@@ -1,6 +1,10 @@
 import type { SignerAddresses, SignerSummary } from '../catalogue/catalogue.service';
 import { SignerResponse } from './dto/signer.dto';
-import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer-config';
+import {
+  maskShownConfig,
+  type HostedSignerType,
+  type ShownConfig,
+} from './key-services/hosted-signer-config';
 import type { SignerEntity } from './signer.entity';
 
 export function toSignerResponse(id: string, addresses: SignerAddresses): SignerResponse {
@@ -9,7 +13,8 @@ export function toSignerResponse(id: string, addresses: SignerAddresses): Signer
 
 export function toStoredSignerResponse(row: SignerEntity): SignerResponse {
   if (row.type === 'plain' || row.config === null) return toSignerResponse(row.id, row.addresses);
-  return { id: row.id, type: row.type, config: row.config, addresses: { ...row.addresses } };
+  const { id, type } = row;
+  return { id, type, config: maskShownConfig(type, row.config), addresses: { ...row.addresses } };
 }
 
 export function toCatalogueSignerResponse({ id, addresses, hosted }: SignerSummary): SignerResponse {
@@ -18,7 +23,7 @@ export function toCatalogueSignerResponse({ id, addresses, hosted }: SignerSumma
   return {
     id,
     type: type as HostedSignerType,
-    config: config as ShownConfig,
+    config: maskShownConfig(type as HostedSignerType, config as ShownConfig),
     addresses: { ...hosted.addresses },
   };
 }

@@ -1,9 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
 import { isPlainObject } from '../common/validation/field-rules';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
 import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
 import { CreateSignerDto } from './dto/signer.dto';
 import {
+  ambientCredentialProblems,
   isHostedSignerType,
   parseHostedSignerConfig,
   type HostedSignerConfig,
@@ -18,16 +21,26 @@ export type NewSigner =
   | { readonly id?: string | null; readonly key: Uint8Array; readonly hosted?: undefined }
   | { readonly id?: string | null; readonly hosted: HostedSignerConfig; readonly key?: undefined };
 
+/**
+ * The API's signers (the configuration file's are read by FileHostedSigners): here, and only here,
+ * a signer may not use the service's own cloud identity (docs/reference/hardening.md#key-services).
+ */
 @Injectable()
 export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> {
   readonly dto = CreateSignerDto;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   check({ value: dto, failed }: DtoCheck<CreateSignerDto>, problems: string[]): NewSigner {
     const typed = !failed.has('type');
     const configured = !failed.has('config');
     if (typed && isHostedSignerType(dto.type)) {
-      const hosted = configured && parseHostedSignerConfig(dto.type, dto.config, 'config', problems);
-      if (hosted) return { id: dto.id, hosted };
+      const { vaultHosts, ambientCredentialsInApi } = this.config.keyServices;
+      const hosted =
+        configured && parseHostedSignerConfig(dto.type, dto.config, 'config', problems, { vaultHosts });
+      const ambient = hosted && !ambientCredentialsInApi ? ambientCredentialProblems(hosted) : [];
+      problems.push(...ambient);
+      if (hosted && ambient.length === 0) return { id: dto.id, hosted };
     } else if (typed && dto.type !== 'plain') problems.push(`Signer type '${dto.type}' is not supported`);
     const key = typed && configured && dto.type === 'plain' ? parsePlainConfig(dto.config, problems) : null;
     return { id: dto.id, key: key ?? new Uint8Array() };

@@ -2,6 +2,8 @@ import { Keypair } from '@stellar/stellar-base';
 import { base58 } from '@scure/base';
 import { createECDH, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import type { LookupAddress } from 'node:dns';
+import { DnsResolver } from '../../src/common/security/policy-agent';
 import { privateKeyToAddress } from 'viem/accounts';
 import { LoopbackServer } from './loopback-server';
 import { secrets } from './secrets';
@@ -73,24 +75,67 @@ function json(res: http.ServerResponse, status: number, body: unknown, type = 'a
   res.writeHead(status, { 'content-type': type }).end(JSON.stringify(body));
 }
 
-/** A fake whose calls a test counts; `answerStatus` makes it answer that status to everything. */
+/**
+ * Makes the service's resolver (DnsResolver, which the key services' connections use) answer
+ * 127.0.0.1 for every name under `.test`, so that a fake can be reached by a name; other names
+ * resolve as usual. Restore with `mockRestore()`.
+ */
+export function resolveTestNamesToLoopback(): jest.SpyInstance {
+  const original = DnsResolver.prototype.lookup;
+  return jest.spyOn(DnsResolver.prototype, 'lookup').mockImplementation(function (
+    this: DnsResolver,
+    hostname: string,
+    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+  ) {
+    if (hostname.endsWith('.test')) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    return original.call(this, hostname, callback);
+  });
+}
+
+/**
+ * A fake whose calls a test counts; `answerStatus` makes it answer that status to everything,
+ * `answerBytes` a 200 of that many bytes (streamed, never held) to everything.
+ */
 abstract class KeyServiceFake extends LoopbackServer {
   calls: string[] = [];
   answerStatus: number | null = null;
+  answerBytes: number | null = null;
+  /** The Authorization headers it was sent. */
+  authorizations: string[] = [];
 
   protected handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     void bodyOf(req).then((body) => {
+      if (req.headers.authorization) this.authorizations.push(req.headers.authorization);
       if (this.answerStatus !== null) {
         return json(res, this.answerStatus, {
           error: { code: this.answerStatus, message: 'unavailable', status: 'UNAVAILABLE' },
         });
       }
+      if (this.answerBytes !== null) return streamBytes(res, this.answerBytes);
       this.calls.push(`${req.method} ${req.url}`);
       this.answer(req, body, res);
     });
   }
 
   protected abstract answer(req: http.IncomingMessage, body: string, res: http.ServerResponse): void;
+}
+
+/** A JSON-looking 200 of `size` bytes, written as the reader takes it; the fake stops when it hangs up. */
+function streamBytes(res: http.ServerResponse, size: number): void {
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"pad":"');
+  let left = size;
+  const pump = (): void => {
+    while (left > 0 && !res.destroyed) {
+      const piece = chunk.subarray(0, Math.min(chunk.length, left));
+      left -= piece.length;
+      if (!res.write(piece)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end('"}');
+  };
+  res.on('error', () => undefined);
+  pump();
 }
 
 /**
@@ -161,11 +206,22 @@ export class GoogleKmsFake extends KeyServiceFake {
  * answers a token to the client credentials it was given.
  */
 export class AzureKeyVaultFake extends KeyServiceFake {
+  /** The vault's host: a name (see resolveTestNamesToLoopback), since the challenge's resource must match it. */
+  static readonly HOST = 'keys.vault.test';
+  /** What its challenge asks a token for: the vault's own domain unless a test makes it ask for another. */
+  challengeResource = 'http://vault.test';
   readonly tenantId = 'tenant-1';
   readonly clientId = 'client-1';
   readonly clientSecret = secrets.add(`azure-${randomBytes(12).toString('hex')}`);
   private readonly token = secrets.add(`eyJ${randomBytes(16).toString('hex')}`);
   readonly keys = new Map<string, Record<string, unknown>>();
+  /** Tokens of another issuer (a managed identity) that it also takes. */
+  readonly acceptedTokens = new Set<string>();
+
+  /** The vault's URL, by its name. */
+  vaultUrl(): string {
+    return `http://${AzureKeyVaultFake.HOST}:${this.port}/`;
+  }
 
   protected answer(req: http.IncomingMessage, body: string, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', this.url());
@@ -182,17 +238,47 @@ export class AzureKeyVaultFake extends KeyServiceFake {
       });
     }
     const key = /^\/keys\/([^/]+)/.exec(url.pathname);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!key) return json(res, 404, { error: { code: 'NotFound' } });
-    if (req.headers.authorization !== `Bearer ${this.token}`) {
+    if (bearer !== this.token && !this.acceptedTokens.has(bearer ?? '')) {
       res.setHeader(
         'www-authenticate',
-        `Bearer authorization="${this.url(`/${this.tenantId}`)}", resource="https://vault.azure.net"`,
+        `Bearer authorization="${this.url(`/${this.tenantId}`)}", resource="${this.challengeResource}"`,
       );
       return json(res, 401, { error: { code: 'Unauthorized' } });
     }
     const jwk = this.keys.get(key[1]);
     if (!jwk) return json(res, 404, { error: { code: 'KeyNotFound' } });
     json(res, 200, { key: { kid: this.url(`/keys/${key[1]}/1`), ...jwk }, attributes: { enabled: true } });
+  }
+}
+
+/**
+ * An App Service managed-identity endpoint (IDENTITY_ENDPOINT, IDENTITY_HEADER), as @azure/identity
+ * reads it: GET ?resource=...&api-version=2019-08-01 with the X-IDENTITY-HEADER answers a token.
+ */
+export class ManagedIdentityFake extends KeyServiceFake {
+  readonly header = secrets.add(`mi-${randomBytes(8).toString('hex')}`);
+  readonly token = secrets.add(`eyJmi${randomBytes(16).toString('hex')}`);
+  /** The resource of each token request. */
+  readonly resources: string[] = [];
+
+  env(): Record<string, string> {
+    return { IDENTITY_ENDPOINT: this.url('/msi/token'), IDENTITY_HEADER: this.header };
+  }
+
+  protected answer(req: http.IncomingMessage, _body: string, res: http.ServerResponse): void {
+    const url = new URL(req.url ?? '/', this.url());
+    if (url.pathname !== '/msi/token' || req.headers['x-identity-header'] !== this.header) {
+      return json(res, 400, { error: 'invalid_request' });
+    }
+    this.resources.push(url.searchParams.get('resource') ?? '');
+    json(res, 200, {
+      access_token: this.token,
+      expires_on: String(Math.floor(Date.now() / 1000) + 3600),
+      resource: url.searchParams.get('resource'),
+      token_type: 'Bearer',
+    });
   }
 }
 

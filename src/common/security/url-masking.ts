@@ -7,6 +7,17 @@ export function maskUrl(raw: string): string {
   return `${url.protocol}//${url.host}${maskPath(url.pathname)}${maskQuery(url.search)}`;
 }
 
+/**
+ * A URL that carries credentials (`user:pass@host`) masked as an RPC URL is, with `***@` saying that
+ * credentials were there; any other URL as it is (docs/reference/kms-signers.md).
+ */
+export function maskCredentials(raw: string): string {
+  const url = URL.parse(raw);
+  if (url === null || (url.username === '' && url.password === '')) return raw;
+  const masked = maskUrl(raw);
+  return masked === MASK ? MASK : masked.replace('//', `//${MASK}@`);
+}
+
 export type SentUrl =
   | { readonly kind: 'new' }
   | { readonly kind: 'kept'; readonly url: string }

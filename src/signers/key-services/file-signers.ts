@@ -22,14 +22,18 @@ export class FileHostedSigners implements HostedSignerResolver {
   readonly accepts = isHostedSignerType;
 
   constructor(
-    private readonly config: Pick<AppConfig, 'dataDir' | 'secretsEnv'>,
+    private readonly config: Pick<AppConfig, 'dataDir' | 'secretsEnv' | 'keyServices'>,
     private readonly keyServices: KeyServices,
   ) {}
 
   async resolve(id: string, type: string, raw: unknown): Promise<HostedSignerView> {
     const problems: string[] = [];
     const parsed =
-      isHostedSignerType(type) && parseHostedSignerConfig(type, raw, 'config', problems, this.read);
+      isHostedSignerType(type) &&
+      parseHostedSignerConfig(type, raw, 'config', problems, {
+        vaultHosts: this.config.keyServices.vaultHosts,
+        read: this.read,
+      });
     if (!parsed) throw new Error([...new Set(problems)].join('; '));
     const digest = createHash('sha256')
       .update(JSON.stringify([type, parsed.shown]))

@@ -2,7 +2,7 @@ import { parseHostedSignerConfig, type HostedSignerType } from './hosted-signer-
 
 const parse = (type: HostedSignerType, raw: unknown) => {
   const problems: string[] = [];
-  const config = parseHostedSignerConfig(type, raw, 'config', problems);
+  const config = parseHostedSignerConfig(type, raw, 'config', problems, { vaultHosts: [] });
   return { config, problems };
 };
 

@@ -1,3 +1,4 @@
+import { MASK, maskCredentials } from '../../common/security/url-masking';
 import { checkUrl } from '../../common/security/url-policy';
 import { isPlainObject } from '../../common/validation/field-rules';
 import { isOneOf } from '../../catalogue/catalogue.service';
@@ -56,13 +57,19 @@ const readApiValue: ValueReader = (value, path, problems) => {
   return undefined;
 };
 
+export interface HostedSignerRules {
+  /** KEY_SERVICE_ALLOWED_HOSTS: Azure vault hosts beyond the Key Vault domains. */
+  readonly vaultHosts: readonly string[];
+  readonly read?: ValueReader;
+}
+
 /** For the API and the configuration file; unknown fields are refused, as the reference system does. */
 export function parseHostedSignerConfig(
   type: HostedSignerType,
   raw: unknown,
   path: string,
   problems: string[],
-  read: ValueReader = readApiValue,
+  { vaultHosts, read = readApiValue }: HostedSignerRules,
 ): HostedSignerConfig | null {
   if (!isPlainObject(raw)) {
     problems.push(`${path} must be an object`);
@@ -95,6 +102,10 @@ export function parseHostedSignerConfig(
           checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null
         ) {
           problems.push(`${at} must be an http or https URL`);
+        } else if (marks.includes('@') && text.includes(MASK)) {
+          problems.push(`${at} is masked (${MASK}): the credentials it hid are not in it`);
+        } else if (name === 'vault_url' && vaultUrlProblem(text, vaultHosts) !== null) {
+          problems.push(`${at} ${vaultUrlProblem(text, vaultHosts)}`);
         } else if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(text)) {
           problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
         } else shown[name] = text;
@@ -134,7 +145,10 @@ function refuseUnknown(
   }
 }
 
-/** For the export's `env` references: the required secrets, and an optional one its auth type needs. */
+/**
+ * For the export's `env` references: the required secrets, an optional one its auth type needs, and
+ * a URL that a response masks (its credentials are not in the response).
+ */
 export function secretFields(type: HostedSignerType, shown: ShownConfig): string[] {
   const spec = SPECS[type];
   const groups: Record<string, string> = typeof spec === 'string' ? { '': spec } : spec;
@@ -144,12 +158,75 @@ export function secretFields(type: HostedSignerType, shown: ShownConfig): string
   };
   return Object.entries(groups).flatMap(([group, fields]) =>
     fieldsOf(fields)
-      .filter(
-        ({ name, marks }) =>
-          marks.includes('!') && (!marks.includes('?') || shown.auth_type === needed[name]),
+      .filter(({ name, marks }) =>
+        marks.includes('@')
+          ? typeof shown[name] === 'string' && shown[name].includes(MASK)
+          : marks.includes('!') && (!marks.includes('?') || shown.auth_type === needed[name]),
       )
       .map(({ name }) => (group === '' ? name : `${group}.${name}`)),
   );
+}
+
+/** What a response, an audit record and the export show: a URL with credentials masked. */
+export function maskShownConfig(type: HostedSignerType, shown: ShownConfig): ShownConfig {
+  const spec = SPECS[type];
+  if (typeof spec !== 'string') return shown;
+  const masked = { ...shown };
+  for (const { name, marks } of fieldsOf(spec)) {
+    const value = masked[name];
+    if (marks.includes('@') && typeof value === 'string') masked[name] = maskCredentials(value);
+  }
+  return masked;
+}
+
+const KEY_VAULT_SUFFIXES = [
+  '.vault.azure.net',
+  '.vault.azure.cn',
+  '.vault.usgovcloudapi.net',
+  '.vault.microsoftazure.de',
+];
+
+/**
+ * An Azure vault is `https://<name>.<Key Vault domain>`, or a host the operator lists in
+ * KEY_SERVICE_ALLOWED_HOSTS (http allowed there); never a path, query or credentials
+ * (docs/reference/hardening.md#key-services).
+ */
+export function vaultUrlProblem(text: string, vaultHosts: readonly string[]): string | null {
+  const url = URL.parse(text);
+  if (url === null) return 'must be an http or https URL';
+  if (url.username !== '' || url.password !== '') return 'must not contain credentials';
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '')
+    return 'must have no path, query or fragment';
+  const listed =
+    vaultHosts.length > 0 &&
+    checkUrl(text, { allowedHosts: [...vaultHosts], blockPrivateIps: false }) === null;
+  if (listed) return null;
+  if (url.protocol === 'https:' && KEY_VAULT_SUFFIXES.some((suffix) => url.hostname.endsWith(suffix))) {
+    return null;
+  }
+  return `must be https://<vault>${KEY_VAULT_SUFFIXES[0]} (or ${KEY_VAULT_SUFFIXES.slice(1).join(', ')}) or a host listed in KEY_SERVICE_ALLOWED_HOSTS`;
+}
+
+/**
+ * The fields by which a signer would authenticate with the service's own identity (AWS's default
+ * credential chain, Azure's managed or workload identity, a token file of the server): refused
+ * through the API unless KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API=true.
+ */
+export function ambientCredentialProblems(config: HostedSignerConfig): string[] {
+  const rule =
+    'is accepted only from the configuration file (KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API is not true)';
+  const problems: string[] = [];
+  if (config.type === 'aws_kms') {
+    problems.push(`type aws_kms signs in with the service's own AWS credentials: it ${rule}`);
+  }
+  const auth = config.shown.auth_type;
+  if (config.type === 'azure_key_vault' && (auth === 'managed_identity' || auth === 'workload_identity')) {
+    problems.push(`config.auth_type ${auth} uses the service's own Azure identity: it ${rule}`);
+  }
+  if (config.secrets.federated_token_file !== undefined) {
+    problems.push(`config.federated_token_file names a file of the server: it ${rule}`);
+  }
+  return problems;
 }
 
 export function shownText(config: HostedSignerConfig, name: string, group?: string): string | undefined {

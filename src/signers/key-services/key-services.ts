@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AccessToken, TokenCredential } from '@azure/identity';
 import { ServiceUnavailableError, ValidationError } from '../../common/errors/domain-errors';
 import { lazyRequire } from '../../common/modules/lazy-require';
-import { DnsResolver, loadUndici, PolicyAgent } from '../../common/security/policy-agent';
-import { checkUrl } from '../../common/security/url-policy';
+import { DnsResolver } from '../../common/security/policy-agent';
 import { isPlainObject } from '../../common/validation/field-rules';
 import { addressesOfKey, type SignerAddresses } from '../../catalogue/catalogue.service';
-import type { AppConfig, UrlPolicyConfig } from '../../config/app-config';
+import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { shownText, type HostedSignerConfig } from './hosted-signer-config';
+import { KeyServiceCallError, KeyServiceHttp, type KeyServiceSession } from './key-service-http';
 import {
   addressesOf,
   addressesOfAccount,
@@ -34,45 +34,41 @@ const SERVICE_NAMES: Readonly<Record<HostedSignerConfig['type'], string>> = {
   cdp: 'Coinbase CDP',
 };
 
-const CALL_TIMEOUT_MS = 10_000;
-
-/** `reason` never quotes a secret. */
-class KeyServiceCallError extends Error {}
-
 /**
  * The addresses of a hosted signer (docs/reference/kms-signers.md): from the public key its config
- * gives, else from one call to its key service. Every endpoint passes the key-service URL policy first.
+ * gives, else from one call to its key service. Every endpoint passes the key-service URL policy
+ * first, and every connection goes through KeyServiceHttp (the policy again, the 64 KiB cap).
  */
 @Injectable()
 export class KeyServices {
   private readonly env: AppConfig['secretsEnv'];
-  private readonly policy: UrlPolicyConfig;
-  private readonly agents: { blocking: PolicyAgent; private: PolicyAgent };
+  private readonly http: KeyServiceHttp;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, resolver: DnsResolver) {
     this.env = config.secretsEnv;
-    this.policy = config.keyServiceUrlPolicy;
-    this.agents = {
-      blocking: new PolicyAgent({ ...this.policy, allowedHosts: [] }, resolver, { connections: 2 }),
-      private: new PolicyAgent({ allowedHosts: [], blockPrivateIps: false }, resolver, { connections: 2 }),
-    };
+    this.http = new KeyServiceHttp(config.keyServiceUrlPolicy, resolver);
   }
 
   async addresses(signerId: string, config: HostedSignerConfig): Promise<SignerAddresses> {
+    const session = this.http.session();
     try {
-      return await this.resolve(config);
+      return await this.resolve(config, session);
     } catch (error) {
       if (error instanceof ValidationError) throw error;
       if (error instanceof UnsupportedKeyError)
         throw new ValidationError(`Signer ${signerId}: ${error.message}`);
-      const reason = error instanceof KeyServiceCallError ? error.message : 'no answer';
+      const reason =
+        session.failure?.message ?? (error instanceof KeyServiceCallError ? error.message : 'no answer');
       throw new ServiceUnavailableError(
         `Signer ${signerId}: ${SERVICE_NAMES[config.type]} (${config.type}) could not be reached: ${reason}`,
       );
     }
   }
 
-  private resolve(config: HostedSignerConfig): Promise<SignerAddresses> | SignerAddresses {
+  private resolve(
+    config: HostedSignerConfig,
+    session: KeyServiceSession,
+  ): Promise<SignerAddresses> | SignerAddresses {
     switch (config.type) {
       case 'vault_transit':
         return addressesOf(this.given(config, 'pubkey'));
@@ -84,13 +80,13 @@ export class KeyServices {
         return addresses;
       }
       case 'vault':
-        return this.vaultKey(config);
+        return this.vaultKey(config, session);
       case 'aws_kms':
-        return this.awsKms(config).then(addressesOf);
+        return this.awsKms(config, session).then(addressesOf);
       case 'google_cloud_kms':
-        return this.googleKms(config).then(addressesOf);
+        return this.googleKms(config, session).then(addressesOf);
       case 'azure_key_vault':
-        return this.azureKeyVault(config).then(addressesOf);
+        return this.azureKeyVault(config, session).then(addressesOf);
     }
   }
 
@@ -102,33 +98,33 @@ export class KeyServices {
     );
   }
 
-  /** A host on the allow list may be private. */
-  private onList(url: string): boolean {
-    const { allowedHosts } = this.policy;
-    return allowedHosts.length > 0 && checkUrl(url, { allowedHosts, blockPrivateIps: false }) === null;
-  }
-
   private endpoint(url: string, origin: string): URL {
-    const refusal = this.onList(url) ? null : checkUrl(url, { ...this.policy, allowedHosts: [] });
+    const refusal = this.http.refusal(url);
     if (refusal !== null) throw new ValidationError(`${origin} ${refusal}`);
     return new URL(url);
   }
 
   /** Vault: AppRole login, then the KV v2 read whose `data.data.value` is the key in hex (used once). */
-  private async vaultKey(config: HostedSignerConfig): Promise<SignerAddresses> {
+  private async vaultKey(config: HostedSignerConfig, session: KeyServiceSession): Promise<SignerAddresses> {
     const base = this.endpoint(shownText(config, 'address') ?? '', 'config.address');
     const namespace = shownText(config, 'namespace');
     const headers: Record<string, string> = namespace ? { 'x-vault-namespace': namespace } : {};
-    const login = await this.callJson(base, '/v1/auth/approle/login', 'POST /v1/auth/approle/login', {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ role_id: config.secrets.role_id, secret_id: config.secrets.secret_id }),
-    });
+    const login = await this.callJson(
+      session,
+      base,
+      '/v1/auth/approle/login',
+      'POST /v1/auth/approle/login',
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ role_id: config.secrets.role_id, secret_id: config.secrets.secret_id }),
+      },
+    );
     const token = (login as { auth?: { client_token?: unknown } }).auth?.client_token;
     if (typeof token !== 'string') throw new KeyServiceCallError('the AppRole login gave no token');
     const mount = shownText(config, 'mount_point') ?? 'secret';
     const path = `/v1/${mount}/data/${encodeURIComponent(shownText(config, 'key_name') ?? '')}`;
-    const read = await this.callJson(base, path, `GET /v1/${mount}/data`, {
+    const read = await this.callJson(session, base, path, `GET /v1/${mount}/data`, {
       headers: { ...headers, 'x-vault-token': token },
     });
     const value = (read as { data?: { data?: { value?: unknown } } }).data?.data?.value;
@@ -143,32 +139,33 @@ export class KeyServices {
     return addresses;
   }
 
-  /** Through the service's own client, so the URL policy applies to every address. */
+  /** Through the service's own client: the URL policy at connect time, the answer capped. */
   private async callJson(
+    session: KeyServiceSession,
     base: URL,
     path: string,
     label: string,
     init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string },
   ): Promise<Record<string, unknown>> {
-    const [{ request }, dispatcher] = await Promise.all([
-      loadUndici(),
-      (this.onList(base.href) ? this.agents.private : this.agents.blocking).get(),
-    ]);
-    const response = await request(new URL(path, base), {
-      ...init,
-      dispatcher,
-      headersTimeout: CALL_TIMEOUT_MS,
-      bodyTimeout: CALL_TIMEOUT_MS,
+    const response = await session.send(new URL(path, base), {
+      method: init.method ?? 'GET',
+      headers: init.headers ?? {},
+      body: init.body,
     });
-    const answer: unknown = await response.body.json().catch(() => null);
-    if (response.statusCode !== 200 || !isPlainObject(answer)) {
-      throw new KeyServiceCallError(`${label} answered ${response.statusCode}`);
+    let answer: unknown = null;
+    try {
+      answer = JSON.parse(response.body.toString('utf8'));
+    } catch {
+      // Named by the status below.
+    }
+    if (response.status !== 200 || !isPlainObject(answer)) {
+      throw new KeyServiceCallError(`${label} answered ${response.status}`);
     }
     return answer;
   }
 
   /** AWS KMS GetPublicKey: a DER SubjectPublicKeyInfo; the SDK's credential chain signs the call. */
-  private async awsKms(config: HostedSignerConfig): Promise<PublicKey> {
+  private async awsKms(config: HostedSignerConfig, session: KeyServiceSession): Promise<PublicKey> {
     const variable = this.env.AWS_ENDPOINT_URL_KMS ? 'AWS_ENDPOINT_URL_KMS' : 'AWS_ENDPOINT_URL';
     const endpoint = this.env[variable];
     if (endpoint) this.endpoint(endpoint, variable);
@@ -177,11 +174,10 @@ export class KeyServices {
       region: shownText(config, 'region') ?? this.env.AWS_REGION ?? 'us-east-1',
       ...(endpoint ? { endpoint } : {}),
       maxAttempts: 1,
+      requestHandler: session.awsRequestHandler(),
     });
     try {
-      const answer = await client.send(new GetPublicKeyCommand({ KeyId: shownText(config, 'key_id') }), {
-        abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
+      const answer = await client.send(new GetPublicKeyCommand({ KeyId: shownText(config, 'key_id') }));
       if (!answer.PublicKey) throw new KeyServiceCallError('GetPublicKey answered no public key');
       return fromSpki(answer.PublicKey);
     } catch (error) {
@@ -192,7 +188,7 @@ export class KeyServices {
   }
 
   /** Google Cloud KMS getPublicKey (REST transport): a PEM SubjectPublicKeyInfo. */
-  private async googleKms(config: HostedSignerConfig): Promise<PublicKey> {
+  private async googleKms(config: HostedSignerConfig, session: KeyServiceSession): Promise<PublicKey> {
     const endpoint = this.env.GOOGLE_CLOUD_KMS_ENDPOINT;
     const url = endpoint ? this.endpoint(endpoint, 'GOOGLE_CLOUD_KMS_ENDPOINT') : null;
     const { KeyManagementServiceClient } = await loadGoogleKms();
@@ -204,6 +200,7 @@ export class KeyServices {
         client_email: config.secrets['service_account.client_email'],
         private_key: config.secrets['service_account.private_key'],
       },
+      clientOptions: { transporterOptions: { fetchImplementation: session.fetch } },
       ...(url
         ? {
             apiEndpoint: url.hostname,
@@ -215,7 +212,7 @@ export class KeyServices {
     const { location, key_ring_id, key_id, key_version } = config.shown.key as Record<string, string>;
     const name = client.cryptoKeyVersionPath(projectId, location, key_ring_id, key_id, String(key_version));
     try {
-      const [answer] = await client.getPublicKey({ name }, { timeout: CALL_TIMEOUT_MS, retry: null });
+      const [answer] = await client.getPublicKey({ name }, { retry: null });
       if (!answer.pem) throw new KeyServiceCallError('getPublicKey answered no PEM');
       return fromSpki(answer.pem);
     } catch (error) {
@@ -226,17 +223,21 @@ export class KeyServices {
   }
 
   /** Azure Key Vault getKey: a JWK (`P-256K` or Ed25519). */
-  private async azureKeyVault(config: HostedSignerConfig): Promise<PublicKey> {
+  private async azureKeyVault(config: HostedSignerConfig, session: KeyServiceSession): Promise<PublicKey> {
     const vaultUrl = this.endpoint(shownText(config, 'vault_url') ?? '', 'config.vault_url');
     const [{ KeyClient }, identity] = await Promise.all([loadAzureKeys(), loadAzureIdentity()]);
     const clientId = shownText(config, 'client_id');
     const authorityHost = this.env.AZURE_AUTHORITY_HOST ?? 'https://login.microsoftonline.com';
     const auth = shownText(config, 'auth_type');
+    // The service's own identity (accepted from the configuration file only, unless the operator
+    // allows it through the API): its endpoints are the operator's, so capped without the URL policy.
+    const identityOptions = { httpClient: session.azureHttpClient(true), retryOptions: { maxRetries: 0 } };
     const credential: TokenCredential =
       auth === 'managed_identity'
-        ? new identity.ManagedIdentityCredential(clientId ? { clientId } : {})
+        ? new identity.ManagedIdentityCredential({ ...identityOptions, ...(clientId ? { clientId } : {}) })
         : auth === 'workload_identity'
           ? new identity.WorkloadIdentityCredential({
+              ...identityOptions,
               tenantId: shownText(config, 'tenant_id') ?? '',
               clientId,
               tokenFilePath: config.secrets.federated_token_file,
@@ -245,33 +246,37 @@ export class KeyServices {
           : {
               // The client-credentials grant, through the service's own outbound client (and so
               // the URL policy); @azure/identity's own refuses a non-https authority.
-              getToken: (scopes) => this.azureToken(config, authorityHost, scopes),
+              getToken: (scopes) => this.azureToken(session, config, authorityHost, scopes),
             };
+    // The challenge's resource is always verified: a vault cannot ask for a token meant for another.
     const client = new KeyClient(vaultUrl.href.replace(/\/$/, ''), credential, {
       retryOptions: { maxRetries: 0 },
-      // An http vault_url (a private deployment, a test) is the operator's choice; the policy checked it.
+      httpClient: session.azureHttpClient(),
+      // An http vault_url is only possible for a host of KEY_SERVICE_ALLOWED_HOSTS: the operator's choice.
       allowInsecureConnection: vaultUrl.protocol === 'http:',
-      disableChallengeResourceVerification: this.env.AZURE_AUTHORITY_HOST !== undefined,
     });
     try {
       const key = await client.getKey(shownText(config, 'key_name') ?? '', {
         version: shownText(config, 'key_version'),
-        abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
       return fromJwk(key.key ?? {});
     } catch (error) {
+      if (error instanceof Error && error.message.startsWith('The challenge resource')) {
+        throw new KeyServiceCallError('the vault asked for a token meant for another resource');
+      }
       throw describeSdkError(error, 'getKey');
     }
   }
 
   private async azureToken(
+    session: KeyServiceSession,
     config: HostedSignerConfig,
     authority: string,
     scopes: string | string[],
   ): Promise<AccessToken> {
     const tenant = encodeURIComponent(shownText(config, 'tenant_id') ?? '');
     const base = this.endpoint(authority, 'AZURE_AUTHORITY_HOST');
-    const answer = await this.callJson(base, `/${tenant}/oauth2/v2.0/token`, 'the token endpoint', {
+    const answer = await this.callJson(session, base, `/${tenant}/oauth2/v2.0/token`, 'the token endpoint', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({

@@ -12,6 +12,7 @@ import {
   Ed25519TestKey,
   GoogleKmsFake,
   googleServiceAccountKey,
+  resolveTestNamesToLoopback,
   Secp256k1TestKey,
   VaultFake,
 } from '../../support/key-service-fakes';
@@ -62,14 +63,14 @@ const azureConfig = (keyName: string) => ({
   tenant_id: azure.tenantId,
   client_id: azure.clientId,
   client_secret: azure.clientSecret,
-  vault_url: azure.url(),
+  vault_url: azure.vaultUrl(),
   key_name: keyName,
 });
 const azureShown = (keyName: string) => ({
   auth_type: 'client_secret',
   tenant_id: azure.tenantId,
   client_id: azure.clientId,
-  vault_url: azure.url(),
+  vault_url: azure.vaultUrl(),
   key_name: keyName,
   key_version: null,
 });
@@ -223,6 +224,8 @@ function writeCatalogue(): string {
 
 describe('signers held by key services (docs/reference/kms-signers.md)', () => {
   let configFile = '';
+  const dns = resolveTestNamesToLoopback();
+  afterAll(() => dns.mockRestore());
   beforeAll(async () => {
     await Promise.all([
       aws.start(),
@@ -263,6 +266,10 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
     AWS_ENDPOINT_URL_KMS: aws.url(),
     GOOGLE_CLOUD_KMS_ENDPOINT: google.url(),
     AZURE_AUTHORITY_HOST: azure.url(),
+    // The Azure fake is a vault of the operator's (a name, see resolveTestNamesToLoopback), and the
+    // AWS signers use the service's own credentials: both through the API here.
+    KEY_SERVICE_ALLOWED_HOSTS: AzureKeyVaultFake.HOST,
+    KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API: 'true',
     RELAYER_HEALTH_CHECKS: 'true',
     RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '3600',
     RELAYER_HEALTH_RETRY_SECONDS: '3600',
