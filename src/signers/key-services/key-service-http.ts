@@ -98,13 +98,22 @@ export class KeyServiceSession {
 
   constructor(private readonly http: KeyServiceHttp) {}
 
-  async send(url: URL, outbound: Outbound, identity = false): Promise<Answer> {
+  async send(target: URL, outbound: Outbound, identity = false): Promise<Answer> {
     const { request } = await loadUndici();
     const signal = outbound.signal ? AbortSignal.any([this.deadline, outbound.signal]) : this.deadline;
+    // `user:pass@` in a key-service URL is HTTP basic authentication, as curl reads it.
+    const url = new URL(target);
+    const headers: Record<string, string> = { ...outbound.headers };
+    if (url.username !== '' || url.password !== '') {
+      const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      headers.authorization ??= `Basic ${Buffer.from(credentials).toString('base64')}`;
+      url.username = '';
+      url.password = '';
+    }
     try {
       const response = await request(url, {
         method: outbound.method as 'GET',
-        headers: { ...outbound.headers },
+        headers,
         body: outbound.body,
         dispatcher: await this.http.dispatcher(url, identity),
         signal,
@@ -124,11 +133,11 @@ export class KeyServiceSession {
         }
         chunks.push(chunk);
       }
-      const headers: Record<string, string> = {};
+      const answered: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) headers[name.toLowerCase()] = [value].flat().join(', ');
+        if (value !== undefined) answered[name.toLowerCase()] = [value].flat().join(', ');
       }
-      return { status: response.statusCode, headers, body: Buffer.concat(chunks) };
+      return { status: response.statusCode, headers: answered, body: Buffer.concat(chunks) };
     } catch (error) {
       if (error instanceof KeyServiceCallError) throw error;
       const refused = policyRefusal(error);
