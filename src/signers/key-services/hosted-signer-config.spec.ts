@@ -1,4 +1,11 @@
-import { parseHostedSignerConfig, type HostedSignerType } from './hosted-signer-config';
+import {
+  ambientCredentialProblems,
+  maskShownConfig,
+  parseHostedSignerConfig,
+  secretFields,
+  vaultUrlProblem,
+  type HostedSignerType,
+} from './hosted-signer-config';
 
 const parse = (type: HostedSignerType, raw: unknown) => {
   const problems: string[] = [];
@@ -58,7 +65,7 @@ describe('parseHostedSignerConfig', () => {
     ],
     [
       'azure_key_vault',
-      { auth_type: 'password', vault_url: 'https://v', key_name: 'k' },
+      { auth_type: 'password', vault_url: 'https://v.vault.azure.net', key_name: 'k' },
       ['config.auth_type must be one of client_secret, managed_identity, workload_identity'],
     ],
     [
@@ -73,5 +80,121 @@ describe('parseHostedSignerConfig', () => {
     ],
   ])('%s %j: %j, never quoting a value', (type, raw, problems) => {
     expect(parse(type, raw)).toEqual({ config: null, problems });
+  });
+});
+
+describe('vaultUrlProblem (docs/reference/hardening.md#key-services)', () => {
+  const ANY_OTHER =
+    'must be https://<vault>.vault.azure.net (or .vault.azure.cn, .vault.usgovcloudapi.net, .vault.microsoftazure.de) or a host listed in KEY_SERVICE_ALLOWED_HOSTS';
+  it.each<[string, string[], string | null]>([
+    ['https://relayer.vault.azure.net', [], null],
+    ['https://relayer.vault.azure.net/', [], null],
+    ['https://relayer.vault.azure.cn', [], null],
+    ['https://relayer.vault.usgovcloudapi.net:443', [], null],
+    ['https://relayer.vault.microsoftazure.de', [], null],
+    ['https://RELAYER.Vault.Azure.Net', [], null],
+    ['http://relayer.vault.azure.net', [], ANY_OTHER],
+    ['https://vault.azure.net', [], ANY_OTHER],
+    ['https://relayer.vault.azure.net.evil.example', [], ANY_OTHER],
+    ['https://relayervault.azure.net', [], ANY_OTHER],
+    ['https://management.azure.com', [], ANY_OTHER],
+    ['https://169.254.169.254', [], ANY_OTHER],
+    ['https://kv.internal.example', [], ANY_OTHER],
+    ['https://kv.internal.example', ['kv.internal.example'], null],
+    ['http://kv.internal.example:8443', ['*.internal.example'], null],
+    ['https://kv.other.example', ['kv.internal.example'], ANY_OTHER],
+    ['https://user:pass@relayer.vault.azure.net', [], 'must not contain credentials'],
+    ['https://user@kv.internal.example', ['kv.internal.example'], 'must not contain credentials'],
+    ['https://relayer.vault.azure.net/keys', [], 'must have no path, query or fragment'],
+    ['https://relayer.vault.azure.net/?api-version=1', [], 'must have no path, query or fragment'],
+    ['https://relayer.vault.azure.net/#x', [], 'must have no path, query or fragment'],
+  ])('%s with allowed hosts %j: %j', (url, hosts, problem) => {
+    expect(vaultUrlProblem(url, hosts)).toBe(problem);
+  });
+});
+
+describe('ambientCredentialProblems', () => {
+  const RULE =
+    'is accepted only from the configuration file (KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API is not true)';
+  it.each<[HostedSignerType, Record<string, unknown>, string[]]>([
+    [
+      'aws_kms',
+      { key_id: 'k' },
+      [`type aws_kms signs in with the service's own AWS credentials: it ${RULE}`],
+    ],
+    [
+      'azure_key_vault',
+      { auth_type: 'managed_identity', vault_url: 'https://v.vault.azure.net', key_name: 'k' },
+      [`config.auth_type managed_identity uses the service's own Azure identity: it ${RULE}`],
+    ],
+    [
+      'azure_key_vault',
+      {
+        auth_type: 'workload_identity',
+        federated_token_file: '/var/run/token',
+        vault_url: 'https://v.vault.azure.net',
+        key_name: 'k',
+      },
+      [
+        `config.auth_type workload_identity uses the service's own Azure identity: it ${RULE}`,
+        `config.federated_token_file names a file of the server: it ${RULE}`,
+      ],
+    ],
+    [
+      'azure_key_vault',
+      {
+        client_secret: 's',
+        federated_token_file: '/etc/passwd',
+        vault_url: 'https://v.vault.azure.net',
+        key_name: 'k',
+      },
+      [`config.federated_token_file names a file of the server: it ${RULE}`],
+    ],
+    [
+      'azure_key_vault',
+      {
+        client_secret: 's',
+        tenant_id: 't',
+        client_id: 'c',
+        vault_url: 'https://v.vault.azure.net',
+        key_name: 'k',
+      },
+      [],
+    ],
+  ])('%s %j: %j', (type, raw, problems) => {
+    const { config } = parse(type, raw);
+    expect(config && ambientCredentialProblems(config)).toEqual(problems);
+  });
+});
+
+describe('a URL field with credentials', () => {
+  const raw = {
+    address: 'https://user:pw@vault.example.com:8200',
+    role_id: 'r',
+    secret_id: 's',
+    key_name: 'k',
+  };
+  it('is masked for responses, and exported as an env reference', () => {
+    const { config } = parse('vault', raw);
+    const shown = maskShownConfig('vault', config?.shown ?? {});
+    expect(shown).toEqual({
+      address: 'https://***@vault.example.com:8200/',
+      namespace: null,
+      key_name: 'k',
+      mount_point: null,
+    });
+    expect(secretFields('vault', shown)).toEqual(['address', 'role_id', 'secret_id']);
+  });
+
+  it('is shown as it is without credentials', () => {
+    const { config } = parse('vault', { ...raw, address: 'https://vault.example.com:8200/v' });
+    expect(maskShownConfig('vault', config?.shown ?? {}).address).toBe('https://vault.example.com:8200/v');
+  });
+
+  it('sent back masked is refused', () => {
+    expect(parse('vault', { ...raw, address: 'https://***@vault.example.com:8200/' })).toEqual({
+      config: null,
+      problems: ['config.address is masked (***): the credentials it hid are not in it'],
+    });
   });
 });
