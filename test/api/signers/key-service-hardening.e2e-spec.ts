@@ -13,7 +13,7 @@ import {
 import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type Env, type TestApp } from '../../support/test-app';
 
-/** Contract 18.1, key services (docs/reference/hardening.md#key-services). */
+/** Key services (docs/reference/hardening.md#key-services). */
 const key = new Secp256k1TestKey();
 secrets.add(key.hex);
 const vault = new VaultFake();
