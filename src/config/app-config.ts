@@ -190,7 +190,7 @@ export function loadConfig(env: Env) {
     keyServiceUrlPolicy: {
       allowedHosts: reader.hostList('KEY_SERVICE_PRIVATE_HOSTS'),
       blockPrivateIps: reader.boolean('KEY_SERVICE_BLOCK_PRIVATE_IPS', production),
-      privateIpsVariable: 'KEY_SERVICE_BLOCK_PRIVATE_IPS',
+      privateIpsVariable: 'KEY_SERVICE_BLOCK_PRIVATE_IPS' as string,
     },
     // docs/reference/hardening.md#key-services
     keyServices: {
