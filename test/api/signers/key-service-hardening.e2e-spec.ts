@@ -5,6 +5,8 @@ import {
   AwsKmsFake,
   azureJwk,
   AzureKeyVaultFake,
+  GoogleKmsFake,
+  googleServiceAccountKey,
   ManagedIdentityFake,
   resolveTestNamesToLoopback,
   Secp256k1TestKey,
@@ -20,6 +22,8 @@ const vault = new VaultFake();
 const azure = new AzureKeyVaultFake();
 const aws = new AwsKmsFake();
 const identity = new ManagedIdentityFake();
+const google = new GoogleKmsFake();
+const googlePrivateKey = googleServiceAccountKey();
 const FIFTY_MB = 50 * 1024 * 1024;
 const PRIVATE_REFUSAL =
   'points to a private or loopback address (set KEY_SERVICE_BLOCK_PRIVATE_IPS=false to allow private addresses)';
@@ -49,7 +53,7 @@ describe('key services: bounded answers, vault URLs, ambient credentials, masked
   const dns = resolveTestNamesToLoopback();
   const saved = { ...process.env };
   beforeAll(async () => {
-    await Promise.all([vault.start(), azure.start(), aws.start(), identity.start()]);
+    await Promise.all([vault.start(), azure.start(), aws.start(), identity.start(), google.start()]);
     vault.kv.set('secret/relayer', key.hex);
     azure.keys.set('evm', azureJwk.secp256k1(key));
     aws.keys.set('alias/evm', { spki: key.spki(), spec: 'ECC_SECG_P256K1' });
@@ -62,12 +66,13 @@ describe('key services: bounded answers, vault URLs, ambient credentials, masked
   afterAll(async () => {
     process.env = saved;
     dns.mockRestore();
-    await Promise.all([vault.close(), azure.close(), aws.close(), identity.close()]);
+    await Promise.all([vault.close(), azure.close(), aws.close(), identity.close(), google.close()]);
   });
   const env = (): Env => ({
     STORAGE_ENCRYPTION_KEY: secrets.add(randomBytes(32).toString('base64')),
     AZURE_AUTHORITY_HOST: azure.url(),
     AWS_ENDPOINT_URL_KMS: aws.url(),
+    GOOGLE_CLOUD_KMS_ENDPOINT: google.url(),
     KEY_SERVICE_ALLOWED_HOSTS: `${AzureKeyVaultFake.HOST},127.0.0.1`,
   });
   const handle = useTestApp(env);
@@ -110,6 +115,43 @@ describe('key services: bounded answers, vault URLs, ambient credentials, masked
         }).toEqual({
           status: 201,
           addresses: type === 'vault' ? expect.objectContaining(key.addresses()) : key.addresses(),
+        });
+      },
+    );
+
+    it.each([
+      ['aws_kms', 'AWS KMS', aws, () => ({ key_id: 'alias/evm' })],
+      [
+        'google_cloud_kms',
+        'Google Cloud KMS',
+        google,
+        () => ({
+          service_account: {
+            project_id: 'relayer-1',
+            private_key_id: 'key-1',
+            private_key: googlePrivateKey,
+            client_email: 'relayer@relayer-1.iam.gserviceaccount.com',
+            client_id: '1234',
+          },
+          key: { key_ring_id: 'ring', key_id: 'evm' },
+        }),
+      ],
+    ] as const)(
+      '%s answering 50 MB (through its SDK): 503 naming the signer and the service, nothing stored',
+      async (type, service, fake, config) => {
+        await other({ KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API: 'true' }, async (ambient) => {
+          const id = uid('huge');
+          fake.answerBytes = FIFTY_MB;
+          try {
+            expectError(
+              await ambient.post('/api/v1/signers', { id, type, config: config() }),
+              503,
+              `Signer ${id}: ${service} (${type}) could not be reached: answer larger than 64 KiB`,
+            );
+          } finally {
+            fake.answerBytes = null;
+          }
+          await notStored(id, ambient);
         });
       },
     );
