@@ -1,12 +1,15 @@
 import { errorBody, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { useTestApp } from '../../support/test-app';
+import { waitFor } from '../../support/wait';
 import { ISO, createRelayer } from '../../factories';
 
 /** Sepolia's chain id, as the test catalogue has it. */
 const SEPOLIA = '0xaa36a7';
+/** The request deadline of this file's app. */
+const REQUEST_TIMEOUT_MS = 1000;
 /** Each answer of the slow node: an EVM check makes three calls one after the other. */
-const ANSWER_DELAY_MS = 600;
+const ANSWER_DELAY_MS = 1500;
 
 describe('POST /api/v1/relayers/{id}/check past REQUEST_TIMEOUT_MS (docs/reference/hardening.md)', () => {
   const node = { nonce: 7, balance: 42 };
@@ -17,7 +20,14 @@ describe('POST /api/v1/relayers/{id}/check past REQUEST_TIMEOUT_MS (docs/referen
   });
   beforeAll(() => rpc.start());
   afterAll(() => rpc.close());
-  const handle = useTestApp({ REQUEST_TIMEOUT_MS: '300', RPC_TIMEOUT_MS: '5000' });
+  // The first check of a relayer is the rounds' (no request deadline); the schedule never comes back.
+  const handle = useTestApp({
+    REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    RPC_TIMEOUT_MS: '5000',
+    RELAYER_HEALTH_CHECKS: 'true',
+    RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '3600',
+    RELAYER_HEALTH_RETRY_SECONDS: '3600',
+  });
   const app = () => handle.current;
 
   const status = (nonce: number, balance: number, checkedAt: string) =>
@@ -38,7 +48,10 @@ describe('POST /api/v1/relayers/{id}/check past REQUEST_TIMEOUT_MS (docs/referen
       custom_rpc_urls: [{ url: rpc.url('/slow'), weight: 100 }],
     });
     const id = relayer.id as string;
-    const first = await app().post(`/api/v1/relayers/${id}/check`).expect(200);
+    const first = await waitFor('the first check, made by the rounds', async () => {
+      const res = await app().get(`/api/v1/relayers/${id}/status`).expect(200);
+      return (res.body as { data: { checked_at: string | null } }).data.checked_at === null ? null : res;
+    });
     expect(first.body).toEqual(status(7, 42, ISO));
     const checkedAt = (first.body as { data: { checked_at: string } }).data.checked_at;
     expect(rpc.received).toBe(3);
