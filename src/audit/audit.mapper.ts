@@ -1,4 +1,5 @@
 import { withRawIntegers } from '../common/http/json';
+import { auditSnapshot } from './audit-change';
 import { AuditEventEntity } from './audit-event.entity';
 import { AuditEventResponse } from './dto/audit.dto';
 
@@ -12,7 +13,7 @@ export function toAuditEventResponse(row: AuditEventEntity): AuditEventResponse 
     resource_id: row.resourceId,
     request_id: row.requestId,
     // Snapshots keep amounts beyond 2^53 as bigint (jsonColumn): raw JSON numbers for res.json.
-    before: withRawIntegers(row.before) as AuditEventResponse['before'],
-    after: withRawIntegers(row.after) as AuditEventResponse['after'],
+    before: withRawIntegers(auditSnapshot(row.resourceType, row.before)) as AuditEventResponse['before'],
+    after: withRawIntegers(auditSnapshot(row.resourceType, row.after)) as AuditEventResponse['after'],
   };
 }

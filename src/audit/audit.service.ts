@@ -5,7 +5,7 @@ import { Page } from '../common/http/page';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
 import { CHANGE_RECORDED, type CommittingEvent } from '../database/transactions';
-import type { AuditChange } from './audit-change';
+import { auditSnapshot, type AuditChange } from './audit-change';
 import { toAuditEventResponse } from './audit.mapper';
 import { AuditRepository } from './audit.repository';
 import { AuditEventResponse, AuditQueryDto } from './dto/audit.dto';
@@ -61,8 +61,8 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
       resourceType: event.resource,
       resourceId: event.id,
       requestId: context?.requestId ?? '',
-      before: event.before,
-      after: event.after,
+      before: auditSnapshot(event.resource, event.before),
+      after: auditSnapshot(event.resource, event.after),
     });
   }
 

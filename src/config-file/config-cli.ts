@@ -7,7 +7,14 @@ import { loadConfig, type AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { CreateNotificationDto } from '../notifications/notifications.service';
 import { CreateRelayerDto } from '../relayers/relayers.service';
-import { describePlan, planChanges, underEntry, type StoredState } from './config-plan';
+import { describePlan, planChanges, underEntry, type FieldDigests, type StoredState } from './config-plan';
+
+interface AppliedRow {
+  kind: string;
+  id: string;
+  digest: string;
+  fields: string | null;
+}
 
 /**
  * `npm run config -- check|plan [file]` (docs/reference/config-file.md#35-checking-and-planning-without-starting):
@@ -52,9 +59,10 @@ async function readState(config: AppConfig): Promise<StoredState> {
   }
   const dataSource = await new DataSource(buildDataSourceOptions(config.database)).initialize();
   const rows = async <T>(sql: string): Promise<T[]> => (await dataSource.query(sql).catch(() => [])) as T[];
-  const applied = await rows<{ kind: string; id: string; digest: string }>(
-    'SELECT kind, id, digest FROM config_entries',
-  );
+  // Before the migration that added `fields`, the rows have none: every changed entry writes every field.
+  const applied = await dataSource
+    .query<AppliedRow[]>('SELECT kind, id, digest, fields FROM config_entries')
+    .catch(() => rows<AppliedRow>('SELECT kind, id, digest, NULL AS fields FROM config_entries'));
   const relayers = await rows<{ id: string }>('SELECT id, network, network_type, signer_id FROM relayers');
   const notifications = await rows<{ id: string }>('SELECT id FROM notifications');
   await dataSource.destroy();
@@ -63,7 +71,12 @@ async function readState(config: AppConfig): Promise<StoredState> {
     ...notifications.map(({ id }) => [`notification:${id}`, {}] as const),
   ]);
   return {
-    applied: new Map(applied.map((row) => [`${row.kind}:${row.id}`, row.digest])),
+    applied: new Map(
+      applied.map(({ kind, id, digest, fields }) => [
+        `${kind}:${id}`,
+        { digest, fields: fields === null ? null : (JSON.parse(fields) as FieldDigests) },
+      ]),
+    ),
     find: (kind, id) => Promise.resolve((stored.get(`${kind}:${id}`) as Record<string, unknown>) ?? null),
   };
 }

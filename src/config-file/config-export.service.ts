@@ -4,6 +4,7 @@ import { NetworksService } from '../networks/networks.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RelayersService } from '../relayers/relayers.service';
 import { isHostedSignerType, secretFields, SignersService } from '../signers/signers.service';
+import { EnvNames } from './env-names';
 
 type Json = Record<string, unknown>;
 
@@ -14,12 +15,6 @@ export interface ExportedConfig {
   notifications: Json[];
   relayers: Json[];
 }
-
-/** `{"type": "env"}` naming `<PREFIX>_<ID>_<SUFFIX>`: the id upper-cased, every character other than A-Z and 0-9 as `_`. */
-const envSecret = (prefix: string, id: string, suffix: string): Json => ({
-  type: 'env',
-  value: [prefix, id, suffix].map((part) => part.toUpperCase().replace(/[^A-Z0-9]/g, '_')).join('_'),
-});
 
 const RELAYER_FIELDS = ['id', 'name', 'network', 'network_type', 'signer_id', 'paused'] as const;
 const OPTIONAL_RELAYER_FIELDS = ['notification_id', 'policies', 'custom_rpc_urls'] as const;
@@ -35,25 +30,26 @@ export class ConfigExportService {
 
   /** Secrets become `env` references; RPC URLs are masked as in every answer; runtime state is left out. */
   async export(): Promise<ExportedConfig> {
+    const env = new EnvNames();
     const networks = (await all((query) => this.networks.list(query))).map(
       ({ id: _id, name, network_type: type, ...fields }) => ({ type, network: name, ...fields }),
     );
     const signers = (await all((query) => this.signers.list(query))).map(({ id, type, config }) => {
       if (!isHostedSignerType(type))
-        return { id, type: 'plain', config: { key: envSecret('SIGNER', id, 'KEY') } };
+        return { id, type: 'plain', config: { key: env.reference('SIGNER', id, 'KEY') } };
       // A hosted signer keeps its shown fields; each credential becomes SIGNER_<ID>_<FIELD>.
       const exported = structuredClone(config) as Record<string, Json>;
       for (const field of secretFields(type, config)) {
         const [group, name] = field.includes('.') ? field.split('.') : [null, field];
         const holder = group === null ? exported : (exported[group] as Record<string, Json>);
-        holder[name] = envSecret('SIGNER', id, field);
+        holder[name] = env.reference('SIGNER', id, field);
       }
       return { id, type, config: exported };
     });
     const notifications = (await all((query) => this.notifications.list(query))).map(
       ({ has_signing_key: hasKey, ...notification }) => ({
         ...notification,
-        ...(hasKey ? { signing_key: envSecret('NOTIFICATION', notification.id, 'SIGNING_KEY') } : {}),
+        ...(hasKey ? { signing_key: env.reference('NOTIFICATION', notification.id, 'SIGNING_KEY') } : {}),
       }),
     );
     const relayers = (await all((query) => this.relayers.list(query))).map((relayer) => {
@@ -63,6 +59,7 @@ export class ConfigExportService {
       ];
       return Object.fromEntries(fields.map((field) => [field, relayer[field]]));
     });
+    env.assign();
     return { networks, signers, notifications, relayers };
   }
 }

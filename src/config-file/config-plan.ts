@@ -4,6 +4,15 @@ import { CatalogueConfigError, type ConfigFile } from '../catalogue/catalogue.mo
 
 export type EntryKind = 'relayer' | 'notification';
 
+/** Each field of an entry to the SHA-256 of its value: what was applied, never the value (a signing key is one). */
+export type FieldDigests = Readonly<Record<string, string>>;
+
+/** What config_entries holds of an entry as last applied; `fields` null for a row of before they were kept. */
+export interface AppliedEntry {
+  readonly digest: string;
+  readonly fields: FieldDigests | null;
+}
+
 /** One change reconciliation makes (docs/reference/config-file.md#2-reconciliation-at-every-start). */
 export interface PlannedChange {
   readonly kind: EntryKind;
@@ -13,39 +22,70 @@ export interface PlannedChange {
   readonly at: string;
   readonly body: Readonly<Record<string, unknown>>;
   readonly digest: string;
+  readonly fields: FieldDigests;
+  /** For an update, the fields a PATCH writes: those whose value in the file changed since last applied. */
+  readonly written: readonly string[];
 }
+
+/** An entry whose digests are recorded without a write (the file changed nothing a PATCH could write). */
+export type RecordedEntry = Pick<PlannedChange, 'kind' | 'id' | 'digest' | 'fields'>;
 
 interface Plan {
   readonly changes: readonly PlannedChange[];
+  readonly recorded: readonly RecordedEntry[];
   /** Applied entries that are no longer in the file (kept): `relayer 'id'`. */
   readonly removed: readonly string[];
 }
 
-/** What reconciliation needs to know of the database: the digests applied, and what is stored. */
+/** What reconciliation needs to know of the database: what was applied, and what is stored. */
 export interface StoredState {
-  /** `<kind>:<id>` to the digest last applied. */
-  readonly applied: ReadonlyMap<string, string>;
+  /** `<kind>:<id>` to what was last applied. */
+  readonly applied: ReadonlyMap<string, AppliedEntry>;
   /** null when not stored; for a relayer, its fields that cannot change. */
   find(kind: EntryKind, id: string): Promise<Readonly<Record<string, unknown>> | null>;
 }
 
 const IMMUTABLE = ['network', 'network_type', 'signer_id'] as const;
 
-/** Create what is not stored, update what changed since it was applied, leave the rest alone. */
+/** The fields a PATCH of the API may write, per kind. */
+export const WRITABLE: Readonly<Record<EntryKind, readonly string[]>> = {
+  relayer: ['name', 'paused', 'notification_id', 'custom_rpc_urls', 'policies'],
+  notification: ['type', 'url', 'signing_key'],
+};
+
+/**
+ * Create what is not stored; of what changed since it was applied, write only the fields whose value
+ * in the file changed, so that the API's changes to the others stay. An entry applied before the
+ * field digests were kept (or never applied, yet stored) has every field written, and one whose
+ * entry is unchanged only gets its field digests recorded.
+ */
 export async function planChanges(file: ConfigFile, state: StoredState): Promise<Plan> {
   const changes: PlannedChange[] = [];
+  const recorded: RecordedEntry[] = [];
   const seen = new Set<string>();
   // Notifications first: relayers may name them.
   const sections = [['notification', file.notifications] as const, ['relayer', file.relayers] as const];
   const entries = sections.flatMap(([kind, list]) =>
-    list.map(({ id, body }, i) => ({ kind, id, at: `${kind}s[${i}]`, body, digest: digestOf(body) })),
+    list.map(({ id, body }, i) => ({
+      kind,
+      id,
+      at: `${kind}s[${i}]`,
+      body,
+      digest: digestOf(body),
+      fields: fieldDigestsOf(body),
+    })),
   );
   for (const entry of entries) {
     const key = `${entry.kind}:${entry.id}`;
     seen.add(key);
+    const applied = state.applied.get(key);
     const stored = await state.find(entry.kind, entry.id);
-    if (stored === null) changes.push({ ...entry, action: 'create' });
-    else if (state.applied.get(key) !== entry.digest) {
+    if (stored === null) {
+      changes.push({ ...entry, action: 'create', written: [] });
+    } else if (applied?.digest === entry.digest) {
+      // The file holds what was applied: its field digests are those of the last applied entry.
+      if (applied.fields === null) recorded.push(entry);
+    } else {
       const changed = IMMUTABLE.find(
         (field) => entry.kind === 'relayer' && entry.body[field] !== stored[field],
       );
@@ -55,14 +95,19 @@ export async function planChanges(file: ConfigFile, state: StoredState): Promise
             'delete the relayer through the API first',
         );
       }
-      changes.push({ ...entry, action: 'update' });
+      const before = applied?.fields ?? null;
+      const written = WRITABLE[entry.kind].filter(
+        (field) => before === null || before[field] !== entry.fields[field],
+      );
+      if (written.length === 0) recorded.push(entry);
+      else changes.push({ ...entry, action: 'update', written });
     }
   }
   const removed = [...state.applied.keys()]
     .filter((key) => !seen.has(key))
     .sort()
     .map((key) => key.replace(/^(\w+):(.*)$/, "$1 '$2'"));
-  return { changes, removed };
+  return { changes, recorded, removed };
 }
 
 /** A problem of the API (a ValidationError's line) under the entry's path: `relayers[0].name must be ...`. */
@@ -74,9 +119,21 @@ export function underEntry(at: string, problem: string): string {
 export function describePlan(file: string, plan: Plan): string[] {
   const name = path.basename(file);
   return [
-    ...plan.changes.map((change) => `${change.action} ${change.kind} '${change.id}' (${change.at})`),
+    ...plan.changes.map(
+      ({ action, kind, id, at, written }) =>
+        `${action} ${kind} '${id}' (${at})${action === 'update' ? `: ${written.join(', ')}` : ''}`,
+    ),
     ...plan.removed.map((entry) => `${entry} is no longer in ${name}: kept as it is`),
   ];
+}
+
+/** Each field present (not undefined) to its digest: an absent field has none. */
+export function fieldDigestsOf(body: Readonly<Record<string, unknown>>): FieldDigests {
+  return Object.fromEntries(
+    Object.entries(body)
+      .filter(([, value]) => value !== undefined)
+      .map(([field, value]) => [field, digestOf(value)]),
+  );
 }
 
 /** Keys sorted at every level, so that reordering a file's keys is no change. */

@@ -14,9 +14,15 @@ import {
 import { RelayerCreateRules, RelayerPatchRules, RelayersService } from '../relayers/relayers.service';
 import { ConfigEntriesRepository } from './config-entries.repository';
 import { describePlan, planChanges, underEntry } from './config-plan';
-import type { EntryKind, PlannedChange } from './config-plan';
+import type { EntryKind, PlannedChange, RecordedEntry } from './config-plan';
 
 const RETRY_MS = 2000;
+
+/** What a PATCH writes for a field the file no longer has; absent: the field is left as it is. */
+const RESET: Readonly<Record<EntryKind, Readonly<Record<string, unknown>>>> = {
+  relayer: { notification_id: null, custom_rpc_urls: null, policies: null },
+  notification: { signing_key: '' },
+};
 
 /**
  * Applies the file's relayers and notifications at every start, after the migrations, through
@@ -59,7 +65,7 @@ export class ConfigReconciler implements OnApplicationBootstrap {
     return this.dialect.exclusively(async () => {
       const rows = await this.entries.findAll();
       const plan = await planChanges(this.file, {
-        applied: new Map(rows.map((row) => [`${row.kind}:${row.id}`, row.digest])),
+        applied: new Map(rows.map(({ kind, id, digest, fields }) => [`${kind}:${id}`, { digest, fields }])),
         find: (kind, id) => this.storedState(kind, id),
       });
       for (const line of describePlan(this.file.file, plan)) this.logger.log(line);
@@ -67,6 +73,7 @@ export class ConfigReconciler implements OnApplicationBootstrap {
       await RequestContext.runAs(actor, async () => {
         for (const change of plan.changes) await this.apply(change);
       });
+      for (const entry of plan.recorded) await this.record(entry);
     });
   }
 
@@ -82,22 +89,31 @@ export class ConfigReconciler implements OnApplicationBootstrap {
         throw new CatalogueConfigError(`CONFIG_FILE ${this.file.file}: ${problems.join('; ')}`);
       }
     }
-    const row = { kind: change.kind, id: change.id, digest: change.digest, appliedAt: new Date() };
-    await this.entries.put(row);
+    await this.record(change);
   }
 
-  /** A create as POST; an update sends every field a PATCH may change, so the stored entry becomes the file's. */
-  private async write({ kind, id, action, body }: PlannedChange): Promise<unknown> {
+  private async record({ kind, id, digest, fields }: RecordedEntry): Promise<void> {
+    await this.entries.put({ kind, id, digest, fields, appliedAt: new Date() });
+  }
+
+  /**
+   * A create as POST; an update is a PATCH of the fields the file changed since last applied (a field
+   * the file no longer has is reset, as an absent field of a create would be), so the others keep
+   * what the API made of them.
+   */
+  private async write({ kind, id, action, body, written }: PlannedChange): Promise<unknown> {
+    const patch: Record<string, unknown> = {};
+    for (const field of written) {
+      const value = body[field] ?? RESET[kind][field];
+      if (value !== undefined) patch[field] = value;
+    }
     if (kind === 'notification') {
       if (action === 'create') {
         return this.notifications.create(await validateBody(this.notificationCreate, body));
       }
-      const patch = { type: body.type, url: body.url, signing_key: body.signing_key ?? '' };
       return this.notifications.update(id, await validateBody(this.notificationPatch, patch));
     }
     if (action === 'create') return this.relayers.create(await validateBody(this.relayerCreate, body));
-    const { name, paused, notification_id = null, custom_rpc_urls = null, policies = null } = body;
-    const patch = { name, paused, notification_id, custom_rpc_urls, policies };
     const params = { relayer_id: id };
     return this.relayers.update(id, await validateBody(this.relayerPatch, patch, params));
   }

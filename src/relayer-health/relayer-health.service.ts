@@ -5,6 +5,7 @@ import { NetworksService } from '../networks/networks.service';
 import type { NetworkType } from '../catalogue/catalogue.service';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { stringifyJson, withRawIntegers } from '../common/http/json';
+import { RequestDeadline } from '../common/http/request-deadline';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
@@ -67,17 +68,22 @@ export class RelayerHealthService {
     }) as BalanceResponse;
   }
 
-  /** Waits for another instance's check of the relayer to end, then checks. */
+  /**
+   * Waits for another instance's check of the relayer to end, then checks. Once the request's 504 is
+   * answered, the check stops: no further RPC call, and no verdict applied (docs/reference/hardening.md).
+   */
   async checkNow(relayerId: string): Promise<RelayerStatusResponse> {
     await this.existing(relayerId);
+    const stop = RequestDeadline.current()?.signal;
     const deadline = Date.now() + this.leaseMs();
     let lease = await this.claim(relayerId);
     while (lease === null && Date.now() <= deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
+      stop?.throwIfAborted();
       lease = await this.claim(relayerId);
     }
     // Past the deadline the check runs all the same; without a lease it records nothing.
-    await this.run(relayerId, lease ?? '');
+    await this.run(relayerId, lease ?? '', stop);
     return this.status(relayerId);
   }
 
@@ -93,11 +99,17 @@ export class RelayerHealthService {
     return (await this.checks.claim(relayerId, lease, now, until)) ? lease : null;
   }
 
-  private async run(relayerId: string, lease: string): Promise<void> {
+  private async run(relayerId: string, lease: string, stop?: AbortSignal): Promise<void> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) return;
     const networkUrls = (await this.networks.rpcUrls(relayer.networkType, relayer.network)) ?? [];
-    const result = await this.probe(relayer, networkUrls, new JsonRpcBatch(this.rpc.fetch));
+    const rpc = new JsonRpcBatch((url, body) => this.rpc.fetch(url, body, stop));
+    const result = await this.probe(relayer, networkUrls, rpc, stop);
+    if (stop?.aborted) {
+      // Its calls were cut short: not a verdict. The check is left to the rounds, as it was.
+      await this.checks.release(relayerId, lease);
+      stop.throwIfAborted();
+    }
     await this.apply(relayer, lease, checkBasis(relayer, networkUrls), result);
   }
 
@@ -198,10 +210,12 @@ export class RelayerHealthService {
     relayer: RelayerEntity,
     networkUrls: readonly RpcUrl[],
     rpc: JsonRpcBatch,
+    stop?: AbortSignal,
   ): Promise<ProbeResult> {
     const started = performance.now();
     const result = await this.probeWith(relayer, networkUrls, rpc);
-    this.metrics.observe(relayer.networkType, result, (performance.now() - started) / 1000);
+    if (!stop?.aborted)
+      this.metrics.observe(relayer.networkType, result, (performance.now() - started) / 1000);
     return result;
   }
 

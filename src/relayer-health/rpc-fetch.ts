@@ -18,10 +18,17 @@ export class RpcFetch implements OnApplicationShutdown {
     this.agent = new PolicyAgent(config.rpcUrlPolicy, resolver, { connections: 8 });
   }
 
-  readonly fetch = async (url: string, body: string): Promise<{ status: number; text: string }> => {
+  /** `stop` (a request's deadline) ends the call too, and refuses any call made after it. */
+  readonly fetch = async (
+    url: string,
+    body: string,
+    stop?: AbortSignal,
+  ): Promise<{ status: number; text: string }> => {
+    stop?.throwIfAborted();
     const refusal = checkUrl(url, this.config.rpcUrlPolicy);
     if (refusal !== null) throw new RefusedUrlError(refusal);
     const timeout = AbortSignal.timeout(this.config.healthChecks.rpcTimeoutMs);
+    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
     const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([loadUndici(), this.agent.get()]);
     // The signal also ends the body's stream: a slow drip is bounded by RPC_TIMEOUT_MS as a whole.
     const response = await undiciFetch(url, {
@@ -29,7 +36,7 @@ export class RpcFetch implements OnApplicationShutdown {
       headers: { 'content-type': 'application/json' },
       body,
       redirect: 'error',
-      signal: timeout,
+      signal,
       dispatcher,
     });
     const bytes = await readAtMost(response, MAX_ANSWER_BYTES);

@@ -14,6 +14,7 @@ import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { DomainError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
+import { DeadlineExceededError } from './request-deadline';
 
 export const errorEnvelope = (message: string) => ({ success: false, data: null, message, error: message });
 
@@ -56,7 +57,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private send(response: Response, exception: unknown, { status, message, kind, allow }: Answer): void {
     if (kind) response.locals.answeredError = kind;
     if (response.headersSent) {
-      this.logger.error({ err: exception }, 'error after the response was sent');
+      // Work that ended because its 504 was answered is no error.
+      if (!(exception instanceof DeadlineExceededError)) {
+        this.logger.error({ err: exception }, 'error after the response was sent');
+      }
       return;
     }
     if (allow) response.setHeader('Allow', allow.join(', '));

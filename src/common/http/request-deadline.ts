@@ -9,6 +9,7 @@ export class RequestDeadline {
   #expired = false;
   #committing = 0;
   #committed = false;
+  #aborted: AbortController | undefined;
 
   constructor(private readonly expiresAt: number) {}
 
@@ -24,6 +25,16 @@ export class RequestDeadline {
     return RequestDeadline.storage.exit(work);
   }
 
+  /**
+   * Aborted, with a DeadlineExceededError, when the 504 is answered: work the request started and
+   * that nobody waits for any more (the probes of `POST .../check`) stops there.
+   */
+  get signal(): AbortSignal {
+    this.#aborted ??= new AbortController();
+    if (this.#expired) this.#aborted.abort(new DeadlineExceededError());
+    return this.#aborted.signal;
+  }
+
   remainingMs(): number {
     return Math.max(0, this.expiresAt - Date.now());
   }
@@ -32,6 +43,7 @@ export class RequestDeadline {
   expire(): boolean {
     if (this.#committing > 0 || this.#committed) return false;
     this.#expired = true;
+    this.#aborted?.abort(new DeadlineExceededError());
     return true;
   }
 

@@ -143,7 +143,7 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
       [
         'notification.create',
         writer.id,
-        { id: 'aud-hook', type: 'webhook', url: 'https://hooks.example.org/audit', has_signing_key: true },
+        { id: 'aud-hook', type: 'webhook', url: 'https://hooks.example.org/***', has_signing_key: true },
       ],
     ]);
     const signer = (await audit('resource_type=signer&resource_id=aud-signer')).data;
@@ -173,6 +173,53 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
         },
       ],
     ]);
+    const everything = await app().get('/api/v1/audit?per_page=100').expect(200);
+    expect(secrets.foundIn(everything.text)).toEqual([]);
+  });
+
+  it('masks a notification URL as RPC URLs are masked: a Slack token in the path never reaches the trail', async () => {
+    const token = secrets.add(`XXXX${randomBytes(12).toString('hex')}`);
+    const rotated = secrets.add(`YYYY${randomBytes(12).toString('hex')}`);
+    const id = uid('aud-slack');
+    const created = await asWriter('post', '/api/v1/notifications', {
+      id,
+      url: `https://hooks.slack.com/services/T000/B000/${token}`,
+    }).expect(201);
+    const updated = await asWriter('patch', `/api/v1/notifications/${id}`, {
+      url: `https://hooks.slack.com/services/T000/B000/${rotated}?channel=ops`,
+    }).expect(200);
+    const deleted = await asWriter('delete', `/api/v1/notifications/${id}`).expect(200);
+    const masked = {
+      id,
+      type: 'webhook',
+      url: 'https://hooks.slack.com/services/T000/B000/***',
+      has_signing_key: false,
+    };
+    const maskedAfterUpdate = {
+      ...masked,
+      url: 'https://hooks.slack.com/services/T000/B000/***?channel=***',
+    };
+    const writerActor = { type: 'api_key', id: writer.id, name: 'deploy pipeline' };
+    const record = (action: string, response: { headers: Record<string, string> }) => ({
+      id: UUID,
+      at: ISO,
+      actor: writerActor,
+      action: `notification.${action}`,
+      resource_type: 'notification',
+      resource_id: id,
+      request_id: response.headers['x-request-id'],
+    });
+    // audit() also asserts that neither token is anywhere in the answer.
+    expect(await audit(`resource_type=notification&resource_id=${id}`)).toEqual({
+      success: true,
+      error: null,
+      pagination: { current_page: 1, per_page: 10, total_items: 3 },
+      data: [
+        { ...record('delete', deleted), before: maskedAfterUpdate, after: null },
+        { ...record('update', updated), before: masked, after: maskedAfterUpdate },
+        { ...record('create', created), before: null, after: masked },
+      ],
+    });
     const everything = await app().get('/api/v1/audit?per_page=100').expect(200);
     expect(secrets.foundIn(everything.text)).toEqual([]);
   });

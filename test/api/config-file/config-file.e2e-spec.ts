@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -283,6 +284,11 @@ describe('reconciliation at every start, and the export', () => {
     if (!app) throw new Error('no app');
     return app;
   };
+  /** The start log's updates of a relayer, in all the starts of this file's process. */
+  const updatesOf = async (id: string): Promise<string[]> =>
+    (await current().waitForLog(new RegExp(`update relayer '${id}'`))).map(
+      (line) => (JSON.parse(line) as { msg: string }).msg,
+    );
   const auditOf = async (id: string): Promise<Json[]> =>
     (await current().get(`/api/v1/audit?resource_id=${id}&per_page=100`).expect(200)).body.data as Json[];
 
@@ -374,6 +380,9 @@ describe('reconciliation at every start, and the export', () => {
     await restart(config(([relayer, second]) => [{ ...relayer, paused: true }, second]));
     const relayer = await current().get('/api/v1/relayers/fixture-relayer').expect(200);
     expect((relayer.body as { data: Json }).data).toMatchObject({ paused: true, name: 'Fixture relayer' });
+    expect(await updatesOf('fixture-relayer')).toEqual([
+      "update relayer 'fixture-relayer' (relayers[0]): paused",
+    ]);
     const [update] = await auditOf('fixture-relayer');
     expect(update).toMatchObject({
       actor: { type: 'config', id: null, name: 'config.json' },
@@ -389,6 +398,54 @@ describe('reconciliation at every start, and the export', () => {
     const auditCount = (await auditOf('fixture-relayer')).length;
     await restart(config(([first, second]) => [{ ...first, paused: true }, second]));
     expect((await auditOf('fixture-relayer')).length).toBe(auditCount);
+  });
+
+  it('keeps an incident pause made through the API when the file renames the relayer: only the name is written', async () => {
+    const paused = await current().patch('/api/v1/relayers/fixture-stellar', { paused: true }).expect(200);
+    expect((paused.body as { data: Json }).data).toMatchObject({
+      name: 'Renamed through the API',
+      paused: true,
+    });
+    await restart(
+      config(([relayer, second]) => [
+        { ...relayer, paused: true },
+        { ...second, name: 'Stellar relayer, renamed in the file' },
+      ]),
+    );
+    const stellar = await current().get('/api/v1/relayers/fixture-stellar').expect(200);
+    expect(stellar.body).toEqual(
+      successBody({
+        id: 'fixture-stellar',
+        name: 'Stellar relayer, renamed in the file',
+        network: 'lumen-test',
+        network_type: 'stellar',
+        address: KEY1.stellar,
+        signer_id: 'fixture-signer',
+        notification_id: null,
+        paused: true,
+        system_disabled: false,
+        disabled_reason: null,
+        custom_rpc_urls: null,
+        policies: null,
+        created_at: ISO,
+        updated_at: ISO,
+      }),
+    );
+    expect(await updatesOf('fixture-stellar')).toEqual([
+      "update relayer 'fixture-stellar' (relayers[1]): name",
+    ]);
+    const [update] = await auditOf('fixture-stellar');
+    expect({
+      actor: update.actor,
+      action: update.action,
+      before: update.before,
+      after: update.after,
+    }).toEqual({
+      actor: { type: 'config', id: null, name: 'config.json' },
+      action: 'relayer.update',
+      before: (paused.body as { data: Json }).data,
+      after: (stellar.body as { data: Json }).data,
+    });
   });
 
   it('keeps a removed entry (named in the log) and creates an added one', async () => {
@@ -424,6 +481,24 @@ describe('reconciliation at every start, and the export', () => {
 
   it('exports the managed state, and a fresh instance on the export answers the same', async () => {
     await restart(config(([relayer]) => [{ ...relayer, paused: true }]));
+    // Ids that map to the environment names of others: each secret gets a name of its own.
+    const signerKey = secrets.add(randomBytes(32).toString('hex'));
+    await current()
+      .post('/api/v1/signers', { id: 'fixture_signer', type: 'plain', config: { key: signerKey } })
+      .expect(201);
+    const hookKeys = {
+      'n-a': secrets.add(randomBytes(24).toString('hex')),
+      N_A: secrets.add(randomBytes(24).toString('hex')),
+    };
+    for (const [id, signingKey] of Object.entries(hookKeys)) {
+      await current()
+        .post('/api/v1/notifications', {
+          id,
+          url: `https://hooks.example.com/${id}`,
+          signing_key: signingKey,
+        })
+        .expect(201);
+    }
     const exported = await current().get('/api/v1/config').expect(200);
     const data = (exported.body as { data: Json }).data;
     expect(exported.body).toEqual(successBody(data));
@@ -433,6 +508,11 @@ describe('reconciliation at every start, and the export', () => {
         type: 'plain',
         config: { key: { type: 'env', value: 'SIGNER_FIXTURE_SIGNER_KEY' } },
       },
+      {
+        id: 'fixture_signer',
+        type: 'plain',
+        config: { key: { type: 'env', value: 'SIGNER_FIXTURE_SIGNER_KEY_2' } },
+      },
     ]);
     expect(data.notifications).toEqual([
       {
@@ -440,6 +520,18 @@ describe('reconciliation at every start, and the export', () => {
         type: 'webhook',
         url: receiver.url(hookPath),
         signing_key: { type: 'env', value: 'NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY' },
+      },
+      {
+        id: 'n-a',
+        type: 'webhook',
+        url: 'https://hooks.example.com/n-a',
+        signing_key: { type: 'env', value: 'NOTIFICATION_N_A_SIGNING_KEY_2' },
+      },
+      {
+        id: 'N_A',
+        type: 'webhook',
+        url: 'https://hooks.example.com/N_A',
+        signing_key: { type: 'env', value: 'NOTIFICATION_N_A_SIGNING_KEY' },
       },
     ]);
     expect((data.networks as Json[]).find((n) => n.network === 'hollow-dev')).toEqual({
@@ -478,7 +570,10 @@ describe('reconciliation at every start, and the export', () => {
       DATABASE_URL: fresh.url,
       CONFIG_FILE: exportFile,
       SIGNER_FIXTURE_SIGNER_KEY: KEY1.hex,
+      SIGNER_FIXTURE_SIGNER_KEY_2: signerKey,
       NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY,
+      NOTIFICATION_N_A_SIGNING_KEY: hookKeys.N_A,
+      NOTIFICATION_N_A_SIGNING_KEY_2: hookKeys['n-a'],
     });
     try {
       expect(await lists(copy)).toEqual(before);
@@ -516,7 +611,7 @@ describe('reconciliation at every start, and the export', () => {
     const auditCount = (await auditOf('fixture-relayer')).length;
     expect(run('plan', 'config/changed.json')).toEqual({
       status: 0,
-      stdout: `update relayer 'fixture-relayer' (relayers[0])\n${kept.map((line) => line.replace('config.json', 'changed.json')).join('\n')}\n`,
+      stdout: `update relayer 'fixture-relayer' (relayers[0]): name\n${kept.map((line) => line.replace('config.json', 'changed.json')).join('\n')}\n`,
       stderr: '',
     });
     const relayer = await current().get('/api/v1/relayers/fixture-relayer').expect(200);
