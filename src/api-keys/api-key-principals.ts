@@ -84,7 +84,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     this.subscriber?.disconnect();
   }
 
-  async findPrincipal(token: string): Promise<Principal | null> {
+  async findPrincipal(token: string, beforeLookup?: () => void): Promise<Principal | null> {
     if (!API_KEY_PATTERN.test(token)) return null;
     const digest = digestOf(token);
     const now = Date.now();
@@ -94,6 +94,8 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
       this.unknown.delete(digest);
     }
     const cached = this.entries.get(digest);
+    // A token no key was found for here: its address's failure budget decides whether it costs a query.
+    if (!cached) beforeLookup?.();
     const fresh = cached && now - cached.fetchedAt < (this.subscribed ? SHARED_TTL_MS : LOCAL_TTL_MS);
     const entry = fresh ? cached : await this.fetch(digest, now);
     if (!entry) return null;
