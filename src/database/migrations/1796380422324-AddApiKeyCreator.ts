@@ -1,7 +1,7 @@
 import { TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * docs/reference/keys-and-audit.md#children: the key that created a key (null when the administrator
+ * docs/reference/keys-and-audit.md#110-a-keys-children: the key that created a key (null when the administrator
  * did), so that a key's children expire with it and are revoked with it. Indexed: a revocation finds a
  * key's children by it.
  */

@@ -7,7 +7,7 @@ import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/te
 import { waitFor } from '../../support/wait';
 import { ISO, ISO_PATTERN, UUID } from '../../factories';
 
-/** docs/reference/keys-and-audit.md#110-a-keys-children (contract 18.1: a key's children do not outlive it). */
+/** docs/reference/keys-and-audit.md#110-a-keys-children: a key's children do not outlive it. */
 
 interface CreatedKey {
   id: string;
