@@ -61,7 +61,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     if (!this.redis) return;
     const subscriber = this.redis.duplicate({ enableOfflineQueue: true });
     this.subscriber = subscriber;
-    subscriber.on('message', (_channel: string, id: string) => this.forget(id));
+    subscriber.on('message', (_channel: string, id: string) => this.forget(new Set([id])));
     // Entries fetched before a (re)subscription may have missed a revocation: start afresh.
     subscriber.on('ready', () => {
       subscriber.subscribe(CHANNEL).then(
@@ -84,7 +84,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     this.subscriber?.disconnect();
   }
 
-  async findPrincipal(token: string): Promise<Principal | null> {
+  async findPrincipal(token: string, beforeLookup?: () => void): Promise<Principal | null> {
     if (!API_KEY_PATTERN.test(token)) return null;
     const digest = digestOf(token);
     const now = Date.now();
@@ -94,6 +94,8 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
       this.unknown.delete(digest);
     }
     const cached = this.entries.get(digest);
+    // A token no key was found for here: its address's failure budget decides whether it costs a query.
+    if (!cached) beforeLookup?.();
     const fresh = cached && now - cached.fetchedAt < (this.subscribed ? SHARED_TTL_MS : LOCAL_TTL_MS);
     const entry = fresh ? cached : await this.fetch(digest, now);
     if (!entry) return null;
@@ -108,12 +110,14 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
   }
 
   /** After a revocation committed: this instance at once, the others through Redis (or their TTL). */
-  async revoked(id: string): Promise<void> {
-    this.forget(id);
-    this.lastUsed.delete(id);
+  async revoked(ids: readonly string[]): Promise<void> {
+    this.forget(new Set(ids));
+    for (const id of ids) this.lastUsed.delete(id);
     if (!this.redis) return;
+    const redis = this.redis;
     try {
-      await this.redis.publish(CHANNEL, id);
+      // One message per key: what every instance subscribes to (and has since the channel exists).
+      await Promise.all(ids.map((id) => redis.publish(CHANNEL, id)));
     } catch (error) {
       this.logger.warn(
         { err: error },
@@ -140,9 +144,9 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     return entry;
   }
 
-  private forget(id: string): void {
+  private forget(ids: ReadonlySet<string>): void {
     for (const [digest, entry] of this.entries) {
-      if (entry.principal.id === id) this.entries.delete(digest);
+      if (ids.has(entry.principal.id)) this.entries.delete(digest);
     }
   }
 

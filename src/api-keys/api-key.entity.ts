@@ -32,4 +32,8 @@ export class ApiKeyEntity {
 
   @Column({ name: 'revoked_at', type: 'datetime', precision: 3, nullable: true })
   revokedAt: Date | null;
+
+  /** The key that created it, null when the administrator did: it expires and is revoked with that key. */
+  @Column({ name: 'created_by_key_id', type: 'varchar', length: 36, nullable: true })
+  createdByKeyId: string | null;
 }

@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, type EntityManager } from 'typeorm';
+import { In, IsNull, type EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-repository';
 import { ApiKeyEntity } from './api-key.entity';
+
+/** Far below SQLite's and MySQL's limits on the parameters of one statement. */
+const CHUNK = 500;
+
+function chunks(ids: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) out.push(ids.slice(i, i + CHUNK));
+  return out;
+}
 
 /** Managed API keys; a revoked key keeps its row (revoked_at) and is found by nothing here. */
 @Injectable()
@@ -24,9 +33,54 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
     return { items, total };
   }
 
+  /**
+   * The creator of a key being created, read in that transaction with a shared lock held until it ends
+   * (MySQL; SQLite runs one write transaction at a time): a revocation of the creator either waits
+   * for the new key and then finds it among the creator's children, or commits first and the creator
+   * is not found here.
+   */
+  async findActiveCreator(manager: EntityManager, id: string): Promise<ApiKeyEntity | null> {
+    const [row] = await this.select(
+      `SELECT ${this.columns} FROM ${this.table} WHERE id = ? AND revoked_at IS NULL${this.dialect.lockingRead('share')}`,
+      [id],
+      manager,
+    );
+    return row ?? null;
+  }
+
+  /**
+   * Every active key `id` created, their children, and so on: one statement per generation. Locking
+   * reads, so that a child committed while this transaction ran is seen (MySQL reads the latest rows).
+   */
+  async findActiveDescendants(manager: EntityManager, id: string): Promise<ApiKeyEntity[]> {
+    const found: ApiKeyEntity[] = [];
+    let parents = [id];
+    while (parents.length > 0) {
+      const children: ApiKeyEntity[] = [];
+      for (const chunk of chunks(parents)) {
+        children.push(
+          ...(await this.select(
+            `SELECT ${this.columns} FROM ${this.table} WHERE created_by_key_id IN (${chunk.map(() => '?').join(', ')}) AND revoked_at IS NULL${this.dialect.lockingRead('update')}`,
+            chunk,
+            manager,
+          )),
+        );
+      }
+      found.push(...children);
+      parents = children.map((child) => child.id);
+    }
+    return found;
+  }
+
   async revoke(manager: EntityManager, id: string, at: Date): Promise<boolean> {
     const result = await manager.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: at });
     return (result.affected ?? 0) > 0;
+  }
+
+  async revokeAll(manager: EntityManager, ids: readonly string[], at: Date): Promise<void> {
+    for (const chunk of chunks(ids)) {
+      await manager.update(ApiKeyEntity, { id: In(chunk), revokedAt: IsNull() }, { revokedAt: at });
+    }
   }
 
   /** Never moves last_used_at back (another instance may have written a later use). */

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
-import { ForbiddenError, ValidationError } from '../common/errors/domain-errors';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { Transactions } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
@@ -13,6 +14,13 @@ import { toApiKeyResponse } from './api-key.mapper';
 
 const PREFIX_LENGTH = 8;
 
+/** The earlier of two expiries, null standing for never. */
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a.getTime() <= b.getTime() ? a : b;
+}
+
 /** docs/reference/keys-and-audit.md */
 @Injectable()
 export class ApiKeysService {
@@ -22,34 +30,40 @@ export class ApiKeysService {
     private readonly transactions: Transactions,
   ) {}
 
-  /** A key grants only what it holds (docs/reference/hardening.md), or a manager could mint itself `*`. */
+  /**
+   * A key grants only what it holds (docs/reference/hardening.md), or a manager could mint itself `*`;
+   * and lives no longer than the key that creates it (docs/reference/keys-and-audit.md#110-a-keys-children).
+   */
   async create(dto: CreateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
     if (!holdsAll(caller, dto.permissions)) throw new ForbiddenError();
-    const expiresAt = dto.expires_at ?? null;
-    if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw new ValidationError(EXPIRES_RULE);
+    const asked = dto.expires_at ?? null;
+    if (asked !== null && asked.getTime() <= Date.now()) throw new ValidationError(EXPIRES_RULE);
     const key = `rk_${randomBytes(32).toString('base64url')}`;
     const digest = digestOf(key);
-    const row = Object.assign(new ApiKeyEntity(), {
-      id: randomUUID(),
-      name: dto.name,
-      permissions: [...new Set(dto.permissions)],
-      keyDigest: digest,
-      keyPrefix: key.slice(0, PREFIX_LENGTH),
-      createdAt: new Date(),
-      expiresAt,
-      lastUsedAt: null,
-      revokedAt: null,
-    });
-    const response = toApiKeyResponse(row);
-    await this.transactions.run(async (tx) => {
+    const response = await this.transactions.run(async (tx) => {
+      const creator = caller.type === 'api_key' ? await this.creator(tx.manager, caller.id) : null;
+      const row = Object.assign(new ApiKeyEntity(), {
+        id: randomUUID(),
+        name: dto.name,
+        permissions: [...new Set(dto.permissions)],
+        keyDigest: digest,
+        keyPrefix: key.slice(0, PREFIX_LENGTH),
+        createdAt: new Date(),
+        expiresAt: earliest(asked, creator?.expiresAt ?? null),
+        lastUsedAt: null,
+        revokedAt: null,
+        createdByKeyId: creator?.id ?? null,
+      });
+      const created = toApiKeyResponse(row);
       await this.keys.insert(tx.manager, row);
       await tx.recordChange({
         resource: 'api_key',
         id: row.id,
         operation: 'create',
         before: null,
-        after: response,
+        after: created,
       });
+      return created;
     });
     this.principals.created(digest);
     return { ...response, key };
@@ -68,23 +82,46 @@ export class ApiKeysService {
     return [...(await this.find(id)).permissions];
   }
 
-  /** Only a key whose permissions the caller holds: a narrow manager must not cut off wider keys. */
+  /**
+   * Only a key whose permissions the caller holds: a narrow manager must not cut off wider keys. The
+   * keys it created, theirs and so on go with it, each with its own audit record: they hold no more
+   * than their creator, so whoever may revoke a key may revoke them.
+   */
   async revoke(id: string, caller: Principal): Promise<string> {
-    await this.transactions.run(async (tx) => {
+    const revoked = await this.transactions.run(async (tx) => {
       const row = await this.keys.findActive(id, tx.manager);
       if (!row) throw apiKeyNotFound();
       if (!holdsAll(caller, row.permissions)) throw new ForbiddenError();
-      if (!(await this.keys.revoke(tx.manager, id, new Date()))) throw apiKeyNotFound();
-      await tx.recordChange({
-        resource: 'api_key',
-        id,
-        operation: 'delete',
-        before: toApiKeyResponse(row),
-        after: null,
-      });
+      const at = new Date();
+      if (!(await this.keys.revoke(tx.manager, id, at))) throw apiKeyNotFound();
+      const descendants = await this.keys.findActiveDescendants(tx.manager, id);
+      await this.keys.revokeAll(
+        tx.manager,
+        descendants.map((descendant) => descendant.id),
+        at,
+      );
+      for (const gone of [row, ...descendants]) {
+        await tx.recordChange({
+          resource: 'api_key',
+          id: gone.id,
+          operation: 'delete',
+          before: toApiKeyResponse(gone),
+          after: null,
+        });
+      }
+      return [row, ...descendants].map((gone) => gone.id);
     });
-    await this.principals.revoked(id);
+    await this.principals.revoked(revoked);
     return 'API key revoked successfully';
+  }
+
+  /** Revoked or expired since the request was authenticated: refused as the request would be now. */
+  private async creator(manager: EntityManager, id: string): Promise<ApiKeyEntity> {
+    const row = await this.keys.findActiveCreator(manager, id);
+    if (!row || (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now())) {
+      throw new UnauthorizedError();
+    }
+    return row;
   }
 
   private async find(id: string): Promise<ApiKeyEntity> {

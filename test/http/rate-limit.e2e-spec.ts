@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { expectError } from '../support/envelope';
+import { secrets } from '../support/secrets';
 import { newApiKey, startTestApp, useTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -29,18 +31,64 @@ describe('rate limit in memory (burst 5, 1 request per second)', () => {
   });
 });
 
-describe('rate limit counts only authenticated requests of the key', () => {
-  const handle = useTestApp(LIMITED);
+/** A token of a managed key's shape (rk_ and 43 characters) that no key has: looked up by digest. */
+const randomKeyLike = (): string => `rk_${randomBytes(32).toString('base64url')}`;
 
-  it('15 wrong-token requests do not use up the real key budget', async () => {
-    for (let i = 0; i < 15; i++) {
-      const res = await handle.current
-        .get('/api/v1/notifications', false)
-        .set('Authorization', `Bearer ${newApiKey()}`);
-      expectError(res, 401, 'Unauthorized');
+describe('failed authentications: a budget of their own per client address (docs/reference/rate-limits.md#17-failed-authentications)', () => {
+  const handle = useTestApp(LIMITED);
+  const app = () => handle.current;
+  const as = (token: string, path = '/api/v1/notifications') =>
+    app().get(path, false).set('Authorization', `Bearer ${token}`);
+  const budget = (res: import('supertest').Response) => ({
+    status: res.status,
+    limit: res.headers['x-ratelimit-limit'],
+    remaining: res.headers['x-ratelimit-remaining'],
+  });
+
+  it('401 up to the burst, then 429 without a database lookup; the keys keep their own budgets', async () => {
+    const created = await app().post('/api/v1/api-keys', {
+      name: 'real',
+      permissions: ['notifications:read'],
+    });
+    expect(created.status).toBe(201);
+    const real = secrets.add(created.body.data.key as string);
+    const unused = await app().post('/api/v1/api-keys', {
+      name: 'unused',
+      permissions: ['notifications:read'],
+    });
+    expect(unused.status).toBe(201);
+    const unusedKey = secrets.add(unused.body.data.key as string);
+    expect(budget(await as(real))).toEqual({ status: 200, limit: '5', remaining: '4' });
+
+    const dataSource = app().app.get(DataSource);
+    const lookups = jest.spyOn(dataSource.logger, 'logQuery');
+    const keyLookups = () => lookups.mock.calls.filter(([sql]) => /^SELECT.*key_digest/is.test(sql)).length;
+    try {
+      for (let i = 0; i < 5; i++) expectError(await as(randomKeyLike()), 401, 'Unauthorized');
+      expect(keyLookups()).toBe(5);
+      for (let i = 0; i < 10; i++) expect429(await as(randomKeyLike()));
+      // Every failure counts, and an unknown route answers the same.
+      expect429(await app().get('/api/v1/notifications', false));
+      expect429(await as('rk_short'));
+      expect429(await as(randomKeyLike(), '/api/v1/no-such-route'));
+      expect(keyLookups()).toBe(5);
+    } finally {
+      lookups.mockRestore();
     }
-    for (let i = 0; i < 5; i++) await handle.current.get('/api/v1/notifications').expect(200);
-    expect429(await handle.current.get('/api/v1/notifications'));
+
+    // Neither key's budget was touched: the key's second request, the administrator's third.
+    expect(budget(await as(real))).toEqual({ status: 200, limit: '5', remaining: '3' });
+    expect(budget(await app().get('/api/v1/notifications'))).toEqual({
+      status: 200,
+      limit: '5',
+      remaining: '2',
+    });
+    // A key this instance never found is a token like the others until the address's block ends.
+    const blocked = await as(unusedKey);
+    expect429(blocked);
+    await new Promise((resolve) => setTimeout(resolve, Number(blocked.headers['retry-after']) * 1000 + 100));
+    expect(budget(await as(unusedKey))).toEqual({ status: 200, limit: '5', remaining: '4' });
+    expectError(await as(randomKeyLike()), 401, 'Unauthorized');
   });
 });
 
@@ -75,6 +123,18 @@ describeRedis('rate limit shared through Redis by two instances', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     expect429(await b.get('/api/v1/notifications'));
     expect429(await a.get('/api/v1/notifications'));
+  });
+
+  it('failed authentications through either instance draw on one budget per address', async () => {
+    const statuses: number[] = [];
+    for (const app of [a, b, a, b, a]) {
+      statuses.push(
+        (await app.get('/api/v1/relayers', false).set('Authorization', `Bearer ${randomKeyLike()}`)).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    expect429(await b.get('/api/v1/relayers', false).set('Authorization', `Bearer ${randomKeyLike()}`));
+    expect429(await a.get('/api/v1/relayers', false).set('Authorization', `Bearer ${randomKeyLike()}`));
   });
 
   it('readiness names Redis as up', async () => {

@@ -12,6 +12,8 @@ import request from 'supertest';
 import { API_PREFIX } from '../../src/bootstrap';
 import { ApiKeyVerifier } from '../../src/common/auth/api-key-verifier';
 import { Authenticator } from '../../src/common/auth/authenticator';
+import { FailedAuthentications } from '../../src/common/rate-limit/failed-authentications';
+import { FixedWindowThrottlerStorage } from '../../src/common/rate-limit/fixed-window-storage';
 import { BearerAuthGuard } from '../../src/common/auth/bearer-auth.guard';
 import type { Grant, Principal } from '../../src/common/auth/principal';
 import { ApiExceptionFilter } from '../../src/common/http/api-exception.filter';
@@ -68,6 +70,10 @@ export async function controllerSlice(controller: Type, stubs: Provider[]): Prom
         ...stubs,
         { provide: APP_CONFIG, useValue: config },
         { provide: ApiKeyVerifier, useValue: new ApiKeyVerifier(config.auth.apiKey) },
+        {
+          provide: FailedAuthentications,
+          useValue: new FailedAuthentications(new FixedWindowThrottlerStorage(), config),
+        },
         Authenticator,
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },

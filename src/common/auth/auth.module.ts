@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { Authenticator } from './authenticator';
 
 @Module({
+  imports: [RateLimitModule],
   providers: [
     {
       provide: ApiKeyVerifier,

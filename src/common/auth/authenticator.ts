@@ -1,27 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { clientAddress, FailedAuthentications } from '../rate-limit/failed-authentications';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { ADMIN, type Principal } from './principal';
 
 /** Provided by the api-keys module. */
 export interface ApiKeyStore {
-  findPrincipal(token: string): Promise<Principal | null>;
+  /**
+   * `beforeLookup` is called before the store queries for a token it has never found; it throws to
+   * refuse the request instead (docs/reference/rate-limits.md#17-failed-authentications).
+   */
+  findPrincipal(token: string, beforeLookup?: () => void): Promise<Principal | null>;
 }
 
+/** docs/reference/auth.md; every failure counts against the client address's budget (429 past it). */
 @Injectable()
 export class Authenticator {
   private store: ApiKeyStore | null = null;
 
-  constructor(private readonly verifier: ApiKeyVerifier) {}
+  constructor(
+    private readonly verifier: ApiKeyVerifier,
+    private readonly failures: FailedAuthentications,
+  ) {}
 
   useStore(store: ApiKeyStore): void {
     this.store = store;
   }
 
-  async authenticate(request: Pick<Request, 'headers' | 'rawHeaders'>): Promise<Principal | null> {
+  async authenticate(request: Pick<Request, 'headers' | 'rawHeaders' | 'ip'>): Promise<Principal | null> {
     const token = this.verifier.bearerToken(request.headers, request.rawHeaders);
-    if (token === null) return null;
-    if (this.verifier.isAdmin(token)) return ADMIN;
-    return this.store ? this.store.findPrincipal(token) : null;
+    if (token !== null && this.verifier.isAdmin(token)) return ADMIN;
+    const address = clientAddress(request.ip);
+    const principal =
+      token !== null && this.store
+        ? await this.store.findPrincipal(token, () => this.failures.assertWithinBudget(address))
+        : null;
+    if (principal === null) await this.failures.record(address);
+    return principal;
   }
 }

@@ -12,6 +12,7 @@ import { STATUS_CODES } from 'node:http';
 import { QueryFailedError } from 'typeorm';
 import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
+import { FailedAuthenticationsThrottled } from '../rate-limit/failed-authentications';
 import { DomainError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
 import { DeadlineExceededError } from './request-deadline';
@@ -32,6 +33,7 @@ interface Answer {
   readonly message: string;
   readonly kind?: AnsweredError;
   readonly allow?: readonly string[];
+  readonly retryAfter?: number;
 }
 
 /** The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md). */
@@ -54,7 +56,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     this.send(response, exception, this.describe(exception));
   }
 
-  private send(response: Response, exception: unknown, { status, message, kind, allow }: Answer): void {
+  private send(
+    response: Response,
+    exception: unknown,
+    { status, message, kind, allow, retryAfter }: Answer,
+  ): void {
     if (kind) response.locals.answeredError = kind;
     if (response.headersSent) {
       // Work that ended because its 504 was answered is no error.
@@ -64,6 +70,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
     if (allow) response.setHeader('Allow', allow.join(', '));
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     // A route may have set its own Content-Type (@Header) before it failed: an error is JSON.
     response.status(status).type('json').json(errorEnvelope(message));
   }
@@ -82,6 +89,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);
       return { status: exception.status, message: exception.message };
     }
+    if (exception instanceof FailedAuthenticationsThrottled) {
+      return {
+        status: 429,
+        message: 'Too Many Requests',
+        kind: 'rate-limited',
+        retryAfter: exception.retryAfterSeconds,
+      };
+    }
+    // The throttler guard set Retry-After before it threw.
     if (exception instanceof ThrottlerException) {
       return { status: 429, message: 'Too Many Requests', kind: 'rate-limited' };
     }

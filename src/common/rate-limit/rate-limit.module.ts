@@ -8,7 +8,9 @@ import { RequestContext } from '../http/request-context';
 import { lazyRequire } from '../modules/lazy-require';
 import { REDIS_CLIENT, RedisModule } from '../redis/redis.module';
 import { FailOpenThrottlerStorage } from './fail-open-storage';
+import { FailedAuthentications } from './failed-authentications';
 import { FixedWindowThrottlerStorage } from './fixed-window-storage';
+import { rateLimitWindow } from './rate-limit-window';
 
 const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-redis')>(
   '@nest-lab/throttler-storage-redis',
@@ -20,12 +22,12 @@ const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-
       imports: [RedisModule],
       inject: [APP_CONFIG, REDIS_CLIENT],
       useFactory: async (config: AppConfig, redis: Redis | null) => {
-        const { burstSize, requestsPerSecond, keyPrefix } = config.rateLimit;
-        const windowMs = Math.max(1, Math.round((burstSize / requestsPerSecond) * 1000));
+        const { keyPrefix } = config.rateLimit;
+        const { ttl, limit } = rateLimitWindow(config.rateLimit);
         const tracker = createHash('sha256').update(config.auth.apiKey).digest('hex').slice(0, 32);
         const key = `${keyPrefix}:${tracker}`;
         return {
-          throttlers: [{ name: 'default', ttl: windowMs, limit: burstSize }],
+          throttlers: [{ name: 'default', ttl, limit }],
           // Counters are named by a digest of API_KEY or a managed key's id: no key reaches Redis.
           getTracker: () => tracker,
           generateKey: () => {
@@ -39,6 +41,7 @@ const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-
       },
     }),
   ],
-  exports: [ThrottlerModule],
+  providers: [FailedAuthentications],
+  exports: [ThrottlerModule, FailedAuthentications],
 })
 export class RateLimitModule {}

@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { expectError, successBody } from '../../support/envelope';
+import { secrets } from '../../support/secrets';
+import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
+import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
+import { waitFor } from '../../support/wait';
+import { ISO, ISO_PATTERN, UUID } from '../../factories';
+
+/** docs/reference/keys-and-audit.md#110-a-keys-children: a key's children do not outlive it. */
+
+interface CreatedKey {
+  id: string;
+  key: string;
+  name: string;
+  permissions: string[];
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  key_prefix: string;
+}
+
+interface AuditRecord {
+  actor: { type: string; id: string; name: string };
+  action: string;
+  resource_id: string;
+  request_id: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+const ADMIN = { type: 'admin', id: 'admin', name: 'API_KEY' };
+/** Written every few seconds after a use (keys-and-audit 1.5): either is right at any moment. */
+const LAST_USED = {
+  asymmetricMatch: (value: unknown) =>
+    value === null || (typeof value === 'string' && ISO_PATTERN.test(value)),
+  toString: () => 'null or an ISO date',
+};
+
+/** supertest with another bearer token. */
+const as = (app: TestApp, token: string) => ({
+  get: (path: string) => request(app.baseUrl).get(path).set('Authorization', `Bearer ${token}`),
+  post: (path: string, body: object) =>
+    request(app.baseUrl).post(path).set('Authorization', `Bearer ${token}`).send(body),
+  delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
+});
+
+/** Creates a key as `token` (the administrator's when absent) and checks the whole 201 answer. */
+async function createKey(
+  app: TestApp,
+  name: string,
+  permissions: string[],
+  options: { token?: string; expiresAt?: string | null; answeredExpiry?: string | null } = {},
+): Promise<CreatedKey> {
+  const body = {
+    name,
+    permissions,
+    ...(options.expiresAt === undefined ? {} : { expires_at: options.expiresAt }),
+  };
+  const res = await as(app, options.token ?? app.apiKey).post('/api/v1/api-keys', body);
+  const created = res.body.data as CreatedKey;
+  const key = typeof created?.key === 'string' ? secrets.add(created.key) : '';
+  expect({ status: res.status, body: res.body as unknown }).toEqual({
+    status: 201,
+    body: successBody({
+      id: UUID,
+      name,
+      permissions,
+      created_at: ISO,
+      expires_at: options.answeredExpiry ?? null,
+      last_used_at: null,
+      key_prefix: key.slice(0, 8),
+      key: expect.stringMatching(/^rk_[A-Za-z0-9_-]{43}$/) as unknown as string,
+    }),
+  });
+  return created;
+}
+
+const shown = ({ key: _key, ...rest }: CreatedKey) => rest;
+
+describe("a key's children do not outlive it (docs/reference/keys-and-audit.md#110-a-keys-children)", () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  it('a child of an expiring key asked with no expiry or a later one expires with its creator; an earlier one is kept', async () => {
+    const managerExpiry = new Date(Date.now() + 4000).toISOString();
+    const manager = await createKey(app(), 'expiring manager', ['api_keys:manage', 'relayers:read'], {
+      expiresAt: managerExpiry,
+      answeredExpiry: managerExpiry,
+    });
+    const forever = await createKey(app(), 'asked never', ['relayers:read'], {
+      token: manager.key,
+      answeredExpiry: managerExpiry,
+    });
+    const explicitNull = await createKey(app(), 'asked null', ['relayers:read'], {
+      token: manager.key,
+      expiresAt: null,
+      answeredExpiry: managerExpiry,
+    });
+    const later = await createKey(app(), 'asked later', ['relayers:read'], {
+      token: manager.key,
+      expiresAt: '2030-01-01T00:00:00Z',
+      answeredExpiry: managerExpiry,
+    });
+    const earlierExpiry = new Date(Date.parse(managerExpiry) - 1000).toISOString();
+    const earlier = await createKey(app(), 'asked earlier', ['relayers:read'], {
+      token: manager.key,
+      expiresAt: earlierExpiry,
+      answeredExpiry: earlierExpiry,
+    });
+    // What is read back is what was answered.
+    for (const child of [forever, explicitNull, later, earlier]) {
+      expect((await app().get(`/api/v1/api-keys/${child.id}`).expect(200)).body).toEqual(
+        successBody(shown(child)),
+      );
+    }
+    const children = [forever, explicitNull, later];
+    for (const child of children) await as(app(), child.key).get('/api/v1/relayers').expect(200);
+    await waitFor(
+      'the manager to expire',
+      async () => (await as(app(), manager.key).get('/api/v1/relayers')).status === 401,
+      { timeoutMs: 8000 },
+    );
+    for (const child of [...children, earlier]) {
+      expectError(await as(app(), child.key).get('/api/v1/relayers'), 401, 'Unauthorized');
+    }
+  });
+
+  it('a child of a key without expiry keeps what it asked for', async () => {
+    const manager = await createKey(app(), 'lasting manager', ['api_keys:manage', 'relayers:read']);
+    await createKey(app(), 'asked never', ['relayers:read'], { token: manager.key });
+    await createKey(app(), 'asked 2031', ['relayers:read'], {
+      token: manager.key,
+      expiresAt: '2031-01-01T00:00:00Z',
+      answeredExpiry: '2031-01-01T00:00:00.000Z',
+    });
+  });
+
+  it('revoking a key revokes the keys it created and theirs, each with its own audit record; nothing else', async () => {
+    const perms = ['api_keys:manage', 'relayers:read'];
+    const parent = await createKey(app(), 'parent', perms);
+    const child = await createKey(app(), 'child', perms, { token: parent.key });
+    const grandchild = await createKey(app(), 'grandchild', perms, { token: child.key });
+    const greatGrandchild = await createKey(app(), 'great-grandchild', ['relayers:read'], {
+      token: grandchild.key,
+    });
+    const sibling = await createKey(app(), 'sibling', ['relayers:read'], { token: parent.key });
+    const unrelated = await createKey(app(), 'unrelated', perms);
+    const all = [parent, child, grandchild, greatGrandchild, sibling, unrelated];
+    for (const key of all) await as(app(), key.key).get('/api/v1/relayers').expect(200);
+
+    const refused = async (keys: CreatedKey[]) => {
+      for (const key of keys) {
+        expectError(await as(app(), key.key).get('/api/v1/relayers'), 401, 'Unauthorized');
+        expectError(await app().get(`/api/v1/api-keys/${key.id}`), 404, 'API key not found');
+      }
+    };
+    const working = async (keys: CreatedKey[]) => {
+      for (const key of keys) await as(app(), key.key).get('/api/v1/relayers').expect(200);
+    };
+    const deletions = async (requestId: string): Promise<AuditRecord[]> => {
+      const res = await app()
+        .get('/api/v1/audit?resource_type=api_key&action=api_key.delete&per_page=100')
+        .expect(200);
+      return (res.body.data as AuditRecord[])
+        .filter((record) => record.request_id === requestId)
+        .sort((a, b) => a.resource_id.localeCompare(b.resource_id));
+    };
+    const expectedRecords = (requestId: string, actor: object, keys: CreatedKey[]) =>
+      keys
+        .map((key) => ({
+          id: UUID,
+          at: ISO,
+          actor,
+          action: 'api_key.delete',
+          resource_type: 'api_key',
+          resource_id: key.id,
+          request_id: requestId,
+          before: { ...shown(key), last_used_at: LAST_USED },
+          after: null,
+        }))
+        .sort((a, b) => a.resource_id.localeCompare(b.resource_id));
+
+    // The middle of the tree, by the key that created it: its creator and its sibling stay.
+    const mid = await as(app(), parent.key).delete(`/api/v1/api-keys/${child.id}`);
+    expect({ status: mid.status, body: mid.body as unknown }).toEqual({
+      status: 200,
+      body: successBody('API key revoked successfully'),
+    });
+    await refused([child, grandchild, greatGrandchild]);
+    await working([parent, sibling, unrelated]);
+    const midId = mid.headers['x-request-id'];
+    expect(await deletions(midId)).toEqual(
+      expectedRecords(midId, { type: 'api_key', id: parent.id, name: 'parent' }, [
+        child,
+        grandchild,
+        greatGrandchild,
+      ]),
+    );
+
+    // The root, by the administrator: what is left of its tree goes with it.
+    const root = await app().delete(`/api/v1/api-keys/${parent.id}`);
+    expect({ status: root.status, body: root.body as unknown }).toEqual({
+      status: 200,
+      body: successBody('API key revoked successfully'),
+    });
+    await refused([parent, sibling]);
+    await working([unrelated]);
+    const rootId = root.headers['x-request-id'];
+    expect(await deletions(rootId)).toEqual(expectedRecords(rootId, ADMIN, [parent, sibling]));
+  });
+});
+
+describe('children revoked with their creator on two instances', () => {
+  let database: TestDatabase;
+  let apps: TestApp[] = [];
+  const apiKey = secrets.add(randomBytes(24).toString('hex'));
+  const redisUrl = process.env.REDIS_TEST_URL;
+  const variants: Array<[string, string | undefined]> = [['without Redis', undefined]];
+  if (redisUrl) variants.push(['with Redis', redisUrl]);
+
+  afterEach(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+    apps = [];
+    await database?.drop();
+  });
+
+  it.each(variants)('a grandchild is refused by the other instance within 1 s (%s)', async (_name, redis) => {
+    database = await createTestDatabase(TEST_DB);
+    const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
+    apps = [await startTestApp(env), await startTestApp(env)];
+    const [one, two] = apps;
+    const perms = ['api_keys:manage', 'relayers:read'];
+    const parent = await createKey(one, 'parent', perms);
+    const child = await createKey(one, 'child', perms, { token: parent.key });
+    const grandchild = await createKey(two, 'grandchild', ['relayers:read'], { token: child.key });
+    // The second instance has them in its cache when the revocation happens.
+    for (const key of [child, grandchild]) await as(two, key.key).get('/api/v1/relayers').expect(200);
+    await one.delete(`/api/v1/api-keys/${parent.id}`).expect(200);
+    const revokedAt = Date.now();
+    await waitFor(
+      'the second instance to refuse the child and the grandchild',
+      async () =>
+        (await as(two, child.key).get('/api/v1/relayers')).status === 401 &&
+        (await as(two, grandchild.key).get('/api/v1/relayers')).status === 401,
+      { timeoutMs: 1000, intervalMs: 20 },
+    );
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
+    expectError(await as(two, grandchild.key).get('/api/v1/relayers'), 401, 'Unauthorized');
+  });
+});
