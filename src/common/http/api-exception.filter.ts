@@ -12,7 +12,7 @@ import { STATUS_CODES } from 'node:http';
 import { QueryFailedError } from 'typeorm';
 import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
-import { DomainError } from '../errors/domain-errors';
+import { DomainError, RetryLaterError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
 
 export const errorEnvelope = (message: string) => ({ success: false, data: null, message, error: message });
@@ -31,6 +31,7 @@ interface Answer {
   readonly message: string;
   readonly kind?: AnsweredError;
   readonly allow?: readonly string[];
+  readonly retryAfterSeconds?: number;
 }
 
 /** The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md). */
@@ -53,13 +54,18 @@ export class ApiExceptionFilter implements ExceptionFilter {
     this.send(response, exception, this.describe(exception));
   }
 
-  private send(response: Response, exception: unknown, { status, message, kind, allow }: Answer): void {
+  private send(
+    response: Response,
+    exception: unknown,
+    { status, message, kind, allow, retryAfterSeconds }: Answer,
+  ): void {
     if (kind) response.locals.answeredError = kind;
     if (response.headersSent) {
       this.logger.error({ err: exception }, 'error after the response was sent');
       return;
     }
     if (allow) response.setHeader('Allow', allow.join(', '));
+    if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(retryAfterSeconds));
     // A route may have set its own Content-Type (@Header) before it failed: an error is JSON.
     response.status(status).type('json').json(errorEnvelope(message));
   }
@@ -75,6 +81,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private describe(exception: unknown): Answer {
     if (exception instanceof DomainError) {
+      if (exception instanceof RetryLaterError) {
+        // Expected under load (a refusal, not a fault): no stack for each.
+        this.logger.warn(exception.message);
+        return { status: 503, message: exception.message, retryAfterSeconds: exception.retryAfterSeconds };
+      }
       if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);
       return { status: exception.status, message: exception.message };
     }
