@@ -12,6 +12,8 @@ const BUSY = 'Service Unavailable: too many request bodies are being read at onc
 const REUSED = 'This Idempotency-Key was used for another request: send a new key for a new request';
 const tooWide = (count: number) =>
   `Request body is not acceptable JSON: an object has ${count} keys, at most 1000 are accepted in one object`;
+const tooManyElements = (count: number) =>
+  `Request body is not acceptable JSON: it has ${count} array elements at all levels, at most 10000 are accepted`;
 const tooManyKeys = (count: number) =>
   `Request body is not acceptable JSON: it has ${count} keys at all levels, at most 10000 are accepted`;
 
@@ -46,6 +48,18 @@ function unknownFields(count: number): string {
     (_, i) => `${i.toString(36)} is not an allowed field`,
   ).sort();
   return [...problems.slice(0, 50), `and ${count - 50} more problems`].join('; ');
+}
+
+/** `{"url":…,"pad":[…]}` with `count` array elements in all, each `item`, in arrays of 1,000 at most. */
+function elementsBody(count: number, item = '0'): string {
+  const arrays: string[] = [];
+  for (let start = 0; start < count; start += 999)
+    arrays.push(
+      `[${Array(Math.min(999, count - start))
+        .fill(item)
+        .join(',')}]`,
+    );
+  return `{"url":"https://hooks.example.com/elements","pad":[${arrays.join(',')}]}`;
 }
 
 interface HeldRequest {
@@ -163,6 +177,22 @@ describe('request bodies cannot exhaust the process (contract 18.1, docs/referen
       expectError(await postText(flatBody(1000)), 400, unknownFields(999));
     });
 
+    it('a body with more than 10,000 array elements at all levels is a 400 naming the count; 10,000 are not refused for their number', async () => {
+      // 9,991 in the inner arrays and those 11 arrays in pad: 10,002; 9,990 and 10: 10,000.
+      expectError(await postText(elementsBody(9_991)), 400, tooManyElements(10_002));
+      expectError(await postText(elementsBody(9_990)), 400, 'pad is not an allowed field');
+      expectError(
+        await postText(`{"pad":[${Array(10_001).fill('{}').join(',')}]}`),
+        400,
+        tooManyElements(10_001),
+      );
+      expectError(
+        await postText(`{"pad":[${Array(10_000).fill('{}').join(',')}]}`),
+        400,
+        'pad is not an allowed field; url must be a string holding an http or https URL',
+      );
+    });
+
     it('a problem list names 50 problems, then how many more; the 400 stored for an Idempotency-Key is that short answer', async () => {
       const fields = Array.from({ length: 300 }, (_, i) => `f${String(i).padStart(3, '0')}`);
       const body = {
@@ -225,8 +255,10 @@ describe('request bodies cannot exhaust the process (contract 18.1, docs/referen
         [flatBody(10_000), tooWide(10_000)],
         [keyedBody(10_000), 'extra is not an allowed field'],
         [flatBody(1000), unknownFields(999)],
+        [`{"pad":[${Array(200_000).fill('{}').join(',')}]}`, tooManyElements(200_000)],
+        [elementsBody(9_990, '{"a":0}'), 'pad is not an allowed field'],
       ];
-      expect(hostile.map(([text]) => text.length < 1024 * 1024)).toEqual([true, true, true, true]);
+      expect(hostile.map(([text]) => text.length < 1024 * 1024)).toEqual(hostile.map(() => true));
       const sent = [...hostile, ...hostile, ...hostile];
       let refusing = true;
       const refusals = Promise.all(sent.map(([text]) => postText(text, newKey()))).finally(

@@ -45,16 +45,27 @@ describe('jsonShape', () => {
   });
 
   it.each([
-    ['{}', { depth: 1, keys: 0, widest: 0, containers: 1, separators: 0 }],
-    ['{"a":1,"b":{"c":[1,2,{"d":null}]}}', { depth: 4, keys: 4, widest: 2, containers: 4, separators: 3 }],
+    ['{}', { depth: 1, keys: 0, widest: 0, elements: 0, containers: 1, separators: 0 }],
+    ['[ ]', { depth: 1, keys: 0, widest: 0, elements: 0, containers: 1, separators: 0 }],
+    [
+      '[[],[[ 1 ]], {"a":[]}, "x,y"]',
+      { depth: 3, keys: 1, widest: 1, elements: 6, containers: 6, separators: 3 },
+    ],
+    [
+      '{"a":1,"b":{"c":[1,2,{"d":null}]}}',
+      { depth: 4, keys: 4, widest: 2, elements: 3, containers: 4, separators: 3 },
+    ],
     [
       '[{"a":1},{"b":1,"c":1},{"d":{"e":1,"f":1,"g":1}}]',
-      { depth: 3, keys: 7, widest: 3, containers: 5, separators: 5 },
+      { depth: 3, keys: 7, widest: 3, elements: 3, containers: 5, separators: 5 },
     ],
-    ['{"a:b,{[":"x:y,[{"}', { depth: 1, keys: 1, widest: 1, containers: 1, separators: 0 }],
-    ['{"\\\\":1,"\\\\\\"":2}', { depth: 1, keys: 2, widest: 2, containers: 1, separators: 1 }],
-    ['{"é":"日本:,","ü":[]}', { depth: 2, keys: 2, widest: 2, containers: 2, separators: 1 }],
-  ])('%s: keys at all levels, containers and separators outside strings', (text, shape) => {
-    expect(shapeOf(text)).toEqual(shape);
-  });
+    ['{"a:b,{[":"x:y,[{"}', { depth: 1, keys: 1, widest: 1, elements: 0, containers: 1, separators: 0 }],
+    ['{"\\\\":1,"\\\\\\"":2}', { depth: 1, keys: 2, widest: 2, elements: 0, containers: 1, separators: 1 }],
+    ['{"é":"日本:,","ü":[]}', { depth: 2, keys: 2, widest: 2, elements: 0, containers: 2, separators: 1 }],
+  ])(
+    '%s: keys at all levels, the widest object, array elements, containers and separators outside strings',
+    (text, shape) => {
+      expect(shapeOf(text)).toEqual(shape);
+    },
+  );
 });
