@@ -123,7 +123,7 @@ describe('Idempotency-Key on POST routes (docs/reference/safe-writes.md)', () =>
     expect(answer(first).replayed).toBeUndefined();
     expect(again.headers.etag).toBe(first.headers.etag);
     expect(await notificationsAt(url)).toHaveLength(1);
-    // The key binds the body's bytes: the same JSON spelled otherwise is another request (contract 18.1).
+    // The key binds the body's bytes: the same JSON spelled otherwise is another request (docs/reference/safe-writes.md#22-a-repeat-gets-the-first-answer).
     const respaced = await withKey(app.raw().post('/api/v1/notifications'), key)
       .set('Authorization', `Bearer ${app.apiKey}`)
       .set('Content-Type', 'application/json')

@@ -28,7 +28,7 @@ import { NO_BODY } from './no-body.decorator';
 
 /** Far deeper than any valid body (policies nest four levels). */
 const MAX_NESTING = 32;
-/** Contract 18.1: keys at all levels; no valid body comes near (the largest hold a few hundred). */
+/** docs/reference/hardening.md#bodies: keys at all levels; no valid body comes near (the largest hold a few hundred). */
 const MAX_KEYS = 10_000;
 /**
  * Keys of one object: no route's object has a hundred. Past a few thousand, class-transformer (its
