@@ -9,12 +9,14 @@
 // them keeps that section from the newest saved run that has it. The same for the section
 // "Health-check rounds" (--scenarios health-round; bench/lib/health-report.mjs writes it), and for
 // "Memory soak" (--soak S; bench/lib/soak.mjs writes it; a 600 s soak is preferred to a shorter one),
-// and for "Health checks at fleet scale" (--scenarios health-fleet; bench/lib/health-fleet-report.mjs).
+// and for "Health checks at fleet scale" (--scenarios health-fleet; bench/lib/health-fleet-report.mjs),
+// and for "Hostile bodies" (--scenarios hostile-bodies; bench/lib/hostile-bodies.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasHealth, healthMarkdown } from './lib/health-report.mjs';
 import { fleetMarkdown, hasFleet } from './lib/health-fleet-report.mjs';
+import { hasHostile, hostileMarkdown } from './lib/hostile-bodies.mjs';
 import { hasSoak, soakGoals, soakMarkdown } from './lib/soak.mjs';
 import { B3_METHOD, b3Goals, b3SectionMarkdown } from './lib/b3-report.mjs';
 
@@ -479,6 +481,7 @@ export function renderMarkdown(
   health = null,
   soak = null,
   fleet = null,
+  hostile = null,
 ) {
   const m = results.machine;
   const o = results.options;
@@ -499,6 +502,9 @@ export function renderMarkdown(
       (health && health.relPath !== resultsRelPath ? ` (health-check section from ${health.relPath})` : '') +
       (soak && soak.relPath !== resultsRelPath ? ` (soak section from ${soak.relPath})` : '') +
       (fleet && fleet.relPath !== resultsRelPath ? ` (fleet section from ${fleet.relPath})` : '') +
+      (hostile && hostile.relPath !== resultsRelPath
+        ? ` (hostile-bodies section from ${hostile.relPath})`
+        : '') +
       '; edits are overwritten by the next run. -->',
     '',
     `Run of ${results.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')} (${o.quick ? '**quick smoke run**, not for comparison' : 'full run'}, ` +
@@ -537,6 +543,7 @@ export function renderMarkdown(
   if (webhooks) lines.push(...webhooksMarkdown(webhooks.results, webhooks.relPath));
   if (health) lines.push(...healthMarkdown(health.results, health.relPath));
   if (fleet) lines.push(...fleetMarkdown(fleet.results, fleet.relPath));
+  if (hostile) lines.push(...hostileMarkdown(hostile.results, hostile.relPath));
   if (soak) lines.push(...soakMarkdown(soak.results, soak.relPath));
   lines.push(
     '## Machine',
@@ -657,7 +664,15 @@ function pickRuns(results, resultsFile, root, md) {
     const found = runs.filter(([, r]) => r.options.fleetRelayers >= 100_000).pop() ?? runs.pop();
     if (found) fleet = { file: found[0], results: found[1] };
   }
-  return { main, webhooks, health, soak, fleet };
+  // The hostile-bodies section likewise (the newest run that has it).
+  let hostile = hasHostile(results) ? { results, file: resultsFile } : null;
+  if (!hostile) {
+    const found = savedRuns(dir)
+      .filter(([, r]) => hasHostile(r))
+      .pop();
+    if (found) hostile = { file: found[0], results: found[1] };
+  }
+  return { main, webhooks, health, soak, fleet, hostile };
 }
 
 export async function writeDocs(results, resultsFile, root) {
@@ -665,7 +680,12 @@ export async function writeDocs(results, resultsFile, root) {
   fs.mkdirSync(docsDir, { recursive: true });
   const md = path.join(docsDir, 'benchmarks.md');
   const svg = path.join(docsDir, 'benchmarks.svg');
-  const { main, webhooks, health, soak, fleet } = pickRuns(results, path.resolve(resultsFile), root, md);
+  const { main, webhooks, health, soak, fleet, hostile } = pickRuns(
+    results,
+    path.resolve(resultsFile),
+    root,
+    md,
+  );
   fs.writeFileSync(svg, renderSvg(main.results));
   // Formatted like the rest of the repository, so that `npm run check` (prettier --check .) passes.
   const prettier = await import('prettier');
@@ -678,6 +698,7 @@ export async function writeDocs(results, resultsFile, root) {
     health && { results: health.results, relPath: path.relative(root, health.file) },
     soak && { results: soak.results, relPath: path.relative(root, soak.file) },
     fleet && { results: fleet.results, relPath: path.relative(root, fleet.file) },
+    hostile && { results: hostile.results, relPath: path.relative(root, hostile.file) },
   );
   fs.writeFileSync(md, await prettier.format(text, { ...config, filepath: md }));
   return [md, svg];

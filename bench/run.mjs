@@ -23,7 +23,8 @@
 // --health-relayers N (10000, quick 1000): the relayers of the health-round scenario;
 // --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call;
 // --no-b4 (leave out B4, the floor of a health round: bench/lib/b4.mjs);
-// --fleet-relayers N (100000), --fleet-interval S (60), --fleet-rounds K (3): health-fleet, below.
+// --fleet-relayers N (100000), --fleet-interval S (60), --fleet-rounds K (3): health-fleet, below;
+// --hostile-seconds S (25): the soak of hostile-bodies, below.
 //
 // Soak mode (bench/lib/soak.mjs, `--soak S`): per database, a service of its own on a fresh database
 // under S seconds of mixed load (GET by id, PATCH, list, POST relayer) at --soak-rate req/s (400; 0:
@@ -43,6 +44,10 @@
 // the default set; MySQL only): N relayers checked by three instances on one database with a check
 // interval of S seconds for K rounds, through a counting proxy in front of anvil: checks per
 // relayer, every relayer checked once per round, each round's span and lag, CPU and peak RSS.
+//
+// Hostile bodies (bench/lib/hostile-bodies.mjs, `--scenarios hostile-bodies` only, never in the default
+// set): 627 KB bodies with Idempotency-Keys and 95,000-key bodies on 200 connections for S seconds
+// against one service on a fresh database: answers by status, peak RSS, slowest /api/v1/health.
 //
 // Webhook scenarios (bench/lib/webhooks.mjs; `--scenarios webhooks` selects the three): deliveries
 // per second from one instance to a local receiver, and what the outbox adds to POST and PATCH
@@ -96,6 +101,7 @@ import {
 import { benchHealth, HEALTH_SCENARIOS } from './lib/health.mjs';
 import { benchHealthFleet, FLEET_SCENARIOS } from './lib/health-fleet.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
+import { benchHostileBodies, HOSTILE_SCENARIOS } from './lib/hostile-bodies.mjs';
 import { benchSoak } from './lib/soak.mjs';
 import { b3Env, startB3, B3_TITLE } from './lib/b3.mjs';
 import { benchCompare, benchProfile, reportCompare, reportProfiles } from './lib/profile.mjs';
@@ -123,6 +129,7 @@ const { values: argv } = parseArgs({
     'fleet-relayers': { type: 'string', default: '100000' },
     'fleet-interval': { type: 'string', default: '60' },
     'fleet-rounds': { type: 'string', default: '3' },
+    'hostile-seconds': { type: 'string', default: '25' },
     'cold-starts': { type: 'string' },
     'mysql-url': { type: 'string' },
     'quiet-wait': { type: 'string', default: '30' },
@@ -172,6 +179,7 @@ const options = {
   fleetRelayers: Number(argv['fleet-relayers']),
   fleetIntervalS: Number(argv['fleet-interval']),
   fleetRounds: Number(argv['fleet-rounds']),
+  hostileSeconds: Number(argv['hostile-seconds']),
   listSmall: 1000,
   listLarge: 100_000,
   mysqlUrl:
@@ -205,6 +213,7 @@ for (const [flag, value] of [
   ['--fleet-relayers', options.fleetRelayers],
   ['--fleet-interval', options.fleetIntervalS],
   ['--fleet-rounds', options.fleetRounds],
+  ['--hostile-seconds', options.hostileSeconds],
 ]) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${flag}: a whole number of at least 1`);
 }
@@ -477,7 +486,13 @@ const SCENARIOS = [
     request: (state) => ({ method: 'GET', path: pageRotation(state), headers: AUTH }),
   },
 ];
-const ALL_SCENARIOS = [...SCENARIOS, ...WEBHOOK_SCENARIOS, ...HEALTH_SCENARIOS, ...FLEET_SCENARIOS];
+const ALL_SCENARIOS = [
+  ...SCENARIOS,
+  ...WEBHOOK_SCENARIOS,
+  ...HEALTH_SCENARIOS,
+  ...FLEET_SCENARIOS,
+  ...HOSTILE_SCENARIOS,
+];
 const selected = argv.scenarios
   ? argv.scenarios
       .split(',')
@@ -493,6 +508,7 @@ const mainSelected = SCENARIOS.some((s) => selected.includes(s.id));
 const webhooksSelected = WEBHOOK_SCENARIOS.filter((s) => selected.includes(s.id)).map((s) => s.id);
 const healthSelected = HEALTH_SCENARIOS.some((s) => selected.includes(s.id));
 const fleetSelected = FLEET_SCENARIOS.some((s) => selected.includes(s.id));
+const hostileSelected = HOSTILE_SCENARIOS.some((s) => selected.includes(s.id));
 
 function autocannonRequests(scenario, state) {
   return [
@@ -926,6 +942,12 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
   if (fleetSelected) {
     section.healthFleet = await benchHealthFleet(
       { options, log, root, work, cleanups, freshDatabase, startService, waitQuiet, databaseServerPid },
+      kind,
+    );
+  }
+  if (hostileSelected) {
+    section.hostileBodies = await benchHostileBodies(
+      { options, log, catalogues, freshDatabase, startService, apiKey },
       kind,
     );
   }

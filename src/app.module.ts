@@ -20,7 +20,7 @@ import { declarePermissions, type ExtensionPermission } from './common/auth/prin
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { DatabaseReadyGuard } from './database/database-ready.guard';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
-import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
+import { JsonBodyInterceptor, ParseJsonBodyInterceptor } from './common/http/json-body.interceptor';
 import { RequestContext } from './common/http/request-context';
 import { RequestTimeoutMiddleware } from './common/http/request-timeout.middleware';
 import { LoggingModule } from './common/logging/logging.module';
@@ -90,6 +90,7 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: DatabaseReadyGuard },
         { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: ParseJsonBodyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -42,6 +42,8 @@ describe('loadConfig', () => {
     [{ METRICS_PORT: '-1' }, 'METRICS_PORT must be a whole number from 0 to 65535'],
     [{ METRICS_PORT: '8080' }, 'METRICS_PORT must differ from PORT'],
     [{ PORT: '9000', METRICS_PORT: '9000' }, 'METRICS_PORT must differ from PORT'],
+    [{ BODY_MEMORY_LIMIT_MB: '0' }, 'BODY_MEMORY_LIMIT_MB must be a whole number from 1 to 65536'],
+    [{ BODY_MEMORY_LIMIT_MB: '64MB' }, 'BODY_MEMORY_LIMIT_MB must be a whole number from 1 to 65536'],
     [{ RATE_LIMIT_BURST_SIZE: '0' }, 'RATE_LIMIT_BURST_SIZE must be a whole number from 1 to 10000000'],
     [{ RATE_LIMIT_REQUESTS_PER_SECOND: '-1' }, 'RATE_LIMIT_REQUESTS_PER_SECOND must be a positive number'],
     [{ RPC_BLOCK_PRIVATE_IPS: 'yes' }, 'RPC_BLOCK_PRIVATE_IPS must be true or false'],

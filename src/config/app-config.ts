@@ -164,6 +164,8 @@ export function loadConfig(env: Env) {
       shutdownGraceMs: reader.integer('SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000),
       keepAliveTimeoutMs: reader.integer('KEEP_ALIVE_TIMEOUT_MS', 65_000, 1000, 3_600_000),
       bodyLimitBytes: 1024 * 1024,
+      // docs/reference/hardening.md, "Bodies": every request body read and held at once, in all.
+      bodyMemoryLimitBytes: reader.integer('BODY_MEMORY_LIMIT_MB', 64, 1, 65_536) * 1024 * 1024,
     },
     auth: parseApiKey(reader, production),
     database,

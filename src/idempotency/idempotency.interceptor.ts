@@ -1,11 +1,12 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { DomainError } from '../common/errors/domain-errors';
 import { errorEnvelope } from '../common/http/api-exception.filter';
 import { parseJson, stringifyJson, withRawIntegers } from '../common/http/json';
+import type { BodyRequest } from '../common/http/json-body.interceptor';
 import { RAW_RESPONSE } from '../common/http/raw-response.decorator';
 import { RequestContext } from '../common/http/request-context';
 import { ReplayedErrorAnswer } from './idempotency.errors';
@@ -17,6 +18,7 @@ import { readIdempotencyKey, REPLAYED_HEADER, requestDigest, withoutFields } fro
 /** Headers of the first answer that its replays repeat. */
 const KEPT_HEADERS = ['ETag', 'Location'];
 const NO_PRINCIPAL = '-';
+const EMPTY = Buffer.alloc(0);
 
 interface RouteAnswer {
   readonly status: number;
@@ -24,7 +26,10 @@ interface RouteAnswer {
   readonly omits: readonly string[];
 }
 
-/** docs/reference/safe-writes.md; outside the envelope interceptor, so that it stores the answer as sent. */
+/**
+ * docs/reference/safe-writes.md; outside the envelope interceptor, so that it stores the answer as
+ * sent, and before the body is parsed, so that no parsed body waits on the key's admission.
+ */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
@@ -34,7 +39,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
-    const request = http.getRequest<Request>();
+    const request = http.getRequest<BodyRequest>();
     if (context.getType() !== 'http' || request.method !== 'POST') return next.handle();
     const key = readIdempotencyKey(request.headers, request.rawHeaders);
     if (key === undefined) return next.handle();
@@ -43,7 +48,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       scope: RequestContext.current()?.principal?.id ?? NO_PRINCIPAL,
       key,
       request: `${request.method} ${request.originalUrl.split('?')[0]}`.slice(0, 2048),
-      requestDigest: requestDigest(request.method, request.originalUrl, request.body),
+      requestDigest: requestDigest(request.method, request.originalUrl, request.rawBody ?? EMPTY),
     };
     const handler = context.getHandler();
     const route: RouteAnswer = {

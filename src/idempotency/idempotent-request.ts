@@ -1,10 +1,11 @@
-import { hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ValidationError } from '../common/errors/domain-errors';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
+const EMPTY_OBJECT = Buffer.from('{}');
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
 const INVALID_KEY = `${IDEMPOTENCY_KEY_HEADER} must be one value of 1 to 255 printable ASCII characters`;
 
@@ -25,23 +26,16 @@ export function readIdempotencyKey(
   return value;
 }
 
-/** JSON with every object's keys sorted, so that bodies that mean the same get the same digest. */
-export function canonicalJson(value: unknown): string {
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const fields = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`);
-    return `{${fields.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** The URL with its query: `?dry_run=true` is another request. */
-export function requestDigest(method: string, url: string, body: unknown): string {
-  return hash('sha256', `${method}\n${url}\n${canonicalJson(body ?? {})}`, 'hex');
+/**
+ * The URL with its query (`?dry_run=true` is another request) and the body's bytes as read (after
+ * Content-Encoding): a body spelled differently is another request. No body counts as `{}` (POST
+ * routes without a body accept both).
+ */
+export function requestDigest(method: string, url: string, body: Uint8Array): string {
+  return createHash('sha256')
+    .update(`${method}\n${url}\n`)
+    .update(body.length === 0 ? EMPTY_OBJECT : body)
+    .digest('hex');
 }
 
 export function withoutFields(data: unknown, fields: readonly string[]): unknown {

@@ -123,18 +123,18 @@ describe('Idempotency-Key on POST routes (docs/reference/safe-writes.md)', () =>
     expect(answer(first).replayed).toBeUndefined();
     expect(again.headers.etag).toBe(first.headers.etag);
     expect(await notificationsAt(url)).toHaveLength(1);
-    // The same body with its fields in another order is the same request.
-    const reordered = await withKey(app.raw().post('/api/v1/notifications'), key)
+    // The key binds the body's bytes: the same JSON spelled otherwise is another request (docs/reference/safe-writes.md#22-a-repeat-gets-the-first-answer).
+    const respaced = await withKey(app.raw().post('/api/v1/notifications'), key)
       .set('Authorization', `Bearer ${app.apiKey}`)
       .set('Content-Type', 'application/json')
       .send(`{"url": ${JSON.stringify(url)}}`);
-    expect(answer(reordered)).toEqual(answer(again));
+    expectError(respaced, 422, REUSED);
     const row = await keys().findOneByOrFail({ scope: 'admin', key });
     expect({ ...row, createdAt: row.createdAt instanceof Date }).toEqual({
       scope: 'admin',
       key,
       request: 'POST /api/v1/notifications',
-      requestDigest: requestDigest('POST', '/api/v1/notifications', { url }),
+      requestDigest: requestDigest('POST', '/api/v1/notifications', Buffer.from(JSON.stringify({ url }))),
       state: 'done',
       claimToken: expect.any(String) as string,
       responseStatus: 201,
@@ -319,7 +319,7 @@ describe('Idempotency-Key on POST routes (docs/reference/safe-writes.md)', () =>
         scope: 'admin',
         key,
         request: 'POST /api/v1/notifications',
-        requestDigest: requestDigest('POST', '/api/v1/notifications', { url }),
+        requestDigest: requestDigest('POST', '/api/v1/notifications', Buffer.from(JSON.stringify({ url }))),
         state: 'in_flight',
         claimToken: randomUUID(),
         responseStatus: null,

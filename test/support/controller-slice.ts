@@ -18,7 +18,7 @@ import { BearerAuthGuard } from '../../src/common/auth/bearer-auth.guard';
 import type { Grant, Principal } from '../../src/common/auth/principal';
 import { ApiExceptionFilter } from '../../src/common/http/api-exception.filter';
 import { EnvelopeInterceptor } from '../../src/common/http/envelope.interceptor';
-import { JsonBodyInterceptor } from '../../src/common/http/json-body.interceptor';
+import { JsonBodyInterceptor, ParseJsonBodyInterceptor } from '../../src/common/http/json-body.interceptor';
 import { RequestContext } from '../../src/common/http/request-context';
 import { DtoValidationPipe } from '../../src/common/validation/validation.pipe';
 import { loadConfig } from '../../src/config/app-config';
@@ -77,6 +77,7 @@ export async function controllerSlice(controller: Type, stubs: Provider[]): Prom
         Authenticator,
         { provide: APP_GUARD, useClass: BearerAuthGuard },
         { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: ParseJsonBodyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useClass: DtoValidationPipe },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

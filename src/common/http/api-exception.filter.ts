@@ -13,7 +13,7 @@ import { QueryFailedError } from 'typeorm';
 import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { FailedAuthenticationsThrottled } from '../rate-limit/failed-authentications';
-import { DomainError } from '../errors/domain-errors';
+import { DomainError, RetryLaterError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
 import { DeadlineExceededError } from './request-deadline';
 
@@ -33,7 +33,7 @@ interface Answer {
   readonly message: string;
   readonly kind?: AnsweredError;
   readonly allow?: readonly string[];
-  readonly retryAfter?: number;
+  readonly retryAfterSeconds?: number;
 }
 
 /** The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md). */
@@ -59,7 +59,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private send(
     response: Response,
     exception: unknown,
-    { status, message, kind, allow, retryAfter }: Answer,
+    { status, message, kind, allow, retryAfterSeconds }: Answer,
   ): void {
     if (kind) response.locals.answeredError = kind;
     if (response.headersSent) {
@@ -70,7 +70,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return;
     }
     if (allow) response.setHeader('Allow', allow.join(', '));
-    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
+    if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(retryAfterSeconds));
     // A route may have set its own Content-Type (@Header) before it failed: an error is JSON.
     response.status(status).type('json').json(errorEnvelope(message));
   }
@@ -86,6 +86,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private describe(exception: unknown): Answer {
     if (exception instanceof DomainError) {
+      if (exception instanceof RetryLaterError) {
+        // Expected under load (a refusal, not a fault): no stack for each.
+        this.logger.warn(exception.message);
+        return { status: 503, message: exception.message, retryAfterSeconds: exception.retryAfterSeconds };
+      }
       if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);
       return { status: exception.status, message: exception.message };
     }
@@ -94,7 +99,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         status: 429,
         message: 'Too Many Requests',
         kind: 'rate-limited',
-        retryAfter: exception.retryAfterSeconds,
+        retryAfterSeconds: exception.retryAfterSeconds,
       };
     }
     // The throttler guard set Retry-After before it threw.

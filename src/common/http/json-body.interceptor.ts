@@ -1,92 +1,144 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Inject,
+  Injectable,
+  NestInterceptor,
+  type RawBodyRequest,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { raw } from 'body-parser';
 import { parse as parseContentType, type ParsedMediaType } from 'content-type';
 import type { Request, RequestHandler, Response } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { from, mergeMap, Observable } from 'rxjs';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/app-config';
 import {
   BadBodyError,
   PayloadTooLargeError,
+  RetryLaterError,
   ValidationError,
   UnsupportedMediaTypeError,
   type DomainError,
 } from '../errors/domain-errors';
-import { nestingDepth, parseJson } from './json';
+import { BodyMemoryBudget, parsedBodyEstimate, type BodyReservation } from './body-memory';
+import { jsonShape, parseJson } from './json';
 import { NO_BODY } from './no-body.decorator';
 
 /** Far deeper than any valid body (policies nest four levels). */
 const MAX_NESTING = 32;
+/** docs/reference/hardening.md#bodies: keys at all levels; no valid body comes near (the largest hold a few hundred). */
+const MAX_KEYS = 10_000;
+/**
+ * Keys of one object: no route's object has a hundred. Past a few thousand, class-transformer (its
+ * keys are de-duplicated with indexOf) takes time quadratic in them: 10,000 take 0.4 s of the event loop.
+ */
+const MAX_OBJECT_KEYS = 1000;
+/**
+ * Array elements at all levels: the longest lists a route takes hold 500 entries. class-transformer
+ * takes about 13 µs per object: 200,000 empty objects in 627 KB would take it 2.7 s.
+ */
+const MAX_ELEMENTS = 10_000;
 const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 const ACCEPTED_TYPES = new Set(['application/json', 'application/merge-patch+json']);
 /** docs/reference/envelope-and-errors.md; body-parser would also take zstd, which the contract does not. */
 const ACCEPTED_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const EMPTY = Buffer.alloc(0);
+const RETRY_AFTER_SECONDS = 1;
 
 const WRONG_TYPE = 'Content-Type must be application/json or application/merge-patch+json';
 const NOT_JSON = 'Request body is not valid JSON: it must be a JSON object';
+const BUSY = 'Service Unavailable: too many request bodies are being read at once, retry later';
 
-/** After authentication, so that no unauthenticated body is read (docs/reference/envelope-and-errors.md). */
+/** The body's bytes, between their read and their parse (the Idempotency-Key digests them). */
+export type BodyRequest = RawBodyRequest<Request>;
+
+const sendsBody = (request: Request): boolean => {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+};
+
+/**
+ * Reads a body after authentication, so that no unauthenticated body is read
+ * (docs/reference/envelope-and-errors.md), into `request.rawBody`: media type, encoding, size, the
+ * memory budget of all bodies held (docs/reference/hardening.md "Bodies"), UTF-8, nesting and keys,
+ * all before anything is parsed. ParseJsonBodyInterceptor parses it, after the Idempotency-Key.
+ */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
   private readonly limitText: string;
   private readonly readRaw: RequestHandler;
+  private readonly budget: BodyMemoryBudget;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly reflector: Reflector,
   ) {
     this.limitText = `Request body exceeds the limit of 1 MiB (${config.http.bodyLimitBytes} bytes)`;
     this.readRaw = raw({ type: () => true, limit: config.http.bodyLimitBytes, inflate: true });
+    this.budget = new BodyMemoryBudget(config.http.bodyMemoryLimitBytes);
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const http = context.switchToHttp();
-    const request = http.getRequest<Request>();
+    const request = http.getRequest<BodyRequest>();
     if (!METHODS_WITH_BODY.has(request.method)) return next.handle();
     const response = http.getResponse<Response>();
     const noBody = this.reflector.get<boolean>(NO_BODY, context.getHandler());
-    return from(noBody ? this.readNoBody(request, response) : this.readBody(request, response)).pipe(
-      mergeMap((body) => {
-        request.body = body;
+    const read = noBody && !sendsBody(request) ? Promise.resolve(EMPTY) : this.readBody(request, response);
+    return from(read).pipe(
+      mergeMap((bytes) => {
+        request.rawBody = bytes;
         return next.handle();
       }),
     );
   }
 
-  private async readNoBody(request: Request, response: Response): Promise<Record<string, unknown>> {
-    const length = request.headers['content-length'];
-    const sendsBody =
-      request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-    if (!sendsBody) return {};
-    const fields = Object.keys(await this.readBody(request, response));
-    if (fields.length > 0)
-      throw new ValidationError(fields.map((field) => `${field} is not an allowed field`));
-    return {};
-  }
-
-  private async readBody(request: Request, response: Response): Promise<Record<string, unknown>> {
+  private async readBody(request: Request, response: Response): Promise<Buffer> {
     this.assertJsonContentType(request);
     const encoding = this.acceptedEncoding(request);
+    const reservation = this.reserve(request, encoding);
+    response.once('close', () => reservation.release());
     const bytes = await this.readBytes(request, response, encoding);
-    let text: string;
-    try {
-      text = utf8.decode(bytes);
-    } catch {
-      throw new BadBodyError('Request body is not valid UTF-8 JSON');
-    }
-    if (nestingDepth(text) > MAX_NESTING) {
+    // body-parser left the bytes there; from now on only rawBody holds them.
+    request.body = undefined;
+    if (!isUtf8(bytes)) throw new BadBodyError('Request body is not valid UTF-8 JSON');
+    const shape = jsonShape(bytes);
+    if (shape.depth > MAX_NESTING) {
       throw new BadBodyError(`Request body is not acceptable JSON: nested deeper than ${MAX_NESTING} levels`);
     }
-    let body: unknown;
-    try {
-      body = parseJson(text);
-    } catch {
-      throw new BadBodyError(NOT_JSON);
+    if (shape.keys > MAX_KEYS) {
+      throw new BadBodyError(
+        `Request body is not acceptable JSON: it has ${shape.keys} keys at all levels, at most ${MAX_KEYS} are accepted`,
+      );
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadBodyError(NOT_JSON);
-    return body as Record<string, unknown>;
+    if (shape.elements > MAX_ELEMENTS) {
+      throw new BadBodyError(
+        `Request body is not acceptable JSON: it has ${shape.elements} array elements at all levels, at most ${MAX_ELEMENTS} are accepted`,
+      );
+    }
+    if (shape.widest > MAX_OBJECT_KEYS) {
+      throw new BadBodyError(
+        `Request body is not acceptable JSON: an object has ${shape.widest} keys, at most ${MAX_OBJECT_KEYS} are accepted in one object`,
+      );
+    }
+    if (!reservation.resize(parsedBodyEstimate(bytes.length, shape))) throw busy();
+    return bytes;
+  }
+
+  /**
+   * The declared length, or the body limit when the length is not known before the read (chunked,
+   * or compressed: what counts is the decoded size); the read body's estimate replaces it.
+   */
+  private reserve(request: Request, encoding: string): BodyReservation {
+    const declared = Number(request.headers['content-length'] ?? NaN);
+    if (declared > this.config.http.bodyLimitBytes) throw new PayloadTooLargeError(this.limitText);
+    const known = encoding === 'identity' && Number.isSafeInteger(declared);
+    const reservation = this.budget.reserve(known ? declared : this.config.http.bodyLimitBytes);
+    if (reservation === null) throw busy();
+    return reservation;
   }
 
   private readBytes(request: Request, response: Response, encoding: string): Promise<Buffer> {
@@ -141,4 +193,43 @@ export class JsonBodyInterceptor implements NestInterceptor {
       throw new BadBodyError('Content-Type charset must be utf-8');
     }
   }
+}
+
+const busy = (): RetryLaterError => new RetryLaterError(BUSY, RETRY_AFTER_SECONDS);
+
+/**
+ * Parses the body JsonBodyInterceptor read, after the Idempotency-Key's admission, so that no parsed
+ * body waits on it (a replay parses nothing); the bytes are dropped, the parsed body stays.
+ */
+@Injectable()
+export class ParseJsonBodyInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<BodyRequest>();
+    const bytes = request.rawBody;
+    if (!METHODS_WITH_BODY.has(request.method) || bytes === undefined) return next.handle();
+    request.rawBody = undefined;
+    const noBody = this.reflector.get<boolean>(NO_BODY, context.getHandler());
+    if (noBody) {
+      const fields = bytes.length === 0 ? [] : Object.keys(parseObject(bytes));
+      if (fields.length > 0)
+        throw new ValidationError(fields.map((field) => `${field} is not an allowed field`));
+      request.body = {};
+    } else {
+      request.body = parseObject(bytes);
+    }
+    return next.handle();
+  }
+}
+
+function parseObject(bytes: Buffer): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = parseJson(utf8.decode(bytes));
+  } catch {
+    throw new BadBodyError(NOT_JSON);
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadBodyError(NOT_JSON);
+  return body as Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { nestingDepth, parseJson, stringifyJson } from './json';
+import { jsonShape, parseJson, stringifyJson } from './json';
 
 describe('parseJson / stringifyJson: integers keep every digit', () => {
   it.each([
@@ -30,7 +30,9 @@ describe('parseJson / stringifyJson: integers keep every digit', () => {
   });
 });
 
-describe('nestingDepth', () => {
+describe('jsonShape', () => {
+  const shapeOf = (text: string) => jsonShape(Buffer.from(text));
+
   it.each([
     ['1', 0],
     ['{}', 1],
@@ -38,7 +40,32 @@ describe('nestingDepth', () => {
     ['{"a":"[[[[{{{{"}', 1],
     ['{"a":"\\"[[["}', 1],
     [`${'['.repeat(100)}${']'.repeat(100)}`, 100],
-  ])('%s → %i', (text, depth) => {
-    expect(nestingDepth(text)).toBe(depth);
+  ])('%s: depth %i', (text, depth) => {
+    expect(shapeOf(text).depth).toBe(depth);
   });
+
+  it.each([
+    ['{}', { depth: 1, keys: 0, widest: 0, elements: 0, containers: 1, separators: 0 }],
+    ['[ ]', { depth: 1, keys: 0, widest: 0, elements: 0, containers: 1, separators: 0 }],
+    [
+      '[[],[[ 1 ]], {"a":[]}, "x,y"]',
+      { depth: 3, keys: 1, widest: 1, elements: 6, containers: 6, separators: 3 },
+    ],
+    [
+      '{"a":1,"b":{"c":[1,2,{"d":null}]}}',
+      { depth: 4, keys: 4, widest: 2, elements: 3, containers: 4, separators: 3 },
+    ],
+    [
+      '[{"a":1},{"b":1,"c":1},{"d":{"e":1,"f":1,"g":1}}]',
+      { depth: 3, keys: 7, widest: 3, elements: 3, containers: 5, separators: 5 },
+    ],
+    ['{"a:b,{[":"x:y,[{"}', { depth: 1, keys: 1, widest: 1, elements: 0, containers: 1, separators: 0 }],
+    ['{"\\\\":1,"\\\\\\"":2}', { depth: 1, keys: 2, widest: 2, elements: 0, containers: 1, separators: 1 }],
+    ['{"é":"日本:,","ü":[]}', { depth: 2, keys: 2, widest: 2, elements: 0, containers: 2, separators: 1 }],
+  ])(
+    '%s: keys at all levels, the widest object, array elements, containers and separators outside strings',
+    (text, shape) => {
+      expect(shapeOf(text)).toEqual(shape);
+    },
+  );
 });
