@@ -15,9 +15,12 @@ import { newDelivery } from './delivery-factory';
 import { WebhookMetrics } from './webhook-metrics';
 import { signatureHeaders } from './webhook-signature';
 import { TargetLeasesRepository } from './target-leases.repository';
+import { DeliveredWriter } from './delivered-writer';
 
-/** Deliveries claimed at once (one statement); a target's are sent one after the other. */
+/** Deliveries in flight at once, all targets together; a round claims at most this many. */
 const BATCH = 200;
+/** At most this many of one target's deliveries are claimed at once: a slow target holds a tenth of BATCH. */
+const TARGET_SHARE = 20;
 const IDLE_POLL_MS = 500;
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
@@ -32,6 +35,11 @@ function retryDelayMs(baseMs: number, failedAttempts: number): number {
 export class DeliveryDispatcher extends PollingService {
   private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private lastSweep = 0;
+  /** The targets this instance is sending to, each run on its own (docs/reference/webhooks.md#29-batches). */
+  private readonly runs = new Map<string, Promise<void>>();
+  /** Deliveries claimed by the runs under way and not yet ended. */
+  private inFlight = 0;
+  private readonly delivered: DeliveredWriter;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -45,11 +53,13 @@ export class DeliveryDispatcher extends PollingService {
     private readonly targetLeases: TargetLeasesRepository,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
+    this.delivered = new DeliveredWriter(deliveries);
   }
 
   override async onApplicationShutdown(): Promise<void> {
     // In-flight attempts are cut short: their rows stay pending and are sent again after the lease.
     await this.loop.stop(() => this.sender.close());
+    await Promise.all(this.runs.values());
   }
 
   wake(): void {
@@ -70,88 +80,99 @@ export class DeliveryDispatcher extends PollingService {
     return result;
   }
 
+  /**
+   * docs/reference/webhooks.md#29-batches: claims what is due for the targets not being sent to,
+   * at most TARGET_SHARE of each, and starts a run per target without waiting for it. A run that
+   * ends wakes the loop, so a slow target never holds back the others' next deliveries.
+   */
   protected async round(): Promise<void> {
     await this.sweep();
+    const room = BATCH - this.inFlight;
+    if (room <= 0) return;
     const manager = await this.worker.manager();
-    await this.loop.drain(
-      BATCH,
-      () => this.deliveries.findDue(manager, new Date(), BATCH),
-      (due) => this.send(manager, due),
+    const due = (await this.deliveries.findDue(manager, new Date(), room, TARGET_SHARE)).filter(
+      (delivery) => !this.runs.has(delivery.notificationId),
     );
+    if (due.length > 0) await this.claim(manager, due);
   }
 
   /**
-   * docs/reference/webhooks.md#2-delivery: the batch's targets are leased first, so that no other
-   * instance sends their later events meanwhile (2.7), then the batch is claimed with one statement
-   * and one lease; each target's deliveries go one after the other, in order, the targets side by
-   * side; the delivered ones are written in one statement per status code, the others one by one.
+   * docs/reference/webhooks.md#27-order: the targets are leased first, so that no other instance
+   * sends their later events meanwhile, then their deliveries are claimed with one statement and one
+   * lease (2.6).
    */
-  private async send(
-    manager: EntityManager,
-    due: Array<{ id: string; notificationId: string }>,
-  ): Promise<void> {
+  private async claim(manager: EntityManager, due: Array<{ id: string; notificationId: string }>) {
     const now = new Date();
     const lease = `${this.owner}-${randomBytes(4).toString('hex')}`;
     const leaseUntil = now.getTime() + this.leaseMs();
     const until = new Date(leaseUntil);
-    const targets = await this.targetLeases.claim(
-      manager,
-      [...new Set(due.map((delivery) => delivery.notificationId))],
-      lease,
-      now,
-      until,
+    const wanted = [...new Set(due.map((delivery) => delivery.notificationId))];
+    const targets = await this.targetLeases.claim(manager, wanted, lease, now, until);
+    const ids = due.filter((delivery) => targets.has(delivery.notificationId)).map((d) => d.id);
+    const queues = Map.groupBy(
+      await this.deliveries.claimAll(manager, ids, lease, now, until),
+      (delivery) => delivery.notificationId,
     );
-    try {
-      const ids = due.filter((delivery) => targets.has(delivery.notificationId)).map((d) => d.id);
-      const claimed = await this.deliveries.claimAll(manager, ids, lease, now, until);
-      const delivered = new Map<number, string[]>();
-      await Promise.all(
-        [...Map.groupBy(claimed, (delivery) => delivery.notificationId)].map(([notificationId, queue]) =>
-          this.sendInOrder(manager, notificationId, queue, lease, leaseUntil, delivered),
-        ),
-      );
-      const at = new Date();
-      for (const [statusCode, done] of delivered) {
-        await this.deliveries.recordDelivered(manager, done, lease, statusCode, at);
-      }
-    } finally {
-      await this.targetLeases.release(manager, lease);
+    // A target whose due deliveries another instance sent between the query and the claim.
+    await this.targetLeases.release(
+      manager,
+      lease,
+      [...targets].filter((id) => !queues.has(id)),
+    );
+    for (const [notificationId, queue] of queues) {
+      this.inFlight += queue.length;
+      const run = this.run(manager, notificationId, queue, lease, leaseUntil).finally(() => {
+        this.inFlight -= queue.length;
+        this.runs.delete(notificationId);
+        this.loop.wake();
+      });
+      this.runs.set(notificationId, run);
     }
   }
 
-  /** One target's deliveries of a batch; the 2xx ones are added to `delivered` by status code. */
-  private async sendInOrder(
+  /**
+   * One target's claimed deliveries, one after the other, in order; each written as it ends (a 2xx
+   * through DeliveredWriter), so that a process killed meanwhile sends again only the attempt in
+   * flight. The target is given back when its deliveries are; after a failed write both wait for
+   * their lease to end, so that no instance sends the target's later events first.
+   */
+  private async run(
     manager: EntityManager,
     notificationId: string,
     queue: DeliveryEntity[],
     lease: string,
     leaseUntil: number,
-    delivered: Map<number, string[]>,
   ): Promise<void> {
-    const target = await this.notifications.findTarget(notificationId, manager);
-    for (const [i, delivery] of queue.entries()) {
-      // An attempt that could outlast the lease is left to the next round: never two senders at once.
-      if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
-        await this.deliveries.release(
-          manager,
-          queue.slice(i).map((left) => left.id),
-          lease,
-        );
-        return;
+    try {
+      const target = await this.notifications.findTarget(notificationId, manager);
+      for (const [i, delivery] of queue.entries()) {
+        // An attempt that could outlast the lease is left to the next round: never two senders at once.
+        if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
+          await this.deliveries.release(
+            manager,
+            queue.slice(i).map((left) => left.id),
+            lease,
+          );
+          break;
+        }
+        const result = await this.attempt(target, delivery, false);
+        if (result.delivered && result.statusCode !== null) {
+          await this.delivered.record(manager, delivery.id, lease, result.statusCode);
+        } else {
+          await this.deliveries.recordAttempt(
+            delivery.id,
+            lease,
+            this.outcomeOf(delivery, result, false),
+            manager,
+          );
+        }
       }
-      const result = await this.attempt(target, delivery, false);
-      if (result.delivered && result.statusCode !== null) {
-        const done = delivered.get(result.statusCode);
-        if (done) done.push(delivery.id);
-        else delivered.set(result.statusCode, [delivery.id]);
-      } else {
-        await this.deliveries.recordAttempt(
-          delivery.id,
-          lease,
-          this.outcomeOf(delivery, result, false),
-          manager,
-        );
-      }
+      await this.targetLeases.release(manager, lease, [notificationId]);
+    } catch (error) {
+      this.logger.warn(
+        { err: error },
+        `sending to notification ${notificationId} failed; its deliveries are sent again when their lease ends`,
+      );
     }
   }
 

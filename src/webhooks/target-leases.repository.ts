@@ -31,8 +31,15 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
     return new Set(taken.map((lease) => lease.notificationId));
   }
 
-  async release(manager: EntityManager, owner: string): Promise<void> {
-    await manager.update(TargetLeaseEntity, { leaseOwner: owner }, { leaseOwner: null, leaseUntil: null });
+  /** Gives back those of `ids` that `owner` holds. */
+  async release(manager: EntityManager, owner: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager
+      .createQueryBuilder()
+      .update(TargetLeaseEntity)
+      .set({ leaseOwner: null, leaseUntil: null })
+      .where('notification_id IN (:...ids) AND lease_owner = :owner', { ids, owner })
+      .execute();
   }
 
   /** The rows of deleted targets that nobody holds. */
