@@ -62,8 +62,12 @@ export class DeliveryDispatcher extends PollingService {
     await Promise.all(this.runs.values());
   }
 
-  wake(): void {
-    this.loop.wake();
+  /**
+   * A new delivery of a target this instance is sending to waits for that target's run to end (which
+   * wakes the loop): no round is spent looking past that target's backlog.
+   */
+  wake(notificationId?: string): void {
+    if (notificationId === undefined || !this.runs.has(notificationId)) this.loop.wake();
   }
 
   /** docs/reference/webhooks.md#4-trying-a-target; leased to this instance from the start, so no poller takes it. */
