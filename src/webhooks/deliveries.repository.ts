@@ -54,6 +54,29 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       .getRawMany<{ id: string; notificationId: string }>();
   }
 
+  /**
+   * The next due deliveries of one target, in order (a range of idx_webhook_deliveries_target_due):
+   * a run's next share once it has sent the last (docs/reference/webhooks.md#29-batches).
+   */
+  async findDueOfTarget(
+    manager: EntityManager,
+    notificationId: string,
+    now: Date,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await manager
+      .createQueryBuilder(DeliveryEntity, 'd')
+      .select('d.id', 'id')
+      .where('d.notification_id = :notificationId', { notificationId })
+      .andWhere(due('d.'), { now })
+      .orderBy('d.next_attempt_at')
+      .addOrderBy('d.created_at')
+      .addOrderBy('d.id')
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    return rows.map((row) => row.id);
+  }
+
   /** Those of `ids` still due, leased to `owner` until `until` (EntityRows.claimByIds). */
   claimAll(
     manager: EntityManager,

@@ -124,9 +124,7 @@ export class DeliveryDispatcher extends PollingService {
       [...targets].filter((id) => !queues.has(id)),
     );
     for (const [notificationId, queue] of queues) {
-      this.inFlight += queue.length;
       const run = this.run(manager, notificationId, queue, lease, leaseUntil).finally(() => {
-        this.inFlight -= queue.length;
         this.runs.delete(notificationId);
         this.loop.wake();
       });
@@ -135,41 +133,38 @@ export class DeliveryDispatcher extends PollingService {
   }
 
   /**
-   * One target's claimed deliveries, one after the other, in order; each written as it ends (a 2xx
-   * through DeliveredWriter), so that a process killed meanwhile sends again only the attempt in
-   * flight. The target is given back when its deliveries are; after a failed write both wait for
-   * their lease to end, so that no instance sends the target's later events first.
+   * One target's deliveries, one after the other, in order, TARGET_SHARE at a time: once it has sent
+   * those it claimed, the run claims the target's next due ones itself (the target stays leased to
+   * it), until none is due. The target is given back after its deliveries; after a failed write both
+   * wait for their lease to end, so that no instance sends the target's later events first.
    */
   private async run(
     manager: EntityManager,
     notificationId: string,
-    queue: DeliveryEntity[],
+    claimed: DeliveryEntity[],
     lease: string,
-    leaseUntil: number,
+    claimedUntil: number,
   ): Promise<void> {
+    let queue = claimed;
+    let leaseUntil = claimedUntil;
+    this.inFlight += queue.length;
     try {
       const target = await this.notifications.findTarget(notificationId, manager);
-      for (const [i, delivery] of queue.entries()) {
-        // An attempt that could outlast the lease is left to the next round: never two senders at once.
-        if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
-          await this.deliveries.release(
-            manager,
-            queue.slice(i).map((left) => left.id),
-            lease,
-          );
+      while (queue.length > 0) {
+        if (!(await this.sendInOrder(manager, target, queue, lease, leaseUntil))) break;
+        this.inFlight -= queue.length;
+        queue = [];
+        const room = Math.min(TARGET_SHARE, BATCH - this.inFlight);
+        if (room <= 0 || this.loop.isStopped) break;
+        const now = new Date();
+        leaseUntil = now.getTime() + this.leaseMs();
+        const until = new Date(leaseUntil);
+        const ids = await this.deliveries.findDueOfTarget(manager, notificationId, now, room);
+        if (ids.length === 0 || !(await this.targetLeases.extend(manager, notificationId, lease, until))) {
           break;
         }
-        const result = await this.attempt(target, delivery, false);
-        if (result.delivered && result.statusCode !== null) {
-          await this.delivered.record(manager, delivery.id, lease, result.statusCode);
-        } else {
-          await this.deliveries.recordAttempt(
-            delivery.id,
-            lease,
-            this.outcomeOf(delivery, result, false),
-            manager,
-          );
-        }
+        queue = await this.deliveries.claimAll(manager, ids, lease, now, until);
+        this.inFlight += queue.length;
       }
       await this.targetLeases.release(manager, lease, [notificationId]);
     } catch (error) {
@@ -177,7 +172,46 @@ export class DeliveryDispatcher extends PollingService {
         { err: error },
         `sending to notification ${notificationId} failed; its deliveries are sent again when their lease ends`,
       );
+    } finally {
+      this.inFlight -= queue.length;
     }
+  }
+
+  /**
+   * Claimed deliveries of one target, in order, each written as it ends (a 2xx through
+   * DeliveredWriter), so that a process killed meanwhile sends again only the attempt in flight.
+   * False when it stopped early: the deliveries it did not attempt are given back.
+   */
+  private async sendInOrder(
+    manager: EntityManager,
+    target: { url: string; signingKey: string | null } | null,
+    queue: DeliveryEntity[],
+    lease: string,
+    leaseUntil: number,
+  ): Promise<boolean> {
+    for (const [i, delivery] of queue.entries()) {
+      // An attempt that could outlast the lease is left to the next round: never two senders at once.
+      if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
+        await this.deliveries.release(
+          manager,
+          queue.slice(i).map((left) => left.id),
+          lease,
+        );
+        return false;
+      }
+      const result = await this.attempt(target, delivery, false);
+      if (result.delivered && result.statusCode !== null) {
+        await this.delivered.record(manager, delivery.id, lease, result.statusCode);
+      } else {
+        await this.deliveries.recordAttempt(
+          delivery.id,
+          lease,
+          this.outcomeOf(delivery, result, false),
+          manager,
+        );
+      }
+    }
+    return true;
   }
 
   private async attempt(
