@@ -18,25 +18,63 @@ const due = (d = '') =>
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   /**
    * Due deliveries in the order they are to be attempted (docs/reference/webhooks.md#27-order), of
-   * targets no other instance is sending to.
+   * targets no other instance is sending to, at most `perTarget` of each target: the first ones of
+   * each (docs/reference/webhooks.md#29-batches).
    */
   async findDue(
     manager: EntityManager,
     now: Date,
     limit: number,
+    perTarget: number,
   ): Promise<Array<{ id: string; notificationId: string }>> {
-    return manager
+    const ranked = manager
       .createQueryBuilder(DeliveryEntity, 'd')
       .select('d.id', 'id')
-      .addSelect('d.notification_id', 'notificationId')
+      .addSelect('d.notification_id', 'notification_id')
+      .addSelect('d.next_attempt_at', 'next_attempt_at')
+      .addSelect('d.created_at', 'created_at')
+      .addSelect(
+        'ROW_NUMBER() OVER (PARTITION BY d.notification_id ORDER BY d.next_attempt_at, d.created_at, d.id)',
+        'place',
+      )
       .leftJoin(TargetLeaseEntity, 't', 't.notification_id = d.notification_id')
       .where(due('d.'), { now })
-      .andWhere('(t.lease_until IS NULL OR t.lease_until < :now)')
+      .andWhere('(t.lease_until IS NULL OR t.lease_until < :now)');
+    return manager
+      .createQueryBuilder()
+      .select('r.id', 'id')
+      .addSelect('r.notification_id', 'notificationId')
+      .from(`(${ranked.getQuery()})`, 'r')
+      .where('r.place <= :perTarget', { perTarget })
+      .orderBy('r.next_attempt_at')
+      .addOrderBy('r.created_at')
+      .addOrderBy('r.id')
+      .limit(limit)
+      .setParameters({ ...ranked.getParameters(), perTarget })
+      .getRawMany<{ id: string; notificationId: string }>();
+  }
+
+  /**
+   * The next due deliveries of one target, in order (a range of idx_webhook_deliveries_target_due):
+   * a run's next share once it has sent the last (docs/reference/webhooks.md#29-batches).
+   */
+  async findDueOfTarget(
+    manager: EntityManager,
+    notificationId: string,
+    now: Date,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await manager
+      .createQueryBuilder(DeliveryEntity, 'd')
+      .select('d.id', 'id')
+      .where('d.notification_id = :notificationId', { notificationId })
+      .andWhere(due('d.'), { now })
       .orderBy('d.next_attempt_at')
       .addOrderBy('d.created_at')
       .addOrderBy('d.id')
       .limit(limit)
-      .getRawMany<{ id: string; notificationId: string }>();
+      .getRawMany<{ id: string }>();
+    return rows.map((row) => row.id);
   }
 
   /** Those of `ids` still due, leased to `owner` until `until` (EntityRows.claimByIds). */

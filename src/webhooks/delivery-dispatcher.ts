@@ -15,9 +15,12 @@ import { newDelivery } from './delivery-factory';
 import { WebhookMetrics } from './webhook-metrics';
 import { signatureHeaders } from './webhook-signature';
 import { TargetLeasesRepository } from './target-leases.repository';
+import { DeliveredWriter } from './delivered-writer';
 
-/** Deliveries claimed at once (one statement); a target's are sent one after the other. */
+/** Deliveries in flight at once, all targets together; a round claims at most this many. */
 const BATCH = 200;
+/** At most this many of one target's deliveries are claimed at once: a slow target holds a tenth of BATCH. */
+const TARGET_SHARE = 20;
 const IDLE_POLL_MS = 500;
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
@@ -32,6 +35,11 @@ function retryDelayMs(baseMs: number, failedAttempts: number): number {
 export class DeliveryDispatcher extends PollingService {
   private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private lastSweep = 0;
+  /** The targets this instance is sending to, each run on its own (docs/reference/webhooks.md#29-batches). */
+  private readonly runs = new Map<string, Promise<void>>();
+  /** Deliveries claimed by the runs under way and not yet ended. */
+  private inFlight = 0;
+  private readonly delivered: DeliveredWriter;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -45,15 +53,21 @@ export class DeliveryDispatcher extends PollingService {
     private readonly targetLeases: TargetLeasesRepository,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
+    this.delivered = new DeliveredWriter(deliveries);
   }
 
   override async onApplicationShutdown(): Promise<void> {
     // In-flight attempts are cut short: their rows stay pending and are sent again after the lease.
     await this.loop.stop(() => this.sender.close());
+    await Promise.all(this.runs.values());
   }
 
-  wake(): void {
-    this.loop.wake();
+  /**
+   * A new delivery of a target this instance is sending to waits for that target's run to end (which
+   * wakes the loop): no round is spent looking past that target's backlog.
+   */
+  wake(notificationId?: string): void {
+    if (notificationId === undefined || !this.runs.has(notificationId)) this.loop.wake();
   }
 
   /** docs/reference/webhooks.md#4-trying-a-target; leased to this instance from the start, so no poller takes it. */
@@ -70,65 +84,111 @@ export class DeliveryDispatcher extends PollingService {
     return result;
   }
 
+  /**
+   * docs/reference/webhooks.md#29-batches: claims what is due for the targets not being sent to,
+   * at most TARGET_SHARE of each, and starts a run per target without waiting for it. A run that
+   * ends wakes the loop, so a slow target never holds back the others' next deliveries.
+   */
   protected async round(): Promise<void> {
     await this.sweep();
+    const room = BATCH - this.inFlight;
+    if (room <= 0) return;
     const manager = await this.worker.manager();
-    await this.loop.drain(
-      BATCH,
-      () => this.deliveries.findDue(manager, new Date(), BATCH),
-      (due) => this.send(manager, due),
+    const due = (await this.deliveries.findDue(manager, new Date(), room, TARGET_SHARE)).filter(
+      (delivery) => !this.runs.has(delivery.notificationId),
     );
+    if (due.length > 0) await this.claim(manager, due);
   }
 
   /**
-   * docs/reference/webhooks.md#2-delivery: the batch's targets are leased first, so that no other
-   * instance sends their later events meanwhile (2.7), then the batch is claimed with one statement
-   * and one lease; each target's deliveries go one after the other, in order, the targets side by
-   * side; the delivered ones are written in one statement per status code, the others one by one.
+   * docs/reference/webhooks.md#27-order: the targets are leased first, so that no other instance
+   * sends their later events meanwhile, then their deliveries are claimed with one statement and one
+   * lease (2.6).
    */
-  private async send(
-    manager: EntityManager,
-    due: Array<{ id: string; notificationId: string }>,
-  ): Promise<void> {
+  private async claim(manager: EntityManager, due: Array<{ id: string; notificationId: string }>) {
     const now = new Date();
     const lease = `${this.owner}-${randomBytes(4).toString('hex')}`;
     const leaseUntil = now.getTime() + this.leaseMs();
     const until = new Date(leaseUntil);
-    const targets = await this.targetLeases.claim(
-      manager,
-      [...new Set(due.map((delivery) => delivery.notificationId))],
-      lease,
-      now,
-      until,
+    const wanted = [...new Set(due.map((delivery) => delivery.notificationId))];
+    const targets = await this.targetLeases.claim(manager, wanted, lease, now, until);
+    const ids = due.filter((delivery) => targets.has(delivery.notificationId)).map((d) => d.id);
+    const queues = Map.groupBy(
+      await this.deliveries.claimAll(manager, ids, lease, now, until),
+      (delivery) => delivery.notificationId,
     );
-    try {
-      const ids = due.filter((delivery) => targets.has(delivery.notificationId)).map((d) => d.id);
-      const claimed = await this.deliveries.claimAll(manager, ids, lease, now, until);
-      const delivered = new Map<number, string[]>();
-      await Promise.all(
-        [...Map.groupBy(claimed, (delivery) => delivery.notificationId)].map(([notificationId, queue]) =>
-          this.sendInOrder(manager, notificationId, queue, lease, leaseUntil, delivered),
-        ),
-      );
-      const at = new Date();
-      for (const [statusCode, done] of delivered) {
-        await this.deliveries.recordDelivered(manager, done, lease, statusCode, at);
-      }
-    } finally {
-      await this.targetLeases.release(manager, lease);
+    // A target whose due deliveries another instance sent between the query and the claim.
+    await this.targetLeases.release(
+      manager,
+      lease,
+      [...targets].filter((id) => !queues.has(id)),
+    );
+    for (const [notificationId, queue] of queues) {
+      const run = this.run(manager, notificationId, queue, lease, leaseUntil).finally(() => {
+        this.runs.delete(notificationId);
+        this.loop.wake();
+      });
+      this.runs.set(notificationId, run);
     }
   }
 
-  /** One target's deliveries of a batch; the 2xx ones are added to `delivered` by status code. */
-  private async sendInOrder(
+  /**
+   * One target's deliveries, one after the other, in order, TARGET_SHARE at a time: once it has sent
+   * those it claimed, the run claims the target's next due ones itself (the target stays leased to
+   * it), until none is due. The target is given back after its deliveries; after a failed write both
+   * wait for their lease to end, so that no instance sends the target's later events first.
+   */
+  private async run(
     manager: EntityManager,
     notificationId: string,
+    claimed: DeliveryEntity[],
+    lease: string,
+    claimedUntil: number,
+  ): Promise<void> {
+    let queue = claimed;
+    let leaseUntil = claimedUntil;
+    this.inFlight += queue.length;
+    try {
+      const target = await this.notifications.findTarget(notificationId, manager);
+      while (queue.length > 0) {
+        if (!(await this.sendInOrder(manager, target, queue, lease, leaseUntil))) break;
+        this.inFlight -= queue.length;
+        queue = [];
+        const room = Math.min(TARGET_SHARE, BATCH - this.inFlight);
+        if (room <= 0 || this.loop.isStopped) break;
+        const now = new Date();
+        leaseUntil = now.getTime() + this.leaseMs();
+        const until = new Date(leaseUntil);
+        const ids = await this.deliveries.findDueOfTarget(manager, notificationId, now, room);
+        if (ids.length === 0 || !(await this.targetLeases.extend(manager, notificationId, lease, until))) {
+          break;
+        }
+        queue = await this.deliveries.claimAll(manager, ids, lease, now, until);
+        this.inFlight += queue.length;
+      }
+      await this.targetLeases.release(manager, lease, [notificationId]);
+    } catch (error) {
+      this.logger.warn(
+        { err: error },
+        `sending to notification ${notificationId} failed; its deliveries are sent again when their lease ends`,
+      );
+    } finally {
+      this.inFlight -= queue.length;
+    }
+  }
+
+  /**
+   * Claimed deliveries of one target, in order, each written as it ends (a 2xx through
+   * DeliveredWriter), so that a process killed meanwhile sends again only the attempt in flight.
+   * False when it stopped early: the deliveries it did not attempt are given back.
+   */
+  private async sendInOrder(
+    manager: EntityManager,
+    target: { url: string; signingKey: string | null } | null,
     queue: DeliveryEntity[],
     lease: string,
     leaseUntil: number,
-    delivered: Map<number, string[]>,
-  ): Promise<void> {
-    const target = await this.notifications.findTarget(notificationId, manager);
+  ): Promise<boolean> {
     for (const [i, delivery] of queue.entries()) {
       // An attempt that could outlast the lease is left to the next round: never two senders at once.
       if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
@@ -137,13 +197,11 @@ export class DeliveryDispatcher extends PollingService {
           queue.slice(i).map((left) => left.id),
           lease,
         );
-        return;
+        return false;
       }
       const result = await this.attempt(target, delivery, false);
       if (result.delivered && result.statusCode !== null) {
-        const done = delivered.get(result.statusCode);
-        if (done) done.push(delivery.id);
-        else delivered.set(result.statusCode, [delivery.id]);
+        await this.delivered.record(manager, delivery.id, lease, result.statusCode);
       } else {
         await this.deliveries.recordAttempt(
           delivery.id,
@@ -153,6 +211,7 @@ export class DeliveryDispatcher extends PollingService {
         );
       }
     }
+    return true;
   }
 
   private async attempt(

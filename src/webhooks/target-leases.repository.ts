@@ -31,8 +31,26 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
     return new Set(taken.map((lease) => lease.notificationId));
   }
 
-  async release(manager: EntityManager, owner: string): Promise<void> {
-    await manager.update(TargetLeaseEntity, { leaseOwner: owner }, { leaseOwner: null, leaseUntil: null });
+  /** Whether `owner` still holds the target, now until `until`. */
+  async extend(manager: EntityManager, id: string, owner: string, until: Date): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(TargetLeaseEntity)
+      .set({ leaseUntil: until })
+      .where('notification_id = :id AND lease_owner = :owner', { id, owner })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Gives back those of `ids` that `owner` holds. */
+  async release(manager: EntityManager, owner: string, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager
+      .createQueryBuilder()
+      .update(TargetLeaseEntity)
+      .set({ leaseOwner: null, leaseUntil: null })
+      .where('notification_id IN (:...ids) AND lease_owner = :owner', { ids, owner })
+      .execute();
   }
 
   /** The rows of deleted targets that nobody holds. */

@@ -46,9 +46,10 @@ export class WebhookOutbox {
     return this.write(manager, event, disabled ? 'relayer_disabled' : 'relayer_enabled', more, STATE_UPDATE);
   }
 
+  /** Only a change that wrote a delivery wakes the dispatcher (DeliveryDispatcher.wake). */
   @OnEvent('relayer.*')
-  onCommitted(): void {
-    this.dispatcher.wake();
+  onCommitted({ relayer }: RelayerEvent): void {
+    if (relayer.notification_id !== null) this.dispatcher.wake(relayer.notification_id);
   }
 
   /** The payload is `{ payload_type, relayer, ...more }`, in that order. */

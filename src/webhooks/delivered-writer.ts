@@ -1,0 +1,58 @@
+import type { EntityManager } from 'typeorm';
+import type { DeliveriesRepository } from './deliveries.repository';
+
+interface Answered {
+  readonly manager: EntityManager;
+  readonly id: string;
+  readonly lease: string;
+  readonly statusCode: number;
+  readonly done: { resolve(): void; reject(error: unknown): void };
+}
+
+/**
+ * Writes each delivery answered 2xx before its target's next attempt (docs/reference/webhooks.md#29-batches),
+ * so that a process killed mid-round sends again at most the attempt in flight of each target. The
+ * deliveries of all targets answered while a write is under way are written together by the next
+ * one, one statement per lease and status code: many fast targets share their writes.
+ */
+export class DeliveredWriter {
+  private waiting: Answered[] = [];
+  private writing: Promise<void> | null = null;
+
+  constructor(private readonly deliveries: DeliveriesRepository) {}
+
+  /** Resolves once the delivery is written delivered. */
+  record(manager: EntityManager, id: string, lease: string, statusCode: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ manager, id, lease, statusCode, done: { resolve, reject } });
+      this.writing ??= this.write();
+    });
+  }
+
+  private async write(): Promise<void> {
+    // The answers that arrived in the same turn of the event loop go into the first statement too.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.waiting.length > 0) {
+      const answered = this.waiting;
+      this.waiting = [];
+      const at = new Date();
+      const groups = Map.groupBy(answered, (a) => `${a.statusCode} ${a.lease}`);
+      for (const group of groups.values()) {
+        const [{ manager, lease, statusCode }] = group;
+        try {
+          await this.deliveries.recordDelivered(
+            manager,
+            group.map((a) => a.id),
+            lease,
+            statusCode,
+            at,
+          );
+          for (const a of group) a.done.resolve();
+        } catch (error) {
+          for (const a of group) a.done.reject(error);
+        }
+      }
+    }
+    this.writing = null;
+  }
+}
