@@ -87,8 +87,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
   private describe(exception: unknown): Answer {
     if (exception instanceof DomainError) {
       if (exception instanceof RetryLaterError) {
-        // Expected under load (a refusal, not a fault): no stack for each.
-        this.logger.warn(exception.message);
+        // Expected under load (a refusal, not a fault), and the request log records each 503: a
+        // flood of hostile bodies must not become a flood of warnings too.
+        this.logger.debug(exception.message);
         return { status: 503, message: exception.message, retryAfterSeconds: exception.retryAfterSeconds };
       }
       if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);

@@ -23,6 +23,7 @@ import {
   type DomainError,
 } from '../errors/domain-errors';
 import { BodyMemoryBudget, parsedBodyEstimate, type BodyReservation } from './body-memory';
+import { EventLoopTurns } from './event-loop-turns';
 import { jsonShape, parseJson } from './json';
 import { NO_BODY } from './no-body.decorator';
 
@@ -51,6 +52,8 @@ const RETRY_AFTER_SECONDS = 1;
 const WRONG_TYPE = 'Content-Type must be application/json or application/merge-patch+json';
 const NOT_JSON = 'Request body is not valid JSON: it must be a JSON object';
 const BUSY = 'Service Unavailable: too many request bodies are being read at once, retry later';
+/** Every body's checks and parse, one body per turn of the event loop (event-loop-turns.ts). */
+const bodyTurns = new EventLoopTurns();
 
 /** The body's bytes, between their read and their parse (the Idempotency-Key digests them). */
 export type BodyRequest = RawBodyRequest<Request>;
@@ -104,6 +107,11 @@ export class JsonBodyInterceptor implements NestInterceptor {
     const bytes = await this.readBytes(request, response, encoding);
     // body-parser left the bytes there; from now on only rawBody holds them.
     request.body = undefined;
+    return bodyTurns.run(() => this.check(bytes, reservation));
+  }
+
+  /** Encoding, nesting, keys and elements, then the parsed form's share of the budget: all before a parse. */
+  private check(bytes: Buffer, reservation: BodyReservation): Buffer {
     if (!isUtf8(bytes)) throw new BadBodyError('Request body is not valid UTF-8 JSON');
     const shape = jsonShape(bytes);
     if (shape.depth > MAX_NESTING) {
@@ -211,15 +219,23 @@ export class ParseJsonBodyInterceptor implements NestInterceptor {
     if (!METHODS_WITH_BODY.has(request.method) || bytes === undefined) return next.handle();
     request.rawBody = undefined;
     const noBody = this.reflector.get<boolean>(NO_BODY, context.getHandler());
-    if (noBody) {
-      const fields = bytes.length === 0 ? [] : Object.keys(parseObject(bytes));
+    if (bytes.length === 0) {
+      request.body = noBody ? {} : parseObject(bytes);
+      return next.handle();
+    }
+    const parsed = bodyTurns.run(() => {
+      if (!noBody) return parseObject(bytes);
+      const fields = Object.keys(parseObject(bytes));
       if (fields.length > 0)
         throw new ValidationError(fields.map((field) => `${field} is not an allowed field`));
-      request.body = {};
-    } else {
-      request.body = parseObject(bytes);
-    }
-    return next.handle();
+      return {};
+    });
+    return from(parsed).pipe(
+      mergeMap((body) => {
+        request.body = body;
+        return next.handle();
+      }),
+    );
   }
 }
 
