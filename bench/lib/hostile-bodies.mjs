@@ -2,7 +2,7 @@
 // 200 concurrent 627 KB bodies sent with Idempotency-Keys, and blocked its event loop for 7.9 s with
 // one body of 95,000 keys. This soak sends both, and a body whose parsed form is large, at 200
 // connections for --hostile-seconds (25) against the built service on a fresh database, and reports
-// the answers by status, the peak RSS and the slowest /api/v1/health during it (docs/reference/hardening.md#bodies: it
+// the answers by status, the peak RSS and the slowest /api/v1/health during it (docs/reference/hardening.md#3-bodies: it
 // answers within 1 s). The section "Hostile bodies" of docs/benchmarks.md (hostileMarkdown) comes from it.
 import { Buffer } from 'node:buffer';
 import http from 'node:http';
@@ -216,7 +216,7 @@ export function hostileMarkdown(results, relPath) {
       'whose parsed form is about 20 times their text, on 200 keep-alive connections in a closed loop, each request with a ' +
       'new `Idempotency-Key`, against the service with its default `BODY_MEMORY_LIMIT_MB` (64) and the Node flags of ' +
       '`npm start`, and asks `/api/v1/health` every 100 ms meanwhile ' +
-      '([hardening, "Bodies"](reference/hardening.md#bodies)). The health probe runs in a process of its own ' +
+      '([hardening, "Bodies"](reference/hardening.md#3-bodies)). The health probe runs in a process of its own ' +
       'and gives up after 10 s (counted as not 200). ' +
       `Load average of the machine at the start: ${(results.machine.loadavgAtStart ?? []).map((x) => x.toFixed(1)).join(', ') || '–'} ` +
       `(${results.machine.cores} cores, shared with the load generator and with whatever else ran).`,

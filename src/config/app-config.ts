@@ -194,7 +194,7 @@ export function loadConfig(env: Env) {
       blockPrivateIps: reader.boolean('KEY_SERVICE_BLOCK_PRIVATE_IPS', production),
       privateIpsVariable: 'KEY_SERVICE_BLOCK_PRIVATE_IPS' as string,
     },
-    // docs/reference/hardening.md#key-services
+    // docs/reference/hardening.md#2-key-services
     keyServices: {
       /** Azure vault hosts beyond the Key Vault domains. */
       vaultHosts: reader.hostList('KEY_SERVICE_ALLOWED_HOSTS'),

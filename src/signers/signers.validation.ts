@@ -23,7 +23,7 @@ export type NewSigner =
 
 /**
  * The API's signers (the configuration file's are read by FileHostedSigners): here, and only here,
- * a signer may not use the service's own cloud identity (docs/reference/hardening.md#key-services).
+ * a signer may not use the service's own cloud identity (docs/reference/hardening.md#2-key-services).
  */
 @Injectable()
 export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> {

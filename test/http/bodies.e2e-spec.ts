@@ -103,7 +103,7 @@ function holdRequest(app: TestApp, contentLength: number, first = ''): HeldReque
   return { answer, send: (bytes) => socket.write(bytes), close: () => socket.destroy() };
 }
 
-describe('request bodies cannot exhaust the process (docs/reference/hardening.md#bodies)', () => {
+describe('request bodies cannot exhaust the process (docs/reference/hardening.md#3-bodies)', () => {
   describe('BODY_MEMORY_LIMIT_MB', () => {
     const handle = useTestApp({ BODY_MEMORY_LIMIT_MB: '1' });
     const app = () => handle.current;

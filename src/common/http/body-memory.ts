@@ -10,7 +10,7 @@ export interface BodyReservation {
 
 /**
  * The memory that request bodies read and held at once may take, in all (BODY_MEMORY_LIMIT_MB,
- * docs/reference/hardening.md "Bodies"). A body that does not fit waits for nobody: its request is
+ * docs/reference/hardening.md#3-bodies). A body that does not fit waits for nobody: its request is
  * refused. One body alone always fits, however small the budget, so that a small budget never
  * refuses a body for ever; the body limit (1 MiB) bounds that one.
  */

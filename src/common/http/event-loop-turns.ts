@@ -6,7 +6,7 @@ const SLICE_MS = 10;
 /**
  * Synchronous work on request bodies (checking their bytes, parsing them) queued and run in slices
  * of about 10 ms, with the network's I/O served between two slices
- * (docs/reference/hardening.md#bodies). Two hundred hostile bodies arriving together then cost the
+ * (docs/reference/hardening.md#3-bodies). Two hundred hostile bodies arriving together then cost the
  * liveness probe a slice's wait, not the sum of all of them: without it, /api/v1/health waited
  * behind every body that arrived in the same turn of the event loop (seconds, on 2 cores).
  */

@@ -29,7 +29,7 @@ import { NO_BODY } from './no-body.decorator';
 
 /** Far deeper than any valid body (policies nest four levels). */
 const MAX_NESTING = 32;
-/** docs/reference/hardening.md#bodies: keys at all levels; no valid body comes near (the largest hold a few hundred). */
+/** docs/reference/hardening.md#3-bodies: keys at all levels; no valid body comes near (the largest hold a few hundred). */
 const MAX_KEYS = 10_000;
 /**
  * Keys of one object: no route's object has a hundred. Past a few thousand, class-transformer (its
@@ -66,7 +66,7 @@ const sendsBody = (request: Request): boolean => {
 /**
  * Reads a body after authentication, so that no unauthenticated body is read
  * (docs/reference/envelope-and-errors.md), into `request.rawBody`: media type, encoding, size, the
- * memory budget of all bodies held (docs/reference/hardening.md "Bodies"), UTF-8, nesting and keys,
+ * memory budget of all bodies held (docs/reference/hardening.md#3-bodies), UTF-8, nesting and keys,
  * all before anything is parsed. ParseJsonBodyInterceptor parses it, after the Idempotency-Key.
  */
 @Injectable()

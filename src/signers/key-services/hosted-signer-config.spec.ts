@@ -83,7 +83,7 @@ describe('parseHostedSignerConfig', () => {
   });
 });
 
-describe('vaultUrlProblem (docs/reference/hardening.md#key-services)', () => {
+describe('vaultUrlProblem (docs/reference/hardening.md#2-key-services)', () => {
   const ANY_OTHER =
     'must be https://<vault>.vault.azure.net (or .vault.azure.cn, .vault.usgovcloudapi.net, .vault.microsoftazure.de) or a host listed in KEY_SERVICE_ALLOWED_HOSTS';
   it.each<[string, string[], string | null]>([

@@ -189,7 +189,7 @@ const KEY_VAULT_SUFFIXES = [
 /**
  * An Azure vault is `https://<name>.<Key Vault domain>`, or a host the operator lists in
  * KEY_SERVICE_ALLOWED_HOSTS (http allowed there); never a path, query or credentials
- * (docs/reference/hardening.md#key-services).
+ * (docs/reference/hardening.md#2-key-services).
  */
 export function vaultUrlProblem(text: string, vaultHosts: readonly string[]): string | null {
   const url = URL.parse(text);

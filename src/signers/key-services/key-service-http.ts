@@ -5,7 +5,7 @@ import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../../commo
 import { checkUrl } from '../../common/security/url-policy';
 import type { UrlPolicyConfig } from '../../config/app-config';
 
-/** Every answer of a key service is read at most this far (docs/reference/hardening.md#key-services). */
+/** Every answer of a key service is read at most this far (docs/reference/hardening.md#2-key-services). */
 export const ANSWER_LIMIT_BYTES = 64 * 1024;
 /** For everything one signer's addresses need: logins, challenges, tokens and reads together. */
 export const DEADLINE_MS = 10_000;

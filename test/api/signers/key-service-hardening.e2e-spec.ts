@@ -15,7 +15,7 @@ import {
 import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type Env, type TestApp } from '../../support/test-app';
 
-/** Key services (docs/reference/hardening.md#key-services). */
+/** Key services (docs/reference/hardening.md#2-key-services). */
 const key = new Secp256k1TestKey();
 secrets.add(key.hex);
 const vault = new VaultFake();

@@ -3,7 +3,7 @@ import { TEST_DB } from '../../support/test-database';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { relayerBody, uid } from '../../factories';
 
-/** Events of the slow target due at once (docs/reference/hardening.md#webhook-fairness: "150 of its events due"). */
+/** Events of the slow target due at once (docs/reference/hardening.md#4-webhook-fairness: "150 of its events due"). */
 const BACKLOG = 150;
 const SLOW_MS = 3000;
 /** The contract's bound for another target's new event. */
