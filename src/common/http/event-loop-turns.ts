@@ -1,14 +1,11 @@
-import { performance } from 'node:perf_hooks';
-
-/** How long queued pieces may hold the event loop before the network's I/O is served again. */
-const SLICE_MS = 10;
-
 /**
- * Synchronous work on request bodies (checking their bytes, parsing them) queued and run in slices
- * of about 10 ms, with the network's I/O served between two slices
- * (docs/reference/hardening.md#3-bodies). Two hundred hostile bodies arriving together then cost the
- * liveness probe a slice's wait, not the sum of all of them: without it, /api/v1/health waited
- * behind every body that arrived in the same turn of the event loop (seconds, on 2 cores).
+ * Synchronous work on request bodies (checking their bytes, parsing them) queued and run one piece
+ * per turn of the event loop, in order, with the network's I/O served between two pieces
+ * (docs/reference/hardening.md#3-bodies). A piece's promise settles in its turn, so what the request
+ * does next without waiting on I/O (its validation) runs in that turn too. Two hundred hostile
+ * bodies arriving together then cost the liveness probe one piece's wait, not the sum of all of
+ * them: without it, /api/v1/health waited behind every body that arrived in the same turn (seconds,
+ * on 2 cores).
  */
 export class EventLoopTurns {
   private readonly queue: Array<() => void> = [];
@@ -31,16 +28,12 @@ export class EventLoopTurns {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.drain());
+    setImmediate(() => this.next());
   }
 
-  private drain(): void {
+  private next(): void {
     this.scheduled = false;
-    const until = performance.now() + SLICE_MS;
-    for (let piece = this.queue.shift(); piece; piece = this.queue.shift()) {
-      piece();
-      if (performance.now() >= until) break;
-    }
+    this.queue.shift()?.();
     if (this.queue.length > 0) this.schedule();
   }
 }
