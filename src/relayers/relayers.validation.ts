@@ -18,7 +18,7 @@ import { mergePolicies, validatePolicies, type Policies } from './policies/polic
 import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';
 import type { RelayerEntity } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
-import { signerNotFound } from './relayers.errors';
+import { signerCannotSign, signerNotFound } from './relayers.errors';
 
 /** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
 export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {
@@ -57,7 +57,7 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
       const signer = await this.signers.addressFor(dto.signer_id, type ?? 'evm');
       if (signer.kind === 'unknown') problems.push(signerNotFound(dto.signer_id));
       else if (type !== null && signer.kind === 'unsuitable') {
-        problems.push(`Signer with ID ${dto.signer_id} has no key for network type '${type}'`);
+        problems.push(signerCannotSign(dto.signer_id, type, signer.signsFor));
       } else if (signer.kind === 'found') address = signer.address;
     }
     return { ...dto, custom_rpc_urls: urls, policies, address };

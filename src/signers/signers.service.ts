@@ -6,7 +6,7 @@ import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { Transactions } from '../database/transactions';
-import { addressesOfKey, Catalogue, type NetworkType } from '../catalogue/catalogue.service';
+import { addressesOfKey, Catalogue, NETWORK_TYPES, type NetworkType } from '../catalogue/catalogue.service';
 import { SignerResponse } from './dto/signer.dto';
 import type { NewSigner } from './signers.validation';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
@@ -24,7 +24,8 @@ export { KeyServices } from './key-services/key-services';
 export type SignerForNetwork =
   | { readonly kind: 'found'; readonly address: string }
   | { readonly kind: 'unknown' }
-  | { readonly kind: 'unsuitable' };
+  /** `signsFor`: the network types the signer's key can sign for (never the one asked). */
+  | { readonly kind: 'unsuitable'; readonly signsFor: readonly NetworkType[] };
 
 /**
  * Signers: those of the catalogue file (read-only, in memory) and those created through the API
@@ -129,12 +130,16 @@ export class SignersService {
     if (this.catalogue.hasSigner(signerId)) {
       return this.catalogue.signerSuits(signerId, type)
         ? { kind: 'found', address: this.catalogue.signerAddress(signerId, type) }
-        : { kind: 'unsuitable' };
+        : {
+            kind: 'unsuitable',
+            signsFor: NETWORK_TYPES.filter((network) => this.catalogue.signerSuits(signerId, network)),
+          };
     }
     const row = await this.signers.findById(signerId);
     if (!row) return { kind: 'unknown' };
     const address = row.addresses[type];
-    return address === undefined ? { kind: 'unsuitable' } : { kind: 'found', address };
+    if (address !== undefined) return { kind: 'found', address };
+    return { kind: 'unsuitable', signsFor: NETWORK_TYPES.filter((network) => row.addresses[network]) };
   }
 
   /**

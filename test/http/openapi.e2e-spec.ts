@@ -156,6 +156,7 @@ describe('OpenAPI document', () => {
               'eip1559_pricing',
               'gas_limit_estimation',
               'gas_price_cap',
+              'include_revert_data',
               'min_balance',
               'private_transactions',
               'whitelist_receivers',

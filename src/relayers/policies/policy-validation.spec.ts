@@ -15,6 +15,9 @@ const EVM_A = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 const EVM_B = '0xABCDEFABCDEFABCDEFABCDEFABCDEFABCDEFABCD';
 const G_ISSUER = 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN';
 const USDC = `USDC:${G_ISSUER}`;
+/** A Soroban contract id (the testnet USDC asset contract); the second one has a broken checksum. */
+const CONTRACT = 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA';
+const CONTRACT_BAD_CHECKSUM = 'CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMB';
 
 const INT32_MAX = 2147483647;
 const INT64_MAX = 9223372036854775807n;
@@ -177,6 +180,7 @@ const ROWS: readonly Row[] = [
   ['evm', 'eip1559_pricing', 'boolean', 'nullable'],
   ['evm', 'gas_limit_estimation', 'boolean', 'nullable'],
   ['evm', 'gas_price_cap', 'wei', 'nullable'],
+  ['evm', 'include_revert_data', 'boolean', 'nullable'],
   ['evm', 'min_balance', 'wei', 'nullable'],
   ['evm', 'private_transactions', 'boolean', 'nullable'],
   ['evm', 'whitelist_receivers', 'evmAddresses', 'nullable'],
@@ -616,7 +620,14 @@ describe('validatePolicies: Stellar allowed_tokens and swap_config', () => {
     ).toStrictEqual({ allowed_tokens: [{ asset: 'native' }], swap_config: {} });
   });
 
-  const ASSET_RULE = "must be 'native' or CODE:ISSUER (a code of 1 to 12 letters or digits, a G... issuer)";
+  it.each([['XLM'], [CONTRACT], [`CAD:${G_ISSUER}`], [`C:${G_ISSUER}`]])('accepts the asset %p', (asset) => {
+    expect(accepted('stellar', { allowed_tokens: [{ asset }] })).toStrictEqual({
+      allowed_tokens: [{ asset }],
+    });
+  });
+
+  const ASSET_RULE =
+    "must be 'native', 'XLM', CODE:ISSUER (a code of 1 to 12 letters or digits, a G... issuer) or a Soroban contract id (C...)";
 
   it.each([
     [{}, 'policies.allowed_tokens[0].asset is required'],
@@ -626,6 +637,9 @@ describe('validatePolicies: Stellar allowed_tokens and swap_config', () => {
     [{ asset: `USDC:${G_ISSUER.toLowerCase()}` }, `policies.allowed_tokens[0].asset ${ASSET_RULE}`],
     [{ asset: 'NATIVE' }, `policies.allowed_tokens[0].asset ${ASSET_RULE}`],
     [{ asset: 5 }, `policies.allowed_tokens[0].asset ${ASSET_RULE}`],
+    [{ asset: 'xlm' }, `policies.allowed_tokens[0].asset ${ASSET_RULE}`],
+    [{ asset: CONTRACT_BAD_CHECKSUM }, `policies.allowed_tokens[0].asset ${ASSET_RULE}`],
+    [{ asset: `G${CONTRACT.slice(1)}` }, `policies.allowed_tokens[0].asset ${ASSET_RULE}`],
     [
       { asset: 'native', max_allowed_fee: -1 },
       'policies.allowed_tokens[0].max_allowed_fee must be a whole number from 0 to 9223372036854775807',
@@ -643,8 +657,12 @@ describe('validatePolicies: Stellar allowed_tokens and swap_config', () => {
     expect(refused('stellar', { allowed_tokens: [token] })).toStrictEqual([message]);
   });
 
-  it('refuses the same asset twice', () => {
-    expect(refused('stellar', { allowed_tokens: [{ asset: USDC }, { asset: USDC }] })).toStrictEqual([
+  it.each([
+    [USDC, USDC],
+    ['native', 'XLM'],
+    [CONTRACT, CONTRACT],
+  ])('refuses the same asset twice (%s, %s)', (first, second) => {
+    expect(refused('stellar', { allowed_tokens: [{ asset: first }, { asset: second }] })).toStrictEqual([
       'policies.allowed_tokens must not contain the same asset twice',
     ]);
   });

@@ -1,3 +1,4 @@
+import { StrKey } from '@stellar/stellar-base';
 import type { NetworkType } from '../../catalogue/catalogue.service';
 import { isPlainObject } from '../../common/validation/field-rules';
 
@@ -27,7 +28,9 @@ const MAX_MERGE_DEPTH = 8;
 
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const STELLAR_ASSET = /^(?:native|[A-Za-z0-9]{1,12}:G[A-Z2-7]{55})$/;
+/** A classic asset (`native`, `XLM` or CODE:ISSUER) or a Soroban contract id (C + 55 base32). */
+const STELLAR_ASSET = /^(?:native|XLM|[A-Za-z0-9]{1,12}:G[A-Z2-7]{55}|C[A-Z2-7]{55})$/;
+const STELLAR_CONTRACT = /^C[A-Z2-7]{55}$/;
 const DECIMAL_DIGITS = /^\d+$/;
 
 const INVALID = Symbol('invalid');
@@ -144,6 +147,25 @@ const matching = (pattern: RegExp, rule: string): Check =>
     typeof value === 'string' && pattern.test(value) ? value : rejected(errors, `${path} must be ${rule}`),
   );
 
+/** The pattern gives the shape; a contract id must also be a valid StrKey (version byte, checksum). */
+const stellarAsset = (): Check => {
+  const rule =
+    "'native', 'XLM', CODE:ISSUER (a code of 1 to 12 letters or digits, a G... issuer) or a Soroban contract id (C...)";
+  return check({ type: 'string', pattern: STELLAR_ASSET.source, description: rule }, (value, path, errors) =>
+    typeof value === 'string' &&
+    STELLAR_ASSET.test(value) &&
+    (!STELLAR_CONTRACT.test(value) || StrKey.isValidContract(value))
+      ? value
+      : rejected(errors, `${path} must be ${rule}`),
+  );
+};
+
+/** `XLM` names the native asset: the two spellings are one asset in `unique`. */
+const stellarAssetKey = (item: PolicyValue): PolicyValue | undefined => {
+  const asset = isPlainObject(item) ? item.asset : undefined;
+  return asset === 'XLM' ? 'native' : asset;
+};
+
 const base58Address = (): Check => matching(BASE58_ADDRESS, 'a base58 address of 32 to 44 characters');
 
 interface ListOptions {
@@ -242,6 +264,7 @@ const EVM_POLICY: Shape = {
   eip1559_pricing: optional(boolean()),
   gas_limit_estimation: optional(boolean()),
   gas_price_cap: optional(wei()),
+  include_revert_data: optional(boolean()),
   min_balance: optional(wei()),
   private_transactions: optional(boolean()),
   whitelist_receivers: optional(
@@ -295,13 +318,7 @@ const SOLANA_POLICY: Shape = {
 };
 
 const STELLAR_ALLOWED_TOKEN: Shape = {
-  asset: {
-    check: matching(
-      STELLAR_ASSET,
-      "'native' or CODE:ISSUER (a code of 1 to 12 letters or digits, a G... issuer)",
-    ),
-    required: true,
-  },
+  asset: { check: stellarAsset(), required: true },
   max_allowed_fee: optional(integer(INT64_MAX)),
   swap_config: optional(object(tokenSwapConfig)),
 };
@@ -321,7 +338,7 @@ const STELLAR_POLICY: Shape = {
   allowed_tokens: optional(
     list(object(STELLAR_ALLOWED_TOKEN), {
       max: MAX_TOKENS,
-      unique: { key: keyOf('asset'), what: 'the same asset' },
+      unique: { key: stellarAssetKey, what: 'the same asset' },
     }),
   ),
   concurrent_transactions: optional(boolean()),

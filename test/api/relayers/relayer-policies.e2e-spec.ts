@@ -11,6 +11,7 @@ const ROWS: Record<NetworkType, Array<[string, unknown, unknown[]]>> = {
     ['eip1559_pricing', true, ['true', 1]],
     ['gas_limit_estimation', false, ['no', 0]],
     ['gas_price_cap', 30000000000, [-1, 1.5, 'abc', true]],
+    ['include_revert_data', true, ['true', 1]],
     ['min_balance', 1, [-1, 0.5, '1.5', false]],
     ['private_transactions', true, ['yes', {}]],
     [

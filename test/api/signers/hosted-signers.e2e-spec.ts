@@ -405,7 +405,7 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
             relayerBody('solana', { network: 'devnet', signer_id: signerId }),
           ),
           400,
-          `Signer with ID ${signerId} has no key for network type 'solana'`,
+          `signer_id must name a signer that can sign for solana networks (signer '${signerId}' signs for evm)`,
         );
       }
     },
@@ -442,7 +442,7 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
       expectError(
         await app().post('/api/v1/relayers', relayerBody('evm', { network: 'anvil', signer_id: signerId })),
         400,
-        `Signer with ID ${signerId} has no key for network type 'evm'`,
+        `signer_id must name a signer that can sign for evm networks (signer '${signerId}' signs for ${Object.keys(CASES[name].addresses).join(', ')})`,
       );
     },
   );
