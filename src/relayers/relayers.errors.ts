@@ -6,7 +6,7 @@ export const duplicateRelayer = () => new ConflictError('Relayer with this ID al
 
 export const signerNotFound = (id: string) => `Signer with ID ${id} not found`;
 
-/** Contract 20: the key's curve decides the network types; the problem is the `signer_id` field's. */
+/** The key's curve decides the network types (docs/reference/kms-signers.md#12-the-curve-decides-the-network-types). */
 export const signerCannotSign = (id: string, type: string, signsFor: readonly string[]) =>
   `signer_id must name a signer that can sign for ${type} networks (signer '${id}' signs for ${signsFor.join(', ')})`;
 

@@ -12,8 +12,9 @@ import { secrets } from '../../support/secrets';
 import { defaultCatalogue, newApiKey, startTestApp, useTestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 
-// Contract 19.4: the fields of the reference system's policies, in the API and in the file;
-// contract 20: a relayer on a signer whose key cannot sign for its network type names signer_id.
+// The reference system's policy fields, in the API and in the file (docs/reference/relayers.md#41-the-policy-follows-the-network-type,
+// #44-solana-and-stellar-details); a relayer on a signer whose key cannot sign for its network type
+// names signer_id (docs/reference/kms-signers.md#12-the-curve-decides-the-network-types).
 
 const G_ISSUER = 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN';
 const CONTRACT = StrKey.encodeContract(randomBytes(32));
