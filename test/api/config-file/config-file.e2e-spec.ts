@@ -253,11 +253,12 @@ function createKeystore(root: string, relative: string): string {
 }
 
 describe('the reference system files as they are (19.4): paths, numbers, ignored keys', () => {
+  // A database each: each test's relayers use the fixture signer on the same network.
   let database: TestDatabase;
-  beforeAll(async () => {
+  beforeEach(async () => {
     database = await createTestDatabase();
   });
-  afterAll(() => database.drop());
+  afterEach(() => database.drop());
 
   const localSigner = {
     id: 'local-signer',
@@ -271,7 +272,13 @@ describe('the reference system files as they are (19.4): paths, numbers, ignored
   it('finds config/keys/... from the working directory, and keys and networks beside the file when CONFIG_DIR points elsewhere', async () => {
     const config = fixtureConfig();
     delete config.networks;
-    const { root } = layout({ ...config, signers: [...(config.signers as Json[]), localSigner] });
+    // No relayer: the entries of this describe have their own ids, so that no start here writes in the
+    // update log lines that the reconciliation tests below count.
+    const { root } = layout({
+      ...config,
+      relayers: [],
+      signers: [...(config.signers as Json[]), localSigner],
+    });
     const address = createKeystore(root, 'config/keys/local-signer.json');
     const env = { DATABASE_URL: database.url, KEYSTORE_PASSPHRASE, ...SECRETS_ENV };
     for (const [cwd, where] of [
@@ -304,13 +311,14 @@ describe('the reference system files as they are (19.4): paths, numbers, ignored
   it('reads "min_balance": 1000000000000000000 in the file exactly, as a number or a decimal string', async () => {
     const config = fixtureConfig();
     const [relayer] = config.relayers as Json[];
+    const first = { ...relayer, id: 'exact-1' };
     const second = {
       ...relayer,
-      id: 'fixture-relayer-2',
+      id: 'exact-2',
       network: 'hollow-main',
       policies: { min_balance: '1000000000000000001' },
     };
-    const text = JSON.stringify({ ...config, relayers: [relayer, second] }).replace(
+    const text = JSON.stringify({ ...config, relayers: [first, second] }).replace(
       '"min_balance":1000}',
       '"min_balance":1000000000000000000}',
     );
@@ -318,9 +326,9 @@ describe('the reference system files as they are (19.4): paths, numbers, ignored
     fs.writeFileSync(file, text);
     const app = await startIn(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV });
     try {
-      const first = await app.get('/api/v1/relayers/fixture-relayer').expect(200);
-      expect(first.text).toContain('"policies":{"min_balance":1000000000000000000}');
-      const other = await app.get('/api/v1/relayers/fixture-relayer-2').expect(200);
+      const one = await app.get('/api/v1/relayers/exact-1').expect(200);
+      expect(one.text).toContain('"policies":{"min_balance":1000000000000000000}');
+      const other = await app.get('/api/v1/relayers/exact-2').expect(200);
       expect(other.text).toContain('"policies":{"min_balance":1000000000000000001}');
     } finally {
       await app.close();
@@ -335,7 +343,7 @@ describe('the reference system files as they are (19.4): paths, numbers, ignored
     const { root, file } = layout({
       _comment: 'copied from the reference system',
       ...config,
-      relayers: [{ ...relayer, address: '0x0000000000000000000000000000000000000001' }],
+      relayers: [{ ...relayer, id: 'ignoring-1', address: '0x0000000000000000000000000000000000000001' }],
       notifications: [{ ...hook, description: 'ops hook' }],
       signers: [{ ...signer, _note: 'rotated yearly' }],
     });
@@ -352,7 +360,7 @@ describe('the reference system files as they are (19.4): paths, numbers, ignored
         `CONFIG_FILE ${file}: notifications[0]: "description" ${reason}`,
         `CONFIG_FILE ${file}: relayers[0]: "address" ${reason}`,
       ]);
-      await app.get('/api/v1/relayers/fixture-relayer').expect(200);
+      await app.get('/api/v1/relayers/ignoring-1').expect(200);
     } finally {
       await app.close();
     }
