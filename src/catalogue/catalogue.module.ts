@@ -11,9 +11,9 @@ export { CatalogueConfigError, describeContent, type ConfigFile } from './catalo
 
 /** The file as a start reads it, its hosted signers resolved by the signers feature. */
 export function readConfigFile(config: AppConfig, onNotice?: (message: string) => void): Promise<ConfigFile> {
-  const { configFile, dataDir, production, secretsEnv: env } = config;
+  const { configFile, configStrict: strict, dataDir, production, secretsEnv: env } = config;
   const hostedSigners = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()));
-  return loadConfigFile({ configFile, dataDir, production, env, onNotice, hostedSigners });
+  return loadConfigFile({ configFile, strict, dataDir, production, env, onNotice, hostedSigners });
 }
 
 /** Its relayers and notifications are reconciled by src/config-file. */

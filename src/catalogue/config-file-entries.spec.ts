@@ -14,7 +14,12 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-async function load(config: Json, env: Json = {}): Promise<ConfigFile> {
+async function load(
+  config: Json,
+  env: Json = {},
+  strict = false,
+  onNotice?: (m: string) => void,
+): Promise<ConfigFile> {
   const file = path.join(dir, 'config.json');
   await writeFile(file, JSON.stringify({ signers: SIGNERS, ...config }));
   return loadConfigFile({
@@ -22,11 +27,13 @@ async function load(config: Json, env: Json = {}): Promise<ConfigFile> {
     dataDir: dir,
     production: false,
     env: env as Record<string, string>,
+    strict,
+    onNotice,
   });
 }
 
-async function problem(config: Json, env: Json = {}): Promise<string> {
-  const error = await load(config, env).then(
+async function problem(config: Json, env: Json = {}, strict = false): Promise<string> {
+  const error = await load(config, env, strict).then(
     () => undefined,
     (reason: unknown) => reason,
   );
@@ -122,7 +129,6 @@ describe('relayers and notifications', () => {
       { relayers: [{ id: 'r1' }, { id: 'r1' }] },
       "relayers[1]: id 'r1' is defined more than once (first at relayers[0])",
     ],
-    [{ relayers: [{ id: 'r1', gas_limit: 1 }] }, 'relayers[0]: unknown key "gas_limit"'],
     [{ relayers: [{ name: 'no id' }] }, 'relayers[0]: id must be 1 to 36 letters, digits, "-" or "_"'],
     [{ relayers: {} }, 'relayers must be an array'],
     [
@@ -133,5 +139,19 @@ describe('relayers and notifications', () => {
     [{ plugins: {} }, 'plugins must be an array'],
   ])('refuses %j naming the entry', async (config, message) => {
     expect(await problem({ networks, ...config })).toBe(message);
+  });
+
+  it('ignores an extra key of a relayer with one warning (19.4), and refuses it under CONFIG_STRICT=true', async () => {
+    const warnings: string[] = [];
+    const file = await load({ networks, relayers: [{ id: 'r1', gas_limit: 1 }] }, {}, false, (m) =>
+      warnings.push(m),
+    );
+    expect(file.relayers).toEqual([{ id: 'r1', body: { id: 'r1' } }]);
+    expect(warnings).toEqual([
+      `CONFIG_FILE ${path.join(dir, 'config.json')}: relayers[0]: "gas_limit" is ignored (the reference system ignores it too)`,
+    ]);
+    expect(await problem({ networks, relayers: [{ id: 'r1', gas_limit: 1 }] }, {}, true)).toBe(
+      'relayers[0]: key "gas_limit" not read: CONFIG_STRICT=true refuses the keys the reference system ignores',
+    );
   });
 });

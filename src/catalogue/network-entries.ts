@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isRpcWeight, RPC_WEIGHT, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
@@ -13,16 +13,19 @@ import {
   Scope,
   describeUnknown,
   errorCode,
+  findPath,
+  isComment,
   isHttpUrl,
   isNonEmptyString,
   isPlainObject,
   listOf,
   parseJson,
   readText,
-  refuseUnknownKeys,
+  withoutIgnoredKeys,
+  type IgnoredKeys,
 } from './config-json';
 
-/** The network keys of the reference system (19.1): any other stops the start naming it. */
+/** The network keys of the reference system (19.1): any other but a comment (`_...`) stops the start naming it. */
 const NETWORK_KEYS: ReadonlySet<string> = new Set([
   ...['type', 'network', 'from', 'rpc_urls', 'explorer_urls', 'symbol', 'features', 'tags', 'is_testnet'],
   ...['average_blocktime_ms', 'required_confirmations', 'chain_id', 'gas_price_cache'],
@@ -45,8 +48,9 @@ export async function readNetworks(
   value: unknown,
   configFile: string,
   scope: Scope,
+  ignored: IgnoredKeys,
 ): Promise<CatalogueNetwork[]> {
-  const entries = await collectEntries(value, configFile, scope);
+  const entries = await collectEntries(value, configFile, scope, ignored);
   const byName = Map.groupBy(entries, (entry) => entry.name);
   const origins = new Map<string, string>();
   return entries.map((entry) => {
@@ -59,9 +63,16 @@ export async function readNetworks(
   });
 }
 
-async function collectEntries(value: unknown, configFile: string, scope: Scope): Promise<NetworkEntry[]> {
+async function collectEntries(
+  value: unknown,
+  configFile: string,
+  scope: Scope,
+  ignored: IgnoredKeys,
+): Promise<NetworkEntry[]> {
   if (Array.isArray(value)) {
-    return value.map((item: unknown, i) => identify(item, `networks[${i}]`, scope, `networks[${i}]`));
+    return value.map((item: unknown, i) =>
+      identify(item, `networks[${i}]`, scope, `networks[${i}]`, ignored),
+    );
   }
   if (value === undefined) {
     const folder = await findFolder(DEFAULT_FOLDER, configFile);
@@ -71,31 +82,33 @@ async function collectEntries(value: unknown, configFile: string, scope: Scope):
           `(it is absent and the default folder ${path.resolve(DEFAULT_FOLDER)} does not exist)`,
       );
     }
-    return readNetworkFolder(folder, scope);
+    return readNetworkFolder(folder, scope, ignored);
   }
   if (typeof value === 'string' && value.length > 0) {
     const folder = await findFolder(value, configFile);
-    return readNetworkFolder(folder ?? path.resolve(path.dirname(configFile), value), scope);
+    return readNetworkFolder(folder ?? path.resolve(path.dirname(configFile), value), scope, ignored);
   }
   return scope.fail('networks must be an array of networks or the path of a folder of network files');
 }
 
-/** As the reference system: from the working directory first, then from the config file's folder. */
-async function findFolder(folder: string, configFile: string): Promise<string | undefined> {
-  for (const candidate of [path.resolve(folder), path.resolve(path.dirname(configFile), folder)]) {
-    if ((await stat(candidate).catch(() => null))?.isDirectory()) return candidate;
-  }
-  return undefined;
+function findFolder(folder: string, configFile: string): Promise<string | undefined> {
+  return findPath(folder, configFile, (stats) => stats.isDirectory());
 }
 
 /** Each `.json` file holds one network, an array of them, or `{"networks": [...]}` as in the reference system. */
-async function readNetworkFolder(folder: string, scope: Scope): Promise<NetworkEntry[]> {
+async function readNetworkFolder(
+  folder: string,
+  scope: Scope,
+  ignored: IgnoredKeys,
+): Promise<NetworkEntry[]> {
   const entries: NetworkEntry[] = [];
   for (const file of await listJsonFiles(folder, scope)) {
     const fileScope = scope.child(`network file ${file}`);
     const items = networksOfFile(parseJson(await readText(file, fileScope), fileScope), fileScope);
     items.forEach((item, i) =>
-      entries.push(identify(item, file, fileScope, items.length === 1 ? 'network' : `networks[${i}]`)),
+      entries.push(
+        identify(item, file, fileScope, items.length === 1 ? 'network' : `networks[${i}]`, ignored),
+      ),
     );
   }
   return entries;
@@ -120,7 +133,13 @@ function networksOfFile(content: unknown, scope: Scope): unknown[] {
 }
 
 /** The name and type every entry needs before inheritance, and no key the reference system does not know. */
-function identify(item: unknown, origin: string, scope: Scope, label: string): NetworkEntry {
+function identify(
+  item: unknown,
+  origin: string,
+  scope: Scope,
+  label: string,
+  ignored: IgnoredKeys,
+): NetworkEntry {
   if (!isPlainObject(item)) return scope.child(label).fail('must be an object');
   const name = item.network;
   const hasName = typeof name === 'string' && name.trim().length > 0;
@@ -131,8 +150,8 @@ function identify(item: unknown, origin: string, scope: Scope, label: string): N
     return named.fail(`${describeUnknown('type', item.type)} (expected ${listOf(NETWORK_TYPES)})`);
   }
   const typed = scope.child(`network '${name}' (${item.type})`);
-  refuseUnknownKeys(item, NETWORK_KEYS, typed);
-  return { value: item, name, type: item.type, origin, scope: typed };
+  const value = withoutIgnoredKeys(item, NETWORK_KEYS, typed, ignored, isComment);
+  return { value, name, type: item.type, origin, scope: typed };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { SIGNER_ID_PATTERN } from './catalogue.types';
-import { Scope, isNonEmptyString, isPlainObject, refuseUnknownKeys } from './config-json';
+import { Scope, isNonEmptyString, isPlainObject, withoutIgnoredKeys, type IgnoredKeys } from './config-json';
 import { parseRpcUrls } from './network-entries';
 import { parseSecretRef, resolveSecret } from './signer-entries';
 
@@ -24,6 +24,7 @@ function sectionEntries(
   section: string,
   keys: ReadonlySet<string>,
   scope: Scope,
+  ignored: IgnoredKeys,
   read: (item: Record<string, unknown>, at: Scope) => Record<string, unknown>,
 ): FileEntry[] {
   if (value === undefined) return [];
@@ -35,11 +36,12 @@ function sectionEntries(
     const { id } = item;
     if (typeof id !== 'string' || !SIGNER_ID_PATTERN.test(id))
       return at.fail('id must be 1 to 36 letters, digits, "-" or "_"');
-    refuseUnknownKeys(item, keys, at);
+    // Any other key (a relayer's `address` copied from a GET, a comment) is one the reference system ignores.
+    const known = withoutIgnoredKeys(item, keys, at, ignored);
     const first = seen.get(id);
     if (first !== undefined) at.fail(`id '${id}' is defined more than once (first at ${section}[${first}])`);
     seen.set(id, index);
-    return { id, body: read(item, at) };
+    return { id, body: read(known, at) };
   });
 }
 
@@ -47,8 +49,9 @@ export function readNotifications(
   value: unknown,
   scope: Scope,
   env: Record<string, string | undefined>,
+  ignored: IgnoredKeys,
 ): FileEntry[] {
-  return sectionEntries(value, 'notifications', NOTIFICATION_KEYS, scope, (item, at) => {
+  return sectionEntries(value, 'notifications', NOTIFICATION_KEYS, scope, ignored, (item, at) => {
     if (item.type !== 'webhook') at.fail('type must be "webhook"');
     if (!isNonEmptyString(item.url)) at.fail('url must be a non-empty string');
     const { signing_key: key, ...body } = item;
@@ -60,8 +63,8 @@ export function readNotifications(
   });
 }
 
-export function readRelayers(value: unknown, scope: Scope): FileEntry[] {
-  return sectionEntries(value, 'relayers', RELAYER_KEYS, scope, (item, at) => {
+export function readRelayers(value: unknown, scope: Scope, ignored: IgnoredKeys): FileEntry[] {
+  return sectionEntries(value, 'relayers', RELAYER_KEYS, scope, ignored, (item, at) => {
     const urls = item.custom_rpc_urls;
     // Items may be plain strings (weight 100); the relayer rules themselves are the API's.
     if (!Array.isArray(urls) || urls.length === 0) return item;

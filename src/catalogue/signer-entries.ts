@@ -15,14 +15,20 @@ import {
   CatalogueConfigError,
   Scope,
   describeUnknown,
+  findPath,
+  pathCandidates,
   readIfExists,
   isNonEmptyString,
   isPlainObject,
   listOf,
+  withoutIgnoredKeys,
+  type IgnoredKeys,
 } from './config-json';
 
 export interface SignerContext {
-  readonly configDir: string;
+  /** A keystore's path is found from the working directory, then from this file's folder (19.4). */
+  readonly configFile: string;
+  readonly ignored: IgnoredKeys;
   /** Where a generated development key is kept. */
   readonly dataDir: string;
   readonly production: boolean;
@@ -53,7 +59,7 @@ export async function readSigners(
   if (!Array.isArray(value)) return scope.fail('signers must be an array');
   const origins = new Map<string, string>();
   const specs = value.map((item: unknown, index) => {
-    const spec = parseSignerSpec(item, scope, `signers[${index}]`, context.hostedSigners);
+    const spec = parseSignerSpec(item, scope, `signers[${index}]`, context);
     const firstOrigin = origins.get(spec.id);
     if (firstOrigin !== undefined) spec.scope.fail(`defined more than once (first at ${firstOrigin})`);
     origins.set(spec.id, `signers[${index}]`);
@@ -73,7 +79,11 @@ export async function readSigners(
     let key: Uint8Array;
     if (keystorePath !== undefined) {
       const passphrase = resolveSecret(secret, scope.child('passphrase'), context.env);
-      key = await decryptKeystore(path.resolve(context.configDir, keystorePath), passphrase, scope);
+      key = await decryptKeystore(
+        await findKeystore(keystorePath, context.configFile, scope),
+        passphrase,
+        scope,
+      );
     } else if (secret.type === 'generated') key = await generatedKey(id, secret.value, scope, context);
     else key = parseKey(resolveSecret(secret, scope.child('key'), context.env), scope);
     signers.push({ id, type, key: new SecretKey(key) });
@@ -85,7 +95,7 @@ function parseSignerSpec(
   value: unknown,
   parent: Scope,
   fallbackLabel: string,
-  hosted?: HostedSignerResolver,
+  { hostedSigners: hosted, ignored }: SignerContext,
 ): SignerSpec {
   if (!isPlainObject(value)) return parent.child(fallbackLabel).fail('must be an object');
   const { id, type, config } = value;
@@ -93,7 +103,8 @@ function parseSignerSpec(
     return parent.child(fallbackLabel).fail('id must be 1 to 36 letters, digits, "-" or "_"');
   }
   const scope: Scope = parent.child(`signer '${id}'`);
-  if (hosted?.accepts(type)) return { id, scope, hosted: value };
+  const known = withoutIgnoredKeys(value, SIGNER_KEYS, scope, ignored);
+  if (hosted?.accepts(type)) return { id, scope, hosted: known };
   if (!isSignerType(type))
     return scope.fail(`${describeUnknown('type', type)} (expected ${listOf(SIGNER_TYPES)})`);
   if (!isPlainObject(config)) return scope.fail('config must be an object');
@@ -105,6 +116,7 @@ function parseSignerSpec(
   return { id, type, scope, secret, keystorePath: config.path };
 }
 
+const SIGNER_KEYS: ReadonlySet<string> = new Set(['id', 'type', 'config']);
 const ENV_VARIABLE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const FILE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 const HEX_KEY_PATTERN = new RegExp(`^(?:0x)?[0-9a-fA-F]{${KEY_LENGTH_BYTES * 2}}$`);
@@ -181,6 +193,13 @@ async function generatedKey(
     else context.onNotice?.(`Generated the development key of signer '${signerId}' in ${file}`);
   }
   return parseKey(text, scope.child(`key file ${file}`));
+}
+
+async function findKeystore(written: string, configFile: string, scope: Scope): Promise<string> {
+  const found = await findPath(written, configFile, (stats) => stats.isFile());
+  if (found !== undefined) return found;
+  const [first, ...others] = pathCandidates(written, configFile);
+  return scope.fail(`keystore file ${first} not found${others.length > 0 ? ` (nor ${listOf(others)})` : ''}`);
 }
 
 /** ethers is loaded only when a keystore is configured: it is large and the default config has none. */

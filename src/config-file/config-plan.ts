@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { CatalogueConfigError, type ConfigFile } from '../catalogue/catalogue.module';
+import { stringifyJson } from '../common/http/json';
 
 export type EntryKind = 'relayer' | 'notification';
 
@@ -148,5 +149,6 @@ function canonical(value: unknown): string {
     entries.sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
   }
-  return JSON.stringify(value);
+  // A bigint (an amount beyond 2^53 in the file) as its digits.
+  return stringifyJson(value);
 }

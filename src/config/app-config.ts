@@ -179,6 +179,8 @@ export function loadConfig(env: Env) {
       reader.raw('CONFIG_FILE') ??
         path.join(reader.raw('CONFIG_DIR') ?? 'config', reader.raw('CONFIG_FILE_NAME') ?? 'config.json'),
     ),
+    // docs/reference/config-file.md: the keys the reference system ignores stop the start instead of a warning.
+    configStrict: reader.boolean('CONFIG_STRICT', false),
     dataDir: path.resolve(reader.raw('DATA_DIR') ?? 'data'),
     rateLimit: {
       requestsPerSecond: reader.positiveNumber('RATE_LIMIT_REQUESTS_PER_SECOND', 100),

@@ -238,6 +238,138 @@ describe('the reference system config.json: networks folder, inheritance, extra 
   });
 });
 
+const KEYSTORE_TOOL = path.resolve(__dirname, '../../../scripts/create-keystore.mjs');
+const KEYSTORE_PASSPHRASE = secrets.add(`pass-${randomBytes(12).toString('hex')}`);
+
+/** A keystore written by the project's own tool at `root/<relative>`; its address. */
+function createKeystore(root: string, relative: string): string {
+  const made = spawnSync(process.execPath, [KEYSTORE_TOOL, '--out', relative], {
+    cwd: root,
+    env: { PATH: process.env.PATH, INIT_CWD: root, KEYSTORE_PASSPHRASE },
+    encoding: 'utf8',
+  });
+  expect(made.status).toBe(0);
+  return /address: (0x[0-9a-fA-F]{40})/.exec(made.stdout)?.[1] ?? '';
+}
+
+describe('the reference system files as they are (19.4): paths, numbers, ignored keys', () => {
+  // A database each: each test's relayers use the fixture signer on the same network.
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(() => database.drop());
+
+  const localSigner = {
+    id: 'local-signer',
+    type: 'local',
+    config: {
+      path: 'config/keys/local-signer.json',
+      passphrase: { type: 'env', value: 'KEYSTORE_PASSPHRASE' },
+    },
+  };
+
+  it('finds config/keys/... from the working directory, and keys and networks beside the file when CONFIG_DIR points elsewhere', async () => {
+    const config = fixtureConfig();
+    delete config.networks;
+    // No relayer: the entries of this describe have their own ids, so that no start here writes in the
+    // update log lines that the reconciliation tests below count.
+    const { root } = layout({
+      ...config,
+      relayers: [],
+      signers: [...(config.signers as Json[]), localSigner],
+    });
+    const address = createKeystore(root, 'config/keys/local-signer.json');
+    const env = { DATABASE_URL: database.url, KEYSTORE_PASSPHRASE, ...SECRETS_ENV };
+    for (const [cwd, where] of [
+      [root, { CONFIG_FILE: undefined }],
+      [os.tmpdir(), { CONFIG_FILE: undefined, CONFIG_DIR: path.join(root, 'config') }],
+    ] as const) {
+      const app = await startIn(cwd, { ...env, ...where });
+      try {
+        await app.get('/api/v1/ready').expect(200);
+        const signer = await app.get('/api/v1/signers/local-signer').expect(200);
+        expect(signer.body).toEqual(
+          successBody({
+            id: 'local-signer',
+            type: 'local',
+            config: {},
+            addresses: {
+              evm: address,
+              solana: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/) as string,
+              stellar: expect.stringMatching(/^G[A-Z2-7]{55}$/) as string,
+            },
+          }),
+        );
+        await app.get('/api/v1/networks/evm:hollow-main').expect(200);
+      } finally {
+        await app.close();
+      }
+    }
+  });
+
+  it('reads "min_balance": 1000000000000000000 in the file exactly, as a number or a decimal string', async () => {
+    const config = fixtureConfig();
+    const [relayer] = config.relayers as Json[];
+    const first = { ...relayer, id: 'exact-1' };
+    const second = {
+      ...relayer,
+      id: 'exact-2',
+      network: 'hollow-main',
+      policies: { min_balance: '1000000000000000001' },
+    };
+    const text = JSON.stringify({ ...config, relayers: [first, second] }).replace(
+      '"min_balance":1000}',
+      '"min_balance":1000000000000000000}',
+    );
+    const { root, file } = layout();
+    fs.writeFileSync(file, text);
+    const app = await startIn(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV });
+    try {
+      const one = await app.get('/api/v1/relayers/exact-1').expect(200);
+      expect(one.text).toContain('"policies":{"min_balance":1000000000000000000}');
+      const other = await app.get('/api/v1/relayers/exact-2').expect(200);
+      expect(other.text).toContain('"policies":{"min_balance":1000000000000000001}');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('ignores a top-level _comment, a relayer address and extra keys of entries with one warning each; CONFIG_STRICT=true refuses them', async () => {
+    const config = fixtureConfig();
+    const [relayer] = config.relayers as Json[];
+    const [hook] = config.notifications as Json[];
+    const [signer] = config.signers as Json[];
+    const { root, file } = layout({
+      _comment: 'copied from the reference system',
+      ...config,
+      relayers: [{ ...relayer, id: 'ignoring-1', address: '0x0000000000000000000000000000000000000001' }],
+      notifications: [{ ...hook, description: 'ops hook' }],
+      signers: [{ ...signer, _note: 'rotated yearly' }],
+    });
+    const env = { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV };
+    const app = await startIn(root, env);
+    try {
+      const warnings = (await app.waitForLog(/is ignored \(the reference system ignores it too\)/)).map(
+        (line) => (JSON.parse(line) as { msg: string }).msg,
+      );
+      const reason = 'is ignored (the reference system ignores it too)';
+      expect(warnings).toEqual([
+        `CONFIG_FILE ${file}: "_comment" ${reason}`,
+        `CONFIG_FILE ${file}: signer 'fixture-signer': "_note" ${reason}`,
+        `CONFIG_FILE ${file}: notifications[0]: "description" ${reason}`,
+        `CONFIG_FILE ${file}: relayers[0]: "address" ${reason}`,
+      ]);
+      await app.get('/api/v1/relayers/ignoring-1').expect(200);
+    } finally {
+      await app.close();
+    }
+    expect(await startError(root, { ...env, CONFIG_STRICT: 'true' })).toBe(
+      `CONFIG_FILE ${file}: key "_comment" not read: CONFIG_STRICT=true refuses the keys the reference system ignores`,
+    );
+  });
+});
+
 describe('reconciliation at every start, and the export', () => {
   const receiver = new WebhookReceiver();
   let database: TestDatabase;
