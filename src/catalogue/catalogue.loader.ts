@@ -35,13 +35,13 @@ export async function loadConfigFile(options: LoadCatalogueOptions): Promise<Con
   }
   if (root.plugins !== undefined && !Array.isArray(root.plugins)) scope.fail('plugins must be an array');
 
-  const networks = await readNetworks(root.networks, file, scope);
+  const networks = await readNetworks(root.networks, file, scope, options.env);
   const signers = await readSigners(root.signers, scope, { ...options, configDir: path.dirname(file) });
   return {
     file,
     catalogue: new Catalogue({ networks, signers }),
     notifications: readNotifications(root.notifications, scope, options.env),
-    relayers: readRelayers(root.relayers, scope),
+    relayers: readRelayers(root.relayers, scope, options.env),
     plugins: Array.isArray(root.plugins) ? root.plugins.length : 0,
   };
 }

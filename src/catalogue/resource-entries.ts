@@ -60,11 +60,15 @@ export function readNotifications(
   });
 }
 
-export function readRelayers(value: unknown, scope: Scope): FileEntry[] {
+export function readRelayers(
+  value: unknown,
+  scope: Scope,
+  env: Record<string, string | undefined>,
+): FileEntry[] {
   return sectionEntries(value, 'relayers', RELAYER_KEYS, scope, (item, at) => {
     const urls = item.custom_rpc_urls;
     // Items may be plain strings (weight 100); the relayer rules themselves are the API's.
     if (!Array.isArray(urls) || urls.length === 0) return item;
-    return { ...item, custom_rpc_urls: parseRpcUrls(urls, at, 'custom_rpc_urls') };
+    return { ...item, custom_rpc_urls: parseRpcUrls(urls, at, env, 'custom_rpc_urls') };
   });
 }
