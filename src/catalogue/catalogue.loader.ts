@@ -15,8 +15,8 @@ export interface ConfigFile {
   readonly catalogue: Catalogue;
   readonly relayers: readonly FileEntry[];
   readonly notifications: readonly FileEntry[];
-  /** How many plugins the file names (not run by this service). */
-  readonly plugins: number;
+  /** The file's `plugins` as they are (not run by this service, kept for the export); null when absent. */
+  readonly plugins: readonly unknown[] | null;
 }
 
 const TOP_LEVEL_KEYS = ['networks', 'signers', 'relayers', 'notifications', 'plugins'];
@@ -42,7 +42,7 @@ export async function loadConfigFile(options: LoadCatalogueOptions): Promise<Con
     catalogue: new Catalogue({ networks, signers }),
     notifications: readNotifications(root.notifications, scope, options.env),
     relayers: readRelayers(root.relayers, scope, options.env),
-    plugins: Array.isArray(root.plugins) ? root.plugins.length : 0,
+    plugins: Array.isArray(root.plugins) ? (root.plugins as unknown[]) : null,
   };
 }
 
@@ -52,5 +52,5 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
 
 /** What the file holds, for the start log and `config check`: `4 networks, 1 signers, ...`. */
 export function describeContent({ catalogue, relayers, notifications, plugins }: ConfigFile): string {
-  return `${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ${relayers.length} relayers, ${notifications.length} notifications, ${plugins} plugins`;
+  return `${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ${relayers.length} relayers, ${notifications.length} notifications, ${plugins?.length ?? 0} plugins`;
 }

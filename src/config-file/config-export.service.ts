@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
 import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page';
 import { maskUrl } from '../common/security/url-masking';
 import { RPC_WEIGHT } from '../common/validation/field-rules';
@@ -17,6 +18,8 @@ export interface ExportedConfig {
   signers: Json[];
   notifications: Json[];
   relayers: Json[];
+  /** The source file's, as they were (not run by this service); absent when the file had none. */
+  plugins?: unknown[];
 }
 
 const RELAYER_FIELDS = ['id', 'name', 'network', 'network_type', 'signer_id', 'paused'] as const;
@@ -29,6 +32,7 @@ export class ConfigExportService {
     private readonly signers: SignersService,
     private readonly notifications: NotificationsService,
     private readonly relayers: RelayersService,
+    @Inject(CONFIG_FILE_CONTENT) private readonly file: ConfigFile,
   ) {}
 
   /** Secrets, and RPC URLs an answer would mask, become `env` references; runtime state is left out. */
@@ -73,7 +77,14 @@ export class ConfigExportService {
       },
     );
     env.assign();
-    return { networks, signers, notifications, relayers };
+    const { plugins } = this.file;
+    return {
+      networks,
+      signers,
+      notifications,
+      relayers,
+      ...(plugins === null ? {} : { plugins: [...plugins] }),
+    };
   }
 }
 

@@ -199,12 +199,16 @@ describe('the reference system config.json: networks folder, inheritance, extra 
     );
   });
 
-  it('stops the start naming an unknown top-level key, and logs that plugins are not run', async () => {
+  it('stops the start naming an unknown top-level key, logs that plugins are not run and exports them as they were', async () => {
     const { root, file } = layout({ ...fixtureConfig(), server: { port: 8080 } });
     expect(await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV })).toBe(
       `CONFIG_FILE ${file}: unknown top-level key "server" (expected networks, signers, relayers, notifications or plugins)`,
     );
-    const withPlugin = layout({ ...fixtureConfig(), plugins: [{ id: 'p1', path: 'p1.ts' }] });
+    const plugins = [
+      { id: 'p1', path: 'p1.ts' },
+      { id: 'p2', path: 'plugins/p2.ts', timeout: 30, emit_logs: true, config: { featureFlag: true } },
+    ];
+    const withPlugin = layout({ ...fixtureConfig(), plugins });
     const app = await startIn(withPlugin.root, {
       DATABASE_URL: database.url,
       CONFIG_FILE: withPlugin.file,
@@ -212,6 +216,8 @@ describe('the reference system config.json: networks folder, inheritance, extra 
     });
     try {
       expect(await app.waitForLog(/this service does not run plugins/)).toHaveLength(1);
+      const exported = await app.get('/api/v1/config').expect(200);
+      expect((exported.body as { data: Json }).data.plugins).toEqual(plugins);
     } finally {
       await app.close();
     }
@@ -671,6 +677,7 @@ describe('reconciliation at every start, and the export', () => {
       is_testnet: true,
       rpc_urls: [{ url: 'https://rpc.hollow.example/', weight: 100 }],
     });
+    expect(data.plugins).toEqual([]);
     const download = await current().get('/api/v1/config?download=true').expect(200);
     expect(download.headers['content-disposition']).toBe('attachment; filename="config.json"');
     expect(download.body).toEqual(data);
