@@ -26,8 +26,8 @@ export interface ConfigFile {
   readonly catalogue: Catalogue;
   readonly relayers: readonly FileEntry[];
   readonly notifications: readonly FileEntry[];
-  /** How many plugins the file names (not run by this service). */
-  readonly plugins: number;
+  /** The file's `plugins` as they are (not run by this service, kept for the export); null when absent. */
+  readonly plugins: readonly unknown[] | null;
 }
 
 const TOP_LEVEL_KEYS = ['networks', 'signers', 'relayers', 'notifications', 'plugins'];
@@ -51,14 +51,14 @@ export async function loadConfigFile(options: LoadCatalogueOptions): Promise<Con
   );
   if (root.plugins !== undefined && !Array.isArray(root.plugins)) scope.fail('plugins must be an array');
 
-  const networks = await readNetworks(root.networks, file, scope, ignored);
+  const networks = await readNetworks(root.networks, file, scope, ignored, options.env);
   const signers = await readSigners(root.signers, scope, { ...options, configFile: file, ignored });
   return {
     file,
     catalogue: new Catalogue({ networks, signers }),
     notifications: readNotifications(root.notifications, scope, options.env, ignored),
-    relayers: readRelayers(root.relayers, scope, ignored),
-    plugins: Array.isArray(root.plugins) ? root.plugins.length : 0,
+    relayers: readRelayers(root.relayers, scope, ignored, options.env),
+    plugins: Array.isArray(root.plugins) ? (root.plugins as unknown[]) : null,
   };
 }
 
@@ -68,5 +68,5 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
 
 /** What the file holds, for the start log and `config check`: `4 networks, 1 signers, ...`. */
 export function describeContent({ catalogue, relayers, notifications, plugins }: ConfigFile): string {
-  return `${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ${relayers.length} relayers, ${notifications.length} notifications, ${plugins} plugins`;
+  return `${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ${relayers.length} relayers, ${notifications.length} notifications, ${plugins?.length ?? 0} plugins`;
 }

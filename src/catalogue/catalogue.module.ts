@@ -29,8 +29,8 @@ export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
         const logger = new Logger('Catalogue');
         const content = await readConfigFile(config, (message) => logger.warn(message));
         logger.log(`${path.basename(content.file)}: ${describeContent(content)}`);
-        if (content.plugins > 0)
-          logger.warn(`the file names ${content.plugins} plugins: this service does not run plugins`);
+        const plugins = content.plugins?.length ?? 0;
+        if (plugins > 0) logger.warn(`the file names ${plugins} plugins: this service does not run plugins`);
         return content;
       },
     },

@@ -24,6 +24,7 @@ import {
   withoutIgnoredKeys,
   type IgnoredKeys,
 } from './config-json';
+import { parseSecretRef, resolveSecret } from './signer-entries';
 
 /** The network keys of the reference system (19.1): any other but a comment (`_...`) stops the start naming it. */
 const NETWORK_KEYS: ReadonlySet<string> = new Set([
@@ -49,6 +50,7 @@ export async function readNetworks(
   configFile: string,
   scope: Scope,
   ignored: IgnoredKeys,
+  env: Record<string, string | undefined>,
 ): Promise<CatalogueNetwork[]> {
   const entries = await collectEntries(value, configFile, scope, ignored);
   const byName = Map.groupBy(entries, (entry) => entry.name);
@@ -59,7 +61,7 @@ export async function readNetworks(
     const firstOrigin = origins.get(key);
     if (firstOrigin !== undefined) entry.scope.fail(`defined more than once (first in ${firstOrigin})`);
     origins.set(key, entry.origin);
-    return parseNetwork(entry.type, entry.name, inherit(entry, byName, []), entry.scope);
+    return parseNetwork(entry.type, entry.name, inherit(entry, byName, []), entry.scope, env);
   });
 }
 
@@ -205,8 +207,9 @@ function parseNetwork(
   name: string,
   value: Record<string, unknown>,
   scope: Scope,
+  env: Record<string, string | undefined>,
 ): CatalogueNetwork {
-  const rpcUrls = parseRpcUrls(value.rpc_urls, scope);
+  const rpcUrls = parseRpcUrls(value.rpc_urls, scope, env);
   if (type === 'evm' && !(Number.isSafeInteger(value.chain_id) && (value.chain_id as number) > 0))
     scope.fail('chain_id must be a positive integer');
   if (type === 'stellar' && !isNonEmptyString(value.passphrase))
@@ -233,21 +236,40 @@ function isCount(value: unknown): boolean {
   return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
-/** Items are URLs or `{url, weight}` as in the reference system; a bare URL weighs 100. */
-export function parseRpcUrls(value: unknown, scope: Scope, field = 'rpc_urls'): RpcUrl[] {
+/**
+ * Items are URLs or `{url, weight}` as in the reference system; a bare URL weighs 100. A URL may be given
+ * as an environment reference `{"type": "env", "value": "<NAME>"}` (alone or as `url`), as the export
+ * writes the URLs an answer masks (docs/reference/config-file.md#32-no-secret-is-exported).
+ */
+export function parseRpcUrls(
+  value: unknown,
+  scope: Scope,
+  env: Record<string, string | undefined>,
+  field = 'rpc_urls',
+): RpcUrl[] {
   if (!Array.isArray(value) || value.length === 0) {
     scope.fail(`${field} must be a non-empty array of http(s) URLs`);
   }
   return value.map((item: unknown, index) => {
-    const raw = isPlainObject(item) ? item.url : item;
+    const at = `${field}[${index}]`;
+    const entry: Record<string, unknown> =
+      isPlainObject(item) && !isUrlReference(item) ? item : { url: item };
+    const refScope = scope.child(entry === item ? `${at}.url` : at);
+    const raw = isUrlReference(entry.url)
+      ? resolveSecret(parseSecretRef(entry.url, refScope, { generated: false }), refScope, env)
+      : entry.url;
     const url = typeof raw === 'string' ? raw.trim() : undefined;
     // The URL itself is not quoted: RPC URLs often carry an API key.
-    if (url === undefined || !isHttpUrl(url)) scope.fail(`${field}[${index}] must be an http(s) URL`);
+    if (url === undefined || !isHttpUrl(url)) scope.fail(`${at} must be an http(s) URL`);
     // A URL as every answer shows it: the secret `***` stands for is not in the file.
-    if (url.includes('***'))
-      scope.fail(`${field}[${index}] is a masked URL (*** hides a secret that is not in the file)`);
-    const weight = isPlainObject(item) && item.weight !== undefined ? item.weight : RPC_WEIGHT.default;
-    if (!isRpcWeight(weight)) scope.fail(`${field}[${index}].weight ${RPC_WEIGHT_RULE}`);
+    if (url.includes('***')) scope.fail(`${at} is a masked URL (*** hides a secret that is not in the file)`);
+    const weight = entry.weight !== undefined ? entry.weight : RPC_WEIGHT.default;
+    if (!isRpcWeight(weight)) scope.fail(`${at}.weight ${RPC_WEIGHT_RULE}`);
     return { url, weight };
   });
+}
+
+/** `{"type": ..., "value": ...}` in place of a URL: a secret reference (an object without `url`). */
+function isUrlReference(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && !('url' in value) && 'type' in value;
 }

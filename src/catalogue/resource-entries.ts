@@ -63,11 +63,16 @@ export function readNotifications(
   });
 }
 
-export function readRelayers(value: unknown, scope: Scope, ignored: IgnoredKeys): FileEntry[] {
+export function readRelayers(
+  value: unknown,
+  scope: Scope,
+  ignored: IgnoredKeys,
+  env: Record<string, string | undefined>,
+): FileEntry[] {
   return sectionEntries(value, 'relayers', RELAYER_KEYS, scope, ignored, (item, at) => {
     const urls = item.custom_rpc_urls;
     // Items may be plain strings (weight 100); the relayer rules themselves are the API's.
     if (!Array.isArray(urls) || urls.length === 0) return item;
-    return { ...item, custom_rpc_urls: parseRpcUrls(urls, at, 'custom_rpc_urls') };
+    return { ...item, custom_rpc_urls: parseRpcUrls(urls, at, env, 'custom_rpc_urls') };
   });
 }

@@ -1,5 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
 import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page';
+import { maskUrl } from '../common/security/url-masking';
+import { RPC_WEIGHT } from '../common/validation/field-rules';
+import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { NetworksService } from '../networks/networks.service';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RelayersService } from '../relayers/relayers.service';
@@ -14,6 +18,8 @@ export interface ExportedConfig {
   signers: Json[];
   notifications: Json[];
   relayers: Json[];
+  /** The source file's, as they were (not run by this service); absent when the file had none. */
+  plugins?: unknown[];
 }
 
 const RELAYER_FIELDS = ['id', 'name', 'network', 'network_type', 'signer_id', 'paused'] as const;
@@ -26,13 +32,19 @@ export class ConfigExportService {
     private readonly signers: SignersService,
     private readonly notifications: NotificationsService,
     private readonly relayers: RelayersService,
+    @Inject(CONFIG_FILE_CONTENT) private readonly file: ConfigFile,
   ) {}
 
-  /** Secrets become `env` references; RPC URLs are masked as in every answer; runtime state is left out. */
+  /** Secrets, and RPC URLs an answer would mask, become `env` references; runtime state is left out. */
   async export(): Promise<ExportedConfig> {
     const env = new EnvNames();
-    const networks = (await all((query) => this.networks.list(query))).map(
-      ({ id: _id, name, network_type: type, ...fields }) => ({ type, network: name, ...fields }),
+    const networks = (await all((query) => this.networks.listWithRpcUrls(query))).map(
+      ({ network: { id, name, network_type: type, rpc_urls: _masked, ...fields }, rpcUrls }) => ({
+        type,
+        network: name,
+        ...fields,
+        rpc_urls: exportRpcUrls(rpcUrls, env, 'NETWORK', id),
+      }),
     );
     const signers = (await all((query) => this.signers.list(query))).map(({ id, type, config }) => {
       if (!isHostedSignerType(type))
@@ -52,16 +64,41 @@ export class ConfigExportService {
         ...(hasKey ? { signing_key: env.reference('NOTIFICATION', notification.id, 'SIGNING_KEY') } : {}),
       }),
     );
-    const relayers = (await all((query) => this.relayers.list(query))).map((relayer) => {
-      const fields = [
-        ...RELAYER_FIELDS,
-        ...OPTIONAL_RELAYER_FIELDS.filter((field) => relayer[field] !== null),
-      ];
-      return Object.fromEntries(fields.map((field) => [field, relayer[field]]));
-    });
+    const relayers = (await all((query) => this.relayers.listWithRpcUrls(query))).map(
+      ({ relayer, customRpcUrls }) => {
+        const fields = [
+          ...RELAYER_FIELDS,
+          ...OPTIONAL_RELAYER_FIELDS.filter((field) => relayer[field] !== null),
+        ];
+        const exported: Json = Object.fromEntries(fields.map((field) => [field, relayer[field]]));
+        if (customRpcUrls !== null)
+          exported.custom_rpc_urls = exportRpcUrls(customRpcUrls, env, 'RELAYER', relayer.id);
+        return exported;
+      },
+    );
     env.assign();
-    return { networks, signers, notifications, relayers };
+    const { plugins } = this.file;
+    return {
+      networks,
+      signers,
+      notifications,
+      relayers,
+      ...(plugins === null ? {} : { plugins: [...plugins] }),
+    };
   }
+}
+
+/**
+ * An RPC URL that every answer shows whole is exported whole; one an answer masks becomes
+ * `<PREFIX>_<ID>_RPC_URL_<i>`, inside `{url, weight}` when its weight is not the default
+ * (docs/reference/config-file.md#32-no-secret-is-exported).
+ */
+function exportRpcUrls(urls: readonly RpcUrl[], env: EnvNames, prefix: string, id: string): unknown[] {
+  return urls.map(({ url, weight }, index) => {
+    if (maskUrl(url) === url) return { url, weight };
+    const reference = env.reference(prefix, id, `RPC_URL_${index}`);
+    return weight === RPC_WEIGHT.default ? reference : { url: reference, weight };
+  });
 }
 
 /** Every item of a paged list, a page of the largest size at a time. */

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiProperty, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiProperty, ApiPropertyOptional, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { successEnvelope } from '../common/http/envelope.interceptor';
 import { RawResponse } from '../common/http/raw-response.decorator';
@@ -20,6 +20,13 @@ class ConfigFileResponse {
 
   @ApiProperty({ type: 'array', items: { type: 'object' } })
   relayers: object[];
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description: "The source file's plugins as they were (not run by this service); absent when it had none",
+  })
+  plugins?: object[];
 }
 
 /** The managed state as a configuration file (docs/reference/config-file.md#3-taking-it-back-out). */

@@ -31,11 +31,23 @@ export class NetworksService {
   ) {}
 
   async list(query: PageQueryDto): Promise<Page<NetworkResponse>> {
+    const page = await this.listWithRpcUrls(query);
+    return new Page(
+      page.items.map(({ network }) => network),
+      query,
+      page.totalItems,
+    );
+  }
+
+  /** The list with each network's RPC URLs unmasked beside it: for the export only (src/config-file). */
+  async listWithRpcUrls(
+    query: PageQueryDto,
+  ): Promise<Page<{ network: NetworkResponse; rpcUrls: readonly RpcUrl[] }>> {
     const all = this.catalogue.listNetworks();
     const stored = await this.overrides.findAllRpcUrls();
     const items = all.slice(query.offset, query.offset + query.per_page).map((network) => {
-      const id = networkId(network.type, network.network);
-      return toNetworkResponse(network, stored.get(id) ?? network.rpc_urls);
+      const rpcUrls = stored.get(networkId(network.type, network.network)) ?? network.rpc_urls;
+      return { network: toNetworkResponse(network, rpcUrls), rpcUrls };
     });
     return new Page(items, query, all.length);
   }

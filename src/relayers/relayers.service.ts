@@ -9,6 +9,7 @@ import {
 } from '../common/errors/domain-errors';
 import { entityTag, type IfMatch, type Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
+import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions, type Tx } from '../database/transactions';
@@ -226,6 +227,18 @@ export class RelayersService {
   async list(query: PageQueryDto): Promise<Page<RelayerResponse>> {
     const { items, total } = await this.relayers.findPage(query.offset, query.per_page);
     return new Page(items.map(toRelayerResponse), query, total);
+  }
+
+  /** The list with each relayer's stored custom RPC URLs, unmasked: for the export only (src/config-file). */
+  async listWithRpcUrls(
+    query: PageQueryDto,
+  ): Promise<Page<{ relayer: RelayerResponse; customRpcUrls: readonly RpcUrl[] | null }>> {
+    const { items, total } = await this.relayers.findPage(query.offset, query.per_page);
+    const relayers = items.map((entity) => ({
+      relayer: toRelayerResponse(entity),
+      customRpcUrls: entity.customRpcUrls ?? null,
+    }));
+    return new Page(relayers, query, total);
   }
 
   /** With `If-Match`, only the version it matched is deleted: a write since the read makes it a 412. */

@@ -199,12 +199,16 @@ describe('the reference system config.json: networks folder, inheritance, extra 
     );
   });
 
-  it('stops the start naming an unknown top-level key, and logs that plugins are not run', async () => {
+  it('stops the start naming an unknown top-level key, logs that plugins are not run and exports them as they were', async () => {
     const { root, file } = layout({ ...fixtureConfig(), server: { port: 8080 } });
     expect(await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV })).toBe(
       `CONFIG_FILE ${file}: unknown top-level key "server" (expected networks, signers, relayers, notifications or plugins)`,
     );
-    const withPlugin = layout({ ...fixtureConfig(), plugins: [{ id: 'p1', path: 'p1.ts' }] });
+    const plugins = [
+      { id: 'p1', path: 'p1.ts' },
+      { id: 'p2', path: 'plugins/p2.ts', timeout: 30, emit_logs: true, config: { featureFlag: true } },
+    ];
+    const withPlugin = layout({ ...fixtureConfig(), plugins });
     const app = await startIn(withPlugin.root, {
       DATABASE_URL: database.url,
       CONFIG_FILE: withPlugin.file,
@@ -212,6 +216,8 @@ describe('the reference system config.json: networks folder, inheritance, extra 
     });
     try {
       expect(await app.waitForLog(/this service does not run plugins/)).toHaveLength(1);
+      const exported = await app.get('/api/v1/config').expect(200);
+      expect((exported.body as { data: Json }).data.plugins).toEqual(plugins);
     } finally {
       await app.close();
     }
@@ -235,6 +241,88 @@ describe('the reference system config.json: networks folder, inheritance, extra 
     ).toBe(
       `CONFIG_FILE ${masked.file}: relayers[0]: custom_rpc_urls[0] is a masked URL (*** hides a secret that is not in the file)`,
     );
+  });
+  it('reads an RPC URL from an environment variable wherever one may stand, and stops naming an unset one or a masked URL', async () => {
+    const config = fixtureConfig();
+    const [relayer] = config.relayers as Json[];
+    const networkKey = secrets.add(randomBytes(16).toString('hex'));
+    const relayerKey = secrets.add(randomBytes(16).toString('hex'));
+    const network = {
+      type: 'evm',
+      network: 'hollow-test',
+      chain_id: 424243,
+      rpc_urls: [
+        { type: 'env', value: 'HAND_NETWORK_RPC' },
+        { url: { type: 'env', value: 'HAND_NETWORK_RPC_W' }, weight: 25 },
+        'https://rpc.hollow.example/',
+      ],
+    };
+    const { root, file } = layout({
+      ...config,
+      networks: [network],
+      relayers: [
+        {
+          ...relayer,
+          custom_rpc_urls: [
+            { type: 'env', value: 'HAND_RELAYER_RPC' },
+            { url: { type: 'env', value: 'HAND_RELAYER_RPC_W' }, weight: 40 },
+          ],
+        },
+      ],
+    });
+    // A database of its own: the relayer is created here, not updated (updatesOf reads every start's log).
+    const own = await createTestDatabase();
+    const env = {
+      DATABASE_URL: own.url,
+      CONFIG_FILE: file,
+      ...SECRETS_ENV,
+      HAND_NETWORK_RPC: `https://eth.hand.example/v2/${networkKey}`,
+      HAND_NETWORK_RPC_W: 'https://1rpc.io/sepolia',
+      HAND_RELAYER_RPC: `https://eth.hand.example/relayer?key=${relayerKey}`,
+      HAND_RELAYER_RPC_W: 'https://rpc-b.hollow.example/',
+    };
+    const app = await startIn(root, env);
+    try {
+      const served = await app.get('/api/v1/networks/evm:hollow-test').expect(200);
+      expect(served.body).toEqual(
+        successBody({
+          id: 'evm:hollow-test',
+          name: 'hollow-test',
+          network_type: 'evm',
+          rpc_urls: [
+            { url: 'https://eth.hand.example/v2/***', weight: 100 },
+            { url: 'https://1rpc.io/***', weight: 25 },
+            { url: 'https://rpc.hollow.example/', weight: 100 },
+          ],
+          is_testnet: false,
+          chain_id: 424243,
+        }),
+      );
+      const created = await app.get('/api/v1/relayers/fixture-relayer').expect(200);
+      expect((created.body as { data: Json }).data.custom_rpc_urls).toEqual([
+        { url: 'https://eth.hand.example/***?key=***', weight: 100 },
+        { url: 'https://rpc-b.hollow.example/', weight: 40 },
+      ]);
+      expect(secrets.foundIn(app.logText())).toEqual([]);
+    } finally {
+      await app.close();
+    }
+    const { HAND_RELAYER_RPC_W: _unset, ...withoutRelayerUrl } = env;
+    expect(await startError(root, withoutRelayerUrl)).toBe(
+      `CONFIG_FILE ${file}: relayers[0]: custom_rpc_urls[1].url: environment variable HAND_RELAYER_RPC_W is not set`,
+    );
+    const { HAND_NETWORK_RPC: _unset2, ...withoutNetworkUrl } = env;
+    expect(await startError(root, withoutNetworkUrl)).toBe(
+      `CONFIG_FILE ${file}: network 'hollow-test' (evm): rpc_urls[0]: environment variable HAND_NETWORK_RPC is not set`,
+    );
+    expect(await startError(root, { ...env, HAND_NETWORK_RPC_W: 'not a url' })).toBe(
+      `CONFIG_FILE ${file}: network 'hollow-test' (evm): rpc_urls[1] must be an http(s) URL`,
+    );
+    const masked = layout({ ...config, networks: [{ ...network, rpc_urls: ['https://1rpc.io/***'] }] });
+    expect(await startError(masked.root, { ...env, CONFIG_FILE: masked.file })).toBe(
+      `CONFIG_FILE ${masked.file}: network 'hollow-test' (evm): rpc_urls[0] is a masked URL (*** hides a secret that is not in the file)`,
+    );
+    await own.drop();
   });
 });
 
@@ -631,8 +719,49 @@ describe('reconciliation at every start, and the export', () => {
         })
         .expect(201);
     }
+    // RPC URLs an answer masks (a path, a key in the path): exported as env references, whole ones whole.
+    const relayerKey = secrets.add(randomBytes(16).toString('hex'));
+    await current()
+      .patch('/api/v1/networks/evm:hollow-main', {
+        rpc_urls: [
+          { url: 'https://1rpc.io/sepolia' },
+          { url: 'https://rpc.hollow.example/', weight: 50 },
+          { url: 'https://1rpc.io/holesky', weight: 20 },
+        ],
+      })
+      .expect(200);
+    await current()
+      .post('/api/v1/relayers', {
+        id: 'keyed-relayer',
+        name: 'Keyed relayer',
+        network: 'hollow-main',
+        network_type: 'evm',
+        paused: false,
+        signer_id: 'fixture-signer',
+        custom_rpc_urls: [{ url: `https://eth.keyed.example/v2/${relayerKey}`, weight: 30 }],
+      })
+      .expect(201);
     const exported = await current().get('/api/v1/config').expect(200);
     const data = (exported.body as { data: Json }).data;
+    expect(secrets.foundIn(JSON.stringify(exported.body))).toEqual([]);
+    expect((data.networks as Json[]).find((n) => n.network === 'hollow-main')?.rpc_urls).toEqual([
+      { type: 'env', value: 'NETWORK_EVM_HOLLOW_MAIN_RPC_URL_0' },
+      { url: 'https://rpc.hollow.example/', weight: 50 },
+      { url: { type: 'env', value: 'NETWORK_EVM_HOLLOW_MAIN_RPC_URL_2' }, weight: 20 },
+    ]);
+    expect((data.relayers as Json[]).find((r) => r.id === 'keyed-relayer')).toEqual({
+      id: 'keyed-relayer',
+      name: 'Keyed relayer',
+      network: 'hollow-main',
+      network_type: 'evm',
+      signer_id: 'fixture-signer',
+      paused: false,
+      custom_rpc_urls: [{ url: { type: 'env', value: 'RELAYER_KEYED_RELAYER_RPC_URL_0' }, weight: 30 }],
+    });
+    expect((data.relayers as Json[]).find((r) => r.id === 'fixture-relayer')?.custom_rpc_urls).toEqual([
+      { url: 'https://rpc-a.hollow.example/', weight: 100 },
+      { url: 'https://rpc-b.hollow.example/', weight: 40 },
+    ]);
     expect(exported.body).toEqual(successBody(data));
     expect(data.signers).toEqual([
       {
@@ -680,6 +809,7 @@ describe('reconciliation at every start, and the export', () => {
       is_testnet: true,
       rpc_urls: [{ url: 'https://rpc.hollow.example/', weight: 100 }],
     });
+    expect(data.plugins).toEqual([]);
     const download = await current().get('/api/v1/config?download=true').expect(200);
     expect(download.headers['content-disposition']).toBe('attachment; filename="config.json"');
     expect(download.body).toEqual(data);
@@ -695,6 +825,11 @@ describe('reconciliation at every start, and the export', () => {
       return out;
     };
     const before = await lists(current());
+    expect((before.networks as Json[]).find((n) => n.id === 'evm:hollow-main')?.rpc_urls).toEqual([
+      { url: 'https://1rpc.io/***', weight: 100 },
+      { url: 'https://rpc.hollow.example/', weight: 50 },
+      { url: 'https://1rpc.io/***', weight: 20 },
+    ]);
     const fresh = await createTestDatabase();
     const exportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'exported-')), 'config.json');
     fs.writeFileSync(exportFile, JSON.stringify(download.body));
@@ -706,6 +841,9 @@ describe('reconciliation at every start, and the export', () => {
       NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY,
       NOTIFICATION_N_A_SIGNING_KEY: hookKeys.N_A,
       NOTIFICATION_N_A_SIGNING_KEY_2: hookKeys['n-a'],
+      NETWORK_EVM_HOLLOW_MAIN_RPC_URL_0: 'https://1rpc.io/sepolia',
+      NETWORK_EVM_HOLLOW_MAIN_RPC_URL_2: 'https://1rpc.io/holesky',
+      RELAYER_KEYED_RELAYER_RPC_URL_0: `https://eth.keyed.example/v2/${relayerKey}`,
     });
     try {
       expect(await lists(copy)).toEqual(before);
