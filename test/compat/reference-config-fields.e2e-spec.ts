@@ -1,0 +1,331 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createTestDatabase, type TestDatabase } from '../support/test-database';
+
+/**
+ * The reference system's own configuration files (test/fixtures/openzeppelin-relayer, copied unchanged
+ * from its v1.8.0 tag) against fields.json, the list of every field its file format accepts
+ * (docs/reference/config-file.md, "Fields of the reference system's file"). Two things are proved:
+ * the list is complete against every file the reference system publishes, and what GET /api/v1/config
+ * exports stays inside that list (contract 19.3, 19.4).
+ */
+const FIXTURES = path.resolve(__dirname, '../fixtures/openzeppelin-relayer');
+
+interface FieldRule {
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+}
+interface Fields {
+  readonly topLevel: FieldRule;
+  readonly relayer: FieldRule;
+  readonly relayerNetworkTypes: readonly string[];
+  readonly rpcUrl: FieldRule;
+  readonly secretValue: FieldRule;
+  readonly secretValueTypes: readonly string[];
+  readonly policies: Readonly<Record<string, FieldRule>>;
+  readonly signer: FieldRule;
+  readonly signers: Readonly<Record<string, FieldRule>>;
+  readonly googleCloudKmsServiceAccount: FieldRule;
+  readonly googleCloudKmsKey: FieldRule;
+  readonly notification: FieldRule;
+  readonly notificationTypes: readonly string[];
+  readonly networkFile: FieldRule;
+  readonly network: Readonly<Record<string, FieldRule>>;
+  readonly gasPriceCache: FieldRule;
+  readonly plugin: FieldRule;
+}
+type Json = Record<string, unknown>;
+
+const FIELDS = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'fields.json'), 'utf8')) as Fields;
+
+function readJson(file: string): unknown {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Every way an object breaks the rules of fields.json, as `<where>: <problem>` lines; `[]` when it keeps them.
+ * A secret (`PlainOrEnvValue`), RPC URL entry or nested object is checked by the callers below.
+ */
+class Checker {
+  readonly problems: string[] = [];
+  readonly used = new Set<string>();
+
+  keys(where: string, value: unknown, ...rules: FieldRule[]): Json {
+    if (!isObject(value)) {
+      this.problems.push(`${where}: not an object`);
+      return {};
+    }
+    const allowed = new Set(rules.flatMap((rule) => [...rule.required, ...rule.optional]));
+    for (const key of Object.keys(value)) {
+      this.used.add(key);
+      if (!allowed.has(key)) this.problems.push(`${where}.${key}: not a field of the reference system`);
+    }
+    for (const key of rules.flatMap((rule) => rule.required)) {
+      if (!(key in value)) this.problems.push(`${where}.${key}: required, missing`);
+    }
+    return value;
+  }
+
+  list(where: string, value: unknown, each: (item: unknown, at: string) => void): void {
+    if (value === undefined) return;
+    if (!Array.isArray(value)) {
+      this.problems.push(`${where}: not an array`);
+      return;
+    }
+    value.forEach((item, index) => each(item, `${where}[${index}]`));
+  }
+
+  oneOf(where: string, value: unknown, choices: readonly string[]): void {
+    if (typeof value !== 'string' || !choices.includes(value)) {
+      this.problems.push(`${where}: ${JSON.stringify(value)} is not one of ${choices.join(', ')}`);
+    }
+  }
+
+  /** A secret: a `{type, value}` object (the reference system reads no bare string there). */
+  secret(where: string, value: unknown): void {
+    if (value === undefined) return;
+    const ref = this.keys(where, value, FIELDS.secretValue);
+    if ('type' in ref) this.oneOf(`${where}.type`, ref.type, FIELDS.secretValueTypes);
+  }
+
+  /** An RPC URL entry: a string or `{url, weight?}`. */
+  rpcUrl(where: string, value: unknown): void {
+    if (typeof value === 'string') return;
+    this.keys(where, value, FIELDS.rpcUrl);
+  }
+
+  network(where: string, value: unknown): void {
+    const type = isObject(value) ? value.type : undefined;
+    this.oneOf(`${where}.type`, type, ['evm', 'solana', 'stellar']);
+    const rules = [FIELDS.network.common, FIELDS.network[String(type)] ?? { required: [], optional: [] }];
+    const network = this.keys(where, value, ...rules);
+    this.list(`${where}.rpc_urls`, network.rpc_urls, (item, at) => this.rpcUrl(at, item));
+    if (network.gas_price_cache !== undefined) {
+      this.keys(`${where}.gas_price_cache`, network.gas_price_cache, FIELDS.gasPriceCache);
+    }
+  }
+
+  networkFile(where: string, value: unknown): void {
+    const file = this.keys(where, value, FIELDS.networkFile);
+    this.list(`${where}.networks`, file.networks, (item, at) => this.network(at, item));
+  }
+
+  signer(where: string, value: unknown): void {
+    const signer = this.keys(where, value, FIELDS.signer);
+    const type = String(signer.type);
+    const rule = FIELDS.signers[type];
+    if (rule === undefined) {
+      this.problems.push(
+        `${where}.type: ${JSON.stringify(signer.type)} is not a signer type of the reference system`,
+      );
+      return;
+    }
+    const config = this.keys(`${where}.config`, signer.config, rule);
+    const secrets: Record<string, readonly string[]> = {
+      local: ['passphrase'],
+      azure_key_vault: ['tenant_id', 'client_id', 'client_secret', 'federated_token_file'],
+      turnkey: ['api_private_key'],
+      cdp: ['api_key_secret', 'wallet_secret'],
+      vault: ['role_id', 'secret_id'],
+      vault_transit: ['role_id', 'secret_id'],
+    };
+    for (const key of secrets[type] ?? []) this.secret(`${where}.config.${key}`, config[key]);
+    if (type === 'google_cloud_kms') {
+      const account = this.keys(
+        `${where}.config.service_account`,
+        config.service_account,
+        FIELDS.googleCloudKmsServiceAccount,
+      );
+      for (const key of ['private_key_id', 'private_key', 'client_email']) {
+        this.secret(`${where}.config.service_account.${key}`, account[key]);
+      }
+      this.keys(`${where}.config.key`, config.key, FIELDS.googleCloudKmsKey);
+    }
+  }
+
+  policies(where: string, networkType: string, value: unknown): void {
+    const rules = FIELDS.policies;
+    const policy = this.keys(where, value, rules[networkType]);
+    const nested = (key: string, rule: FieldRule): Json =>
+      policy[key] === undefined ? {} : this.keys(`${where}.${key}`, policy[key], rule);
+    if (networkType === 'solana') {
+      this.list(`${where}.allowed_tokens`, policy.allowed_tokens, (item, at) => {
+        const token = this.keys(at, item, rules.solanaAllowedToken);
+        if (token.swap_config !== undefined) {
+          this.keys(`${at}.swap_config`, token.swap_config, rules.solanaAllowedTokenSwapConfig);
+        }
+      });
+      const swap = nested('swap_config', rules.solanaSwapConfig);
+      if (swap.jupiter_swap_options !== undefined) {
+        this.keys(
+          `${where}.swap_config.jupiter_swap_options`,
+          swap.jupiter_swap_options,
+          rules.solanaJupiterSwapOptions,
+        );
+      }
+    }
+    if (networkType === 'stellar') {
+      this.list(`${where}.allowed_tokens`, policy.allowed_tokens, (item, at) => {
+        const token = this.keys(at, item, rules.stellarAllowedToken);
+        if (token.swap_config !== undefined) {
+          this.keys(`${at}.swap_config`, token.swap_config, rules.stellarAllowedTokenSwapConfig);
+        }
+      });
+      nested('swap_config', rules.stellarSwapConfig);
+    }
+  }
+
+  relayer(where: string, value: unknown): void {
+    const relayer = this.keys(where, value, FIELDS.relayer);
+    this.oneOf(`${where}.network_type`, relayer.network_type, FIELDS.relayerNetworkTypes);
+    if (relayer.policies !== undefined && FIELDS.relayerNetworkTypes.includes(String(relayer.network_type))) {
+      this.policies(`${where}.policies`, String(relayer.network_type), relayer.policies);
+    }
+    this.list(`${where}.custom_rpc_urls`, relayer.custom_rpc_urls, (item, at) => this.rpcUrl(at, item));
+  }
+
+  notification(where: string, value: unknown): void {
+    const notification = this.keys(where, value, FIELDS.notification);
+    this.oneOf(`${where}.type`, notification.type, FIELDS.notificationTypes);
+    this.secret(`${where}.signing_key`, notification.signing_key);
+  }
+
+  configFile(value: unknown): void {
+    const root = this.keys('', value, FIELDS.topLevel);
+    if (Array.isArray(root.networks))
+      this.list('networks', root.networks, (item, at) => this.network(at, item));
+    else if (root.networks !== undefined && typeof root.networks !== 'string') {
+      this.problems.push('networks: neither an array nor a folder name');
+    }
+    this.list('signers', root.signers, (item, at) => this.signer(at, item));
+    this.list('relayers', root.relayers, (item, at) => this.relayer(at, item));
+    this.list('notifications', root.notifications, (item, at) => this.notification(at, item));
+    this.list('plugins', root.plugins, (item, at) => this.keys(at, item, FIELDS.plugin));
+  }
+}
+
+function filesUnder(folder: string): string[] {
+  return fs
+    .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(folder, name))
+    .filter((file) => file.endsWith('.json') && fs.statSync(file).isFile())
+    .map((file) => path.relative(FIXTURES, file))
+    .sort();
+}
+
+const CONFIG_FILES = filesUnder(FIXTURES).filter(
+  (file) => path.basename(file) !== 'fields.json' && /(^|\/)config\/config(\.example)?\.json$/.test(file),
+);
+const NETWORK_FILES = filesUnder(FIXTURES).filter((file) => file.includes('/networks/'));
+
+describe("The reference system's own files against the field list (contract 19.4)", () => {
+  it('holds its 32 configuration files and 19 network files, as published', () => {
+    expect(CONFIG_FILES).toHaveLength(32);
+    expect(CONFIG_FILES[0]).toBe('config/config.example.json');
+    expect(NETWORK_FILES).toHaveLength(19);
+  });
+
+  it.each(CONFIG_FILES)('%s uses only fields of the list, with every required one', (file) => {
+    const checker = new Checker();
+    checker.configFile(readJson(path.join(FIXTURES, file)));
+    expect(checker.problems).toEqual([]);
+  });
+
+  it.each(NETWORK_FILES)('%s uses only network fields of the list', (file) => {
+    const checker = new Checker();
+    checker.networkFile('', readJson(path.join(FIXTURES, file)));
+    expect(checker.problems).toEqual([]);
+  });
+
+  it('tells a field outside the list (the check can fail)', () => {
+    const checker = new Checker();
+    checker.configFile({
+      _comment: 'x',
+      relayers: [
+        {
+          id: 'r',
+          name: 'r',
+          network: 'n',
+          network_type: 'evm',
+          paused: false,
+          signer_id: 's',
+          address: '0x1',
+        },
+      ],
+      signers: [{ id: 's', type: 'plain', config: { key: '0x' } }],
+      notifications: [],
+    });
+    expect(checker.problems).toEqual([
+      '._comment: not a field of the reference system',
+      'relayers[0].address: not a field of the reference system',
+      'signers[0].type: "plain" is not a signer type of the reference system',
+    ]);
+  });
+});
+
+describe('GET /api/v1/config against the field list (contract 19.3, 19.4)', () => {
+  let database: TestDatabase;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await startTestApp({
+      DATABASE_URL: database.url,
+      CONFIG_FILE: path.resolve(__dirname, '../fixtures/config.json'),
+    });
+    // A notification and a relayer made through the API, so the export has every section.
+    await app
+      .post('/api/v1/notifications', {
+        id: 'export-hook',
+        type: 'webhook',
+        url: 'https://hooks.example.com/relayer',
+        signing_key: 'export-hook-signing-key-0123456789abcdef',
+      })
+      .expect(201);
+    await app
+      .post('/api/v1/relayers', {
+        id: 'export-relayer',
+        name: 'Export relayer',
+        network: 'sepolia',
+        network_type: 'evm',
+        signer_id: 'key-one',
+        paused: true,
+        notification_id: 'export-hook',
+        policies: {
+          min_balance: '1000000000000000000',
+          gas_limit_estimation: true,
+          include_revert_data: false,
+        },
+        custom_rpc_urls: [{ url: 'https://rpc-a.example.com/', weight: 40 }],
+      })
+      .expect(201);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('exports only fields of the reference system; key-holding signers stay `plain` (19.3), its one type outside the list', async () => {
+    const res = await app.get('/api/v1/config').expect(200);
+    const data = (res.body as { data: Json }).data;
+    const checker = new Checker();
+    checker.configFile(data);
+    const signers = data.signers as Json[];
+    expect(signers.length).toBeGreaterThan(0);
+    expect(checker.problems).toEqual(
+      signers.map(
+        (_signer, index) => `signers[${index}].type: "plain" is not a signer type of the reference system`,
+      ),
+    );
+    expect(signers.map((signer) => signer.type)).toEqual(['plain']);
+    expect(Object.keys(data).sort()).toEqual(['networks', 'notifications', 'plugins', 'relayers', 'signers']);
+    expect((data.relayers as Json[]).map((relayer) => relayer.id)).toEqual(['export-relayer']);
+    expect((data.notifications as Json[]).map((notification) => notification.id)).toEqual(['export-hook']);
+  });
+});
