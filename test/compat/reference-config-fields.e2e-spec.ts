@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database'
  * from its v1.8.0 tag) against fields.json, the list of every field its file format accepts
  * (docs/reference/config-file.md, "Fields of the reference system's file"). Two things are proved:
  * the list is complete against every file the reference system publishes, and what GET /api/v1/config
- * exports stays inside that list (contract 19.3, 19.4).
+ * exports stays inside that list (docs/reference/config-file.md#4-fields-of-the-reference-systems-file).
  */
 const FIXTURES = path.resolve(__dirname, '../fixtures/openzeppelin-relayer');
 
@@ -96,6 +96,11 @@ class Checker {
   /** An RPC URL entry: a string or `{url, weight?}`. */
   rpcUrl(where: string, value: unknown): void {
     if (typeof value === 'string') return;
+    const isEnvRef = (item: unknown): boolean => isObject(item) && item.type === 'env' && 'value' in item;
+    if (isEnvRef(value) || (isObject(value) && isEnvRef(value.url))) {
+      this.problems.push(`${where}: an environment reference, not an RPC URL of the reference system`);
+      return;
+    }
     this.keys(where, value, FIELDS.rpcUrl);
   }
 
@@ -223,7 +228,7 @@ const CONFIG_FILES = filesUnder(FIXTURES).filter(
 );
 const NETWORK_FILES = filesUnder(FIXTURES).filter((file) => file.includes('/networks/'));
 
-describe("The reference system's own files against the field list (contract 19.4)", () => {
+describe("The reference system's own files against the field list (docs/reference/config-file.md#4-fields-of-the-reference-systems-file)", () => {
   it('holds its 32 configuration files and 19 network files, as published', () => {
     expect(CONFIG_FILES).toHaveLength(32);
     expect(CONFIG_FILES[0]).toBe('config/config.example.json');
@@ -246,6 +251,9 @@ describe("The reference system's own files against the field list (contract 19.4
     const checker = new Checker();
     checker.configFile({
       _comment: 'x',
+      networks: [
+        { type: 'evm', network: 'n', rpc_urls: [{ url: { type: 'env', value: 'N_RPC_URL_0' }, weight: 5 }] },
+      ],
       relayers: [
         {
           id: 'r',
@@ -262,13 +270,14 @@ describe("The reference system's own files against the field list (contract 19.4
     });
     expect(checker.problems).toEqual([
       '._comment: not a field of the reference system',
-      'relayers[0].address: not a field of the reference system',
+      'networks[0].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
       'signers[0].type: "plain" is not a signer type of the reference system',
+      'relayers[0].address: not a field of the reference system',
     ]);
   });
 });
 
-describe('GET /api/v1/config against the field list (contract 19.3, 19.4)', () => {
+describe('GET /api/v1/config against the field list (docs/reference/config-file.md#32-no-secret-is-exported)', () => {
   let database: TestDatabase;
   let app: TestApp;
 
@@ -311,20 +320,22 @@ describe('GET /api/v1/config against the field list (contract 19.3, 19.4)', () =
     await database?.drop();
   });
 
-  it('exports only fields of the reference system; key-holding signers stay `plain` (19.3), its one type outside the list', async () => {
+  it('exports only fields of the reference system but the two forms of 19.3: `plain` signers and RPC URLs as environment references', async () => {
     const res = await app.get('/api/v1/config').expect(200);
     const data = (res.body as { data: Json }).data;
     const checker = new Checker();
     checker.configFile(data);
+    // The fixture's networks have URLs with a path (masked in answers), so each is exported as an env
+    // reference; the relayer's URL has none and is exported whole. Nothing else leaves the lists.
+    expect(checker.problems).toEqual([
+      'networks[0].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
+      'networks[1].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
+      'networks[2].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
+      'signers[0].type: "plain" is not a signer type of the reference system',
+    ]);
     const signers = data.signers as Json[];
-    expect(signers.length).toBeGreaterThan(0);
-    expect(checker.problems).toEqual(
-      signers.map(
-        (_signer, index) => `signers[${index}].type: "plain" is not a signer type of the reference system`,
-      ),
-    );
     expect(signers.map((signer) => signer.type)).toEqual(['plain']);
-    expect(Object.keys(data).sort()).toEqual(['networks', 'notifications', 'plugins', 'relayers', 'signers']);
+    expect(Object.keys(data).sort()).toEqual(['networks', 'notifications', 'relayers', 'signers']);
     expect((data.relayers as Json[]).map((relayer) => relayer.id)).toEqual(['export-relayer']);
     expect((data.notifications as Json[]).map((notification) => notification.id)).toEqual(['export-hook']);
   });
