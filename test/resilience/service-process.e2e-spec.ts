@@ -266,68 +266,71 @@ describeEmbedded('the shipped catalogue on a fresh machine', () => {
   });
 });
 
-describeEmbedded('the reference system layout (contract 19.4): a working directory holding config/', () => {
-  const passphrase = secrets.add(`pass-${randomBytes(12).toString('hex')}`);
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-layout-'));
-  const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-elsewhere-'));
-  afterAll(() => [root, elsewhere].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-  let address = '';
+describeEmbedded(
+  'the reference system layout (docs/reference/config-file.md#13-network-folders): a working directory holding config/',
+  () => {
+    const passphrase = secrets.add(`pass-${randomBytes(12).toString('hex')}`);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-layout-'));
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-elsewhere-'));
+    afterAll(() => [root, elsewhere].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+    let address = '';
 
-  beforeAll(() => {
-    // config/networks/*.json of the reference layout, and config/config.json naming config/keys/...
-    fs.cpSync(path.join(PROJECT_ROOT, 'test', 'fixtures', 'reference-config'), root, { recursive: true });
-    const signer = {
-      id: 'local-signer',
-      type: 'local',
-      config: {
-        path: 'config/keys/local-signer.json',
-        passphrase: { type: 'env', value: 'KEYSTORE_PASSPHRASE' },
-      },
-    };
-    fs.writeFileSync(path.join(root, 'config', 'config.json'), JSON.stringify({ signers: [signer] }));
-    const made = spawnSync(
-      process.execPath,
-      [path.join(PROJECT_ROOT, 'scripts', 'create-keystore.mjs'), '--out', 'config/keys/local-signer.json'],
-      {
-        cwd: root,
-        env: { PATH: process.env.PATH, INIT_CWD: root, KEYSTORE_PASSPHRASE: passphrase },
-        encoding: 'utf8',
-      },
-    );
-    expect(made.status).toBe(0);
-    address = /address: (0x[0-9a-fA-F]{40})/.exec(made.stdout)?.[1] ?? '';
-  });
-
-  it.each([
-    ['started from the folder holding config/', () => root, {}],
-    [
-      'started elsewhere with CONFIG_DIR naming the folder',
-      () => elsewhere,
-      { CONFIG_DIR: path.join(root, 'config') },
-    ],
-  ])('%s: ready, the keystore and the networks found', async (_case, cwd, env) => {
-    const service = new ServiceProcess(cwd(), {
-      API_KEY: 'k'.repeat(40),
-      KEYSTORE_PASSPHRASE: passphrase,
-      ...env,
-    });
-    await service.start();
-    try {
-      await service.waitReady();
-      const auth = { headers: { authorization: `Bearer ${'k'.repeat(40)}` } };
-      const signers = await service.fetch('/api/v1/signers', auth);
-      expect(signers.status).toBe(200);
-      const { data } = (await signers.json()) as {
-        data: { id: string; type: string; addresses: { evm: string } }[];
+    beforeAll(() => {
+      // config/networks/*.json of the reference layout, and config/config.json naming config/keys/...
+      fs.cpSync(path.join(PROJECT_ROOT, 'test', 'fixtures', 'reference-config'), root, { recursive: true });
+      const signer = {
+        id: 'local-signer',
+        type: 'local',
+        config: {
+          path: 'config/keys/local-signer.json',
+          passphrase: { type: 'env', value: 'KEYSTORE_PASSPHRASE' },
+        },
       };
-      expect(data.map(({ id, type, addresses }) => ({ id, type, evm: addresses.evm }))).toEqual([
-        { id: 'local-signer', type: 'local', evm: address },
-      ]);
-      const network = await service.fetch('/api/v1/networks/evm:hollow-main', auth);
-      expect(network.status).toBe(200);
-      expect(service.log).not.toContain(passphrase);
-    } finally {
-      await service.stop();
-    }
-  });
-});
+      fs.writeFileSync(path.join(root, 'config', 'config.json'), JSON.stringify({ signers: [signer] }));
+      const made = spawnSync(
+        process.execPath,
+        [path.join(PROJECT_ROOT, 'scripts', 'create-keystore.mjs'), '--out', 'config/keys/local-signer.json'],
+        {
+          cwd: root,
+          env: { PATH: process.env.PATH, INIT_CWD: root, KEYSTORE_PASSPHRASE: passphrase },
+          encoding: 'utf8',
+        },
+      );
+      expect(made.status).toBe(0);
+      address = /address: (0x[0-9a-fA-F]{40})/.exec(made.stdout)?.[1] ?? '';
+    });
+
+    it.each([
+      ['started from the folder holding config/', () => root, {}],
+      [
+        'started elsewhere with CONFIG_DIR naming the folder',
+        () => elsewhere,
+        { CONFIG_DIR: path.join(root, 'config') },
+      ],
+    ])('%s: ready, the keystore and the networks found', async (_case, cwd, env) => {
+      const service = new ServiceProcess(cwd(), {
+        API_KEY: 'k'.repeat(40),
+        KEYSTORE_PASSPHRASE: passphrase,
+        ...env,
+      });
+      await service.start();
+      try {
+        await service.waitReady();
+        const auth = { headers: { authorization: `Bearer ${'k'.repeat(40)}` } };
+        const signers = await service.fetch('/api/v1/signers', auth);
+        expect(signers.status).toBe(200);
+        const { data } = (await signers.json()) as {
+          data: { id: string; type: string; addresses: { evm: string } }[];
+        };
+        expect(data.map(({ id, type, addresses }) => ({ id, type, evm: addresses.evm }))).toEqual([
+          { id: 'local-signer', type: 'local', evm: address },
+        ]);
+        const network = await service.fetch('/api/v1/networks/evm:hollow-main', auth);
+        expect(network.status).toBe(200);
+        expect(service.log).not.toContain(passphrase);
+      } finally {
+        await service.stop();
+      }
+    });
+  },
+);
