@@ -1,4 +1,4 @@
-// `npm run config -- check [file]` / `npm run config -- plan [file]` (docs/reference/config-file.md#35-checking-and-planning-without-starting):
+// `npm run config -- check [--online] [file]` / `npm run config -- plan [--online] [file]` (docs/reference/config-file.md#35-checking-and-planning-without-starting):
 // builds when the sources changed, then runs the compiled command with the same environment.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

@@ -9,11 +9,18 @@ import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 
 export { CatalogueConfigError, describeContent, type ConfigFile } from './catalogue.loader';
 
-/** The file as a start reads it, its hosted signers resolved by the signers feature. */
-export function readConfigFile(config: AppConfig, onNotice?: (message: string) => void): Promise<ConfigFile> {
+/**
+ * The file as a start reads it, its hosted signers resolved by the signers feature; `hostedSigners`:
+ * `config check` gives its own, and reads without writing.
+ */
+export function readConfigFile(
+  config: AppConfig,
+  onNotice?: (message: string) => void,
+  hostedSigners = new FileHostedSigners(config, new KeyServices(config, new DnsResolver())),
+  readOnly = false,
+): Promise<ConfigFile> {
   const { configFile, configStrict: strict, dataDir, production, secretsEnv: env } = config;
-  const hostedSigners = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()));
-  return loadConfigFile({ configFile, strict, dataDir, production, env, onNotice, hostedSigners });
+  return loadConfigFile({ configFile, strict, dataDir, production, env, onNotice, hostedSigners, readOnly });
 }
 
 /** Its relayers and notifications are reconciled by src/config-file. */

@@ -6,6 +6,7 @@ import {
   type CatalogueNetwork,
   type HostedSignerView,
   type NetworkType,
+  type SignerForNetwork,
   type SignerSummary,
   type SignerType,
 } from './catalogue.types';
@@ -127,6 +128,17 @@ export class Catalogue {
     const signer = this.#signers.get(signerId);
     if (signer?.hosted) return signer.hosted.addresses[type] !== undefined;
     return signer !== undefined && keyKindSuits(KEY_KIND_BY_SIGNER_TYPE[signer.type], type);
+  }
+
+  /** A signer of the file for `type`; undefined when the file has no such signer. */
+  signerFor(signerId: string, type: NetworkType): SignerForNetwork | undefined {
+    if (!this.#signers.has(signerId)) return undefined;
+    return this.signerSuits(signerId, type)
+      ? { kind: 'found', address: this.signerAddress(signerId, type) }
+      : {
+          kind: 'unsuitable',
+          signsFor: NETWORK_TYPES.filter((network) => this.signerSuits(signerId, network)),
+        };
   }
 
   /** Throws when the signer is unknown or does not suit `type`. */

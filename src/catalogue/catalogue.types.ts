@@ -66,3 +66,10 @@ export interface SignerSummary {
   readonly addresses: SignerAddresses;
   readonly hosted?: HostedSignerView;
 }
+
+/** A signer asked for a network type: its address, or why it has none. */
+export type SignerForNetwork =
+  | { readonly kind: 'found'; readonly address: string }
+  | { readonly kind: 'unknown' }
+  /** `signsFor`: the network types the signer's key can sign for (never the one asked). */
+  | { readonly kind: 'unsuitable'; readonly signsFor: readonly NetworkType[] };

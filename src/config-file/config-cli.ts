@@ -2,11 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { describeContent, readConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
-import { checkDto } from '../common/validation/validation.pipe';
+import type { NetworkType, SignerForNetwork } from '../catalogue/catalogue.service';
+import type { FileEntry } from '../catalogue/resource-entries';
+import { DnsResolver } from '../common/security/policy-agent';
+import { bodyProblems, type BodyRules } from '../common/validation/validation.pipe';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
-import { CreateNotificationDto } from '../notifications/notifications.service';
-import { CreateRelayerDto } from '../relayers/relayers.service';
+import { NotificationCreateRules } from '../notifications/notifications.validation';
+import { RelayerCreateRules } from '../relayers/relayers.service';
+import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 import { describePlan, planChanges, underEntry, type FieldDigests, type StoredState } from './config-plan';
 
 interface AppliedRow {
@@ -17,15 +21,29 @@ interface AppliedRow {
 }
 
 /**
- * `npm run config -- check|plan [file]` (docs/reference/config-file.md#35-checking-and-planning-without-starting):
- * the start's messages and exit status 0 or 1. `plan` reads the configured database, never writes it.
+ * `npm run config -- check|plan [--online] [file]`
+ * (docs/reference/config-file.md#35-checking-and-planning-without-starting): every problem of the
+ * file on stderr and exit status 1, else 0. Neither writes anything; `plan` reads the configured
+ * database. No key service is called unless `--online`.
  */
-async function main([command, file]: readonly string[]): Promise<number> {
+async function main(args: readonly string[]): Promise<number> {
+  const online = args.includes('--online');
+  const [command, file] = args.filter((arg) => arg !== '--online');
   if (command !== 'check' && command !== 'plan')
-    throw new Error('usage: npm run config -- check|plan [file]');
+    throw new Error('usage: npm run config -- check|plan [--online] [file]');
   const config = loadConfig({ ...process.env, ...(file ? { CONFIG_FILE: path.resolve(file) } : {}) });
-  const content = await readConfigFile(config);
-  const problems = staticProblems(content).map((problem) => `CONFIG_FILE ${content.file}: ${problem}`);
+  const warn = (message: string) => process.stderr.write(`${message}\n`);
+  const hosted = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()), { online });
+  const content = await readConfigFile(config, warn, hosted, true);
+  for (const id of hosted.unchecked) {
+    warn(
+      `CONFIG_FILE ${content.file}: signer '${id}': not checked offline (its addresses need a call to its ` +
+        'key service; --online makes it): the relayers on it are not checked against its key',
+    );
+  }
+  const problems = (await entryProblems(content, config, hosted.unchecked)).map(
+    (problem) => `CONFIG_FILE ${content.file}: ${problem}`,
+  );
   if (problems.length > 0) throw new Error(problems.join('\n'));
   const lines =
     command === 'check'
@@ -35,20 +53,34 @@ async function main([command, file]: readonly string[]): Promise<number> {
   return 0;
 }
 
-/** The rules the API checks without a database: each entry's body, its network in the catalogue. */
-function staticProblems({ catalogue, relayers, notifications }: ConfigFile): string[] {
-  const problems = notifications.flatMap(({ body }, i) =>
-    checkDto(CreateNotificationDto, body).problems.map((problem) =>
-      underEntry(`notifications[${i}]`, problem),
-    ),
-  );
-  relayers.forEach(({ body }, i) => {
-    const { value, problems: shape, failed } = checkDto(CreateRelayerDto, body);
-    const { network, network_type: type } = value;
-    const known = failed.has('network') || failed.has('network_type') || catalogue.findNetwork(type, network);
-    const missing = known ? [] : [`Network '${network}' not found for network type '${type}'`];
-    problems.push(...[...shape, ...missing].map((problem) => underEntry(`relayers[${i}]`, problem)));
-  });
+/**
+ * Every entry by the rules a start applies to it (those of a POST: policies, URL policies, network,
+ * signer), judged against the file alone: a signer created through the API is not found here.
+ */
+async function entryProblems(
+  { catalogue, relayers, notifications }: ConfigFile,
+  config: AppConfig,
+  unchecked: ReadonlySet<string>,
+): Promise<string[]> {
+  const fileSigners = {
+    addressFor: (id: string, type: NetworkType): Promise<SignerForNetwork> =>
+      Promise.resolve(
+        unchecked.has(id)
+          ? { kind: 'found', address: '' }
+          : (catalogue.signerFor(id, type) ?? { kind: 'unknown' }),
+      ),
+  };
+  const sections: Array<[string, readonly FileEntry[], BodyRules<object, unknown>]> = [
+    ['notifications', notifications, new NotificationCreateRules(config)],
+    ['relayers', relayers, new RelayerCreateRules(catalogue, fileSigners, config)],
+  ];
+  const problems: string[] = [];
+  for (const [section, entries, rules] of sections) {
+    for (const [i, { body }] of entries.entries()) {
+      const found = await bodyProblems(rules, body);
+      problems.push(...found.problems.map((problem) => underEntry(`${section}[${i}]`, problem)));
+    }
+  }
   return problems;
 }
 

@@ -39,7 +39,8 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
 
   constructor(
     private readonly catalogue: Catalogue,
-    private readonly signers: SignersService,
+    /** `config check` gives the file's signers alone (src/config-file/config-cli.ts). */
+    @Inject(SignersService) private readonly signers: Pick<SignersService, 'addressFor'>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

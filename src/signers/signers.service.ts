@@ -6,7 +6,13 @@ import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { Transactions } from '../database/transactions';
-import { addressesOfKey, Catalogue, NETWORK_TYPES, type NetworkType } from '../catalogue/catalogue.service';
+import {
+  addressesOfKey,
+  Catalogue,
+  NETWORK_TYPES,
+  type NetworkType,
+  type SignerForNetwork,
+} from '../catalogue/catalogue.service';
 import { SignerResponse } from './dto/signer.dto';
 import type { NewSigner } from './signers.validation';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
@@ -21,11 +27,7 @@ export { FileHostedSigners } from './key-services/file-signers';
 export { isHostedSignerType, secretFields } from './key-services/hosted-signer-config';
 export { KeyServices } from './key-services/key-services';
 
-export type SignerForNetwork =
-  | { readonly kind: 'found'; readonly address: string }
-  | { readonly kind: 'unknown' }
-  /** `signsFor`: the network types the signer's key can sign for (never the one asked). */
-  | { readonly kind: 'unsuitable'; readonly signsFor: readonly NetworkType[] };
+export type { SignerForNetwork } from '../catalogue/catalogue.service';
 
 /**
  * Signers: those of the catalogue file (read-only, in memory) and those created through the API
@@ -127,14 +129,8 @@ export class SignersService {
   }
 
   async addressFor(signerId: string, type: NetworkType): Promise<SignerForNetwork> {
-    if (this.catalogue.hasSigner(signerId)) {
-      return this.catalogue.signerSuits(signerId, type)
-        ? { kind: 'found', address: this.catalogue.signerAddress(signerId, type) }
-        : {
-            kind: 'unsuitable',
-            signsFor: NETWORK_TYPES.filter((network) => this.catalogue.signerSuits(signerId, network)),
-          };
-    }
+    const inFile = this.catalogue.signerFor(signerId, type);
+    if (inFile !== undefined) return inFile;
     const row = await this.signers.findById(signerId);
     if (!row) return { kind: 'unknown' };
     const address = row.addresses[type];

@@ -111,11 +111,21 @@ export async function validateBody<T extends object, V>(
   body: unknown,
   params: Readonly<Record<string, unknown>> = {},
 ): Promise<V> {
+  const { value, problems } = await bodyProblems(rules, body, params);
+  if (problems.length > 0) throw new ValidationError(problems);
+  return value;
+}
+
+/** Every problem of a body by its rules (`config check` names them all); the value is usable only without any. */
+export async function bodyProblems<T extends object, V>(
+  rules: BodyRules<T, V>,
+  body: unknown,
+  params: Readonly<Record<string, unknown>> = {},
+): Promise<{ value: V; problems: string[] }> {
   const checked = checkDto(rules.dto, body);
   const problems = [...checked.problems];
   const value = await rules.check(checked, problems, params);
-  if (problems.length > 0) throw new ValidationError(problems);
-  return value;
+  return { value, problems };
 }
 
 interface RawBody {

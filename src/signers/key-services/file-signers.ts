@@ -9,7 +9,7 @@ import type {
 import { isPlainObject } from '../../common/validation/field-rules';
 import type { AppConfig } from '../../config/app-config';
 import { isHostedSignerType, parseHostedSignerConfig, type ValueReader } from './hosted-signer-config';
-import type { KeyServices } from './key-services';
+import { needsCall, type KeyServices } from './key-services';
 
 type Stored = Record<string, { digest: string; addresses: SignerAddresses }>;
 
@@ -20,10 +20,17 @@ type Stored = Record<string, { digest: string; addresses: SignerAddresses }>;
 export class FileHostedSigners implements HostedSignerResolver {
   private stored: Promise<Stored> | null = null;
   readonly accepts = isHostedSignerType;
+  /** In a check: the signers whose addresses need a call that was not made (offline). */
+  readonly unchecked = new Set<string>();
 
+  /**
+   * `check`: `config check` writes nothing and, unless `online`, calls no key service: a signer whose
+   * addresses need a call (none kept from an earlier start) gets none and is listed in `unchecked`.
+   */
   constructor(
     private readonly config: Pick<AppConfig, 'dataDir' | 'secretsEnv' | 'keyServices'>,
     private readonly keyServices: KeyServices,
+    private readonly check?: { readonly online: boolean },
   ) {}
 
   async resolve(id: string, type: string, raw: unknown): Promise<HostedSignerView> {
@@ -41,7 +48,12 @@ export class FileHostedSigners implements HostedSignerResolver {
     const stored = await (this.stored ??= this.load());
     const known = stored[id];
     if (known?.digest === digest) return { type, config: parsed.shown, addresses: known.addresses };
+    if (this.check && !this.check.online && needsCall(parsed)) {
+      this.unchecked.add(id);
+      return { type, config: parsed.shown, addresses: {} };
+    }
     const addresses = await this.keyServices.addresses(id, parsed);
+    if (this.check) return { type, config: parsed.shown, addresses };
     stored[id] = { digest, addresses };
     await mkdir(this.config.dataDir, { recursive: true });
     await writeFile(this.file(), JSON.stringify(stored), { mode: 0o600 });

@@ -34,6 +34,11 @@ const SERVICE_NAMES: Readonly<Record<HostedSignerConfig['type'], string>> = {
   cdp: 'Coinbase CDP',
 };
 
+/** Whether its addresses need a call to its key service (the others' config gives the public key). */
+export function needsCall({ type }: HostedSignerConfig): boolean {
+  return type !== 'vault_transit' && type !== 'turnkey' && type !== 'cdp';
+}
+
 /**
  * The addresses of a hosted signer (docs/reference/kms-signers.md): from the public key its config
  * gives, else from one call to its key service. Every endpoint passes the key-service URL policy

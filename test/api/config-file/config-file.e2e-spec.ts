@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { createApp } from '../../../src/bootstrap';
 import { loadConfig } from '../../../src/config/app-config';
 import { newApiKey, startTestApp, type Env, type TestApp } from '../../support/test-app';
 import { KEY1 } from '../../support/test-catalogue';
+import { Secp256k1TestKey, VaultFake } from '../../support/key-service-fakes';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { verifySignatures, WebhookReceiver } from '../../support/webhook-receiver';
 import { ISO } from '../../factories';
@@ -1046,3 +1047,123 @@ describe('a relayer from the file is checked like any other', () => {
     });
   },
 );
+
+describe('config check (19.4): every problem at once, every rule of the start, no key service call, nothing written', () => {
+  const vault = new VaultFake();
+  const vaultKey = new Secp256k1TestKey();
+
+  beforeAll(async () => {
+    await vault.start();
+    vault.kv.set('secret/relayer', vaultKey.hex);
+  });
+  afterAll(() => vault.close());
+
+  /** The command in its own process, awaited so that the fake key service answers meanwhile. */
+  async function check(root: string, ...args: string[]) {
+    const dataDir = path.join(root, 'data');
+    const database = path.join(root, 'relayer.sqlite');
+    const child = execFile(process.execPath, [CONFIG_COMMAND, 'check', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        ...SECRETS_ENV,
+        CONFIG_FILE: path.join(root, 'config', 'config.json'),
+        DATABASE_URL: `sqlite:${database}`,
+        DATA_DIR: dataDir,
+        VAULT_ROLE_ID: vault.roleId,
+        VAULT_SECRET_ID: vault.secretId,
+        INIT_CWD: root,
+        NODE_ENV: 'test',
+      },
+    });
+    const [stdout, stderr] = [[] as string[], [] as string[]];
+    child.stdout?.on('data', (chunk: string) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: string) => stderr.push(chunk));
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return {
+      result: { status, stdout: stdout.join(''), stderr: stderr.join('') },
+      written: [
+        ...(fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : []),
+        ...(fs.existsSync(database) ? ['relayer.sqlite'] : []),
+      ],
+    };
+  }
+
+  const vaultSigner = () => ({
+    id: 'vault-signer',
+    type: 'vault',
+    config: {
+      address: vault.url(),
+      role_id: { type: 'env', value: 'VAULT_ROLE_ID' },
+      secret_id: { type: 'env', value: 'VAULT_SECRET_ID' },
+      key_name: 'relayer',
+    },
+  });
+
+  it('names every problem of the file, policies, signers, networks and URLs included, and exits 1', async () => {
+    const base = fixtureConfig();
+    const [relayer] = base.relayers as Json[];
+    const [hook] = base.notifications as Json[];
+    const { root, file } = layout({
+      ...base,
+      relayers: [
+        { ...relayer, policies: { min_balance: -1 } },
+        { ...relayer, id: 'nowhere-relayer', network: 'nowhere' },
+        { ...relayer, id: 'ghost-relayer', signer_id: 'ghost' },
+      ],
+      notifications: [{ ...hook, url: 'ftp://hooks.hollow.example/relayer' }],
+    });
+    const { result, written } = await check(root);
+    expect(result).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: [
+        `CONFIG_FILE ${file}: notifications[0].url must be an http or https URL`,
+        `CONFIG_FILE ${file}: relayers[0].policies.min_balance must be a whole number >= 0 (a JSON number or a string of decimal digits, at most 1000 digits)`,
+        `CONFIG_FILE ${file}: relayers[1]: Network 'nowhere' not found for network type 'evm'`,
+        `CONFIG_FILE ${file}: relayers[2]: Signer with ID ghost not found`,
+        '',
+      ].join('\n'),
+    });
+    expect(written).toEqual([]);
+  });
+
+  it('accepts a valid file with its warnings, never calling a key service nor writing (--online calls it)', async () => {
+    const base = fixtureConfig();
+    const [relayer] = base.relayers as Json[];
+    const { root, file } = layout({
+      _comment: 'checked before the start',
+      ...base,
+      signers: [
+        ...(base.signers as Json[]),
+        vaultSigner(),
+        { id: 'dev-signer', type: 'plain', config: { key: { type: 'generated', value: 'dev.key' } } },
+      ],
+      relayers: [
+        relayer,
+        { ...relayer, id: 'vault-relayer', signer_id: 'vault-signer' },
+        { ...relayer, id: 'dev-relayer', signer_id: 'dev-signer' },
+      ],
+    });
+    const { result, written } = await check(root);
+    expect(result).toEqual({
+      status: 0,
+      stdout: `${file}: valid (4 networks, 3 signers, 3 relayers, 1 notifications, 0 plugins)\n`,
+      stderr:
+        `CONFIG_FILE ${file}: "_comment" is ignored (the reference system ignores it too)\n` +
+        `CONFIG_FILE ${file}: signer 'vault-signer': not checked offline (its addresses need a call to its key service; --online makes it): the relayers on it are not checked against its key\n`,
+    });
+    expect(vault.calls).toEqual([]);
+    expect(written).toEqual([]);
+
+    const online = await check(root, '--online');
+    expect(online.result).toEqual({
+      status: 0,
+      stdout: `${file}: valid (4 networks, 3 signers, 3 relayers, 1 notifications, 0 plugins)\n`,
+      stderr: `CONFIG_FILE ${file}: "_comment" is ignored (the reference system ignores it too)\n`,
+    });
+    expect(vault.calls).toEqual(['POST /v1/auth/approle/login', 'GET /v1/secret/data/relayer']);
+    expect(online.written).toEqual([]);
+  });
+});
