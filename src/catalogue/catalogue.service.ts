@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { encryptKeystore } from '../common/security/keystore';
 import { KEY_KIND_BY_SIGNER_TYPE, deriveAddress, keyKindSuits } from './address-derivation';
 import {
   NETWORK_TYPES,
@@ -137,6 +138,16 @@ export class Catalogue {
       throw new Error(`Signer ${signerId} has no key for network type '${type}'`);
     }
     return this.#addressOf(signer, type);
+  }
+
+  /**
+   * A key-holding signer's key as an encrypted keystore (`npm run config -- export`): the key leaves
+   * this class only encrypted. Undefined for an unknown or hosted signer.
+   */
+  async signerKeystore(signerId: string, passphrase: string): Promise<string | undefined> {
+    const signer = this.#signers.get(signerId);
+    if (signer === undefined || signer.hosted) return undefined;
+    return encryptKeystore(revealKey(signer.key), passphrase);
   }
 
   [inspect.custom](): string {

@@ -7,6 +7,7 @@ import { loadConfig, type AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { CreateNotificationDto } from '../notifications/notifications.service';
 import { CreateRelayerDto } from '../relayers/relayers.service';
+import { exportToDirectory } from './config-export-dir';
 import { describePlan, planChanges, underEntry, type FieldDigests, type StoredState } from './config-plan';
 
 interface AppliedRow {
@@ -21,8 +22,9 @@ interface AppliedRow {
  * the start's messages and exit status 0 or 1. `plan` reads the configured database, never writes it.
  */
 async function main([command, file]: readonly string[]): Promise<number> {
+  if (command === 'export') return exportToDirectory(file);
   if (command !== 'check' && command !== 'plan')
-    throw new Error('usage: npm run config -- check|plan [file]');
+    throw new Error('usage: npm run config -- check|plan [file] | export <dir>');
   const config = loadConfig({ ...process.env, ...(file ? { CONFIG_FILE: path.resolve(file) } : {}) });
   const content = await readConfigFile(config);
   const problems = staticProblems(content).map((problem) => `CONFIG_FILE ${content.file}: ${problem}`);

@@ -5,6 +5,7 @@ import type { EntityManager } from 'typeorm';
 import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
+import { encryptKeystore } from '../common/security/keystore';
 import { Transactions } from '../database/transactions';
 import { addressesOfKey, Catalogue, NETWORK_TYPES, type NetworkType } from '../catalogue/catalogue.service';
 import { SignerResponse } from './dto/signer.dto';
@@ -124,6 +125,23 @@ export class SignersService {
       });
     });
     return 'Signer deleted successfully';
+  }
+
+  /**
+   * A key-holding signer's key, of the file or given through the API, as an encrypted Web3 Secret
+   * Storage keystore (`npm run config -- export`); undefined for a hosted or unknown signer.
+   */
+  async keystore(id: string, passphrase: string): Promise<string | undefined> {
+    if (this.catalogue.hasSigner(id)) return this.catalogue.signerKeystore(id, passphrase);
+    const row = await this.signers.findById(id);
+    if (!row || row.type !== 'plain') return undefined;
+    if (!this.cipher) throw new Error(`STORAGE_ENCRYPTION_KEY is needed to read the key of signer ${id}`);
+    const key = Buffer.from(this.cipher.decrypt(row.encryptedKey, id), 'hex');
+    try {
+      return await encryptKeystore(key, passphrase);
+    } finally {
+      key.fill(0);
+    }
   }
 
   async addressFor(signerId: string, type: NetworkType): Promise<SignerForNetwork> {
