@@ -145,7 +145,7 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'export-target-'));
     const dir = path.join(parent, 'config');
     const run = runExport(dir, PASSPHRASES);
-    expect(run).toEqual({ status: 0, stdout: `${dir}: 7 files written\n`, stderr: '' });
+    expect(run).toEqual({ status: 0, stdout: `${dir}: 6 files written\n`, stderr: '' });
     expect(fs.readdirSync(dir).sort()).toEqual(['config.json', 'keys', 'networks']);
     expect(fs.readdirSync(path.join(dir, 'keys')).sort()).toEqual([
       'api-signer.json',
