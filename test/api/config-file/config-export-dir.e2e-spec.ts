@@ -100,7 +100,11 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
       .post('/api/v1/signers', { id: 'api-signer', type: 'plain', config: { key: API_KEY_HEX } })
       .expect(201);
     await app
-      .post('/api/v1/notifications', { id: 'api-hook', type: 'webhook', url: 'https://hooks.example.com/api' })
+      .post('/api/v1/notifications', {
+        id: 'api-hook',
+        type: 'webhook',
+        url: 'https://hooks.example.com/api',
+      })
       .expect(201);
     await app
       .post('/api/v1/relayers', {
@@ -136,7 +140,8 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
     expect(runExport(dir, others)).toEqual({
       status: 1,
       stdout: '',
-      stderr: 'set SIGNER_API_SIGNER_PASSPHRASE: the passphrase of the exported keystores (nothing written)\n',
+      stderr:
+        'set SIGNER_API_SIGNER_PASSPHRASE: the passphrase of the exported keystores (nothing written)\n',
     });
     expect(fs.existsSync(dir)).toBe(false);
   });
