@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import { loadConfig } from '../config/app-config';
-import { SignersService } from '../signers/signers.service';
+import { signerKeystore } from '../signers/signers.service';
 import { ConfigExportService, type ExportedConfig } from './config-export.service';
 import { EnvNames } from './env-names';
 
@@ -34,7 +35,7 @@ export async function exportToDirectory(dir: string | undefined): Promise<number
   try {
     app.useLogger(app.get(Logger));
     const exported = await app.get(ConfigExportService).export();
-    const files = await referenceFiles(exported, app.get(SignersService));
+    const files = await referenceFiles(exported, app);
     fs.mkdirSync(path.join(target, 'networks'), { recursive: true });
     fs.mkdirSync(path.join(target, 'keys'), { recursive: true });
     for (const [name, text] of files) {
@@ -53,7 +54,7 @@ export async function exportToDirectory(dir: string | undefined): Promise<number
 /** The files of the export by path under `<dir>`; throws, naming them, when passphrase variables are unset. */
 async function referenceFiles(
   exported: ExportedConfig,
-  signers: SignersService,
+  app: INestApplicationContext,
 ): Promise<Array<[string, string]>> {
   const env = new EnvNames();
   const keyHolding = exported.signers
@@ -68,7 +69,7 @@ async function referenceFiles(
   const keystores: Array<[string, string]> = [];
   const local = new Map<string, Json>();
   for (const { id, passphrase } of keyHolding) {
-    const keystore = await signers.keystore(id, process.env[passphrase.value] ?? '');
+    const keystore = await signerKeystore(app, id, process.env[passphrase.value] ?? '');
     if (keystore === undefined) throw new Error(`signer ${id} holds no key to export`);
     keystores.push([`keys/${id}.json`, `${keystore}\n`]);
     local.set(id, { id, type: 'local', config: { path: `${KEYS_FOLDER}/${id}.json`, passphrase } });
