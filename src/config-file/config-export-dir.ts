@@ -69,7 +69,11 @@ async function referenceFiles(
   const keystores: Array<[string, string]> = [];
   const local = new Map<string, Json>();
   for (const { id, passphrase } of keyHolding) {
-    const keystore = await signerKeystore(app, id, process.env[passphrase.value] ?? '');
+    const keystore = await signerKeystore(app, id, process.env[passphrase.value] ?? '').catch(
+      (error: unknown) => {
+        throw new Error(`signer ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
     if (keystore === undefined) throw new Error(`signer ${id} holds no key to export`);
     keystores.push([`keys/${id}.json`, `${keystore}\n`]);
     local.set(id, { id, type: 'local', config: { path: `${KEYS_FOLDER}/${id}.json`, passphrase } });
