@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { encryptKeystore } from '../common/security/keystore';
 import { KEY_KIND_BY_SIGNER_TYPE, deriveAddress, keyKindSuits } from './address-derivation';
 import {
   NETWORK_TYPES,
@@ -25,6 +26,8 @@ const REDACTED = '[redacted]';
 
 /** The bytes of a key, for this module only (set by SecretKey's static block). */
 let revealKey: (key: SecretKey) => Uint8Array;
+/** A signer's record, for this module only (set by Catalogue's static block). */
+let recordOf: (catalogue: Catalogue, id: string) => SignerRecord | undefined;
 
 /** Opaque outside this module (only `revealKey`, not exported, reads the bytes); printed as `[redacted]`. */
 export class SecretKey {
@@ -76,6 +79,10 @@ export class Catalogue {
   /** By API id (`evm:sepolia`): names differing only in case are one network. */
   readonly #networks = new Map<string, CatalogueNetwork>();
   readonly #signers = new Map<string, SignerRecord>();
+
+  static {
+    recordOf = (catalogue, id) => catalogue.#signers.get(id);
+  }
 
   /** Expects validated input (see `loadCatalogue`); a duplicate network or signer is a programming error. */
   constructor(input: { networks: readonly CatalogueNetwork[]; signers: readonly CatalogueSigner[] }) {
@@ -189,4 +196,19 @@ export class Catalogue {
   #addressOf(signer: SignerRecord, type: NetworkType): string {
     return (signer.addresses[type] ??= deriveAddress(type, revealKey(signer.key)));
   }
+}
+
+/**
+ * A file signer's key as an encrypted keystore (`npm run config -- export`): the key leaves the
+ * catalogue only encrypted. Not a method, so not part of the public API (src/index.ts). Undefined
+ * for an unknown or hosted signer.
+ */
+export async function fileSignerKeystore(
+  catalogue: Catalogue,
+  signerId: string,
+  passphrase: string,
+): Promise<string | undefined> {
+  const signer = recordOf(catalogue, signerId);
+  if (signer === undefined || signer.hosted) return undefined;
+  return encryptKeystore(revealKey(signer.key), passphrase);
 }

@@ -11,6 +11,7 @@ import { buildDataSourceOptions } from '../database/data-source-options';
 import { NotificationCreateRules } from '../notifications/notifications.validation';
 import { RelayerCreateRules } from '../relayers/relayers.service';
 import { FileHostedSigners, KeyServices } from '../signers/signers.service';
+import { exportToDirectory } from './config-export-dir';
 import { describePlan, planChanges, underEntry, type FieldDigests, type StoredState } from './config-plan';
 
 interface AppliedRow {
@@ -29,8 +30,9 @@ interface AppliedRow {
 async function main(args: readonly string[]): Promise<number> {
   const online = args.includes('--online');
   const [command, file] = args.filter((arg) => arg !== '--online');
+  if (command === 'export') return exportToDirectory(file);
   if (command !== 'check' && command !== 'plan')
-    throw new Error('usage: npm run config -- check|plan [--online] [file]');
+    throw new Error('usage: npm run config -- check|plan [--online] [file] | export <dir>');
   const config = loadConfig({ ...process.env, ...(file ? { CONFIG_FILE: path.resolve(file) } : {}) });
   const warn = (message: string) => process.stderr.write(`${message}\n`);
   const hosted = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()), { online });

@@ -1,14 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type INestApplicationContext } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
+import { encryptKeystore } from '../common/security/keystore';
 import { Transactions } from '../database/transactions';
 import {
   addressesOfKey,
   Catalogue,
+  fileSignerKeystore,
   NETWORK_TYPES,
   type NetworkType,
   type SignerForNetwork,
@@ -144,5 +146,30 @@ export class SignersService {
    */
   async holdForUse(manager: EntityManager, signerId: string): Promise<boolean> {
     return this.catalogue.hasSigner(signerId) || this.signers.lock(manager, signerId, 'share');
+  }
+}
+
+/**
+ * A key-holding signer's key, of the file or given through the API, as an encrypted Web3 Secret
+ * Storage keystore (`npm run config -- export`); undefined for a hosted or unknown signer. A
+ * function of the application context rather than a method of SignersService, which extensions
+ * get (src/index.ts): no key leaves the service through its public API.
+ */
+export async function signerKeystore(
+  context: Pick<INestApplicationContext, 'get'>,
+  id: string,
+  passphrase: string,
+): Promise<string | undefined> {
+  const catalogue = context.get(Catalogue);
+  if (catalogue.hasSigner(id)) return fileSignerKeystore(catalogue, id, passphrase);
+  const row = await context.get(SignersRepository).findById(id);
+  if (!row || row.type !== 'plain') return undefined;
+  const cipher = context.get<symbol, FieldCipher | null>(SIGNER_KEY_CIPHER);
+  if (!cipher) throw new Error(`STORAGE_ENCRYPTION_KEY is needed to read the key of signer ${id}`);
+  const key = Buffer.from(cipher.decrypt(row.encryptedKey, id), 'hex');
+  try {
+    return await encryptKeystore(key, passphrase);
+  } finally {
+    key.fill(0);
   }
 }
