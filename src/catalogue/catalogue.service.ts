@@ -207,8 +207,9 @@ export async function fileSignerKeystore(
   catalogue: Catalogue,
   signerId: string,
   passphrase: string,
+  scryptN?: number,
 ): Promise<string | undefined> {
   const signer = recordOf(catalogue, signerId);
   if (signer === undefined || signer.hosted) return undefined;
-  return encryptKeystore(revealKey(signer.key), passphrase);
+  return encryptKeystore(revealKey(signer.key), passphrase, scryptN);
 }

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { describeContent, readConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
 import type { NetworkType, SignerForNetwork } from '../catalogue/catalogue.service';
 import type { FileEntry } from '../catalogue/catalogue.module';
+import { SCRYPT_N_RANGE, parseScryptN } from '../common/security/keystore';
 import { DnsResolver } from '../common/security/policy-agent';
 import { bodyProblems, type BodyRules } from '../common/validation/validation.pipe';
 import { loadConfig, type AppConfig } from '../config/app-config';
@@ -29,10 +30,9 @@ interface AppliedRow {
  */
 async function main(args: readonly string[]): Promise<number> {
   const online = args.includes('--online');
-  const [command, file] = args.filter((arg) => arg !== '--online');
-  if (command === 'export') return exportToDirectory(file);
-  if (command !== 'check' && command !== 'plan')
-    throw new Error('usage: npm run config -- check|plan [--online] [file] | export <dir>');
+  const [command, file, ...rest] = args.filter((arg) => arg !== '--online');
+  if (command === 'export') return exportToDirectory(file, scryptOption(rest));
+  if (command !== 'check' && command !== 'plan') throw new Error(USAGE);
   const config = loadConfig({ ...process.env, ...(file ? { CONFIG_FILE: path.resolve(file) } : {}) });
   const warn = (message: string) => process.stderr.write(`${message}\n`);
   const hosted = new FileHostedSigners(config, new KeyServices(config, new DnsResolver()), { online });
@@ -53,6 +53,19 @@ async function main(args: readonly string[]): Promise<number> {
       : describePlan(content.file, await planChanges(content, await readState(config)));
   process.stdout.write(`${lines.length === 0 ? 'nothing to create or update' : lines.join('\n')}\n`);
   return 0;
+}
+
+const USAGE = 'usage: npm run config -- check|plan [--online] [file] | export <dir> [--scrypt-n <N>]';
+
+/** `--scrypt-n <N>`: the keystores' scrypt cost, a power of two (docs/reference/config-file.md#36-going-back-to-the-reference-system). */
+function scryptOption(rest: readonly string[]): number | undefined {
+  if (rest.length === 0) return undefined;
+  const n = rest.length === 2 && rest[0] === '--scrypt-n' ? parseScryptN(rest[1]) : undefined;
+  if (n === undefined) {
+    const { min, max } = SCRYPT_N_RANGE;
+    throw new Error(`--scrypt-n must be a power of two from ${min} to ${max}\n${USAGE}`);
+  }
+  return n;
 }
 
 /**

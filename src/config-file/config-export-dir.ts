@@ -19,9 +19,10 @@ const KEYS_FOLDER = 'config/keys';
  * `npm run config -- export <dir>` (docs/reference/config-file.md#36-going-back-to-the-reference-system):
  * the managed state in the reference system's layout, `<dir>/config.json`, `<dir>/networks/<type>.json`
  * and a keystore `<dir>/keys/<id>.json` for each key-holding signer, encrypted with the passphrase of
- * SIGNER_<ID>_PASSPHRASE. Every variable is checked before anything is written; `<dir>` must be new or empty.
+ * SIGNER_<ID>_PASSPHRASE, with scrypt's cost `scryptN` (DEFAULT_SCRYPT_N when undefined). Every variable
+ * is checked before anything is written; `<dir>` must be new or empty.
  */
-export async function exportToDirectory(dir: string | undefined): Promise<number> {
+export async function exportToDirectory(dir: string | undefined, scryptN?: number): Promise<number> {
   if (!dir) throw new Error('usage: npm run config -- export <dir>');
   const target = path.resolve(dir);
   if (fs.existsSync(target) && fs.readdirSync(target).length > 0)
@@ -34,15 +35,14 @@ export async function exportToDirectory(dir: string | undefined): Promise<number
   });
   try {
     app.useLogger(app.get(Logger));
-    const exported = await app.get(ConfigExportService).export();
-    const files = await referenceFiles(exported, app);
+    // RPC URLs whole: the reference system's files have no other form for them.
+    const exported = await app.get(ConfigExportService).export('whole');
+    const files = await referenceFiles(exported, app, scryptN);
     fs.mkdirSync(path.join(target, 'networks'), { recursive: true });
     fs.mkdirSync(path.join(target, 'keys'), { recursive: true });
     for (const [name, text] of files) {
-      fs.writeFileSync(path.join(target, name), text, {
-        flag: 'wx',
-        mode: name.startsWith('keys/') ? 0o600 : 0o644,
-      });
+      // Owner-only, every file: the RPC URLs may hold their providers' keys, as the source files did.
+      fs.writeFileSync(path.join(target, name), text, { flag: 'wx', mode: 0o600 });
     }
     process.stdout.write(`${target}: ${files.length} files written\n`);
     return 0;
@@ -55,6 +55,7 @@ export async function exportToDirectory(dir: string | undefined): Promise<number
 async function referenceFiles(
   exported: ExportedConfig,
   app: INestApplicationContext,
+  scryptN: number | undefined,
 ): Promise<Array<[string, string]>> {
   const env = new EnvNames();
   const keyHolding = exported.signers
@@ -69,7 +70,7 @@ async function referenceFiles(
   const keystores: Array<[string, string]> = [];
   const local = new Map<string, Json>();
   for (const { id, passphrase } of keyHolding) {
-    const keystore = await signerKeystore(app, id, process.env[passphrase.value] ?? '').catch(
+    const keystore = await signerKeystore(app, id, process.env[passphrase.value] ?? '', scryptN).catch(
       (error: unknown) => {
         throw new Error(`signer ${id}: ${error instanceof Error ? error.message : String(error)}`);
       },

@@ -22,6 +22,13 @@ export interface ExportedConfig {
   plugins?: unknown[];
 }
 
+/**
+ * How an RPC URL that answers mask is written: `env`, an environment reference (GET /api/v1/config);
+ * `whole`, the URL itself, for the reference system, whose files have no other form
+ * (docs/reference/config-file.md#36-going-back-to-the-reference-system).
+ */
+export type MaskedRpcUrls = 'env' | 'whole';
+
 const RELAYER_FIELDS = ['id', 'name', 'network', 'network_type', 'signer_id', 'paused'] as const;
 const OPTIONAL_RELAYER_FIELDS = ['notification_id', 'policies', 'custom_rpc_urls'] as const;
 
@@ -35,15 +42,15 @@ export class ConfigExportService {
     @Inject(CONFIG_FILE_CONTENT) private readonly file: ConfigFile,
   ) {}
 
-  /** Secrets, and RPC URLs an answer would mask, become `env` references; runtime state is left out. */
-  async export(): Promise<ExportedConfig> {
+  /** Secrets, and RPC URLs an answer would mask unless `whole`, become `env` references; runtime state is left out. */
+  async export(maskedRpcUrls: MaskedRpcUrls = 'env'): Promise<ExportedConfig> {
     const env = new EnvNames();
     const networks = (await all((query) => this.networks.listWithRpcUrls(query))).map(
       ({ network: { id, name, network_type: type, rpc_urls: _masked, ...fields }, rpcUrls }) => ({
         type,
         network: name,
         ...fields,
-        rpc_urls: exportRpcUrls(rpcUrls, env, 'NETWORK', id),
+        rpc_urls: exportRpcUrls(rpcUrls, maskedRpcUrls, env, 'NETWORK', id),
       }),
     );
     const signers = (await all((query) => this.signers.list(query))).map(({ id, type, config }) => {
@@ -72,7 +79,7 @@ export class ConfigExportService {
         ];
         const exported: Json = Object.fromEntries(fields.map((field) => [field, relayer[field]]));
         if (customRpcUrls !== null)
-          exported.custom_rpc_urls = exportRpcUrls(customRpcUrls, env, 'RELAYER', relayer.id);
+          exported.custom_rpc_urls = exportRpcUrls(customRpcUrls, maskedRpcUrls, env, 'RELAYER', relayer.id);
         return exported;
       },
     );
@@ -93,9 +100,15 @@ export class ConfigExportService {
  * `<PREFIX>_<ID>_RPC_URL_<i>`, inside `{url, weight}` when its weight is not the default
  * (docs/reference/config-file.md#32-no-secret-is-exported).
  */
-function exportRpcUrls(urls: readonly RpcUrl[], env: EnvNames, prefix: string, id: string): unknown[] {
+function exportRpcUrls(
+  urls: readonly RpcUrl[],
+  masked: MaskedRpcUrls,
+  env: EnvNames,
+  prefix: string,
+  id: string,
+): unknown[] {
   return urls.map(({ url, weight }, index) => {
-    if (maskUrl(url) === url) return { url, weight };
+    if (masked === 'whole' || maskUrl(url) === url) return { url, weight };
     const reference = env.reference(prefix, id, `RPC_URL_${index}`);
     return weight === RPC_WEIGHT.default ? reference : { url: reference, weight };
   });

@@ -159,16 +159,17 @@ export async function signerKeystore(
   context: Pick<INestApplicationContext, 'get'>,
   id: string,
   passphrase: string,
+  scryptN?: number,
 ): Promise<string | undefined> {
   const catalogue = context.get(Catalogue);
-  if (catalogue.hasSigner(id)) return fileSignerKeystore(catalogue, id, passphrase);
+  if (catalogue.hasSigner(id)) return fileSignerKeystore(catalogue, id, passphrase, scryptN);
   const row = await context.get(SignersRepository).findById(id);
   if (!row || row.type !== 'plain') return undefined;
   const cipher = context.get<symbol, FieldCipher | null>(SIGNER_KEY_CIPHER);
   if (!cipher) throw new Error(`STORAGE_ENCRYPTION_KEY is needed to read the key of signer ${id}`);
   const key = Buffer.from(cipher.decrypt(row.encryptedKey, id), 'hex');
   try {
-    return await encryptKeystore(key, passphrase);
+    return await encryptKeystore(key, passphrase, scryptN);
   } finally {
     key.fill(0);
   }

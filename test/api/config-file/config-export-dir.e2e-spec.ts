@@ -125,8 +125,8 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
     if (app) expect(secrets.foundIn(app.logText())).toEqual([]);
   });
 
-  const runExport = (dir: string, extra: Env) => {
-    const result = spawnSync(process.execPath, [CONFIG_COMMAND, 'export', dir], {
+  const runExport = (dir: string, extra: Env, options: string[] = []) => {
+    const result = spawnSync(process.execPath, [CONFIG_COMMAND, 'export', dir, ...options], {
       cwd: root,
       env: { ...process.env, ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent', INIT_CWD: root, ...extra },
       encoding: 'utf8',
@@ -146,10 +146,23 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
     expect(fs.existsSync(dir)).toBe(false);
   });
 
+  it('refuses a scrypt cost that is not a power of two from 1024 to 1048576: exit 1, nothing written', () => {
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'export-refused-')), 'config');
+    expect(runExport(dir, PASSPHRASES, ['--scrypt-n', '1000'])).toEqual({
+      status: 1,
+      stdout: '',
+      stderr:
+        '--scrypt-n must be a power of two from 1024 to 1048576\n' +
+        'usage: npm run config -- check|plan [--online] [file] | export <dir> [--scrypt-n <N>]\n',
+    });
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+
   it('writes config.json, networks/ and a keystore per key-holding signer; the reference layout starts the same state', async () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'export-target-'));
     const dir = path.join(parent, 'config');
-    const run = runExport(dir, PASSPHRASES);
+    // Throwaway keys: scrypt's cost lowered (the default is 2^17), as the keystores say.
+    const run = runExport(dir, PASSPHRASES, ['--scrypt-n', '1024']);
     expect(run).toEqual({ status: 0, stdout: `${dir}: 6 files written\n`, stderr: '' });
     expect(fs.readdirSync(dir).sort()).toEqual(['config.json', 'keys', 'networks']);
     expect(fs.readdirSync(path.join(dir, 'keys')).sort()).toEqual([
@@ -196,6 +209,7 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
     for (const { id, addresses } of signers.data) {
       const keystore = fs.readFileSync(path.join(dir, 'keys', `${id}.json`), 'utf8');
       expect((fs.statSync(path.join(dir, 'keys', `${id}.json`)).mode & 0o777).toString(8)).toBe('600');
+      expect((JSON.parse(keystore) as { Crypto: { kdfparams: Json } }).Crypto.kdfparams.n).toBe(1024);
       const account = await decryptKeystoreJson(keystore, variables[id]);
       expect(account.address).toBe(addresses.evm);
     }
