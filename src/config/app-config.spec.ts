@@ -1,6 +1,16 @@
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, loadConfig, type Env } from './app-config';
 
 const KEY = 'k'.repeat(32);
+
+/** The problems loadConfig lists for `env` (with a valid API_KEY unless `env` sets one). */
+function problems(env: Env): string[] {
+  try {
+    loadConfig({ API_KEY: KEY, ...env });
+    return [];
+  } catch (error) {
+    return error instanceof ConfigError ? error.problems : [`not a ConfigError: ${String(error)}`];
+  }
+}
 
 describe('loadConfig', () => {
   it('defaults: embedded SQLite, port 8080, limits 100/300, no Redis, no encryption', () => {
@@ -64,6 +74,126 @@ describe('loadConfig', () => {
     [{ RPC_ALLOWED_HOSTS: 'good.example.com,bad host' }, "RPC_ALLOWED_HOSTS has an invalid host 'bad host'"],
   ])('%j is refused, naming the variable', (env, message) => {
     expect(() => loadConfig({ API_KEY: KEY, ...env })).toThrow(message);
+  });
+
+  // The rules the rows above leave out, each refused with exactly one problem.
+  it.each([
+    [{ REQUEST_TIMEOUT_MS: '0' }, 'REQUEST_TIMEOUT_MS must be a whole number from 1 to 3600000'],
+    [{ SHUTDOWN_GRACE_MS: '1.5' }, 'SHUTDOWN_GRACE_MS must be a whole number from 0 to 3600000'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '999' }, 'KEEP_ALIVE_TIMEOUT_MS must be a whole number from 1000 to 3600000'],
+    [{ WEBHOOK_TIMEOUT_MS: '600001' }, 'WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 600000'],
+    [{ WEBHOOK_MAX_ATTEMPTS: '101' }, 'WEBHOOK_MAX_ATTEMPTS must be a whole number from 1 to 100'],
+    [{ WEBHOOK_RETRY_BASE_MS: '+5' }, 'WEBHOOK_RETRY_BASE_MS must be a whole number from 1 to 3600000'],
+    [{ RPC_TIMEOUT_MS: '1e3' }, 'RPC_TIMEOUT_MS must be a whole number from 1 to 600000'],
+    [
+      { RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '0' },
+      'RELAYER_HEALTH_CHECK_INTERVAL_SECONDS must be a positive number',
+    ],
+    [{ RELAYER_HEALTH_RETRY_SECONDS: '1e3' }, 'RELAYER_HEALTH_RETRY_SECONDS must be a positive number'],
+    [
+      { RATE_LIMIT_REQUESTS_PER_SECOND: '9'.repeat(400) },
+      'RATE_LIMIT_REQUESTS_PER_SECOND must be a positive number',
+    ],
+    [{ CONFIG_STRICT: 'yes' }, 'CONFIG_STRICT must be true or false'],
+    [{ RELAYER_HEALTH_CHECKS: 'on' }, 'RELAYER_HEALTH_CHECKS must be true or false'],
+    [{ KEY_SERVICE_BLOCK_PRIVATE_IPS: 'no' }, 'KEY_SERVICE_BLOCK_PRIVATE_IPS must be true or false'],
+    [
+      { KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API: '2' },
+      'KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API must be true or false',
+    ],
+    [{ WEBHOOK_ALLOWED_HOSTS: 'a_b.example' }, "WEBHOOK_ALLOWED_HOSTS has an invalid host 'a_b.example'"],
+    [{ KEY_SERVICE_PRIVATE_HOSTS: 'vault/x' }, "KEY_SERVICE_PRIVATE_HOSTS has an invalid host 'vault/x'"],
+    [{ KEY_SERVICE_ALLOWED_HOSTS: 'https://x' }, "KEY_SERVICE_ALLOWED_HOSTS has an invalid host 'https://x'"],
+    [{ API_KEY: 'k'.repeat(31) }, 'API_KEY must be at least 32 characters long'],
+    [
+      { STORAGE_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64').replace('=', '') },
+      'STORAGE_ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes',
+    ],
+    [
+      { STORAGE_ENCRYPTION_KEY: Buffer.alloc(33).toString('base64') },
+      'STORAGE_ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes',
+    ],
+  ])('%j is refused with one problem', (env, message) => {
+    expect(problems(env)).toEqual([message]);
+  });
+
+  it('lists a problem between two variables with the others, and only between valid values', () => {
+    expect(problems({ LOG_LEVEL: 'loud', PORT: '9000', METRICS_PORT: '9000' })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      'METRICS_PORT must differ from PORT',
+    ]);
+    expect(problems({ PORT: '9000x', METRICS_PORT: '9000x' })).toEqual([
+      'PORT must be a whole number from 0 to 65535',
+      'METRICS_PORT must be a whole number from 0 to 65535',
+    ]);
+  });
+
+  it('reads the other variables, ignoring case where the value is a word', () => {
+    const storageKey = Buffer.alloc(32, 7).toString('base64');
+    const config = loadConfig({
+      API_KEY: KEY,
+      LOG_LEVEL: 'DEBUG',
+      LOG_FORMAT: 'Pretty',
+      LOG_FILE: ' /tmp/relayer.log ',
+      CONFIG_DIR: '/etc/relayer',
+      CONFIG_FILE_NAME: 'relayer.json',
+      CONFIG_STRICT: 'TRUE',
+      DATA_DIR: '/var/lib/relayer',
+      REDIS_URL: 'rediss://cache:6380',
+      STORAGE_ENCRYPTION_KEY: storageKey,
+      BODY_MEMORY_LIMIT_MB: '2',
+      RATE_LIMIT_REQUESTS_PER_SECOND: '2.5',
+      RATE_LIMIT_KEY_PREFIX: 'rl',
+      KEY_SERVICE_PRIVATE_HOSTS: 'Vault.Internal.',
+      KEY_SERVICE_ALLOWED_HOSTS: 'vault.example.com',
+      KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API: '1',
+      WEBHOOK_MAX_ATTEMPTS: '3',
+      RELAYER_HEALTH_CHECKS: 'False',
+      RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '0.5',
+    });
+    expect({
+      log: config.log,
+      configFile: config.configFile,
+      configStrict: config.configStrict,
+      dataDir: config.dataDir,
+      redis: config.redisUrl,
+      encryption: config.storageEncryptionKey,
+      bodyMemory: config.http.bodyMemoryLimitBytes,
+      rateLimit: config.rateLimit,
+      keyServicePolicy: config.keyServiceUrlPolicy,
+      keyServices: config.keyServices,
+      webhooks: config.webhooks,
+      healthChecks: config.healthChecks,
+    }).toEqual({
+      log: { level: 'debug', format: 'pretty', file: '/tmp/relayer.log' },
+      configFile: '/etc/relayer/relayer.json',
+      configStrict: true,
+      dataDir: '/var/lib/relayer',
+      redis: 'rediss://cache:6380',
+      encryption: storageKey,
+      bodyMemory: 2 * 1024 * 1024,
+      rateLimit: { requestsPerSecond: 2.5, burstSize: 300, keyPrefix: 'rl' },
+      keyServicePolicy: {
+        allowedHosts: ['vault.internal'],
+        blockPrivateIps: false,
+        privateIpsVariable: 'KEY_SERVICE_BLOCK_PRIVATE_IPS',
+      },
+      keyServices: { vaultHosts: ['vault.example.com'], ambientCredentialsInApi: true },
+      webhooks: { timeoutMs: 5000, maxAttempts: 3, retryBaseMs: 5000 },
+      healthChecks: { enabled: false, intervalSeconds: 0.5, retrySeconds: 10, rpcTimeoutMs: 5000 },
+    });
+    expect(loadConfig({ API_KEY: KEY, CONFIG_FILE: '/srv/c.json', CONFIG_DIR: '/etc/x' }).configFile).toBe(
+      '/srv/c.json',
+    );
+  });
+
+  it.each<[string, boolean | number | string]>([
+    ['true', true],
+    ['FALSE', false],
+    ['0', 0],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('TRUST_PROXY=%j is %j', (value, trustProxy) => {
+    expect(loadConfig({ API_KEY: KEY, TRUST_PROXY: value }).http.trustProxy).toBe(trustProxy);
   });
 
   it('lists every problem at once and never the values', () => {

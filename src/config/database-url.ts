@@ -1,19 +1,25 @@
 import path from 'node:path';
+import { z } from 'zod';
 import type { DatabaseConfig } from './app-config';
 
-/** The error never shows the value: it may hold a password. */
-export function parseDatabaseUrl(value: string): DatabaseConfig {
+/** DATABASE_URL's rule: the messages follow the variable's name and never show the value (it may hold a password). */
+export const databaseUrl = z.string().transform((value, ctx): DatabaseConfig => {
   if (value.startsWith('sqlite:')) {
     const file = value.slice('sqlite:'.length);
-    if (file === '') throw new Error('DATABASE_URL sqlite: needs a path, e.g. sqlite:./data/relayer.sqlite');
-    return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) };
-  }
-  if (value.startsWith('mysql://')) {
+    if (file !== '') return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) };
+    ctx.addIssue('sqlite: needs a path, e.g. sqlite:./data/relayer.sqlite');
+  } else if (value.startsWith('mysql://')) {
     const url = URL.parse(value);
-    if (!url || !url.hostname || url.pathname.length <= 1) {
-      throw new Error('DATABASE_URL must look like mysql://user:password@host:3306/database');
-    }
-    return { kind: 'mysql', url: value };
+    if (url?.hostname && url.pathname.length > 1) return { kind: 'mysql', url: value };
+    ctx.addIssue('must look like mysql://user:password@host:3306/database');
+  } else {
+    ctx.addIssue('must start with sqlite: or mysql://');
   }
-  throw new Error('DATABASE_URL must start with sqlite: or mysql://');
+  return z.NEVER;
+});
+
+export function parseDatabaseUrl(value: string): DatabaseConfig {
+  const result = databaseUrl.safeParse(value);
+  if (!result.success) throw new Error(`DATABASE_URL ${result.error.issues[0]?.message}`);
+  return result.data;
 }
