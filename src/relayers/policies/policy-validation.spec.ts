@@ -31,14 +31,14 @@ const DEFAULTS: Record<NetworkType, Policies> = {
 
 function accepted(type: NetworkType, raw: unknown): Policies {
   const result = validatePolicies(type, raw);
-  if (!result.ok) throw new Error(`expected valid policies, got: ${result.errors.join('; ')}`);
-  return result.policies;
+  if (!result.ok) throw new Error(`expected valid policies, got: ${result.problems.join('; ')}`);
+  return result.value;
 }
 
 function refused(type: NetworkType, raw: unknown): string[] {
   const result = validatePolicies(type, raw);
-  if (result.ok) throw new Error(`expected errors, got: ${stringifyJson(result.policies)}`);
-  return result.errors;
+  if (result.ok) throw new Error(`expected errors, got: ${stringifyJson(result.value)}`);
+  return result.problems;
 }
 
 /** A distinct base58 address per index (the digits 0-9 mapped onto base58 characters). */
