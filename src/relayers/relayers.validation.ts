@@ -151,7 +151,7 @@ function checkableRpcUrls(list: unknown, failed: ReadonlySet<string>): Array<Rpc
 function checkPolicies(type: NetworkType, raw: unknown, problems: string[]): Policies | null {
   if (raw === null && type !== 'solana') return null;
   const result = validatePolicies(type, raw ?? {});
-  if (result.ok) return result.policies;
-  problems.push(...result.errors);
+  if (result.ok) return result.value;
+  problems.push(...result.problems);
   return null;
 }

@@ -1,6 +1,7 @@
 import { parseJson, stringifyJson } from '../../common/http/json';
 import {
   mergePolicies,
+  policySchema,
   validatePolicies,
   type NetworkType,
   type Policies,
@@ -31,14 +32,14 @@ const DEFAULTS: Record<NetworkType, Policies> = {
 
 function accepted(type: NetworkType, raw: unknown): Policies {
   const result = validatePolicies(type, raw);
-  if (!result.ok) throw new Error(`expected valid policies, got: ${result.errors.join('; ')}`);
-  return result.policies;
+  if (!result.ok) throw new Error(`expected valid policies, got: ${result.problems.join('; ')}`);
+  return result.value;
 }
 
 function refused(type: NetworkType, raw: unknown): string[] {
   const result = validatePolicies(type, raw);
-  if (result.ok) throw new Error(`expected errors, got: ${stringifyJson(result.policies)}`);
-  return result.errors;
+  if (result.ok) throw new Error(`expected errors, got: ${stringifyJson(result.value)}`);
+  return result.problems;
 }
 
 /** A distinct base58 address per index (the digits 0-9 mapped onto base58 characters). */
@@ -371,6 +372,23 @@ describe('validatePolicies: address lists', () => {
     ]);
     expect(refused('solana', { allowed_accounts: [], disallowed_accounts: [] })).toStrictEqual([
       'policies.allowed_accounts and policies.disallowed_accounts cannot both be set',
+    ]);
+  });
+
+  it('refuses both account lists also when one of them is too long', () => {
+    expect(
+      refused('solana', { allowed_accounts: repeat(501, () => SOL_A), disallowed_accounts: [SOL_B] }),
+    ).toStrictEqual([
+      'policies.allowed_accounts and policies.disallowed_accounts cannot both be set',
+      'policies.allowed_accounts must have at most 500 entries',
+    ]);
+  });
+
+  it('reports duplicates beside the invalid entries, among the valid ones only', () => {
+    expect(refused('solana', { allowed_programs: [SOL_A, 'bad', SOL_A, 'bad'] })).toStrictEqual([
+      'policies.allowed_programs must not contain the same address twice',
+      'policies.allowed_programs[1] must be a base58 address of 32 to 44 characters',
+      'policies.allowed_programs[3] must be a base58 address of 32 to 44 characters',
     ]);
   });
 
@@ -914,5 +932,24 @@ describe('mergePolicies (RFC 7396)', () => {
     expect(
       refused('solana', mergePolicies({ allowed_accounts: [SOL_A] }, { disallowed_accounts: [SOL_B] })),
     ).toStrictEqual(['policies.allowed_accounts and policies.disallowed_accounts cannot both be set']);
+  });
+});
+
+describe('policySchema: the JSON Schema of the API document', () => {
+  it('types exact integers beyond 2^53 as int64 and keeps the list and token rules', () => {
+    const solana = policySchema('solana') as {
+      properties: Record<string, { items?: { required?: string[] } } & Record<string, unknown>>;
+    };
+    expect(solana.properties.min_balance).toEqual({
+      type: 'integer',
+      minimum: 0,
+      format: 'int64',
+      nullable: true,
+    });
+    expect(solana.properties.allowed_accounts).toMatchObject({ maxItems: 500, uniqueItems: true });
+    expect(solana.properties.allowed_tokens.items?.required).toEqual(['mint']);
+    expect(policySchema('stellar')).toMatchObject({
+      properties: { swap_config: { properties: { strategies: { maxItems: 2, uniqueItems: true } } } },
+    });
   });
 });
