@@ -7,11 +7,8 @@ import {
   type HostedSignerType,
 } from './hosted-signer-config';
 
-const parse = (type: HostedSignerType, raw: unknown) => {
-  const problems: string[] = [];
-  const config = parseHostedSignerConfig(type, raw, 'config', problems, { vaultHosts: [] });
-  return { config, problems };
-};
+const parse = (type: HostedSignerType, raw: unknown) =>
+  parseHostedSignerConfig(type, raw, { vaultHosts: [] });
 
 describe('parseHostedSignerConfig', () => {
   it('splits a config into its shown fields (defaults filled) and its secrets', () => {
