@@ -19,10 +19,11 @@ const unknownType = (expected: readonly string[]) => ({
     return `${describeUnknown('type', type)} (expected ${listOf(expected)})`;
   },
 });
-const nonEmpty = (field: string) =>
-  z
-    .string(problem(`${field} must be a non-empty string`))
-    .min(1, problem(`${field} must be a non-empty string`));
+/** A string of at least `min` characters, `message` otherwise. */
+const text = (message: string, min = 1) => z.string(problem(message)).min(min, problem(message));
+const nonEmpty = (field: string) => text(`${field} must be a non-empty string`);
+/** A whole number of at least `min`, `message` otherwise. */
+const whole = (message: string, min: number) => z.int(problem(message)).min(min, problem(message));
 
 const ENV_VARIABLE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const FILE_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
@@ -45,8 +46,10 @@ export function secretRef(name: string, generated: boolean) {
     type: z.literal('env'),
     value: named(ENV_VARIABLE_PATTERN, 'value of an env secret must be the name of an environment variable'),
   });
-  const text = at('value of a plain secret must be a non-empty string');
-  const plain = z.object({ type: z.literal('plain'), value: z.string(text).min(1, text) });
+  const plain = z.object({
+    type: z.literal('plain'),
+    value: text(`${name}: value of a plain secret must be a non-empty string`),
+  });
   const made = z.object({
     type: z.literal('generated'),
     value: named(FILE_NAME_PATTERN, 'value of a generated secret must be a file name in the data folder'),
@@ -64,9 +67,7 @@ export function secretValue(ref: SecretRef, env: Env): string | { problem: strin
   if (ref.type === 'generated')
     return { problem: 'a generated secret can only be the key of a plain signer' };
   const value = env[ref.value];
-  return value === undefined || value === ''
-    ? { problem: `environment variable ${ref.value} is not set` }
-    : value;
+  return value ? value : { problem: `environment variable ${ref.value} is not set` };
 }
 
 /** An env or plain secret, resolved. */
@@ -87,6 +88,10 @@ function within<T>(schema: z.ZodType<T>, value: unknown, ctx: z.RefinementCtx): 
   return z.NEVER;
 }
 
+/** An http(s) URL (trimmed first when `trim`), `message` otherwise. */
+const httpUrl = (message: string, trim = false) =>
+  (trim ? z.string(problem(message)).trim() : z.string(problem(message))).refine(isHttpUrl, problem(message));
+
 /** `{"type": ..., "value": ...}` in place of a URL: a secret reference (an object without `url`). */
 const isUrlReference = (value: unknown): value is Record<string, unknown> =>
   isPlainObject(value) && !('url' in value) && 'type' in value;
@@ -97,16 +102,9 @@ const isUrlReference = (value: unknown): value is Record<string, unknown> =>
  * writes the URLs an answer masks (docs/reference/config-file.md#32-no-secret-is-exported).
  */
 export function rpcUrls(field: string, env: Env) {
-  const url = z
-    .string(problem(' must be an http(s) URL'))
-    .trim()
-    .refine(isHttpUrl, problem(' must be an http(s) URL'))
-    // Never quoted: RPC URLs often carry an API key; one as every answer shows it lacks the secret `***` hides.
-    .refine(
-      (text) => !text.includes('***'),
-      problem(' is a masked URL (*** hides a secret that is not in the file)'),
-    );
-  const weight = problem(`.weight ${RPC_WEIGHT_RULE}`);
+  // Never quoted: RPC URLs often carry an API key; one as every answer shows it lacks the secret `***` hides.
+  const masked = problem(' is a masked URL (*** hides a secret that is not in the file)');
+  const url = httpUrl(' must be an http(s) URL', true).refine((given) => !given.includes('***'), masked);
   const item = z.preprocess(
     (given, ctx) => {
       const entry = isPlainObject(given) && !isUrlReference(given) ? given : { url: given };
@@ -115,10 +113,8 @@ export function rpcUrls(field: string, env: Env) {
     },
     z.object({
       url,
-      weight: z
-        .int(weight)
-        .min(RPC_WEIGHT.min, weight)
-        .max(RPC_WEIGHT.max, weight)
+      weight: whole(`.weight ${RPC_WEIGHT_RULE}`, RPC_WEIGHT.min)
+        .max(RPC_WEIGHT.max, problem(`.weight ${RPC_WEIGHT_RULE}`))
         .default(RPC_WEIGHT.default),
     }),
   );
@@ -126,24 +122,24 @@ export function rpcUrls(field: string, env: Env) {
   return z.array(item, list).min(1, list);
 }
 
-const entryId = (rule = 'id must be 1 to 36 letters, digits, "-" or "_"') =>
-  z.string(problem(rule)).regex(SIGNER_ID_PATTERN, problem(rule));
+const ID_RULE = problem('id must be 1 to 36 letters, digits, "-" or "_"');
+const entryId = () => z.string(ID_RULE).regex(SIGNER_ID_PATTERN, ID_RULE);
 
-/** Each entry of a list named `<section>[<i>]` whose id is `idOf`'s, at most once. */
-function unique<T>(idOf: (entry: T) => string, duplicate: (id: string, first: number) => string) {
-  return (entries: T[], ctx: z.RefinementCtx) => {
+/** An array of entries with distinct ids; `again` names a repeated one after the first. */
+function section<T extends z.ZodType<{ id: string }>>(
+  name: string,
+  entry: T,
+  again: (id: string, first: number) => string,
+) {
+  return z.array(entry, problem(`${name} must be an array`)).superRefine((entries, ctx) => {
     const seen = new Map<string, number>();
-    entries.forEach((entry, index) => {
-      const first = seen.get(idOf(entry));
-      if (first !== undefined)
-        ctx.addIssue({ code: 'custom', message: duplicate(idOf(entry), first), path: [index] });
-      else seen.set(idOf(entry), index);
+    entries.forEach(({ id }, index) => {
+      const first = seen.get(id);
+      if (first !== undefined) ctx.addIssue({ code: 'custom', message: again(id, first), path: [index] });
+      seen.set(id, first ?? index);
     });
-  };
+  });
 }
-
-const section = <T extends z.ZodType>(name: string, entry: T) =>
-  z.array(entry, problem(`${name} must be an array`));
 
 /** Before `from` is resolved: the name, the type and the keys of the reference system (19.1). */
 const NETWORK_KEYS = [
@@ -156,7 +152,6 @@ const anyOf = <K extends string>(keys: readonly K[]) =>
     K,
     z.ZodOptional<z.ZodUnknown>
   >;
-const FROM = 'from must be the name of another network';
 export const networkEntry = z.strictObject(
   {
     ...anyOf(NETWORK_KEYS),
@@ -164,7 +159,7 @@ export const networkEntry = z.strictObject(
       .refine((name) => name.trim().length > 0, problem('network must be a non-empty string'))
       .refine((name) => name === name.trim(), problem('network must not start or end with whitespace')),
     type: z.enum(NETWORK_TYPES, unknownType(NETWORK_TYPES)),
-    from: z.string(problem(FROM)).min(1, problem(FROM)).optional(),
+    from: text('from must be the name of another network').optional(),
   },
   problem('must be an object'),
 );
@@ -175,15 +170,9 @@ export function networkSchema(env: Env) {
     const rule = problem(`${field} must be an array of non-empty strings`);
     return z
       .array(z.unknown(), rule)
-      .refine((items) => items.every((item) => typeof item === 'string' && item !== ''), rule)
-      .optional();
+      .refine((items) => items.every((item) => item && typeof item === 'string'), rule);
   };
-  const count = (field: string) =>
-    z
-      .int(problem(`${field} must be a whole number of at least 0`))
-      .min(0, problem(`${field} must be a whole number of at least 0`))
-      .optional();
-  const positive = problem('chain_id must be a positive integer');
+  const count = (field: string) => whole(`${field} must be a whole number of at least 0`, 0).optional();
   const common = {
     network: z.string(),
     rpc_urls: rpcUrls('rpc_urls', env),
@@ -191,15 +180,12 @@ export function networkSchema(env: Env) {
   };
   const optional = {
     symbol: nonEmpty('symbol').optional(),
-    explorer_urls: list('explorer_urls'),
-    features: list('features'),
-    tags: list('tags'),
+    explorer_urls: list('explorer_urls').optional(),
+    features: list('features').optional(),
+    tags: list('tags').optional(),
     average_blocktime_ms: count('average_blocktime_ms'),
     required_confirmations: count('required_confirmations'),
-    horizon_url: z
-      .string(problem('horizon_url must be an http(s) URL'))
-      .refine(isHttpUrl, problem('horizon_url must be an http(s) URL'))
-      .optional(),
+    horizon_url: httpUrl('horizon_url must be an http(s) URL').optional(),
     gas_price_cache: z
       .record(z.string(), z.unknown(), problem('gas_price_cache must be an object'))
       .optional(),
@@ -208,7 +194,7 @@ export function networkSchema(env: Env) {
     z.object({
       type: z.literal('evm'),
       ...common,
-      chain_id: z.int(positive).positive(positive),
+      chain_id: whole('chain_id must be a positive integer', 1),
       ...optional,
     }),
     z.object({ type: z.literal('solana'), ...common, ...optional }),
@@ -222,7 +208,6 @@ export function networkSchema(env: Env) {
  */
 function signerEntry(hostedTypes: readonly string[]) {
   const config = <S extends z.ZodRawShape>(shape: S) => z.object(shape, problem('config must be an object'));
-  const keystore = problem('config.path must name an Ethereum v3 keystore file');
   const [first, ...others] = hostedTypes;
   const types = [
     z.strictObject({
@@ -234,7 +219,7 @@ function signerEntry(hostedTypes: readonly string[]) {
       id: entryId(),
       type: z.literal('local'),
       config: config({
-        path: z.string(keystore).min(1, keystore),
+        path: text('config.path must name an Ethereum v3 keystore file'),
         passphrase: secretRef('passphrase', false),
       }),
     }),
@@ -269,13 +254,7 @@ const notificationEntry = (env: Env) =>
 
 // The relayer rules themselves are the API's; `custom_rpc_urls` items may be plain strings (weight 100).
 const RELAYER_KEYS = [
-  'name',
-  'network',
-  'network_type',
-  'paused',
-  'signer_id',
-  'notification_id',
-  'policies',
+  ...['name', 'network', 'network_type', 'paused', 'signer_id', 'notification_id', 'policies'],
 ] as const;
 const relayerEntry = (env: Env) =>
   z.strictObject({
@@ -295,36 +274,22 @@ export const topLevelSchema = z.strictObject(
     ...anyOf(TOP_LEVEL_KEYS),
     plugins: z.array(z.unknown(), problem('plugins must be an array')).optional(),
   },
-  {
-    error: (issue) =>
-      issue.code === 'invalid_type' ? 'must hold a JSON object with "networks" and "signers"' : undefined,
-  },
+  problem('must hold a JSON object with "networks" and "signers"'),
 );
 
 export function sectionsSchema(env: Env, hostedTypes: readonly string[]) {
   const again = (kind: string) => (id: string, first: number) =>
     `id '${id}' is defined more than once (first at ${kind}[${first}])`;
   return z.object({
-    signers: section('signers', signerEntry(hostedTypes)).superRefine(
-      unique(
-        (signer) => signer.id,
-        (_id, first) => `defined more than once (first at signers[${first}])`,
-      ),
+    signers: section(
+      'signers',
+      signerEntry(hostedTypes),
+      (_, first) => `defined more than once (first at signers[${first}])`,
     ),
-    notifications: section('notifications', notificationEntry(env))
-      .superRefine(unique((n) => n.id, again('notifications')))
-      .default([]),
-    relayers: section('relayers', relayerEntry(env))
-      .superRefine(unique((r) => r.id, again('relayers')))
-      .default([]),
+    notifications: section('notifications', notificationEntry(env), again('notifications')).default([]),
+    relayers: section('relayers', relayerEntry(env), again('relayers')).default([]),
   });
 }
 
-/**
- * A relayer or notification of the file (19.1): the body of a create, a notification's signing key
- * resolved, a relayer's `custom_rpc_urls` as `{url, weight}` objects. The API's rules apply when applied.
- */
-export interface FileEntry {
-  readonly id: string;
-  readonly body: Readonly<Record<string, unknown>>;
-}
+/** A relayer or notification of the file (19.1): the body of a create, its secrets resolved. */
+export type FileEntry = { readonly id: string; readonly body: Readonly<Record<string, unknown>> };
