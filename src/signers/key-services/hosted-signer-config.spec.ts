@@ -195,3 +195,16 @@ describe('a URL field with credentials', () => {
     });
   });
 });
+
+describe('parseHostedSignerConfig: an Azure vault_url', () => {
+  it('names the problem of a vault URL outside the Key Vault domains', () => {
+    expect(
+      parse('azure_key_vault', { client_secret: 's', vault_url: 'https://evil.example.com', key_name: 'k' }),
+    ).toEqual({
+      config: null,
+      problems: [
+        'config.vault_url must be https://<vault>.vault.azure.net (or .vault.azure.cn, .vault.usgovcloudapi.net, .vault.microsoftazure.de) or a host listed in KEY_SERVICE_ALLOWED_HOSTS',
+      ],
+    });
+  });
+});

@@ -62,26 +62,22 @@ export interface HostedSignerRules {
 
 /** A field by its marks (see SPECS): its output is what is shown, or the secret (undefined when absent). */
 function fieldSchema({ name, marks, fallback }: Field, text: TextValue, vaultHosts: readonly string[]) {
-  const whole = 'must be a whole number';
-  let value: z.ZodType<string | number, unknown> = marks.includes('#') ? z.int(whole).min(0, whole) : text;
-  if (marks.includes('@')) {
-    value = text
-      .refine(
-        (url) => checkUrl(url, { allowedHosts: [], blockPrivateIps: false }) === null,
-        'must be an http or https URL',
-      )
-      .refine((url) => !url.includes(MASK), `is masked (${MASK}): the credentials it hid are not in it`);
-  } else if (name === 'vault_url') {
-    value = text.check((ctx) => {
-      const problem = vaultUrlProblem(ctx.value, vaultHosts);
-      if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
-    });
-  } else if (name === 'auth_type') {
-    value = text.refine(
-      (auth) => AZURE_AUTH_TYPES.includes(auth),
-      `must be one of ${AZURE_AUTH_TYPES.join(', ')}`,
-    );
-  }
+  const problemOf = (given: string): string | null => {
+    if (marks.includes('@') && checkUrl(given, { allowedHosts: [], blockPrivateIps: false }) !== null)
+      return 'must be an http or https URL';
+    if (marks.includes('@') && given.includes(MASK))
+      return `is masked (${MASK}): the credentials it hid are not in it`;
+    if (name === 'vault_url') return vaultUrlProblem(given, vaultHosts);
+    if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(given))
+      return `must be one of ${AZURE_AUTH_TYPES.join(', ')}`;
+    return null;
+  };
+  const value = marks.includes('#')
+    ? z.int('must be a whole number').min(0, 'must be a whole number')
+    : text.superRefine((given, ctx) => {
+        const problem = problemOf(given);
+        if (problem !== null) ctx.addIssue(problem);
+      });
   const absent = marks.includes('#') ? 1 : marks.includes('!') ? undefined : (fallback ?? null);
   const required = fallback === undefined && !marks.includes('?') && !marks.includes('#');
   return z.preprocess(
