@@ -1,21 +1,15 @@
 import path from 'node:path';
 import { Catalogue } from './catalogue.service';
-import {
-  Scope,
-  isComment,
-  isPlainObject,
-  listOf,
-  parseJson,
-  readText,
-  withoutIgnoredKeys,
-} from './config-json';
+import { SIGNER_ID_PATTERN } from './catalogue.types';
+import { isComment, listOf, parseConfig, parseJson, quoted, readText } from './config-json';
+import { sectionsSchema, TOP_LEVEL_KEYS, topLevelSchema, type FileEntry } from './config-schema';
 import { readNetworks } from './network-entries';
-import { readNotifications, readRelayers, type FileEntry } from './resource-entries';
 import { readSigners, type SignerContext } from './signer-entries';
 
 export { CatalogueConfigError } from './config-json';
+export type { FileEntry } from './config-schema';
 
-export type LoadCatalogueOptions = Omit<SignerContext, 'ignored'> & {
+export type LoadCatalogueOptions = SignerContext & {
   /** CONFIG_STRICT=true: a key the reference system ignores stops the start instead of a warning. */
   readonly strict?: boolean;
 };
@@ -30,35 +24,35 @@ export interface ConfigFile {
   readonly plugins: readonly unknown[] | null;
 }
 
-const TOP_LEVEL_KEYS = ['networks', 'signers', 'relayers', 'notifications', 'plugins'];
-const TOP_LEVEL: ReadonlySet<string> = new Set(TOP_LEVEL_KEYS);
-
-/** The first problem stops it, named by its path (CatalogueConfigError). */
+/**
+ * The top level, the networks, then the signers, notifications and relayers: the first problem stops it,
+ * named by its path (CatalogueConfigError, which holds every problem of that step).
+ */
 export async function loadConfigFile(options: LoadCatalogueOptions): Promise<ConfigFile> {
   const file = path.resolve(options.configFile);
-  const scope = Scope.root(file);
-  const parsed = parseJson(await readText(file, scope), scope);
-  if (!isPlainObject(parsed)) return scope.fail('must hold a JSON object with "networks" and "signers"');
+  const where = `CONFIG_FILE ${file}`;
   const ignored = { strict: options.strict ?? false, warn: options.onNotice ?? (() => undefined) };
   // A top-level comment (`_comment`) is ignored; any other unknown key stops the start (19.1).
-  const root = withoutIgnoredKeys(
-    parsed,
-    TOP_LEVEL,
-    scope,
-    ignored,
-    isComment,
-    (key) => `unknown top-level key ${JSON.stringify(key.slice(0, 60))} (expected ${listOf(TOP_LEVEL_KEYS)})`,
-  );
-  if (root.plugins !== undefined && !Array.isArray(root.plugins)) scope.fail('plugins must be an array');
-
-  const networks = await readNetworks(root.networks, file, scope, ignored, options.env);
-  const signers = await readSigners(root.signers, scope, { ...options, configFile: file, ignored });
+  const root = parseConfig(topLevelSchema, parseJson(await readText(file, where), where), where, {
+    ...ignored,
+    ignorable: isComment,
+    refuse: (key) => `unknown top-level key ${quoted(key)} (expected ${listOf(TOP_LEVEL_KEYS)})`,
+  });
+  const networks = await readNetworks(root.networks, file, where, ignored, options.env);
+  const schema = sectionsSchema(options.env, options.hostedSigners?.types ?? []);
+  const sections = parseConfig(schema, root, where, ignored, (section, index) => {
+    const id = section === 'signers' ? (root.signers as Array<{ id?: unknown }>)[index]?.id : undefined;
+    return typeof id === 'string' && SIGNER_ID_PATTERN.test(id)
+      ? `signer '${id}'`
+      : `${String(section)}[${index}]`;
+  });
+  const signers = await readSigners(sections.signers, where, { ...options, configFile: file });
   return {
     file,
     catalogue: new Catalogue({ networks, signers }),
-    notifications: readNotifications(root.notifications, scope, options.env, ignored),
-    relayers: readRelayers(root.relayers, scope, ignored, options.env),
-    plugins: Array.isArray(root.plugins) ? (root.plugins as unknown[]) : null,
+    notifications: sections.notifications.map((body) => ({ id: body.id, body })),
+    relayers: sections.relayers.map((body) => ({ id: body.id, body })),
+    plugins: root.plugins ?? null,
   };
 }
 

@@ -8,7 +8,7 @@ import { DnsResolver } from '../common/security/policy-agent';
 import { FileHostedSigners, KeyServices } from '../signers/signers.service';
 
 export { CatalogueConfigError, describeContent, type ConfigFile } from './catalogue.loader';
-export type { FileEntry } from './resource-entries';
+export type { FileEntry } from './catalogue.loader';
 
 /**
  * The file as a start reads it, its hosted signers resolved by the signers feature; `hostedSigners`:

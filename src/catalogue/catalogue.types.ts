@@ -55,7 +55,8 @@ export interface HostedSignerView {
 
 /** Given by the signers feature; `resolve` rejects with a message naming no secret. */
 export interface HostedSignerResolver {
-  accepts(type: unknown): boolean;
+  /** The signer types it resolves. */
+  readonly types: readonly string[];
   resolve(id: string, type: string, config: unknown): Promise<HostedSignerView>;
 }
 

@@ -1,56 +1,38 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Stats } from 'node:fs';
+import type { z } from 'zod';
 import { parseJson as parseExactJson } from '../common/http/json';
 import { isPlainObject } from '../common/validation/field-rules';
 
 /** A bad configuration file: the message names the file and the entry, never a secret value. */
 export class CatalogueConfigError extends Error {
   override readonly name = 'CatalogueConfigError';
-}
-
-/**
- * Where a problem is, for its message: each scope points at its parent, so that naming the entry of
- * each of 20,000 signers costs one small object, and the path is joined only when it fails.
- */
-export class Scope {
-  private constructor(
-    private readonly parent: Scope | null,
-    private readonly part: string,
-  ) {}
-
-  static root(configFile: string): Scope {
-    return new Scope(null, `CONFIG_FILE ${configFile}`);
-  }
-
-  child(part: string): Scope {
-    return new Scope(this, part);
-  }
-
-  fail(problem: string): never {
-    throw new CatalogueConfigError(this.describe(problem));
-  }
-
-  describe(problem: string): string {
-    return [...this.path(), problem].join(': ');
-  }
-
-  private path(): string[] {
-    return this.parent === null ? [this.part] : [...this.parent.path(), this.part];
+  /** Every problem found with the first (`config check` names them all). */
+  constructor(
+    message: string,
+    readonly problems: readonly string[] = [message],
+  ) {
+    super(message);
   }
 }
 
-export async function readText(file: string, scope: Scope): Promise<string> {
-  return (await readIfExists(file, scope, 'the file')) ?? scope.fail('file not found');
+/** `<where>: <problem>`, thrown: `where` names the file and the entry (`CONFIG_FILE <file>: signer 'a'`). */
+export function fail(where: string, problem: string): never {
+  throw new CatalogueConfigError(`${where}: ${problem}`);
+}
+
+export async function readText(file: string, where: string): Promise<string> {
+  return (await readIfExists(file, where, 'the file')) ?? fail(where, 'file not found');
 }
 
 /** Undefined when the file does not exist; `what` names it in any other failure. */
-export async function readIfExists(file: string, scope: Scope, what: string): Promise<string | undefined> {
+export async function readIfExists(file: string, where: string, what: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
-    return scope.fail(`cannot read ${what} (${errorCode(error) ?? 'unknown error'})`);
+    return fail(where, `cannot read ${what} (${errorCode(error) ?? 'unknown error'})`);
   }
 }
 
@@ -58,13 +40,13 @@ export async function readIfExists(file: string, scope: Scope, what: string): Pr
  * The API's parser, so that integers of any size are exact (bigint) in the file as in a body (19.4).
  * JSON.parse's own message quotes the text around the error, which may be a key: keep only its position.
  */
-export function parseJson(text: string, scope: Scope): unknown {
+export function parseJson(text: string, where: string): unknown {
   try {
     return parseExactJson(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     const position =
       error instanceof Error ? /at position \d+( \(line \d+ column \d+\))?/.exec(error.message) : null;
-    return scope.fail(`not valid JSON${position ? ` (${position[0]})` : ''}`);
+    return fail(where, `not valid JSON${position ? ` (${position[0]})` : ''}`);
   }
 }
 
@@ -76,40 +58,81 @@ export interface IgnoredKeys {
   readonly warn: (message: string) => void;
 }
 
+/** How one parse treats the keys its strict objects do not know. */
+export interface UnknownKeys extends IgnoredKeys {
+  /** Those the reference system ignores (all, unless given); the others are refused by `refuse`. */
+  readonly ignorable?: (key: string) => boolean;
+  readonly refuse?: (key: string) => string;
+}
+
 /** A comment, wherever it stands: the reference system ignores keys it does not read. */
 export const isComment = (key: string): boolean => key.startsWith('_');
 
-const quoted = (key: string): string => JSON.stringify(key.slice(0, 60));
+export const quoted = (key: string): string => JSON.stringify(key.slice(0, 60));
+
+/** Names the entry at `path[0][path[1]]` (`signer 'a'`), or undefined for the path as it is. */
+export type EntryLabel = (section: PropertyKey, index: number) => string | undefined;
 
 /**
- * `value` without the keys outside `known` that `ignorable` accepts, each with one warning naming it
- * and where it stands (or the start stops naming them when strict); the first other key outside
- * `known` stops the start, named by `refuse`.
+ * An issue as the file's messages give it: the entry (named by `entry`), the path below it up to its
+ * last array index (`rpc_urls[0]`), then the message, which names anything deeper itself (`.weight ...`).
  */
-export function withoutIgnoredKeys<T extends Record<string, unknown>>(
-  value: T,
-  known: ReadonlySet<string>,
-  scope: Scope,
-  ignored: IgnoredKeys,
-  ignorable: (key: string) => boolean = () => true,
-  refuse: (key: string) => string = (key) => `unknown key ${quoted(key)}`,
+export function issueText({ path: at, message }: z.core.$ZodIssue, entry?: EntryLabel): string {
+  const [section, index] = at;
+  const named = typeof index === 'number' ? entry?.(section, index) : undefined;
+  const rest = named === undefined ? at : at.slice(2);
+  const item = rest
+    .slice(0, rest.findLastIndex((part) => typeof part === 'number') + 1)
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`))
+    .join('');
+  return [named, `${item}${message}`].filter((part) => part !== undefined && part !== '').join(': ');
+}
+
+/**
+ * `value` parsed by `schema`: each unknown key of a strict object that the reference system ignores is
+ * dropped with one warning (a problem under CONFIG_STRICT=true); any other issue is a problem, and the
+ * first one is thrown (CatalogueConfigError), named by `where` and `entry`.
+ */
+export function parseConfig<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  where: string,
+  keys: UnknownKeys,
+  entry?: EntryLabel,
 ): T {
-  const extra = Object.keys(value).filter((key) => !known.has(key));
-  if (extra.length === 0) return value;
-  const refused = extra.find((key) => !ignorable(key));
-  if (refused !== undefined) scope.fail(refuse(refused));
-  if (ignored.strict) {
-    scope.fail(
-      `${extra.length === 1 ? 'key' : 'keys'} ${listOf(extra.map(quoted))} not read: ` +
-        'CONFIG_STRICT=true refuses the keys the reference system ignores',
-    );
+  const { ignorable = () => true, refuse = (key) => `unknown key ${quoted(key)}` } = keys;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems: string[] = [];
+  const ignored: Array<[Record<string, unknown>, string]> = [];
+  const at = (issue: z.core.$ZodIssue, message: string) =>
+    `${where}: ${issueText({ ...issue, message }, entry)}`;
+  for (const issue of result.error.issues) {
+    if (issue.code !== 'unrecognized_keys') problems.push(at(issue, issue.message));
+    else if (!issue.keys.every(ignorable))
+      problems.push(at(issue, refuse(issue.keys.find((k) => !ignorable(k)) ?? '')));
+    else if (keys.strict) {
+      const list = listOf(issue.keys.map(quoted));
+      problems.push(
+        at(
+          issue,
+          `${issue.keys.length === 1 ? 'key' : 'keys'} ${list} not read: CONFIG_STRICT=true refuses the keys the reference system ignores`,
+        ),
+      );
+    } else {
+      const holder = issue.path.reduce<unknown>(
+        (object, part) => (object as Record<PropertyKey, unknown>)[part],
+        value,
+      );
+      for (const key of issue.keys) {
+        keys.warn(at(issue, `${quoted(key)} is ignored (the reference system ignores it too)`));
+        ignored.push([holder as Record<string, unknown>, key]);
+      }
+    }
   }
-  const kept: Record<string, unknown> = { ...value };
-  for (const key of extra) {
-    ignored.warn(scope.describe(`${quoted(key)} is ignored (the reference system ignores it too)`));
-    delete kept[key];
-  }
-  return kept as T;
+  if (problems.length > 0) throw new CatalogueConfigError(problems[0], problems);
+  for (const [holder, key] of ignored) delete holder[key];
+  return parseConfig(schema, value, where, keys, entry);
 }
 
 /**
@@ -140,10 +163,6 @@ export function pathCandidates(written: string, configFile: string): string[] {
 }
 
 export { isPlainObject };
-
-export function isNonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0;
-}
 
 export function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { describeContent, readConfigFile, type ConfigFile } from '../catalogue/catalogue.module';
+import {
+  CatalogueConfigError,
+  describeContent,
+  readConfigFile,
+  type ConfigFile,
+} from '../catalogue/catalogue.module';
 import type { NetworkType, SignerForNetwork } from '../catalogue/catalogue.service';
 import type { FileEntry } from '../catalogue/catalogue.module';
 import { SCRYPT_N_RANGE, parseScryptN } from '../common/security/keystore';
@@ -131,7 +136,10 @@ async function readState(config: AppConfig): Promise<StoredState> {
 main(process.argv.slice(2)).then(
   (status) => process.exit(status),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    // A file that stops the start: every problem of the step that found the first.
+    const problems = error instanceof CatalogueConfigError ? error.problems : [];
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${problems.length > 0 ? problems.join('\n') : message}\n`);
     process.exit(1);
   },
 );

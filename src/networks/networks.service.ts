@@ -89,8 +89,12 @@ export class NetworksService {
       // Locked until commit: two PATCHes of one network resolve their masked URLs one after the other.
       const row = await this.overrides.findForUpdate(tx.manager, key);
       const before = row?.rpcUrls ?? network.rpc_urls;
-      const problems: string[] = [];
-      const next = resolveRpcUrlList(dto.rpc_urls, before, this.config.rpcUrlPolicy, 'rpc_urls', problems);
+      const { urls: next, problems } = resolveRpcUrlList(
+        dto.rpc_urls,
+        before,
+        this.config.rpcUrlPolicy,
+        'rpc_urls',
+      );
       if (problems.length > 0) throw new ValidationError(problems);
       await this.overrides.put(
         tx.manager,

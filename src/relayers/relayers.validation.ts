@@ -49,7 +49,9 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
     const policies =
       type !== null && !failed.has('policies') ? checkPolicies(type, dto.policies ?? null, problems) : null;
     const list = checkableRpcUrls(dto.custom_rpc_urls, failed);
-    const urls = list && resolveRpcUrlList(list, [], this.config.rpcUrlPolicy, 'custom_rpc_urls', problems);
+    const resolved = list && resolveRpcUrlList(list, [], this.config.rpcUrlPolicy, 'custom_rpc_urls');
+    problems.push(...(resolved?.problems ?? []));
+    const urls = resolved && resolved.urls;
     if (type !== null && !failed.has('network') && !this.catalogue.findNetwork(type, dto.network)) {
       problems.push(`Network '${dto.network}' not found for network type '${type}'`);
     }
@@ -106,15 +108,14 @@ export function mergeRelayer(
   problems: string[],
 ): RelayerChanges | null {
   const urls = patch.custom_rpc_urls;
+  const resolved =
+    urls && resolveRpcUrlList(urls, current.customRpcUrls ?? [], rpcUrlPolicy, 'custom_rpc_urls');
+  problems.push(...(resolved?.problems ?? []));
   const next: RelayerChanges = {
     name: patch.name ?? current.name,
     paused: patch.paused ?? current.paused,
     notificationId: patch.notification_id !== undefined ? patch.notification_id : current.notificationId,
-    customRpcUrls:
-      urls === undefined
-        ? current.customRpcUrls
-        : urls &&
-          resolveRpcUrlList(urls, current.customRpcUrls ?? [], rpcUrlPolicy, 'custom_rpc_urls', problems),
+    customRpcUrls: urls === undefined ? current.customRpcUrls : (resolved?.urls ?? null),
     policies:
       patch.policies === undefined
         ? current.policies

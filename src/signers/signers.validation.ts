@@ -36,8 +36,9 @@ export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> 
     const configured = !failed.has('config');
     if (typed && isHostedSignerType(dto.type)) {
       const { vaultHosts, ambientCredentialsInApi } = this.config.keyServices;
-      const hosted =
-        configured && parseHostedSignerConfig(dto.type, dto.config, 'config', problems, { vaultHosts });
+      const parsed = configured ? parseHostedSignerConfig(dto.type, dto.config, { vaultHosts }) : null;
+      problems.push(...(parsed?.problems ?? []));
+      const hosted = parsed?.config;
       const ambient = hosted && !ambientCredentialsInApi ? ambientCredentialProblems(hosted) : [];
       problems.push(...ambient);
       if (hosted && ambient.length === 0) return { id: dto.id, hosted };

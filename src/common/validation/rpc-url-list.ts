@@ -37,23 +37,21 @@ export function resolveRpcUrlList(
   stored: readonly RpcUrl[],
   policy: UrlPolicyOptions,
   field: string,
-  problems: string[],
-): RpcUrl[] {
+): { readonly urls: RpcUrl[]; readonly problems: string[] } {
   const storedUrls = stored.map((rpc) => rpc.url);
-  const urls: RpcUrl[] = [];
-  given.forEach((rpc, i) => {
-    if (rpc === null) return;
+  const problems: string[] = [];
+  const urls = given.flatMap((rpc, i) => {
+    if (rpc === null) return [];
     const sent = resolveSentUrl(rpc.url, storedUrls);
     const path = `${field}[${i}].url`;
-    if (sent.kind === 'ambiguous') {
-      problems.push(`${path} is a masked URL that matches more than one stored URL: send the full URL`);
-    } else if (sent.kind === 'unmatched') {
-      problems.push(`${path} is a masked URL that matches no stored URL: send the full URL`);
+    const matches = { ambiguous: 'more than one stored URL', unmatched: 'no stored URL' } as const;
+    if (sent.kind === 'ambiguous' || sent.kind === 'unmatched') {
+      problems.push(`${path} is a masked URL that matches ${matches[sent.kind]}: send the full URL`);
     } else if (sent.kind === 'new') {
       const reason = checkUrl(rpc.url, policy);
       if (reason !== null) problems.push(`${path} ${reason}`);
     }
-    urls.push({ url: sent.kind === 'kept' ? sent.url : rpc.url, weight: rpc.weight ?? RPC_WEIGHT.default });
+    return [{ url: sent.kind === 'kept' ? sent.url : rpc.url, weight: rpc.weight ?? RPC_WEIGHT.default }];
   });
-  return urls;
+  return { urls, problems };
 }

@@ -8,7 +8,13 @@ import type {
 } from '../../catalogue/catalogue.service';
 import { isPlainObject } from '../../common/validation/field-rules';
 import type { AppConfig } from '../../config/app-config';
-import { isHostedSignerType, parseHostedSignerConfig, type ValueReader } from './hosted-signer-config';
+import { z } from 'zod';
+import {
+  HOSTED_SIGNER_TYPES,
+  isHostedSignerType,
+  parseHostedSignerConfig,
+  type TextValue,
+} from './hosted-signer-config';
 import { needsCall, type KeyServices } from './key-services';
 
 type Stored = Record<string, { digest: string; addresses: SignerAddresses }>;
@@ -19,7 +25,7 @@ type Stored = Record<string, { digest: string; addresses: SignerAddresses }>;
  */
 export class FileHostedSigners implements HostedSignerResolver {
   private stored: Promise<Stored> | null = null;
-  readonly accepts = isHostedSignerType;
+  readonly types = HOSTED_SIGNER_TYPES;
   /** In a check: the signers whose addresses need a call that was not made (offline). */
   readonly unchecked = new Set<string>();
 
@@ -34,13 +40,12 @@ export class FileHostedSigners implements HostedSignerResolver {
   ) {}
 
   async resolve(id: string, type: string, raw: unknown): Promise<HostedSignerView> {
-    const problems: string[] = [];
-    const parsed =
-      isHostedSignerType(type) &&
-      parseHostedSignerConfig(type, raw, 'config', problems, {
-        vaultHosts: this.config.keyServices.vaultHosts,
-        read: this.read,
-      });
+    const { config: parsed, problems } = isHostedSignerType(type)
+      ? parseHostedSignerConfig(type, raw, {
+          vaultHosts: this.config.keyServices.vaultHosts,
+          text: this.text,
+        })
+      : { config: null, problems: [`unknown type ${type}`] };
     if (!parsed) throw new Error([...new Set(problems)].join('; '));
     const digest = createHash('sha256')
       .update(JSON.stringify([type, parsed.shown]))
@@ -60,20 +65,21 @@ export class FileHostedSigners implements HostedSignerResolver {
     return { type, config: parsed.shown, addresses };
   }
 
-  private readonly read: ValueReader = (value, at, problems) => {
+  /** A string, or a secret of the file: `{"type": "env" | "plain", "value": ...}`. */
+  private readonly text: TextValue = z.unknown().transform((value, ctx) => {
     if (typeof value === 'string' && value.trim() !== '') return value;
     if (isPlainObject(value) && typeof value.value === 'string') {
       if (value.type === 'plain' && value.value !== '') return value.value;
       if (value.type === 'env') {
         const resolved = this.config.secretsEnv[value.value];
         if (resolved) return resolved;
-        problems.push(`${at}: environment variable ${value.value} is not set`);
-        return undefined;
+        ctx.addIssue(`: environment variable ${value.value} is not set`);
+        return z.NEVER;
       }
     }
-    problems.push(`${at} must be a non-empty string or {"type": "env" | "plain", "value": ...}`);
-    return undefined;
-  };
+    ctx.addIssue('must be a non-empty string or {"type": "env" | "plain", "value": ...}');
+    return z.NEVER;
+  });
 
   private file(): string {
     return path.join(this.config.dataDir, 'hosted-signer-addresses.json');

@@ -7,11 +7,8 @@ import {
   type HostedSignerType,
 } from './hosted-signer-config';
 
-const parse = (type: HostedSignerType, raw: unknown) => {
-  const problems: string[] = [];
-  const config = parseHostedSignerConfig(type, raw, 'config', problems, { vaultHosts: [] });
-  return { config, problems };
-};
+const parse = (type: HostedSignerType, raw: unknown) =>
+  parseHostedSignerConfig(type, raw, { vaultHosts: [] });
 
 describe('parseHostedSignerConfig', () => {
   it('splits a config into its shown fields (defaults filled) and its secrets', () => {
@@ -195,6 +192,19 @@ describe('a URL field with credentials', () => {
     expect(parse('vault', { ...raw, address: 'https://***@vault.example.com:8200/' })).toEqual({
       config: null,
       problems: ['config.address is masked (***): the credentials it hid are not in it'],
+    });
+  });
+});
+
+describe('parseHostedSignerConfig: an Azure vault_url', () => {
+  it('names the problem of a vault URL outside the Key Vault domains', () => {
+    expect(
+      parse('azure_key_vault', { client_secret: 's', vault_url: 'https://evil.example.com', key_name: 'k' }),
+    ).toEqual({
+      config: null,
+      problems: [
+        'config.vault_url must be https://<vault>.vault.azure.net (or .vault.azure.cn, .vault.usgovcloudapi.net, .vault.microsoftazure.de) or a host listed in KEY_SERVICE_ALLOWED_HOSTS',
+      ],
     });
   });
 });

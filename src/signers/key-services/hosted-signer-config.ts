@@ -1,6 +1,6 @@
+import { z } from 'zod';
 import { MASK, maskCredentials } from '../../common/security/url-masking';
 import { checkUrl } from '../../common/security/url-policy';
-import { isPlainObject } from '../../common/validation/field-rules';
 import { isOneOf } from '../../catalogue/catalogue.service';
 
 /**
@@ -46,103 +46,113 @@ export interface HostedSignerConfig {
 }
 
 /**
- * The API takes strings; the configuration file also takes its `{"type": "env" | "plain", "value"}`
- * secrets, which the reader resolves. A problem never quotes the value.
+ * A field's text: the API takes strings; the configuration file also takes its `{"type": "env" | "plain",
+ * "value"}` secrets (FileHostedSigners). A problem never quotes the value.
  */
-export type ValueReader = (value: unknown, path: string, problems: string[]) => string | undefined;
+export type TextValue = z.ZodType<string, unknown>;
 
-const readApiValue: ValueReader = (value, path, problems) => {
-  if (typeof value === 'string' && value.trim() !== '') return value;
-  problems.push(`${path} must be a non-empty string`);
-  return undefined;
-};
+const NON_EMPTY = 'must be a non-empty string';
+const API_TEXT: TextValue = z.string(NON_EMPTY).refine((text) => text.trim() !== '', NON_EMPTY);
 
 export interface HostedSignerRules {
   /** KEY_SERVICE_ALLOWED_HOSTS: Azure vault hosts beyond the Key Vault domains. */
   readonly vaultHosts: readonly string[];
-  readonly read?: ValueReader;
+  readonly text?: TextValue;
+}
+
+/** A field by its marks (see SPECS): its output is what is shown, or the secret (undefined when absent). */
+function fieldSchema({ name, marks, fallback }: Field, text: TextValue, vaultHosts: readonly string[]) {
+  const problemOf = (given: string): string | null => {
+    if (marks.includes('@') && checkUrl(given, { allowedHosts: [], blockPrivateIps: false }) !== null)
+      return 'must be an http or https URL';
+    if (marks.includes('@') && given.includes(MASK))
+      return `is masked (${MASK}): the credentials it hid are not in it`;
+    if (name === 'vault_url') return vaultUrlProblem(given, vaultHosts);
+    if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(given))
+      return `must be one of ${AZURE_AUTH_TYPES.join(', ')}`;
+    return null;
+  };
+  const value = marks.includes('#')
+    ? z.int('must be a whole number').min(0, 'must be a whole number')
+    : text.superRefine((given, ctx) => {
+        const problem = problemOf(given);
+        if (problem !== null) ctx.addIssue(problem);
+      });
+  const absent = marks.includes('#') ? 1 : marks.includes('!') ? undefined : (fallback ?? null);
+  const required = fallback === undefined && !marks.includes('?') && !marks.includes('#');
+  return z.preprocess(
+    (given) => given ?? undefined,
+    required
+      ? z.custom((given) => given !== undefined, 'is required').pipe(value)
+      : value.optional().transform((given) => given ?? absent),
+  );
 }
 
 /** For the API and the configuration file; unknown fields are refused, as the reference system does. */
 export function parseHostedSignerConfig(
   type: HostedSignerType,
   raw: unknown,
-  path: string,
-  problems: string[],
-  { vaultHosts, read = readApiValue }: HostedSignerRules,
-): HostedSignerConfig | null {
-  if (!isPlainObject(raw)) {
-    problems.push(`${path} must be an object`);
-    return null;
-  }
-  const before = problems.length;
-  const secrets: Record<string, string> = {};
-  const readFields = (spec: string, object: Record<string, unknown>, where: string, prefix: string) => {
-    const fields = fieldsOf(spec);
-    const names = fields.map(({ name }) => name);
-    refuseUnknown(object, names, where, problems);
-    const shown: Record<string, string | number | null> = {};
-    for (const { name, marks, fallback } of fields) {
-      const value = object[name];
-      const at = `${where}.${name}`;
-      const secret = marks.includes('!');
-      if (value === undefined || value === null) {
-        if (marks.includes('#')) shown[name] = 1;
-        else if (fallback === undefined && !marks.includes('?')) problems.push(`${at} is required`);
-        else if (!secret) shown[name] = fallback ?? null;
-      } else if (marks.includes('#')) {
-        if (Number.isSafeInteger(value) && (value as number) >= 0) shown[name] = value as number;
-        else problems.push(`${at} must be a whole number`);
-      } else {
-        const text = read(value, at, problems);
-        if (text === undefined) continue;
-        if (secret) secrets[`${prefix}${name}`] = text;
-        else if (
-          marks.includes('@') &&
-          checkUrl(text, { allowedHosts: [], blockPrivateIps: false }) !== null
-        ) {
-          problems.push(`${at} must be an http or https URL`);
-        } else if (marks.includes('@') && text.includes(MASK)) {
-          problems.push(`${at} is masked (${MASK}): the credentials it hid are not in it`);
-        } else if (name === 'vault_url' && vaultUrlProblem(text, vaultHosts) !== null) {
-          problems.push(`${at} ${vaultUrlProblem(text, vaultHosts)}`);
-        } else if (name === 'auth_type' && !AZURE_AUTH_TYPES.includes(text)) {
-          problems.push(`${at} must be one of ${AZURE_AUTH_TYPES.join(', ')}`);
-        } else shown[name] = text;
-      }
-    }
-    return shown;
-  };
+  { vaultHosts, text = API_TEXT }: HostedSignerRules,
+): { readonly config: HostedSignerConfig | null; readonly problems: string[] } {
+  const group = (spec: string) =>
+    z.strictObject(
+      Object.fromEntries(fieldsOf(spec).map((field) => [field.name, fieldSchema(field, text, vaultHosts)])),
+      'must be an object',
+    );
   const spec = SPECS[type];
-  let shown: ShownConfig = {};
-  if (typeof spec === 'string') shown = readFields(spec, raw, path, '');
-  else {
-    refuseUnknown(raw, Object.keys(spec), path, problems);
-    for (const [group, fields] of Object.entries(spec)) {
-      const value = raw[group];
-      if (!isPlainObject(value)) problems.push(`${path}.${group} must be an object`);
-      else shown[group] = readFields(fields, value, `${path}.${group}`, `${group}.`);
-    }
+  const groups: Record<string, string> = typeof spec === 'string' ? { '': spec } : spec;
+  const schema =
+    typeof spec === 'string'
+      ? group(spec)
+      : z.strictObject(
+          Object.fromEntries(Object.entries(spec).map(([g, f]) => [g, group(f)])),
+          'must be an object',
+        );
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    // Unknown fields first, then the fields in their order.
+    const issues = result.error.issues.toSorted(
+      (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+    );
+    const problems = issues.flatMap((issue) => {
+      const at = ['config', ...issue.path.map(String)].join('.');
+      if (issue.code === 'unrecognized_keys')
+        return issue.keys.map((key) => `${at}.${key} is not an allowed field`);
+      return [`${at}${issue.message.startsWith(':') ? '' : ' '}${issue.message}`];
+    });
+    return { config: null, problems };
   }
-  return problems.length === before ? { type, shown, secrets } : null;
+  const shown: ShownConfig = {};
+  const secrets: Record<string, string> = {};
+  for (const [groupName, fields] of Object.entries(groups)) {
+    const values = (groupName === '' ? result.data : result.data[groupName]) as Record<
+      string,
+      string | number | null
+    >;
+    const holder: Record<string, string | number | null> = {};
+    for (const { name, marks } of fieldsOf(fields)) {
+      const value = values[name];
+      if (!marks.includes('!')) holder[name] = value;
+      else if (typeof value === 'string')
+        secrets[`${groupName === '' ? '' : `${groupName}.`}${name}`] = value;
+    }
+    if (groupName === '') Object.assign(shown, holder);
+    else shown[groupName] = holder;
+  }
+  return { config: { type, shown, secrets }, problems: [] };
 }
 
-function fieldsOf(spec: string): { name: string; marks: string; fallback?: string }[] {
+interface Field {
+  readonly name: string;
+  readonly marks: string;
+  readonly fallback?: string;
+}
+
+function fieldsOf(spec: string): Field[] {
   return spec.split(' ').map((field) => {
     const [, name, marks, fallback] = /^(\w+)([!?@#]*)(?:=(.*))?$/.exec(field) ?? [];
     return { name, marks, fallback };
   });
-}
-
-function refuseUnknown(
-  raw: Record<string, unknown>,
-  known: string[],
-  path: string,
-  problems: string[],
-): void {
-  for (const field of Object.keys(raw)) {
-    if (!known.includes(field)) problems.push(`${path}.${field} is not an allowed field`);
-  }
 }
 
 /**
