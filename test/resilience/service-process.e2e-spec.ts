@@ -289,7 +289,10 @@ describeEmbedded(
       fs.writeFileSync(path.join(root, 'config', 'config.json'), JSON.stringify({ signers: [signer] }));
       const made = spawnSync(
         process.execPath,
-        [path.join(PROJECT_ROOT, 'scripts', 'create-keystore.mjs'), '--out', 'config/keys/local-signer.json'],
+        [
+          path.join(PROJECT_ROOT, 'scripts', 'create-keystore.mjs'),
+          ...['--out', 'config/keys/local-signer.json', '--scrypt-n', '1024'],
+        ],
         {
           cwd: root,
           env: { PATH: process.env.PATH, INIT_CWD: root, KEYSTORE_PASSPHRASE: passphrase },

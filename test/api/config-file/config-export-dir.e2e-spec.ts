@@ -62,11 +62,15 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'export-source-'));
     fs.cpSync(FIXTURE, root, { recursive: true });
     // A local signer of the file: a keystore made by the project's tool.
-    const made = spawnSync(process.execPath, [KEYSTORE_TOOL, '--out', 'config/keys/file-local.json'], {
-      cwd: root,
-      env: { PATH: process.env.PATH, INIT_CWD: root, KEYSTORE_PASSPHRASE: SOURCE_PASSPHRASE },
-      encoding: 'utf8',
-    });
+    const made = spawnSync(
+      process.execPath,
+      [KEYSTORE_TOOL, '--out', 'config/keys/file-local.json', '--scrypt-n', '1024'],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, INIT_CWD: root, KEYSTORE_PASSPHRASE: SOURCE_PASSPHRASE },
+        encoding: 'utf8',
+      },
+    );
     expect(made.status).toBe(0);
     const file = path.join(root, 'config', 'config.json');
     const config = JSON.parse(fs.readFileSync(file, 'utf8')) as Json;

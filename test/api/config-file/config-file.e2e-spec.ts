@@ -332,7 +332,7 @@ const KEYSTORE_PASSPHRASE = secrets.add(`pass-${randomBytes(12).toString('hex')}
 
 /** A keystore written by the project's own tool at `root/<relative>`; its address. */
 function createKeystore(root: string, relative: string): string {
-  const made = spawnSync(process.execPath, [KEYSTORE_TOOL, '--out', relative], {
+  const made = spawnSync(process.execPath, [KEYSTORE_TOOL, '--out', relative, '--scrypt-n', '1024'], {
     cwd: root,
     env: { PATH: process.env.PATH, INIT_CWD: root, KEYSTORE_PASSPHRASE },
     encoding: 'utf8',
