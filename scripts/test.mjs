@@ -105,9 +105,10 @@ const add = (r) => {
 const redisEnv = redisOk ? { REDIS_TEST_URL: redisUrl } : {};
 add(jest('unit + slice + e2e on SQLite', [], { TEST_DB: 'sqlite', ...redisEnv }));
 if (!mysqlProblem) {
-  // The e2e project alone: unit and slice tests touch no database, they ran once above.
+  // The e2e project alone: unit and slice tests touch no database, they ran once above. A third
+  // worker: these suites spend much of their time waiting on MariaDB, so two leave a core idle.
   add(
-    jest('e2e on MySQL', ['--selectProjects', 'e2e'], {
+    jest('e2e on MySQL', ['--selectProjects', 'e2e', '--maxWorkers=3'], {
       TEST_DB: 'mysql',
       MYSQL_TEST_URL: mysqlUrl,
       ...redisEnv,
