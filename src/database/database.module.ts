@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
@@ -7,12 +8,14 @@ import { buildDataSourceOptions } from './data-source-options';
 import { DatabaseLifecycle } from './database-lifecycle.service';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { dialectOf, ServiceDataSource } from './document-column';
+import { SafeSubscribers } from './safe-subscribers';
 import { Transactions } from './transactions';
 import { WorkerDatabase } from './worker-database';
 
 @Global()
 @Module({
   imports: [
+    DiscoveryModule,
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
       // Connected by DatabaseLifecycle, which also runs the migrations (under a lock on MySQL).
@@ -30,6 +33,7 @@ import { WorkerDatabase } from './worker-database';
       useFactory: (ds: DataSource) => dialectOf(ds),
     },
     DatabaseLifecycle,
+    SafeSubscribers,
     Transactions,
     WorkerDatabase,
   ],

@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DeadlineExceededError, RequestDeadline } from '../common/http/request-deadline';
 import { DatabaseDialect } from './dialects/database-dialect';
+import { markCommitted, markCommitting } from './safe-subscribers';
 
 /** What subscribers of `<name>.committing` receive: the change, and the transaction it is part of. */
 export interface CommittingEvent<T> {
@@ -87,10 +88,11 @@ export class Transactions {
           this.dataSource.transaction(async (manager) => {
             const publish = async (name: string, event: object): Promise<void> => {
               if (options.rollback) return;
-              await this.events.emitAsync(`${name}.committing`, {
-                manager,
-                event,
-              } satisfies CommittingEvent<object>);
+              // A subscriber that throws or rejects rolls the change back (SafeSubscribers).
+              await this.events.emitAsync(
+                `${name}.committing`,
+                markCommitting({ manager, event } satisfies CommittingEvent<object>),
+              );
               published.push([name, event]);
             };
             const value = await work({
@@ -109,14 +111,7 @@ export class Transactions {
         ),
       );
       committed = true;
-      for (const [name, event] of published) {
-        // A subscriber that fails after commit must not turn a committed change into an error answer.
-        try {
-          this.events.emit(name, event);
-        } catch (error) {
-          this.logger.error({ err: error }, `a subscriber of ${name} failed`);
-        }
-      }
+      for (const [name, event] of published) this.emitCommitted(name, markCommitted(event));
       return result;
     } catch (error) {
       if (error instanceof RolledBack) return error.result as T;
@@ -127,6 +122,21 @@ export class Transactions {
     } finally {
       scope.open = false;
       if (committing) deadline?.endCommit(committed);
+    }
+  }
+
+  /**
+   * A subscriber that fails after commit must neither turn a committed change into an error answer nor
+   * stop the process: one that throws, and one that rejects (a listener added with `.on` returning a
+   * promise), is logged.
+   */
+  private emitCommitted(name: string, event: object): void {
+    const failed = (error: unknown) => this.logger.error({ err: error }, `a subscriber of ${name} failed`);
+    try {
+      const done: unknown = this.events.emitAsync(name, event);
+      if (done instanceof Promise) void done.catch(failed);
+    } catch (error) {
+      failed(error);
     }
   }
 }
