@@ -1,12 +1,13 @@
 import path from 'node:path';
+import type { Type } from '@nestjs/common';
 import type { DataSourceOptions, EntitySchema, MigrationInterface } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { SqliteReadGateSubscriber } from './sqlite-read-gate';
 
 /** An entity class (decorated with `@Entity`). */
-export type EntityClass = new (...args: never[]) => object;
+export type EntityClass = Type<object>;
 /** A migration class: its name ends with the 13-digit timestamp that orders it among the others. */
-export type MigrationClass = new () => MigrationInterface;
+export type MigrationClass = Type<MigrationInterface>;
 
 /**
  * The service's entities, for the TypeORM CLI (ormconfig.ts). The application finds them where each

@@ -1,6 +1,6 @@
 /**
  * The resources of the application, each declared by the feature that owns it, the service's as an
- * extension's (docs/reference/extension-events.md#19-tables-and-resources-of-an-extension): the
+ * extension's (docs/reference/extension-events.md#17-tables-and-resources-of-an-extension): the
  * permissions API keys may be given, and the types the audit trail lists.
  */
 export interface ResourceDeclaration {

@@ -111,7 +111,7 @@ async function noteTableExists(app: TestApp): Promise<boolean> {
   }
 }
 
-// docs/reference/extension-events.md#19-tables-and-resources-of-an-extension
+// docs/reference/extension-events.md#17-tables-and-resources-of-an-extension
 describe('tables and resources of an extension: createApp(config, { entities, migrations }), declareResource', () => {
   let database: TestDatabase;
   let app: TestApp;
@@ -143,6 +143,24 @@ describe('tables and resources of an extension: createApp(config, { entities, mi
     ]);
     const byAction = await app.get('/api/v1/audit?action=note.create').expect(200);
     expect((byAction.body as { data: unknown[] }).data).toEqual(records);
+  });
+
+  it('the OpenAPI document lists it among the audited types and actions', async () => {
+    const doc = (await app.get('/api/docs-json', false).expect(200)).body as {
+      paths: Record<string, { get: { parameters: Array<{ name: string; schema: { enum?: string[] } }> } }>;
+      components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };
+    };
+    const parameters = doc.paths['/api/v1/audit'].get.parameters;
+    const types = ['relayer', 'notification', 'signer', 'network', 'api_key', 'note'];
+    expect({
+      query: parameters.find((p) => p.name === 'resource_type')?.schema.enum,
+      actions: parameters.find((p) => p.name === 'action')?.schema.enum,
+      record: doc.components.schemas.AuditEventResponse.properties.resource_type.enum,
+    }).toEqual({
+      query: types,
+      actions: types.flatMap((t) => [`${t}.create`, `${t}.update`, `${t}.delete`]),
+      record: types,
+    });
   });
 
   it('an API key may be given its permissions', async () => {
