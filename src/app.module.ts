@@ -30,6 +30,8 @@ import { RedisModule } from './common/redis/redis.module';
 import { DtoValidationPipe } from './common/validation/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
+import { DataSourceAdditionsModule } from './database/database-additions';
+import type { EntityClass, MigrationClass } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { ProbesModule } from './probes/probes.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
@@ -45,6 +47,13 @@ export interface AppExtensions {
   readonly imports?: ReadonlyArray<Type<unknown> | DynamicModule>;
   /** Permissions of the added modules' routes, `resource:action`: API keys may be given them. */
   readonly permissions?: readonly ExtensionPermission[];
+  /**
+   * Entities of the added modules not registered with `TypeOrmModule.forFeature` (those are found
+   * there): they join the service's data source (docs/reference/extension-events.md).
+   */
+  readonly entities?: readonly EntityClass[];
+  /** Migration classes of the added modules: run with the service's, under its lock, in its table. */
+  readonly migrations?: readonly MigrationClass[];
 }
 
 /** The order of the global enhancers is the request pipeline of docs/architecture.md: keep the two in step. */
@@ -62,6 +71,10 @@ export class AppModule implements NestModule {
       module: AppModule,
       imports: [
         AppConfigModule.forRoot(config),
+        DataSourceAdditionsModule.register({
+          entities: extensions.entities ?? [],
+          migrations: extensions.migrations ?? [],
+        }),
         // Changes are published as relayer.created, ...; `relayer.*` subscribes to all of one kind.
         EventEmitterModule.forRoot({ wildcard: true, delimiter: '.' }),
         LoggingModule,

@@ -5,7 +5,7 @@ import type { AppExtensions } from './app.module';
 import { configureHttpServer, createApp as createServiceApp } from './bootstrap';
 import type { AppConfig } from './config/app-config';
 
-/** What an extension adds: its modules, and the permissions its routes require. */
+/** What an extension adds: its modules, the permissions its routes require, its entities and migrations. */
 export type ExtensionOptions = AppExtensions;
 
 /** The service as `npm start` runs it, with the extension's modules; `exitGracefullyOnSignals` drains it. */
@@ -32,6 +32,10 @@ export {
   type Permission,
   type Principal,
 } from './common/auth/principal';
+
+// Tables and resources of an extension (docs/reference/extension-events.md)
+export { declareResource, type ResourceDeclaration } from './common/auth/resources';
+export type { EntityClass, MigrationClass } from './database/data-source-options';
 
 // Feature modules and the services they export
 export { RelayersModule } from './relayers/relayers.module';

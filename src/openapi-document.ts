@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { LIVENESS_PATH } from './probes/liveness';
 import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 import { documentGrants } from './api-keys/api-keys.openapi';
+import { documentAuditTypes } from './audit/audit.openapi';
 
 /** The liveness route is answered by Express directly (probes/liveness.ts). */
 function withLiveness(document: OpenAPIObject): OpenAPIObject {
@@ -44,8 +45,13 @@ export function setupOpenApi(app: INestApplication): void {
           .build(),
       ),
     );
-  SwaggerModule.setup('api/docs', app, () => documentGrants(documentIdempotencyKeys(document())), {
-    jsonDocumentUrl: 'api/docs-json',
-    useGlobalPrefix: false,
-  });
+  SwaggerModule.setup(
+    'api/docs',
+    app,
+    () => documentAuditTypes(documentGrants(documentIdempotencyKeys(document()))),
+    {
+      jsonDocumentUrl: 'api/docs-json',
+      useGlobalPrefix: false,
+    },
+  );
 }

@@ -8,6 +8,10 @@ import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysRepository } from './api-keys.repository';
 import { ApiKeysService } from './api-keys.service';
+import { declareResource } from '../common/auth/resources';
+
+// Its resource, permissions and audited type (docs/reference/extension-events.md).
+declareResource({ name: 'api_key', permissions: ['api_keys:manage'], audited: true });
 
 /** Managed API keys: the routes, and the store the global auth guard looks keys up in. */
 @Module({

@@ -1,12 +1,28 @@
 import { maskUrl } from '../common/security/url-masking';
+import { knownGrants } from '../common/auth/principal';
+import { auditedResources } from '../common/auth/resources';
 import type { Change } from '../database/transactions';
 
-/** The resources whose changes the audit trail keeps (docs/reference/keys-and-audit.md). */
-export const AUDITED_RESOURCES = ['relayer', 'notification', 'signer', 'network', 'api_key'] as const;
-
-export interface AuditChange extends Change {
-  readonly resource: (typeof AUDITED_RESOURCES)[number];
+/**
+ * The types GET /api/v1/audit lists (docs/reference/keys-and-audit.md): the resources declared
+ * audited, by their features or by extensions (declareResource). In the order of their first
+ * permission among knownGrants(), so the service's keep the order of its permissions; those without
+ * one last, in the order they were declared.
+ */
+export function auditedTypes(): readonly string[] {
+  const grants = knownGrants();
+  const rank = (permissions: readonly string[]): number =>
+    Math.min(grants.length, ...permissions.map((p) => grants.indexOf(p)).filter((i) => i >= 0));
+  return [...auditedResources()]
+    .sort((a, b) => rank(a.permissions) - rank(b.permissions))
+    .map((resource) => resource.name);
 }
+
+export function auditActions(types: readonly string[]): string[] {
+  return types.flatMap((type) => ['create', 'update', 'delete'].map((op) => `${type}.${op}`));
+}
+
+export type AuditChange = Change;
 
 /**
  * What the audit trail shows of a snapshot: a notification's `url` masked as RPC URLs are in every

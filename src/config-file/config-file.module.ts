@@ -10,6 +10,10 @@ import { ConfigEntryEntity } from './config-entry.entity';
 import { ConfigExportService } from './config-export.service';
 import { ConfigFileController } from './config-file.controller';
 import { ConfigReconciler } from './config-reconciler.service';
+import { declareResource } from '../common/auth/resources';
+
+// Its resource, permissions and audited type (docs/reference/extension-events.md).
+declareResource({ name: 'config', permissions: ['config:read'] });
 
 /** The configuration file's relayers and notifications applied at start, and the state taken back out. */
 @Module({

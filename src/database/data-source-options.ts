@@ -1,41 +1,42 @@
 import path from 'node:path';
-import type { DataSourceOptions } from 'typeorm';
-import { ApiKeyEntity } from '../api-keys/api-key.entity';
-import { AuditEventEntity } from '../audit/audit-event.entity';
-import { ConfigEntryEntity } from '../config-file/config-entry.entity';
-import { NetworkRpcUrlsEntity } from '../networks/network-rpc-urls.entity';
-import { SignerEntity } from '../signers/signer.entity';
+import type { Type } from '@nestjs/common';
+import type { DataSourceOptions, EntitySchema, MigrationInterface } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
-import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity';
-import { NotificationEntity } from '../notifications/notification.entity';
-import { RelayerCheckEntity } from '../relayer-health/relayer-check.entity';
-import { RelayerEntity } from '../relayers/relayer.entity';
-import { DeliveryEntity } from '../webhooks/delivery.entity';
-import { TargetLeaseEntity } from '../webhooks/target-lease.entity';
 import { SqliteReadGateSubscriber } from './sqlite-read-gate';
 
-const ENTITIES = [
-  NotificationEntity,
-  RelayerEntity,
-  DeliveryEntity,
-  TargetLeaseEntity,
-  RelayerCheckEntity,
-  SignerEntity,
-  NetworkRpcUrlsEntity,
-  IdempotencyKeyEntity,
-  ApiKeyEntity,
-  AuditEventEntity,
-  ConfigEntryEntity,
-];
+/** An entity class (decorated with `@Entity`). */
+export type EntityClass = Type<object>;
+/** A migration class: its name ends with the 13-digit timestamp that orders it among the others. */
+export type MigrationClass = Type<MigrationInterface>;
 
-const MIGRATIONS = [path.join(__dirname, 'migrations', '*.{ts,js}')];
+/**
+ * The service's entities, for the TypeORM CLI (ormconfig.ts). The application finds them where each
+ * feature registers its own, TypeOrmModule.forFeature in its module (autoLoadEntities), as an
+ * extension does.
+ */
+export const ENTITY_FILES = path.join(__dirname, '..', '**', '*.entity.{ts,js}');
+const MIGRATIONS = path.join(__dirname, 'migrations', '*.{ts,js}');
 export const MIGRATIONS_TABLE = 'migrations';
 
-/** For the application and ormconfig.ts (the CLI). Never `synchronize`: the schema comes from migrations. */
-export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+/** Entities and migrations added to the service's (docs/reference/extension-events.md). */
+export interface DataSourceAdditions {
+  readonly entities?: ReadonlyArray<string | EntityClass | EntitySchema>;
+  readonly migrations?: ReadonlyArray<string | MigrationClass>;
+}
+
+/**
+ * For the application and ormconfig.ts (the CLI). Never `synchronize`: the schema comes from migrations,
+ * the service's and those added, run together and recorded in one table.
+ */
+export function buildDataSourceOptions(
+  database: DatabaseConfig,
+  additions: DataSourceAdditions = {},
+): DataSourceOptions {
+  const entities: Array<string | EntityClass | EntitySchema> = [...(additions.entities ?? [])];
+  const migrations: Array<string | MigrationClass> = [MIGRATIONS, ...(additions.migrations ?? [])];
   const common = {
-    entities: ENTITIES,
-    migrations: MIGRATIONS,
+    entities,
+    migrations,
     migrationsTableName: MIGRATIONS_TABLE,
     synchronize: false,
     migrationsRun: false,

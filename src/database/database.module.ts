@@ -4,7 +4,8 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { buildDataSourceOptions } from './data-source-options';
+import { DATA_SOURCE_ADDITIONS } from './database-additions';
+import { buildDataSourceOptions, type DataSourceAdditions } from './data-source-options';
 import { DatabaseLifecycle } from './database-lifecycle.service';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { dialectOf, ServiceDataSource } from './document-column';
@@ -17,10 +18,13 @@ import { WorkerDatabase } from './worker-database';
   imports: [
     DiscoveryModule,
     TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      // Connected by DatabaseLifecycle, which also runs the migrations (under a lock on MySQL).
-      useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config.database),
+      inject: [APP_CONFIG, { token: DATA_SOURCE_ADDITIONS, optional: true }],
+      // Connected by DatabaseLifecycle, which also runs the migrations (under a lock on MySQL), the
+      // service's and createApp's together. The entities: those of every module's forFeature, as
+      // an extension's are (docs/reference/extension-events.md), and createApp's `entities`.
+      useFactory: (config: AppConfig, additions: DataSourceAdditions | undefined) => ({
+        ...buildDataSourceOptions(config.database, additions),
+        autoLoadEntities: true,
         manualInitialization: true,
       }),
       dataSourceFactory: (options) => Promise.resolve(new ServiceDataSource(options!)),

@@ -3,6 +3,10 @@ import { MetricsController } from './metrics.controller';
 import { MetricsListener } from './metrics-listener';
 import { MetricsMiddleware } from './metrics.middleware';
 import { MetricsService } from './metrics.service';
+import { declareResource } from '../common/auth/resources';
+
+// Its resource, permissions and audited type (docs/reference/extension-events.md).
+declareResource({ name: 'metrics', permissions: ['metrics:read'] });
 
 @Module({
   controllers: [MetricsController],

@@ -8,6 +8,14 @@ import { NotificationsController } from './notifications.controller';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
 import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
+import { declareResource } from '../common/auth/resources';
+
+// Its resource, permissions and audited type (docs/reference/extension-events.md).
+declareResource({
+  name: 'notification',
+  permissions: ['notifications:read', 'notifications:write'],
+  audited: true,
+});
 
 @Module({
   imports: [TypeOrmModule.forFeature([NotificationEntity])],

@@ -10,6 +10,10 @@ import { RelayersController } from './relayers.controller';
 import { RelayersRepository } from './relayers.repository';
 import { RelayerCreateRules, RelayerPatchRules } from './relayers.validation';
 import { RelayersService } from './relayers.service';
+import { declareResource } from '../common/auth/resources';
+
+// Its resource, permissions and audited type (docs/reference/extension-events.md).
+declareResource({ name: 'relayer', permissions: ['relayers:read', 'relayers:write'], audited: true });
 
 @Module({
   imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, SignersModule, NotificationsModule],

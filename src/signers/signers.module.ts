@@ -11,6 +11,10 @@ import { SignersService } from './signers.service';
 import { SignerCreateRules } from './signers.validation';
 import { KeyServices } from './key-services/key-services';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
+import { declareResource } from '../common/auth/resources';
+
+// Its resource, permissions and audited type (docs/reference/extension-events.md).
+declareResource({ name: 'signer', permissions: ['signers:read', 'signers:write'], audited: true });
 
 @Module({
   imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule, OutboundHttpModule],

@@ -1,4 +1,10 @@
-/** The permissions of docs/reference/keys-and-audit.md; `*` grants all of them. */
+import { addPermissions, declaredPermissions } from './resources';
+
+/**
+ * The service's permissions (docs/reference/keys-and-audit.md), in the order answers list them; `*`
+ * grants all of them. Each feature declares its own with declareResource (resources.ts): this list
+ * is the public type and the order, and a test checks that the features declare exactly these.
+ */
 export const PERMISSIONS = [
   'relayers:read',
   'relayers:write',
@@ -18,23 +24,15 @@ export type Permission = (typeof PERMISSIONS)[number];
 export type ExtensionPermission = `${string}:${string}`;
 export type Grant = Permission | ExtensionPermission | '*';
 
-const EXTENSION_PERMISSION = /^[a-z][a-z0-9_]*:[a-z][a-z0-9_]*$/;
-const declared = new Set<ExtensionPermission>();
-
-/** For the process: every application built in it accepts them. */
+/** For the process: every application built in it accepts them (docs/extending.md#permissions). */
 export function declarePermissions(permissions: readonly string[]): void {
-  for (const permission of permissions) {
-    if (!EXTENSION_PERMISSION.test(permission)) {
-      throw new Error(`permission '${permission}' must be resource:action, lower case (a-z, 0-9, _)`);
-    }
-    if (!(PERMISSIONS as readonly string[]).includes(permission)) {
-      declared.add(permission as ExtensionPermission);
-    }
-  }
+  addPermissions(permissions);
 }
 
+/** The service's permissions in their order, then the others in the order they were declared, then `*`. */
 export function knownGrants(): readonly string[] {
-  return [...PERMISSIONS, ...declared, '*'];
+  const builtIn: readonly string[] = PERMISSIONS;
+  return [...PERMISSIONS, ...declaredPermissions().filter((p) => !builtIn.includes(p)), '*'];
 }
 
 export interface Principal {
