@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // `npx relayer-service`: the service as `npm start` runs it, from an installed package. Paths are the
-// package's own, never the caller's: the compiled service next to this file, and the shipped
-// config/config.json when CONFIG_FILE is not set and the current folder has none (docs/extending.md).
+// package's own, never the caller's: the compiled service next to this file, whose configuration
+// falls back on the shipped config/config.json (docs/extending.md). The Node version is checked first.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+const require = createRequire(import.meta.url);
+try {
+  require('./check-node.cjs').checkNode();
+} catch (error) {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
 const root = path.resolve(import.meta.dirname, '..');
 if (fs.existsSync('.env')) process.loadEnvFile('.env');
-if (process.env.CONFIG_FILE === undefined && !fs.existsSync(path.join('config', 'config.json'))) {
-  process.env.CONFIG_FILE = path.join(root, 'config', 'config.json');
-}
-createRequire(import.meta.url)(path.join(root, 'dist', 'src', 'main.js'));
+require(path.join(root, 'dist', 'src', 'main.js'));

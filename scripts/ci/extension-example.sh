@@ -3,7 +3,9 @@
 # to a clean temporary folder, installs the tarball there (its other dependencies from the registry
 # or the npm cache), type-checks the TypeScript variant against the package's types, runs the
 # example's tests (both variants), then checks that `npx relayer-service` starts the service on its
-# embedded defaults. About two minutes, most of it the install (from the npm cache when warm).
+# embedded defaults. Also: the tarball's contents, no test-only package installed with it, one
+# @nestjs/common, and the refusal on a Node older than the one it needs. About two minutes, most of it
+# the install (from the npm cache when warm).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -27,9 +29,59 @@ mkdir "$work/app"
 tar -C "$root/examples/extension-app" --exclude=node_modules --exclude=dist --exclude='*.tgz' -cf - . | tar -C "$work/app" -xf -
 mv "$work/$tarball" "$work/app/relayer-management-service.tgz"
 cd "$work/app"
-npm install --no-audit --no-fund --prefer-offline --omit=optional
+tar -tzf relayer-management-service.tgz >"$work/contents"
+npm install --no-audit --no-fund --prefer-offline
 
-echo "extension example: type-check and build the TypeScript variant"
+echo "extension example: the tarball holds LICENSE and CHANGELOG.md, no source map and no dist/package.json"
+for file in LICENSE CHANGELOG.md index.cjs; do
+  grep -qx "package/$file" "$work/contents" || { echo "extension example: $file missing from the tarball" >&2; exit 1; }
+done
+if grep -E '\.map$|^package/dist/package\.json$' "$work/contents" >&2; then
+  echo "extension example: the tarball ships the files above (source maps without sources, a copy of package.json)" >&2
+  exit 1
+fi
+
+echo "extension example: nothing only the service's tests use is installed, and one @nestjs/common"
+if ! npm ls --all --parseable >"$work/installed" 2>"$work/ls.log"; then
+  cat "$work/ls.log" >&2
+  echo "extension example: npm ls finds problems in the installed tree" >&2
+  exit 1
+fi
+if grep -E '/node_modules/(@foundry-rs/[^/]+|@solana/[^/]+|@openzeppelin/relayer-sdk|jest|ts-jest|supertest|@types/supertest|viem|fast-check|autocannon|node)(/|$)' "$work/installed" >&2; then
+  echo "extension example: test-only packages installed with the service (above)" >&2
+  exit 1
+fi
+if [ "$(grep -c '/node_modules/@nestjs/common$' "$work/installed")" != 1 ]; then
+  npm ls @nestjs/common >&2 || true
+  echo "extension example: more than one @nestjs/common installed" >&2
+  exit 1
+fi
+
+# The system Node, outside node_modules/.bin (Node 20 on this machine): the entry and the command
+# must stop with both versions named, before any of the service's modules loads.
+old_node=$(PATH=/usr/local/bin:/usr/bin:/bin command -v node || true)
+if [ -n "$old_node" ] && [ "$("$old_node" -p 'Number(process.versions.node.split(".")[0]) < 24')" = true ]; then
+  old_version=$("$old_node" -p process.versions.node)
+  echo "extension example: Node $old_version ($old_node) is refused, naming both versions"
+  expected="relayer-management-service needs Node 24 or newer; this is Node $old_version"
+  refused() {
+    if "$old_node" "$@" >"$work/old-node.log" 2>&1; then
+      echo "extension example: on Node $old_version, node $* did not fail" >&2
+      exit 1
+    fi
+    if ! grep -qF "$expected" "$work/old-node.log"; then
+      cat "$work/old-node.log" >&2
+      echo "extension example: on Node $old_version, node $* did not say: $expected" >&2
+      exit 1
+    fi
+  }
+  refused -e "require('relayer-management-service')"
+  refused node_modules/.bin/relayer-service
+else
+  echo "extension example: no Node older than 24 outside node_modules: the version refusal is not checked"
+fi
+
+echo "extension example: type-check (strict, the package's own .d.ts too) and build the TypeScript variant"
 npm run build --silent
 echo "extension example: its tests (plain JavaScript and TypeScript)"
 npm test --silent

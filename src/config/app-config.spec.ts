@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig, type Env } from './app-config';
+import { PACKAGE_ROOT } from './package-root';
 
 const KEY = 'k'.repeat(32);
 
@@ -185,6 +189,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ API_KEY: KEY, CONFIG_FILE: '/srv/c.json', CONFIG_DIR: '/etc/x' }).configFile).toBe(
       '/srv/c.json',
     );
+  });
+
+  it('without CONFIG_FILE, CONFIG_DIR, CONFIG_FILE_NAME and ./config/config.json: the shipped catalogue', () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-no-config-'));
+    const cwd = process.cwd();
+    process.chdir(elsewhere);
+    try {
+      const shipped = path.join(PACKAGE_ROOT, 'config', 'config.json');
+      expect(fs.existsSync(shipped)).toBe(true);
+      expect(loadConfig({ API_KEY: KEY }).configFile).toBe(shipped);
+      expect(loadConfig({ API_KEY: KEY, CONFIG_DIR: 'config' }).configFile).toBe(
+        path.join(elsewhere, 'config', 'config.json'),
+      );
+      expect(loadConfig({ API_KEY: KEY, CONFIG_FILE_NAME: 'config.json' }).configFile).toBe(
+        path.join(elsewhere, 'config', 'config.json'),
+      );
+      fs.mkdirSync(path.join(elsewhere, 'config'));
+      fs.writeFileSync(path.join(elsewhere, 'config', 'config.json'), '{}');
+      expect(loadConfig({ API_KEY: KEY }).configFile).toBe(path.join(elsewhere, 'config', 'config.json'));
+    } finally {
+      process.chdir(cwd);
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it.each<[string, boolean | number | string]>([

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { databaseUrl } from './database-url';
 import { parseHostList } from './host-list';
+import { SHIPPED_CONFIG_FILE } from './package-root';
 
 export type DatabaseConfig =
   { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly url: string };
@@ -130,6 +132,19 @@ const ENV = z
 /** Read once from the environment and validated at start: nothing else reads process.env. */
 export type AppConfig = ReturnType<typeof loadConfig>;
 
+/**
+ * CONFIG_FILE, else CONFIG_DIR/CONFIG_FILE_NAME; with none of the three set and no ./config/config.json,
+ * the catalogue shipped in the package, as `relayer-service` and createApp alike (docs/extending.md).
+ */
+function configFilePath(
+  e: { CONFIG_FILE?: string; CONFIG_DIR: string; CONFIG_FILE_NAME: string },
+  given: Record<string, string | undefined>,
+): string {
+  const file = path.resolve(e.CONFIG_FILE ?? path.join(e.CONFIG_DIR, e.CONFIG_FILE_NAME));
+  const named = ['CONFIG_FILE', 'CONFIG_DIR', 'CONFIG_FILE_NAME'].some((name) => given[name] !== undefined);
+  return named || fs.existsSync(file) ? file : SHIPPED_CONFIG_FILE;
+}
+
 /** docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
 export function loadConfig(env: Env) {
   const blankless = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v?.trim() || undefined]));
@@ -157,7 +172,7 @@ export function loadConfig(env: Env) {
     database: e.DATABASE_URL,
     metrics: { port: e.METRICS_PORT ?? null, host: e.METRICS_HOST },
     redisUrl: e.REDIS_URL ?? null,
-    configFile: path.resolve(e.CONFIG_FILE ?? path.join(e.CONFIG_DIR, e.CONFIG_FILE_NAME)),
+    configFile: configFilePath(e, blankless),
     configStrict: e.CONFIG_STRICT,
     dataDir: path.resolve(e.DATA_DIR),
     rateLimit: {

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { version } from '../../package.json';
 import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { PACKAGE_VERSION } from '../config/package-root';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
-const USER_AGENT = `relayer-service/${version}`;
+const USER_AGENT = `relayer-service/${PACKAGE_VERSION}`;
 const TIMEOUT_NAMES = ['TimeoutError', 'AbortError'];
 const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'];
 

@@ -40,7 +40,7 @@ function suite(variant) {
       API_KEY,
       DATABASE_URL: `sqlite:${path.join(dir, 'relayer.sqlite')}`,
       DATA_DIR: dir,
-      CONFIG_FILE: require.resolve('relayer-management-service/config/config.json'),
+      // No CONFIG_FILE, and no config/config.json here: loadConfig falls back on the package's own.
       LOG_LEVEL: 'silent',
       RELAYER_HEALTH_CHECKS: 'false',
       // Low, so that the test reaches it: BURST requests per key, then 429.
