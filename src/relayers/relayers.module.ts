@@ -18,6 +18,7 @@ import { RelayersService } from './relayers.service';
   exports: [RelayersService, RelayerCreateRules, RelayerPatchRules],
 })
 export class RelayersModule implements OnModuleInit {
+  /** @internal Nest injects it. */
   constructor(
     private readonly notifications: NotificationsService,
     private readonly signers: SignersService,
