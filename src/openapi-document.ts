@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { LIVENESS_PATH } from './probes/liveness';
 import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 import { documentGrants } from './api-keys/api-keys.openapi';
+import { documentEnvelopes } from './common/http/openapi-routes';
 
 /** The liveness route is answered by Express directly (probes/liveness.ts). */
 function withLiveness(document: OpenAPIObject): OpenAPIObject {
@@ -23,6 +24,7 @@ function withLiveness(document: OpenAPIObject): OpenAPIObject {
 }
 
 export function setupOpenApi(app: INestApplication): void {
+  documentEnvelopes(app);
   const document = () =>
     withLiveness(
       SwaggerModule.createDocument(
