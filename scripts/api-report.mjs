@@ -24,11 +24,16 @@ const FORMAT =
 const typeText = (type) => checker.typeToString(type, source, FORMAT);
 const HIDDEN = ts.ModifierFlags.Private | ts.ModifierFlags.Protected;
 
+/** Marked `@internal` in its doc comment: the service's own, left out of the report and of the typings. */
+const isInternal = (declaration) =>
+  declaration !== undefined && ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal');
+
 /** Public, and declared by the service: what a class inherits from Error or Node's types is not its API. */
 function isPublic(symbol) {
   if (symbol.getName().startsWith('#') || symbol.getName().startsWith('__')) return false;
   const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
   if (!declaration) return true;
+  if (isInternal(declaration)) return false;
   const file = declaration.getSourceFile();
   if (program.isSourceFileDefaultLibrary(file) || file.fileName.includes('/node_modules/')) return false;
   return (ts.getCombinedModifierFlags(declaration) & HIDDEN) === 0;
@@ -38,6 +43,16 @@ const typeParameters = (declaration) =>
   declaration?.typeParameters ? `<${declaration.typeParameters.map((p) => p.getText()).join(', ')}>` : '';
 
 function members(type) {
+  const indexes = checker
+    .getIndexInfosOfType(type)
+    .map(
+      (info) =>
+        `  ${info.isReadonly ? 'readonly ' : ''}[key: ${typeText(info.keyType)}]: ${typeText(info.type)};`,
+    );
+  return [...indexes, ...properties(type)];
+}
+
+function properties(type) {
   return checker
     .getPropertiesOfType(type)
     .filter(isPublic)
@@ -65,6 +80,7 @@ function describe(name, symbol) {
     const staticType = checker.getTypeOfSymbolAtLocation(symbol, declaration);
     const constructors = staticType
       .getConstructSignatures()
+      .filter((s) => !isInternal(s.getDeclaration()))
       .map((s) => `  constructor${checker.signatureToString(s, source, FORMAT).replace(/: [^:]+$/, '')};`);
     const statics = members(staticType)
       .filter((line) => !line.startsWith('  prototype'))
@@ -75,7 +91,8 @@ function describe(name, symbol) {
     lines.push(`interface ${name}${generic} {`, ...members(checker.getDeclaredTypeOfSymbol(symbol)), '}');
   } else if (flags & ts.SymbolFlags.TypeAlias) {
     const aliased = checker.getDeclaredTypeOfSymbol(symbol);
-    if (aliased.flags & ts.TypeFlags.Object && aliased.getCallSignatures().length === 0) {
+    // Members only for a type literal: a mapped or generic type (`Readonly<Record<…>>`) has none to list.
+    if (declaration && ts.isTypeLiteralNode(declaration.type)) {
       lines.push(`type ${name}${generic} = {`, ...members(aliased), '};');
     } else {
       const text = checker.typeToString(aliased, source, FORMAT | ts.TypeFormatFlags.InTypeAlias);
@@ -98,6 +115,8 @@ const exports = checker
   .map((s) => [s.getName(), s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s])
   .sort(([a], [b]) => a.localeCompare(b));
 
+const exported = new Set(exports.map(([name]) => name));
+
 const report = [
   '# Public API of relayer-management-service',
   '',
@@ -108,7 +127,19 @@ const report = [
 ]
   .join('\n')
   // How the checker names a module imported from this CommonJS project: noise, the same in every version.
-  .replaceAll(', { with: { "resolution-mode": "import" } })', ')');
+  .replaceAll(', { with: { "resolution-mode": "import" } })', ')')
+  // A type of the service by the name the package exports it under; what is left as `import("./…")` is a
+  // type the public API names without exporting it (`--check` fails on it).
+  .replace(/import\("\.\/[^"]+"\)\.(\w+)/g, (text, name) => (exported.has(name) ? name : text));
+
+const unexported = [...new Set(report.match(/import\("\.\/[^"]+"\)\.\w+/g) ?? [])];
+if (unexported.length > 0) {
+  process.stderr.write(
+    `The public API names types src/index.ts does not export (export them, or mark what names them ` +
+      `@internal):\n${unexported.map((text) => `  ${text}\n`).join('')}`,
+  );
+  process.exit(1);
+}
 
 if (process.argv.includes('--check')) {
   const current = fs.existsSync(reportFile) ? fs.readFileSync(reportFile, 'utf8') : '';

@@ -71,3 +71,40 @@ export {
   type RunOptions,
   type Tx,
 } from './database/transactions';
+
+// Routes of an extension: errors, decorators and the types the public API names
+// (docs/reference/extension-events.md#18-routes-of-an-extension)
+export {
+  BadBodyError,
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  MAX_NAMED_PROBLEMS,
+  NotFoundError,
+  PayloadTooLargeError,
+  PreconditionFailedError,
+  RetryLaterError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  withStatus,
+} from './common/errors/domain-errors';
+export { ApiEnvelope, ApiErrors, ApiIfMatch } from './common/http/openapi.decorators';
+export { RawResponse } from './common/http/raw-response.decorator';
+export { IfMatch, IfMatchHeader, Tagged, entityTag } from './common/http/etag';
+export { MAX_PER_PAGE, Page, PageQueryDto } from './common/http/page';
+export type { UrlPolicyConfig } from './config/app-config';
+export type { NetworkType, SignerForNetwork, SignerSummary } from './catalogue/catalogue.types';
+export { RpcConfigResponse, type RpcUrl } from './common/validation/rpc-url-list';
+export { NetworkResponse, UpdateNetworkDto } from './networks/dto/network.dto';
+export { SignerAddressesResponse, SignerResponse } from './signers/dto/signer.dto';
+export type { NewSigner } from './signers/signers.validation';
+export { CreateNotificationDto, UpdateNotificationDto } from './notifications/dto/notification.dto';
+export { CreateRelayerDto, UpdateRelayerDto } from './relayers/dto/relayer.dto';
+export type { NewRelayer } from './relayers/relayers.validation';
+export type { CatalogueNetwork, HostedSignerView } from './catalogue/catalogue.types';
+export { RpcConfigDto } from './common/validation/rpc-url-list';
+export type { Policies, PolicyValue } from './relayers/policies/policy-validation';
+export type { HostedSignerConfig, ShownConfig } from './signers/key-services/hosted-signer-config';
+export type { ReferenceUsers } from './common/references/reference-registry';

@@ -4,6 +4,7 @@ import { LIVENESS_PATH } from './probes/liveness';
 import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 import { documentGrants } from './api-keys/api-keys.openapi';
 import { documentAuditTypes } from './audit/audit.openapi';
+import { documentEnvelopes } from './common/http/openapi-routes';
 
 /** The liveness route is answered by Express directly (probes/liveness.ts). */
 function withLiveness(document: OpenAPIObject): OpenAPIObject {
@@ -24,6 +25,7 @@ function withLiveness(document: OpenAPIObject): OpenAPIObject {
 }
 
 export function setupOpenApi(app: INestApplication): void {
+  documentEnvelopes(app);
   const document = () =>
     withLiveness(
       SwaggerModule.createDocument(

@@ -84,7 +84,10 @@ export class Catalogue {
     recordOf = (catalogue, id) => catalogue.#signers.get(id);
   }
 
-  /** Expects validated input (see `loadCatalogue`); a duplicate network or signer is a programming error. */
+  /**
+   * Expects validated input (see `loadCatalogue`); a duplicate network or signer is a programming error.
+   * @internal The service makes the one catalogue.
+   */
   constructor(input: { networks: readonly CatalogueNetwork[]; signers: readonly CatalogueSigner[] }) {
     for (const network of input.networks) this.#addNetwork(network);
     for (const signer of input.signers) this.#addSigner(signer);

@@ -65,6 +65,7 @@ export class Transactions {
   /** `open` turns false when the work ends, so what it left behind (a timer) may open transactions. */
   private readonly current = new AsyncLocalStorage<{ open: boolean }>();
 
+  /** @internal Nest injects it. */
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventEmitter2,

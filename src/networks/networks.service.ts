@@ -23,6 +23,7 @@ import { NetworksRepository } from './networks.repository';
  */
 @Injectable()
 export class NetworksService {
+  /** @internal Nest injects it. */
   constructor(
     private readonly catalogue: Catalogue,
     private readonly overrides: NetworksRepository,

@@ -27,6 +27,7 @@ export class NotificationsService {
   /** Who references a notification: one in use cannot be deleted (docs/reference/notifications.md). */
   private readonly users = new ReferenceRegistry();
 
+  /** @internal Nest injects it. */
   constructor(
     private readonly notifications: NotificationsRepository,
     private readonly transactions: Transactions,

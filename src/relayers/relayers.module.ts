@@ -22,6 +22,7 @@ declareResource({ name: 'relayer', permissions: ['relayers:read', 'relayers:writ
   exports: [RelayersService, RelayerCreateRules, RelayerPatchRules],
 })
 export class RelayersModule implements OnModuleInit {
+  /** @internal Nest injects it. */
   constructor(
     private readonly notifications: NotificationsService,
     private readonly signers: SignersService,

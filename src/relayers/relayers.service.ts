@@ -38,6 +38,7 @@ const MAX_UPDATE_ATTEMPTS = 200;
 
 @Injectable()
 export class RelayersService {
+  /** @internal Nest injects it. */
   constructor(
     private readonly relayers: RelayersRepository,
     private readonly notifications: NotificationsService,
@@ -157,17 +158,17 @@ export class RelayersService {
     throw new ServiceUnavailableError('Service Unavailable: the relayer is being changed too often, retry');
   }
 
-  /** The stored relayer (unmasked URLs: for the health checks, which call them), or null. */
+  /** @internal The stored relayer (unmasked URLs: for the health checks, which call them), or null. */
   findEntity(id: string, tx?: Tx): Promise<RelayerEntity | null> {
     return this.relayers.findById(id, tx?.manager);
   }
 
-  /** `manager`: the connection to read on (WorkerDatabase). */
+  /** @internal `manager`: the connection to read on (WorkerDatabase). */
   findEntities(ids: readonly string[], manager: EntityManager): Promise<RelayerEntity[]> {
     return this.relayers.findByIds(ids, manager);
   }
 
-  /** Every write of a relayer moves its version: an unchanged version is an unchanged relayer. */
+  /** @internal Every write of a relayer moves its version: an unchanged version is an unchanged relayer. */
   versionsOf(ids: readonly string[], manager: EntityManager): Promise<Map<string, number>> {
     return this.relayers.findVersions(ids, manager);
   }
@@ -176,6 +177,7 @@ export class RelayersService {
    * A health check's verdict (docs/reference/relayer-health.md#1-the-checks). 'stale': a PATCH wrote
    * it since it was read, retry. 'outdated': the relayer no longer has what the check probed.
    * `probed` is asked about the very row whose version the write is conditional on.
+   * @internal
    */
   async applyHealthVerdict(
     tx: Tx,

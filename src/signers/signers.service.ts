@@ -40,6 +40,7 @@ export class SignersService {
   /** Who uses a signer: one in use cannot be deleted (docs/reference/networks-and-signers.md#3-signers). */
   private readonly users = new ReferenceRegistry();
 
+  /** @internal Nest injects it. */
   constructor(
     private readonly catalogue: Catalogue,
     private readonly signers: SignersRepository,

@@ -13,7 +13,7 @@ import { QueryFailedError } from 'typeorm';
 import { Authenticator } from '../auth/authenticator';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { FailedAuthenticationsThrottled } from '../rate-limit/failed-authentications';
-import { DomainError, RetryLaterError } from '../errors/domain-errors';
+import { DomainError, RetryLaterError, ValidationError } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
 import { DeadlineExceededError } from './request-deadline';
 
@@ -27,6 +27,29 @@ export const answeredErrorOf = (response: Response): AnsweredError | undefined =
 
 /** Nest's own exceptions of these statuses are answered with the reason phrase; others as 400 or 500. */
 const PHRASED = new Set([400, 401, 403, 404, 406, 408, 409, 413, 415, 429, 500, 503, 504]);
+
+/**
+ * The HttpExceptions a route threw (its handler, pipes or interceptors), as the envelope interceptor saw
+ * them pass: they keep their words. Those thrown before the route (the router's 404, a guard, a body
+ * parser) are Nest's, and answered with the reason phrase, whatever text Nest gave them.
+ */
+const thrownByRoute = new WeakSet<HttpException>();
+
+/** Called by the envelope interceptor on what a route threw; anything may be thrown. */
+export function recordRouteError(error: unknown): void {
+  if (error instanceof HttpException) thrownByRoute.add(error);
+}
+
+/** Its message as given: a string, or `{ message }` (a list, as Nest's ValidationPipe makes, joined). */
+function ownMessage(exception: HttpException): string | undefined {
+  const body = exception.getResponse();
+  const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
+  if (typeof message === 'string' && message !== '') return message;
+  if (Array.isArray(message) && message.length > 0 && message.every((m) => typeof m === 'string')) {
+    return new ValidationError(message).message;
+  }
+  return undefined;
+}
 
 interface Answer {
   readonly status: number;
@@ -46,7 +69,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
-    if (exception instanceof NotFoundException) {
+    if (exception instanceof NotFoundException && !thrownByRoute.has(exception)) {
       void this.unknownRoute(request).then(
         (answer) => this.send(response, exception, answer),
         (error: unknown) => this.send(response, error, this.describe(error)),
@@ -75,7 +98,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     response.status(status).type('json').json(errorEnvelope(message));
   }
 
-  /** Only the router throws NotFoundException: an unknown path, or a method the path does not answer. */
+  /** Nest's router throws NotFoundException: an unknown path, or a method the path does not answer. */
   private async unknownRoute(request: Request): Promise<Answer> {
     if ((await this.authenticator.authenticate(request)) === null) {
       return { status: 401, message: 'Unauthorized' };
@@ -109,6 +132,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
+      const own =
+        thrownByRoute.has(exception) && status >= 400 && status <= 599 ? ownMessage(exception) : undefined;
+      if (own !== undefined) {
+        if (status >= 500) this.logger.warn({ err: exception }, own);
+        return { status, message: own };
+      }
       const phrase = PHRASED.has(status) ? STATUS_CODES[status] : undefined;
       return { status, message: phrase ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request') };
     }

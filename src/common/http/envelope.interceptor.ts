@@ -1,7 +1,8 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { map, Observable } from 'rxjs';
+import { catchError, map, Observable, throwError } from 'rxjs';
+import { recordRouteError } from './api-exception.filter';
 import { Tagged } from './etag';
 import { Page } from './page';
 import { RAW_RESPONSE } from './raw-response.decorator';
@@ -28,8 +29,14 @@ export class EnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (this.reflector.get<boolean>(RAW_RESPONSE, context.getHandler())) return next.handle();
-    return next.handle().pipe(
+    const answer = next.handle().pipe(
+      catchError((error: unknown) => {
+        recordRouteError(error);
+        return throwError(() => error);
+      }),
+    );
+    if (this.reflector.get<boolean>(RAW_RESPONSE, context.getHandler())) return answer;
+    return answer.pipe(
       map((data: unknown) => {
         if (!(data instanceof Tagged)) return successEnvelope(data);
         context.switchToHttp().getResponse<Response>().setHeader('ETag', data.etag);

@@ -10,7 +10,7 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger';
 
-const ERROR_TEXT: Record<number, string> = {
+export const ERROR_TEXT: Record<number, string> = {
   400: 'Bad Request: the message names each invalid field',
   401: 'Unauthorized',
   404: 'Not found',
@@ -23,6 +23,9 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'Service Unavailable (database unreachable)',
   504: 'Gateway Timeout',
 };
+
+/** What every route may answer, whatever it does: no key, too many requests, a fault, no database. */
+export const GLOBAL_ERRORS: readonly number[] = [401, 429, 500, 503];
 
 export const errorEnvelopeSchema: SchemaObject = {
   type: 'object',
@@ -49,6 +52,17 @@ const ETAG_HEADER = {
   schema: { type: 'string', example: '"3-mbx2k1a0b"' },
 } as const;
 
+/** The success envelope around `data` (docs/reference/envelope-and-errors.md). */
+export function envelopeSchema(data: SchemaObject | ReferenceObject, list = false): SchemaObject {
+  const properties: Record<string, SchemaObject | ReferenceObject> = {
+    success: { type: 'boolean', example: true },
+    data,
+    error: { type: 'string', nullable: true, example: null },
+  };
+  if (list) properties.pagination = paginationSchema;
+  return { type: 'object', properties };
+}
+
 export function ApiEnvelope(
   model: Type<unknown> | StringConstructor,
   status: number,
@@ -60,14 +74,9 @@ export function ApiEnvelope(
       : options.list
         ? { type: 'array', items: { $ref: getSchemaPath(model as Type<unknown>) } }
         : { $ref: getSchemaPath(model as Type<unknown>) };
-  const properties: Record<string, SchemaObject | ReferenceObject> = {
-    success: { type: 'boolean', example: true },
-    data,
-    error: { type: 'string', nullable: true, example: null },
-  };
-  if (options.list) properties.pagination = paginationSchema;
+  const schema = envelopeSchema(data, options.list);
   const headers = options.etag ? { ETag: ETAG_HEADER } : undefined;
-  const response = ApiResponse({ status, headers, schema: { type: 'object', properties } });
+  const response = ApiResponse({ status, headers, schema });
   return model === String
     ? applyDecorators(response)
     : applyDecorators(ApiExtraModels(model as Type<unknown>), response);

@@ -3,9 +3,14 @@ import { ApiBody } from '@nestjs/swagger';
 import type { Permission } from '../auth/principal';
 import { RequirePermission } from '../auth/require-permission.decorator';
 import { NoBody } from './no-body.decorator';
-import { ApiDryRun, ApiEnvelope, ApiErrors, ApiIfMatch, ApiJsonBody } from './openapi.decorators';
-
-const GLOBAL_ERRORS = [401, 429, 500, 503];
+import {
+  ApiDryRun,
+  ApiEnvelope,
+  ApiErrors,
+  ApiIfMatch,
+  ApiJsonBody,
+  GLOBAL_ERRORS,
+} from './openapi.decorators';
 
 export interface RouteOptions {
   readonly permission: Permission | readonly [Permission, ...Permission[]];
