@@ -1,7 +1,6 @@
-import { Injectable, Module } from '@nestjs/common';
+import { ConflictException, Injectable, Module } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
-import { ConflictError } from '../../../src/common/errors/domain-errors';
 import type { CommittingEvent } from '../../../src/database/transactions';
 import { RELAYER_EVENTS, type RelayerEvent } from '../../../src/relayers/relayer-events';
 import { expectError, successBody } from '../../support/envelope';
@@ -31,7 +30,7 @@ class CommittingSubscribers {
       event.relayer.id,
       'detached',
     ]);
-    if (event.relayer.name === 'veto-detached') throw new ConflictError('vetoed');
+    if (event.relayer.name === 'veto-detached') throw new ConflictException('vetoed');
   }
 }
 
