@@ -67,3 +67,29 @@ export {
   type RunOptions,
   type Tx,
 } from './database/transactions';
+
+// Replaceable parts: `createApp(config, { overrides: [{ provide, useClass | useValue | useFactory }] })`
+// (docs/reference/extension-events.md#2-replaceable-parts)
+export { UnknownOverrideError, type ProviderOverride } from './common/modules/provider-overrides';
+export { KeyServices } from './signers/signers.service';
+export { addressesOfPublicKey } from './signers/key-services/key-services';
+export type { HostedSignerConfig } from './signers/key-services/hosted-signer-config';
+export type { SignerAddresses } from './catalogue/catalogue.service';
+export {
+  EVM_HEALTH_PROBE,
+  SOLANA_HEALTH_PROBE,
+  STELLAR_HEALTH_PROBE,
+  type DisableReasonCode,
+  type HealthProbe,
+  type HealthProbeTarget,
+  type ProbeLearnt,
+  type ProbeResult,
+  type ProbeTarget,
+} from './relayer-health/network-probes';
+export { WebhookSender, type AttemptResult } from './webhooks/webhook-sender';
+export {
+  ConfigFileLoader,
+  CONFIG_FILE_CONTENT,
+  type ConfigFile,
+  type FileEntry,
+} from './catalogue/catalogue.module';

@@ -9,11 +9,9 @@ import { SignersController } from './signers.controller';
 import { SignersRepository } from './signers.repository';
 import { SignersService } from './signers.service';
 import { SignerCreateRules } from './signers.validation';
-import { KeyServices } from './key-services/key-services';
-import { OutboundHttpModule } from '../common/security/outbound-http.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule, OutboundHttpModule],
+  imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule],
   controllers: [SignersController],
   providers: [
     {
@@ -25,7 +23,6 @@ import { OutboundHttpModule } from '../common/security/outbound-http.module';
     SignersRepository,
     SignersService,
     SignerCreateRules,
-    KeyServices,
   ],
   exports: [SignersService],
 })
