@@ -87,9 +87,4 @@ export {
   type ProbeTarget,
 } from './relayer-health/network-probes';
 export { WebhookSender, type AttemptResult } from './webhooks/webhook-sender';
-export {
-  ConfigFileLoader,
-  CONFIG_FILE_CONTENT,
-  type ConfigFile,
-  type FileEntry,
-} from './catalogue/catalogue.module';
+export { ConfigFileLoader, type ConfigFile, type FileEntry } from './catalogue/catalogue.module';
