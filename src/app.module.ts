@@ -21,6 +21,7 @@ import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { DatabaseReadyGuard } from './database/database-ready.guard';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { JsonBodyInterceptor, ParseJsonBodyInterceptor } from './common/http/json-body.interceptor';
+import type { ProviderOverride } from './common/modules/provider-overrides';
 import { RequestContext } from './common/http/request-context';
 import { RequestTimeoutMiddleware } from './common/http/request-timeout.middleware';
 import { LoggingModule } from './common/logging/logging.module';
@@ -54,6 +55,8 @@ export interface AppExtensions {
   readonly entities?: readonly EntityClass[];
   /** Migration classes of the added modules: run with the service's, under its lock, in its table. */
   readonly migrations?: readonly MigrationClass[];
+  /** Providers of the service replaced before it starts (docs/reference/extension-events.md#3-replaceable-parts). */
+  readonly overrides?: readonly ProviderOverride[];
 }
 
 /** The order of the global enhancers is the request pipeline of docs/architecture.md: keep the two in step. */

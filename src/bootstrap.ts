@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppExtensions } from './app.module';
+import { applyProviderOverrides } from './common/modules/provider-overrides';
 import { setupOpenApi } from './openapi-document';
 import type { AppConfig } from './config/app-config';
 import { LifecycleState } from './probes/lifecycle-state';
@@ -14,7 +15,8 @@ import { answerLiveness, LIVENESS_PATH } from './probes/liveness';
 export const API_PREFIX = 'api/v1';
 
 export async function createApp(config: AppConfig, options: AppExtensions = {}) {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, options), {
+  const root = await applyProviderOverrides(AppModule.register(config, options), options.overrides ?? []);
+  const app = await NestFactory.create<NestExpressApplication>(root, {
     bodyParser: false, // JsonBodyInterceptor reads bodies after authentication
     bufferLogs: true,
     // Throw instead of exiting on a start-up error, so main.ts can say what went wrong.

@@ -108,3 +108,23 @@ export { RpcConfigDto } from './common/validation/rpc-url-list';
 export type { Policies, PolicyValue } from './relayers/policies/policy-validation';
 export type { HostedSignerConfig, ShownConfig } from './signers/key-services/hosted-signer-config';
 export type { ReferenceUsers } from './common/references/reference-registry';
+
+// Replaceable parts: `createApp(config, { overrides: [{ provide, useClass | useValue | useFactory }] })`
+// (docs/reference/extension-events.md#3-replaceable-parts)
+export { UnknownOverrideError, type ProviderOverride } from './common/modules/provider-overrides';
+export { KeyServices } from './signers/signers.service';
+export { addressesOfPublicKey } from './signers/key-services/key-services';
+export type { SignerAddresses } from './catalogue/catalogue.service';
+export {
+  EVM_HEALTH_PROBE,
+  SOLANA_HEALTH_PROBE,
+  STELLAR_HEALTH_PROBE,
+  type DisableReasonCode,
+  type HealthProbe,
+  type HealthProbeTarget,
+  type ProbeLearnt,
+  type ProbeResult,
+  type ProbeTarget,
+} from './relayer-health/network-probes';
+export { WebhookSender, type AttemptResult } from './webhooks/webhook-sender';
+export { ConfigFileLoader, type ConfigFile, type FileEntry } from './catalogue/catalogue.module';

@@ -10,7 +10,7 @@ export type DisableReasonCode =
   'RpcValidationFailed' | 'NonceSyncFailed' | 'SequenceSyncFailed' | 'BalanceCheckFailed';
 
 /** A failure keeps what was learnt before it (a balance below min_balance is still a balance). */
-export type ProbeResult = Readonly<Learnt> &
+export type ProbeResult = Readonly<ProbeLearnt> &
   (
     | { readonly ok: true; readonly balance: bigint }
     | { readonly ok: false; readonly reason: DisableReasonCode; readonly details: string }
@@ -25,7 +25,37 @@ export interface ProbeTarget {
   readonly describeFailure: (url: string, error: unknown) => string;
 }
 
-const failed = (reason: DisableReasonCode, details: string, learnt: Learnt = {}): ProbeResult => ({
+/** What a health probe is given: the relayer's endpoints and address, and its network's identity. */
+export interface HealthProbeTarget extends ProbeTarget {
+  readonly relayerId: string;
+  readonly network: string;
+  /** EVM: the catalogue network's chain id; null when the network is not in the catalogue. */
+  readonly chainId: number | null;
+  /** Stellar: the catalogue network's passphrase; null when the network is not in the catalogue. */
+  readonly passphrase: string | null;
+}
+
+/**
+ * The checks of one network type (docs/reference/extension-events.md#3-replaceable-parts): `probe`
+ * resolves to the verdict, `ok` with the balance or a failure with its reason; it does not reject.
+ */
+export interface HealthProbe {
+  probe(target: HealthProbeTarget): Promise<ProbeResult>;
+}
+
+/** The injection tokens of the health probes of each network type. */
+export const EVM_HEALTH_PROBE = Symbol('EVM_HEALTH_PROBE');
+export const SOLANA_HEALTH_PROBE = Symbol('SOLANA_HEALTH_PROBE');
+export const STELLAR_HEALTH_PROBE = Symbol('STELLAR_HEALTH_PROBE');
+
+/** The service's own probes, provided under the tokens above. */
+export const HEALTH_PROBES = [
+  { provide: EVM_HEALTH_PROBE, useValue: { probe: (t) => probeEvm(t, t.chainId ?? -1) } },
+  { provide: SOLANA_HEALTH_PROBE, useValue: { probe: (t) => probeSolana(t) } },
+  { provide: STELLAR_HEALTH_PROBE, useValue: { probe: (t) => probeStellar(t, t.passphrase ?? '') } },
+] as const satisfies ReadonlyArray<{ provide: symbol; useValue: HealthProbe }>;
+
+const failed = (reason: DisableReasonCode, details: string, learnt: ProbeLearnt = {}): ProbeResult => ({
   ok: false,
   reason,
   details,
@@ -144,14 +174,15 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
   return withMinimum(target, balance, { sequenceNumber });
 }
 
-type Learnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
+/** What a check learnt of the account, kept by a failure too. */
+export type ProbeLearnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
 
 /** An integer in [0, 2^bits) as answered (never stored otherwise), or the failure that ends the probe. */
 const readerOf =
   (target: ProbeTarget, url: string) =>
   async (
     [method, what, reason, bits]: readonly [string, string, DisableReasonCode, bigint],
-    learnt: Learnt,
+    learnt: ProbeLearnt,
     read: () => Promise<unknown>,
   ): Promise<bigint | ProbeResult> => {
     try {
@@ -167,7 +198,7 @@ const readerOf =
     }
   };
 
-function withMinimum(target: ProbeTarget, balance: bigint, learnt: Learnt): ProbeResult {
+function withMinimum(target: ProbeTarget, balance: bigint, learnt: ProbeLearnt): ProbeResult {
   if (target.minBalance !== null && balance < target.minBalance) {
     return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
       balance,

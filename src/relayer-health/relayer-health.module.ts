@@ -12,6 +12,7 @@ import { RelayerHealthController } from './relayer-health.controller';
 import { RelayerHealthMetrics } from './relayer-health.metrics';
 import { RelayerHealthService } from './relayer-health.service';
 import { RpcFetch } from './rpc-fetch';
+import { HEALTH_PROBES } from './network-probes';
 
 @Module({
   imports: [
@@ -29,6 +30,7 @@ import { RpcFetch } from './rpc-fetch';
     RelayerHealthMetrics,
     RelayerHealthScheduler,
     RpcFetch,
+    ...HEALTH_PROBES,
   ],
   exports: [RelayerHealthService],
 })

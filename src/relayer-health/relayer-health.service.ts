@@ -16,7 +16,14 @@ import type { RelayerCheckEntity } from './relayer-check.entity';
 import type { PassedCheck } from './relayer-checks.repository';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
 import { toRelayerStatusResponse } from './relayer-health.mapper';
-import { excerpt, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
+import {
+  EVM_HEALTH_PROBE,
+  excerpt,
+  SOLANA_HEALTH_PROBE,
+  STELLAR_HEALTH_PROBE,
+  type HealthProbe,
+  type ProbeResult,
+} from './network-probes';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthMetrics } from './relayer-health.metrics';
 import { JsonRpcBatch } from './json-rpc-batch';
@@ -48,6 +55,9 @@ export class RelayerHealthService {
     private readonly transactions: Transactions,
     private readonly metrics: RelayerHealthMetrics,
     private readonly worker: WorkerDatabase,
+    @Inject(EVM_HEALTH_PROBE) private readonly evmProbe: HealthProbe,
+    @Inject(SOLANA_HEALTH_PROBE) private readonly solanaProbe: HealthProbe,
+    @Inject(STELLAR_HEALTH_PROBE) private readonly stellarProbe: HealthProbe,
   ) {}
 
   /** Due check ids, read on the rounds' own connections. */
@@ -229,6 +239,10 @@ export class RelayerHealthService {
     const endpoints = custom.length > 0 ? custom : byWeight(networkUrls);
     const minBalance = relayer.policies?.min_balance;
     const target = {
+      relayerId: relayer.id,
+      network: relayer.network,
+      chainId: network?.chain_id ?? null,
+      passphrase: network?.passphrase ?? null,
       endpoints,
       address: relayer.address,
       minBalance:
@@ -238,11 +252,11 @@ export class RelayerHealthService {
     };
     switch (relayer.networkType) {
       case 'evm':
-        return probeEvm(target, network?.chain_id ?? -1);
+        return this.evmProbe.probe(target);
       case 'solana':
-        return probeSolana(target);
+        return this.solanaProbe.probe(target);
       case 'stellar':
-        return probeStellar(target, network?.passphrase ?? '');
+        return this.stellarProbe.probe(target);
     }
   }
 

@@ -9,15 +9,13 @@ import { SignersController } from './signers.controller';
 import { SignersRepository } from './signers.repository';
 import { SignersService } from './signers.service';
 import { SignerCreateRules } from './signers.validation';
-import { KeyServices } from './key-services/key-services';
-import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { declareResource } from '../common/auth/resources';
 
 // Its resource, permissions and audited type (docs/reference/extension-events.md).
 declareResource({ name: 'signer', permissions: ['signers:read', 'signers:write'], audited: true });
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule, OutboundHttpModule],
+  imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule],
   controllers: [SignersController],
   providers: [
     {
@@ -29,7 +27,6 @@ declareResource({ name: 'signer', permissions: ['signers:read', 'signers:write']
     SignersRepository,
     SignersService,
     SignerCreateRules,
-    KeyServices,
   ],
   exports: [SignersService],
 })

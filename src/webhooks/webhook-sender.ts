@@ -18,7 +18,11 @@ export interface AttemptResult {
   readonly durationMs: number;
 }
 
-/** docs/reference/webhooks.md#2-delivery; the URL policy applies again to the addresses connected to. */
+/**
+ * docs/reference/webhooks.md#2-delivery; the URL policy applies again to the addresses connected to.
+ * Replaceable (docs/reference/extension-events.md#3-replaceable-parts): `send` resolves to the attempt's
+ * result and never rejects; `close` is called once when the service stops.
+ */
 @Injectable()
 export class WebhookSender {
   private readonly agent: PolicyAgent;

@@ -40,9 +40,22 @@ export function needsCall({ type }: HostedSignerConfig): boolean {
 }
 
 /**
+ * The addresses of a secp256k1 public key (hex, 33 or 65 bytes: an EVM address) or an ed25519 one (hex or
+ * base64, 32 bytes: Solana and Stellar addresses), for a replacement of KeyServices; a ValidationError
+ * when the text is neither.
+ */
+export function addressesOfPublicKey(text: string): SignerAddresses {
+  const key = parseGivenPublicKey(text);
+  if (!key) throw new ValidationError('not a secp256k1 or an ed25519 public key');
+  return addressesOf(key);
+}
+
+/**
  * The addresses of a hosted signer (docs/reference/kms-signers.md): from the public key its config
  * gives, else from one call to its key service. Every endpoint passes the key-service URL policy
  * first, and every connection goes through KeyServiceHttp (the policy again, the 64 KiB cap).
+ * Replaceable (docs/reference/extension-events.md#3-replaceable-parts): used for the signers created
+ * through the API and for the configuration file's hosted signers.
  */
 @Injectable()
 export class KeyServices {
