@@ -27,6 +27,7 @@ export interface AttemptResult {
 export class WebhookSender {
   private readonly agent: PolicyAgent;
 
+  /** @internal Nest injects it. */
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     resolver: DnsResolver,

@@ -62,6 +62,7 @@ export class KeyServices {
   private readonly env: AppConfig['secretsEnv'];
   private readonly http: KeyServiceHttp;
 
+  /** @internal Nest injects it. */
   constructor(@Inject(APP_CONFIG) config: AppConfig, resolver: DnsResolver) {
     this.env = config.secretsEnv;
     this.http = new KeyServiceHttp(config.keyServiceUrlPolicy, resolver);
