@@ -83,8 +83,9 @@ fi
 
 echo "extension example: type-check (strict, the package's own .d.ts too) and build the TypeScript variant"
 npm run build --silent
-echo "extension example: its tests (plain JavaScript and TypeScript)"
-npm test --silent
+echo "extension example: its tests (plain JavaScript and TypeScript; the tutorial on SQLite and MySQL)"
+# The tutorial's suite makes its own relayer_test_ext_* databases on this server (the MariaDB of scripts/ci/services.sh).
+EXAMPLE_MYSQL_URL=${MYSQL_TEST_URL:-mysql://relayer_test:relayer_test@127.0.0.1:3306} npm test --silent
 
 echo "extension example: npx relayer-service starts the service on its embedded defaults"
 port=$(node -e "const s=require('node:net').createServer().listen(0,()=>{console.log(s.address().port);s.close()})")

@@ -1,8 +1,12 @@
-// The TypeScript variant of extension.js, type-checked against the package's types (npm run build).
+// The TypeScript variant of extension.js, grown into the tutorial of docs/extending.md: the ping module,
+// the notes module (its own table and migration, a route with its own permissions, a subscriber in the
+// relayer's transaction that may veto it, one after commit) and a replaced part of the service (the EVM
+// health probe). Type-checked strictly against the package's types (npm run build).
 import { Controller, Get, HttpCode, Injectable, Module, type INestApplication } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import {
   createApp,
+  EVM_HEALTH_PROBE,
   loadConfig,
   RELAYER_EVENTS,
   RelayersModule,
@@ -10,6 +14,8 @@ import {
   type Env,
   type RelayerEvent,
 } from 'relayer-management-service';
+import { BalanceOnlyEvmProbe } from './balance-only-probe';
+import { CreateExtNotes1900000000000, NotesModule } from './notes/notes.module';
 
 /** Keeps the ids of the relayers created since the start (heard after each commit). */
 @Injectable()
@@ -38,10 +44,19 @@ export class PingController {
 @Module({ imports: [RelayersModule], controllers: [PingController], providers: [CreatedRelayers] })
 export class ExtensionModule {}
 
-/** The application with the module and its permission, listening on the config's host and port. */
+/**
+ * The application with both modules, the ping permission (the notes module declares its resource
+ * itself), the notes migration and the replaced probe, listening on the config's host and port.
+ * NOTES_CHAT_URL, when set, is where the after-commit subscriber announces new relayers.
+ */
 export async function start(env: Env): Promise<INestApplication> {
   const config = loadConfig(env);
-  const app = await createApp(config, { imports: [ExtensionModule], permissions: ['ext:ping'] });
+  const app = await createApp(config, {
+    imports: [ExtensionModule, NotesModule.register({ chatUrl: env.NOTES_CHAT_URL ?? null })],
+    permissions: ['ext:ping'],
+    migrations: [CreateExtNotes1900000000000],
+    overrides: [{ provide: EVM_HEALTH_PROBE, useClass: BalanceOnlyEvmProbe }],
+  });
   await app.listen(config.http.port, config.http.host);
   return app;
 }
