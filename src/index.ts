@@ -5,7 +5,7 @@ import type { AppExtensions } from './app.module';
 import { configureHttpServer, createApp as createServiceApp } from './bootstrap';
 import type { AppConfig } from './config/app-config';
 
-/** What an extension adds: its modules, the permissions its routes require, its entities and migrations. */
+/** What an extension adds: its modules, their permissions, entities and migrations, and the providers it replaces. */
 export type ExtensionOptions = AppExtensions;
 
 /** The service as `npm start` runs it, with the extension's modules; `exitGracefullyOnSignals` drains it. */
