@@ -1,5 +1,5 @@
 // `npm run bench`: load-tests the built service against five baselines (B0-B4) on the same machine
-// and writes bench/results/<timestamp>.json, docs/benchmarks.md and docs/benchmarks.svg.
+// and writes bench/results/<timestamp>.json, docs/benchmark-results.md and docs/benchmarks.svg.
 //
 //   npm run bench                              full run, SQLite then MySQL (about 35 minutes)
 //   npm run bench -- --quick                   smoke run: 2 s per measurement (about 5 minutes)
@@ -53,7 +53,7 @@
 // per second from one instance to a local receiver, and what the outbox adds to POST and PATCH
 // relayer (notification_id set vs not set). They run on a service and database of their own, after
 // the other scenarios; a run of only these skips the cold starts and the baselines, and its docs keep
-// the rest of docs/benchmarks.md from the run the page was made from.
+// the rest of docs/benchmark-results.md from the run the page was made from.
 //
 // Method: for each scenario, one warm-up per target, then four measured runs in the order service,
 // baseline, baseline, service (alternated, and symmetric so that a linear drift of the machine
@@ -360,7 +360,7 @@ async function startService({ databaseUrl, catalogue, label, env = {}, entry = s
       // Out of the way: at most 10,000 requests per 10 ms window, never reached. A short window on
       // purpose: @nestjs/throttler's in-memory storage keeps one timestamp per request of the
       // window and filters them all on every request, so a long window (say 10 M per 10 s) would
-      // be measured as the service's own cost (see docs/benchmarks.md).
+      // be measured as the service's own cost (see docs/benchmark-results.md).
       RATE_LIMIT_REQUESTS_PER_SECOND: '1000000',
       RATE_LIMIT_BURST_SIZE: '10000',
       ...env,

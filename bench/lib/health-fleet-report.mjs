@@ -1,4 +1,4 @@
-// The section "Health checks at fleet scale" of docs/benchmarks.md, from the `healthFleet` entry that
+// The section "Health checks at fleet scale" of docs/benchmark-results.md, from the `healthFleet` entry that
 // bench/lib/health-fleet.mjs writes into a run's results (report.mjs calls it). No dependencies, so
 // that report.mjs can rebuild the page without the database drivers.
 

@@ -1,4 +1,4 @@
-// The section "Health-check rounds" of docs/benchmarks.md, from the `healthRound` entries that
+// The section "Health-check rounds" of docs/benchmark-results.md, from the `healthRound` entries that
 // bench/lib/health.mjs writes into a run's results (report.mjs calls it), B4 beside the round alone
 // included. No dependencies, so that report.mjs can rebuild the page without the database drivers.
 

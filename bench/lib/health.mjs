@@ -1,7 +1,7 @@
 // The health-check scenario of `npm run bench` (src/relayer-health): one round of checks over N
 // relayers (10,000; --health-relayers) against one local anvil, and what it does to GET
 // /relayers/{id}. run.mjs calls benchHealth() once per database with its own plumbing (ctx); see
-// docs/benchmarks.md, "Health-check rounds".
+// docs/benchmark-results.md, "Health-check rounds".
 //
 // health-round  anvil (node_modules/@foundry-rs, as the e2e tests start it) on a loopback port; a
 //               catalogue with one EVM network on it (chain id 31337) and N signers; N relayers on

@@ -3,7 +3,7 @@
 // one body of 95,000 keys. This soak sends both, and a body whose parsed form is large, at 200
 // connections for --hostile-seconds (25) against the built service on a fresh database, and reports
 // the answers by status, the peak RSS and the slowest /api/v1/health during it (docs/reference/hardening.md#3-bodies: it
-// answers within 1 s). The section "Hostile bodies" of docs/benchmarks.md (hostileMarkdown) comes from it.
+// answers within 1 s). The section "Hostile bodies" of docs/benchmark-results.md (hostileMarkdown) comes from it.
 import { Buffer } from 'node:buffer';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';

@@ -282,7 +282,7 @@ export function soakGoals(results) {
   return goals;
 }
 
-/** The section "Memory soak" of docs/benchmarks.md. */
+/** The section "Memory soak" of docs/benchmark-results.md. */
 export function soakMarkdown(results, relPath) {
   const o = results.options;
   const sections = ['sqlite', 'mysql']

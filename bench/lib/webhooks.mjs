@@ -1,6 +1,6 @@
 // The webhook scenarios of `npm run bench`: how fast one instance delivers to a local receiver, and
 // what the transactional outbox adds to POST and PATCH relayer. run.mjs calls benchWebhooks() once
-// per database with its own plumbing (ctx); see docs/benchmarks.md, "Webhook deliveries and the outbox".
+// per database with its own plumbing (ctx); see docs/benchmark-results.md, "Webhook deliveries and the outbox".
 //
 // webhook-deliveries  one service, one receiver (bench/lib/receiver.mjs, a child process answering 200
 //                     at once), one notification target with a signing key. "live": N relayers created
