@@ -39,15 +39,15 @@ export type { EntityClass, MigrationClass } from './database/data-source-options
 
 // Feature modules and the services they export
 export { RelayersModule } from './relayers/relayers.module';
-export { RelayersService } from './relayers/relayers.service';
+export { RelayersService } from './relayers';
 export { NotificationsModule } from './notifications/notifications.module';
-export { NotificationsService } from './notifications/notifications.service';
+export { NotificationsService } from './notifications';
 export { SignersModule } from './signers/signers.module';
-export { SignersService } from './signers/signers.service';
+export { SignersService } from './signers';
 export { NetworksModule } from './networks/networks.module';
-export { NetworksService } from './networks/networks.service';
+export { NetworksService } from './networks';
 export { CatalogueModule } from './catalogue/catalogue.module';
-export { Catalogue } from './catalogue/catalogue.service';
+export { Catalogue } from './catalogue';
 export { DatabaseModule } from './database/database.module';
 
 // Change events, and writing in the transaction of a change
@@ -112,9 +112,9 @@ export type { ReferenceUsers } from './common/references/reference-registry';
 // Replaceable parts: `createApp(config, { overrides: [{ provide, useClass | useValue | useFactory }] })`
 // (docs/reference/extension-events.md#3-replaceable-parts)
 export { UnknownOverrideError, type ProviderOverride } from './common/modules/provider-overrides';
-export { KeyServices } from './signers/signers.service';
+export { KeyServices } from './signers';
 export { addressesOfPublicKey } from './signers/key-services/key-services';
-export type { SignerAddresses } from './catalogue/catalogue.service';
+export type { SignerAddresses } from './catalogue';
 export {
   EVM_HEALTH_PROBE,
   SOLANA_HEALTH_PROBE,

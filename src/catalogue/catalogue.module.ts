@@ -6,7 +6,7 @@ import { Catalogue } from './catalogue.service';
 import { describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
 import { DnsResolver } from '../common/security/policy-agent';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
-import { FileHostedSigners, KeyServices } from '../signers/signers.service';
+import { FileHostedSigners, KeyServices } from '../signers';
 
 export { CatalogueConfigError, describeContent, type ConfigFile } from './catalogue.loader';
 export type { FileEntry } from './catalogue.loader';

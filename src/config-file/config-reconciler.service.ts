@@ -6,12 +6,8 @@ import { RequestContext } from '../common/http/request-context';
 import { validateBody } from '../common/validation/validation.pipe';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
 import { DatabaseDialect } from '../database/dialects/database-dialect';
-import {
-  NotificationCreateRules,
-  NotificationPatchRules,
-  NotificationsService,
-} from '../notifications/notifications.service';
-import { RelayerCreateRules, RelayerPatchRules, RelayersService } from '../relayers/relayers.service';
+import { NotificationCreateRules, NotificationPatchRules, NotificationsService } from '../notifications';
+import { RelayerCreateRules, RelayerPatchRules, RelayersService } from '../relayers';
 import { ConfigEntriesRepository } from './config-entries.repository';
 import { describePlan, planChanges, underEntry } from './config-plan';
 import type { EntryKind, PlannedChange, RecordedEntry } from './config-plan';

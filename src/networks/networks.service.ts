@@ -6,12 +6,7 @@ import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-lis
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
-import {
-  Catalogue,
-  networkId,
-  type CatalogueNetwork,
-  type NetworkType,
-} from '../catalogue/catalogue.service';
+import { Catalogue, networkId, type CatalogueNetwork, type NetworkType } from '../catalogue';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { toNetworkResponse } from './network.mapper';
 import { networkNotFound } from './networks.errors';

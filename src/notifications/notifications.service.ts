@@ -14,11 +14,6 @@ import { NotificationChanges, NotificationsRepository } from './notifications.re
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
 
-// For the features that reference this one, and the configuration file's reconciliation (src/config-file).
-export { notificationNotFound } from './notifications.errors';
-export { CreateNotificationDto } from './dto/notification.dto';
-export { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
-
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
 export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { NetworkType } from '../catalogue/catalogue.service';
-import { MetricsService } from '../metrics/metrics.service';
+import type { NetworkType } from '../catalogue';
+import { MetricsService } from '../metrics';
 import type { ProbeResult } from './network-probes';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 

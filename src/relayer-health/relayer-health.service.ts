@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Catalogue } from '../catalogue/catalogue.service';
-import { NetworksService } from '../networks/networks.service';
-import type { NetworkType } from '../catalogue/catalogue.service';
+import { Catalogue } from '../catalogue';
+import { NetworksService } from '../networks';
+import type { NetworkType } from '../catalogue';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { stringifyJson, withRawIntegers } from '../common/http/json';
 import { RequestDeadline } from '../common/http/request-deadline';
@@ -10,8 +10,9 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
-import type { DisabledReason, RelayerEntity } from '../relayers/relayers.service';
-import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
+import type { DisabledReason } from '../relayers';
+import type { RelayerSnapshot } from './relayer-snapshot';
+import { relayerNotFound, RelayersService } from '../relayers';
 import type { RelayerCheckEntity } from './relayer-check.entity';
 import type { PassedCheck } from './relayer-checks.repository';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
@@ -155,7 +156,10 @@ export class RelayerHealthService {
       this.networks.rpcUrlsOfAll(manager),
     ]);
     const sameUrls = new Map<string, boolean>();
-    const unchangedNetwork = ({ networkType, network }: RelayerEntity, urls: readonly RpcUrl[]): boolean => {
+    const unchangedNetwork = (
+      { networkType, network }: RelayerSnapshot,
+      urls: readonly RpcUrl[],
+    ): boolean => {
       const key = `${networkType}:${network}`;
       let same = sameUrls.get(key);
       if (same === undefined) {
@@ -205,7 +209,7 @@ export class RelayerHealthService {
     );
   }
 
-  private async existing(relayerId: string): Promise<RelayerEntity> {
+  private async existing(relayerId: string): Promise<RelayerSnapshot> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) throw relayerNotFound(relayerId);
     return relayer;
@@ -217,7 +221,7 @@ export class RelayerHealthService {
   }
 
   private async probe(
-    relayer: RelayerEntity,
+    relayer: RelayerSnapshot,
     networkUrls: readonly RpcUrl[],
     rpc: JsonRpcBatch,
     stop?: AbortSignal,
@@ -230,7 +234,7 @@ export class RelayerHealthService {
   }
 
   private probeWith(
-    relayer: RelayerEntity,
+    relayer: RelayerSnapshot,
     networkUrls: readonly RpcUrl[],
     rpc: JsonRpcBatch,
   ): Promise<ProbeResult> {
@@ -262,7 +266,7 @@ export class RelayerHealthService {
 
   /** When the relayer no longer has what was probed (`basis`), the check is only made due again. */
   private async apply(
-    relayer: RelayerEntity,
+    relayer: RelayerSnapshot,
     lease: string,
     basis: string,
     result: ProbeResult,
@@ -320,7 +324,7 @@ export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
 }
 
 /** A digest of what a check probes, compared when the verdict is applied (docs/reference/hardening.md). */
-function checkBasis(relayer: RelayerEntity, networkUrls: readonly RpcUrl[]): string {
+function checkBasis(relayer: RelayerSnapshot, networkUrls: readonly RpcUrl[]): string {
   const probed = stringifyJson([relayer.customRpcUrls ?? null, relayer.policies ?? null, networkUrls]);
   return createHash('sha256').update(probed).digest('base64url');
 }

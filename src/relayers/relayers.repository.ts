@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { NetworkType } from '../catalogue/catalogue.service';
+import type { NetworkType } from '../catalogue';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-repository';
 import { RelayerEntity } from './relayer.entity';

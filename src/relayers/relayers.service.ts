@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { SignersService } from '../signers/signers.service';
+import { SignersService } from '../signers';
 import {
   PreconditionFailedError,
   ServiceUnavailableError,
@@ -13,7 +13,7 @@ import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { Transactions, type Tx } from '../database/transactions';
-import { NotificationsService } from '../notifications/notifications.service';
+import { NotificationsService } from '../notifications';
 import { RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
 import { changedFields, mergeRelayer, type NewRelayer } from './relayers.validation';
 import {
@@ -26,13 +26,6 @@ import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason } from './relayer.entity';
 import { RelayersRepository } from './relayers.repository';
 import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound } from './relayers.errors';
-
-// For the features that reference this one, and the configuration file's reconciliation (src/config-file).
-export { relayerNotFound } from './relayers.errors';
-export { CreateRelayerDto } from './dto/relayer.dto';
-export { RelayerCreateRules, RelayerPatchRules } from './relayers.validation';
-
-export type { DisabledReason, RelayerEntity } from './relayer.entity';
 
 const MAX_UPDATE_ATTEMPTS = 200;
 

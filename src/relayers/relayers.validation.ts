@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Catalogue, type NetworkType } from '../catalogue/catalogue.service';
+import { Catalogue, type NetworkType } from '../catalogue';
 import { stringifyJson } from '../common/http/json';
 import type { UrlPolicyOptions } from '../common/security/url-policy';
 import { RESOURCE_ID_PATTERN } from '../common/validation/field-rules';
@@ -12,7 +12,7 @@ import {
 import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { SignersService } from '../signers/signers.service';
+import { SignersService } from '../signers';
 import { CreateRelayerDto, UpdateRelayerDto } from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
 import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';

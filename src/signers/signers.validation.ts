@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
+import { isValidSecp256k1PrivateKey } from '../catalogue';
 import { isPlainObject } from '../common/validation/field-rules';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';

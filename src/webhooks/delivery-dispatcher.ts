@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle.service';
 import { Transactions } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
-import { NotificationsService } from '../notifications/notifications.service';
+import { NotificationsService } from '../notifications';
 import { DeliveriesRepository, type AttemptOutcome } from './deliveries.repository';
 import type { DeliveryEntity } from './delivery.entity';
 import { WebhookSender, type AttemptResult } from './webhook-sender';

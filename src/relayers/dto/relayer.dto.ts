@@ -15,7 +15,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.service';
+import { NETWORK_TYPES, type NetworkType } from '../../catalogue';
 import { IsOptionalNewId, IsResourceId } from '../../common/validation/field-rules';
 import { MAX_RPC_URLS, RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-url-list';
 import { policySchema } from '../policies/policy-validation';

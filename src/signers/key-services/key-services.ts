@@ -4,7 +4,7 @@ import { ServiceUnavailableError, ValidationError } from '../../common/errors/do
 import { lazyRequire } from '../../common/modules/lazy-require';
 import { DnsResolver } from '../../common/security/policy-agent';
 import { isPlainObject } from '../../common/validation/field-rules';
-import { addressesOfKey, type SignerAddresses } from '../../catalogue/catalogue.service';
+import { addressesOfKey, type SignerAddresses } from '../../catalogue';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { shownText, type HostedSignerConfig } from './hosted-signer-config';

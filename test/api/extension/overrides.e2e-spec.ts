@@ -16,7 +16,7 @@ import {
   type ProviderOverride,
   type SignerAddresses,
 } from '../../../src';
-import { SecretKey } from '../../../src/catalogue/catalogue.service';
+import { SecretKey } from '../../../src/catalogue';
 import { successBody } from '../../support/envelope';
 import { startTestApp, type Env, type TestApp } from '../../support/test-app';
 import { KEY1, TEST_NETWORKS } from '../../support/test-catalogue';
