@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { encryptKeystoreJson } from 'ethers';
 import * as derivation from './address-derivation';
-import type { Catalogue } from './catalogue.service';
+import type { Catalogue } from './catalogue';
 import { CatalogueConfigError, loadCatalogue, type LoadCatalogueOptions } from './catalogue.loader';
 
 const PLAIN_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';

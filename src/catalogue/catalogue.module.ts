@@ -1,8 +1,8 @@
 import { Injectable, Logger, Module } from '@nestjs/common';
 import path from 'node:path';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
-import { Catalogue } from './catalogue.service';
+import { APP_CONFIG } from '../config/app-config.module';
+import { Catalogue } from './catalogue';
 import { describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
 import { DnsResolver } from '../common/security/policy-agent';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';

@@ -14,4 +14,4 @@ export {
   UnknownSignerError,
   fileSignerKeystore,
   type CatalogueSigner,
-} from './catalogue.service';
+} from './catalogue';

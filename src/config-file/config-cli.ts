@@ -11,7 +11,7 @@ import type { NetworkType, SignerForNetwork } from '../catalogue';
 import type { FileEntry } from '../catalogue/catalogue.module';
 import { SCRYPT_N_RANGE, parseScryptN } from '../common/security/keystore';
 import { DnsResolver } from '../common/security/policy-agent';
-import { bodyProblems, type BodyRules } from '../common/validation/validation.pipe';
+import { bodyProblems, type BodyRules } from '../common/validation/dto-validation.pipe';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { NotificationCreateRules } from '../notifications';

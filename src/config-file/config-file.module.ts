@@ -9,7 +9,7 @@ import { ConfigEntriesRepository } from './config-entries.repository';
 import { ConfigEntryEntity } from './config-entry.entity';
 import { ConfigExportService } from './config-export.service';
 import { ConfigFileController } from './config-file.controller';
-import { ConfigReconciler } from './config-reconciler.service';
+import { ConfigReconciler } from './config-reconciler';
 import { declareResource } from '../common/auth/resources';
 
 // Its resource, permissions and audited type (docs/reference/extension-events.md).

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, PreconditionFailedError } from '../common/errors/domain-errors';
 import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
-import { FieldCipher, isEncrypted } from '../common/security/encryption';
+import { FieldCipher, isEncrypted } from '../common/security/field-cipher';
 import { Transactions } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';

@@ -7,7 +7,7 @@ import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { stringifyJson, withRawIntegers } from '../common/http/json';
 import { RequestDeadline } from '../common/http/request-deadline';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { Transactions } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
 import type { DisabledReason } from '../relayers';
@@ -26,7 +26,7 @@ import {
   type ProbeResult,
 } from './network-probes';
 import { RelayerChecksRepository } from './relayer-checks.repository';
-import { RelayerHealthMetrics } from './relayer-health.metrics';
+import { RelayerHealthMetrics } from './relayer-health-metrics';
 import { JsonRpcBatch } from './json-rpc-batch';
 import { RpcFetch } from './rpc-fetch';
 

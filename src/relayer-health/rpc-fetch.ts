@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-probes';
 import { AnswerTooLargeError, RefusedUrlError } from './relayer-health.errors';
 

@@ -11,7 +11,7 @@ import { entityTag, type IfMatch, type Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { Transactions, type Tx } from '../database/transactions';
 import { NotificationsService } from '../notifications';
 import { RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';

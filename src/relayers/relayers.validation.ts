@@ -9,9 +9,9 @@ import {
   type RpcConfigDto,
   type RpcUrl,
 } from '../common/validation/rpc-url-list';
-import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
+import type { BodyRules, DtoCheck } from '../common/validation/dto-validation.pipe';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { SignersService } from '../signers';
 import { CreateRelayerDto, UpdateRelayerDto } from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';

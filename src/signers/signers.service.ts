@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import type { FieldCipher } from '../common/security/encryption';
+import type { FieldCipher } from '../common/security/field-cipher';
 import { encryptKeystore } from '../common/security/keystore';
 import { Transactions } from '../database/transactions';
 import {

@@ -1,7 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import { Tagged } from '../../../src/common/http/etag';
 import { Page, PageQueryDto } from '../../../src/common/http/page';
-import type { BodyRules } from '../../../src/common/validation/validation.pipe';
+import type { BodyRules } from '../../../src/common/validation/dto-validation.pipe';
 import { CreateRelayerDto, UpdateRelayerDto } from '../../../src/relayers/dto/relayer.dto';
 import { RelayersController } from '../../../src/relayers/relayers.controller';
 import { RelayersService } from '../../../src/relayers';
