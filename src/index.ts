@@ -116,15 +116,15 @@ export { KeyServices } from './signers';
 export { addressesOfPublicKey } from './signers/key-services/key-services';
 export type { SignerAddresses } from './catalogue';
 export {
-  EVM_HEALTH_PROBE,
-  SOLANA_HEALTH_PROBE,
-  STELLAR_HEALTH_PROBE,
+  EVM_HEALTH_CHECK,
+  SOLANA_HEALTH_CHECK,
+  STELLAR_HEALTH_CHECK,
   type DisableReasonCode,
-  type HealthProbe,
-  type HealthProbeTarget,
-  type ProbeLearnt,
-  type ProbeResult,
-  type ProbeTarget,
-} from './relayer-health/network-probes';
+  type HealthCheck,
+  type HealthCheckTarget,
+  type CheckLearnt,
+  type CheckResult,
+  type CheckTarget,
+} from './relayer-health/network-checks';
 export { WebhookSender, type AttemptResult } from './webhooks/webhook-sender';
 export { ConfigFileLoader, type ConfigFile, type FileEntry } from './catalogue/catalogue.module';

@@ -12,7 +12,7 @@ import { RelayerHealthController } from './relayer-health.controller';
 import { RelayerHealthMetrics } from './relayer-health-metrics';
 import { RelayerHealthService } from './relayer-health.service';
 import { RpcFetch } from './rpc-fetch';
-import { HEALTH_PROBES } from './network-probes';
+import { HEALTH_CHECKS } from './network-checks';
 
 @Module({
   imports: [
@@ -30,7 +30,7 @@ import { HEALTH_PROBES } from './network-probes';
     RelayerHealthMetrics,
     RelayerHealthScheduler,
     RpcFetch,
-    ...HEALTH_PROBES,
+    ...HEALTH_CHECKS,
   ],
   exports: [RelayerHealthService],
 })

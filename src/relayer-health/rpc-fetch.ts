@@ -3,7 +3,7 @@ import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/s
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
-import { excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-probes';
+import { excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-checks';
 import { AnswerTooLargeError, RefusedUrlError } from './relayer-health.errors';
 
 /** docs/reference/relayer-health.md#1-the-checks; answers are read here, so that no client reads more. */

@@ -2,7 +2,7 @@ import { Wallet } from 'ethers';
 import {
   Catalogue,
   ConfigFileLoader,
-  EVM_HEALTH_PROBE,
+  EVM_HEALTH_CHECK,
   KeyServices,
   RelayersService,
   UnknownOverrideError,
@@ -10,8 +10,8 @@ import {
   addressesOfPublicKey,
   type AttemptResult,
   type ConfigFile,
-  type HealthProbe,
-  type HealthProbeTarget,
+  type HealthCheck,
+  type HealthCheckTarget,
   type HostedSignerConfig,
   type ProviderOverride,
   type SignerAddresses,
@@ -110,10 +110,10 @@ describe('replaceable part: KeyServices', () => {
   });
 });
 
-describe('replaceable part: EVM_HEALTH_PROBE', () => {
-  const targets: HealthProbeTarget[] = [];
-  const fakeProbe: HealthProbe = {
-    probe: (target) => {
+describe('replaceable part: EVM_HEALTH_CHECK', () => {
+  const targets: HealthCheckTarget[] = [];
+  const fakeCheck: HealthCheck = {
+    check: (target) => {
       targets.push(target);
       return Promise.resolve({
         ok: false,
@@ -124,7 +124,7 @@ describe('replaceable part: EVM_HEALTH_PROBE', () => {
       });
     },
   };
-  const app = appWith(() => [{ provide: EVM_HEALTH_PROBE, useValue: fakeProbe }], {
+  const app = appWith(() => [{ provide: EVM_HEALTH_CHECK, useValue: fakeCheck }], {
     RELAYER_HEALTH_CHECKS: 'true',
     RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '3600',
     RELAYER_HEALTH_RETRY_SECONDS: '3600',
