@@ -3,6 +3,8 @@ import {
   Catalogue,
   ConfigFileLoader,
   EVM_HEALTH_CHECK,
+  SOLANA_HEALTH_CHECK,
+  STELLAR_HEALTH_CHECK,
   KeyServices,
   RelayersService,
   UnknownOverrideError,
@@ -310,5 +312,88 @@ describe('replaceable part: ConfigFileLoader', () => {
       signer: { evm: KEY1.evm, solana: KEY1.solana, stellar: KEY1.stellar },
       relayers: [['from-the-loader', 'replaced-net', KEY1.evm]],
     });
+  });
+});
+
+describe('replaceable parts: SOLANA_HEALTH_CHECK and STELLAR_HEALTH_CHECK', () => {
+  const probed: Array<[string, string, string | null]> = [];
+  const solanaCheck: HealthCheck = {
+    check: (target) => {
+      probed.push(['solana', target.relayerId, target.passphrase]);
+      return Promise.resolve({ ok: true, balance: 1_000_000n });
+    },
+  };
+  const stellarCheck: HealthCheck = {
+    check: (target) => {
+      probed.push(['stellar', target.relayerId, target.passphrase]);
+      return Promise.resolve({
+        ok: false,
+        reason: 'SequenceSyncFailed',
+        details: 'the fake Stellar probe found no account',
+      });
+    },
+  };
+  const app = appWith(
+    () => [
+      { provide: SOLANA_HEALTH_CHECK, useValue: solanaCheck },
+      { provide: STELLAR_HEALTH_CHECK, useValue: stellarCheck },
+    ],
+    {
+      RELAYER_HEALTH_CHECKS: 'true',
+      RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '3600',
+      RELAYER_HEALTH_RETRY_SECONDS: '3600',
+    },
+  );
+
+  it('POST /relayers/{id}/check of a Solana and of a Stellar relayer gives the verdicts of the replacements', async () => {
+    const solana = relayerBody('solana', { name: 'solana, probed by the fake' });
+    const stellar = relayerBody('stellar', { name: 'stellar, probed by the fake' });
+    await app().post('/api/v1/relayers', solana).expect(201);
+    await app().post('/api/v1/relayers', stellar).expect(201);
+    const solanaCheck = await app().post(`/api/v1/relayers/${solana.id}/check`);
+    const stellarCheck = await app().post(`/api/v1/relayers/${stellar.id}/check`);
+    expect({ status: solanaCheck.status, body: solanaCheck.body as unknown }).toEqual({
+      status: 200,
+      body: successBody({
+        network_type: 'solana',
+        balance: '1000000',
+        paused: false,
+        system_disabled: false,
+        pending_transactions_count: 0,
+        last_confirmed_transaction_timestamp: null,
+        checked_at: ISO,
+      }),
+    });
+    expect({ status: stellarCheck.status, body: stellarCheck.body as unknown }).toEqual({
+      status: 200,
+      body: successBody({
+        network_type: 'stellar',
+        balance: '0',
+        sequence_number: '0',
+        paused: false,
+        system_disabled: true,
+        pending_transactions_count: 0,
+        last_confirmed_transaction_timestamp: null,
+        checked_at: ISO,
+      }),
+    });
+    const reasons = await Promise.all(
+      [solana.id, stellar.id].map(
+        async (id) =>
+          ((await app().get(`/api/v1/relayers/${id}`).expect(200)).body.data as Record<string, unknown>)
+            .disabled_reason,
+      ),
+    );
+    expect(reasons).toEqual([
+      null,
+      { type: 'SequenceSyncFailed', details: 'the fake Stellar probe found no account' },
+    ]);
+    const stellarNetwork = TEST_NETWORKS.find((n) => n.network === stellar.network) as { passphrase: string };
+    expect(new Set(probed.map((p) => JSON.stringify(p)))).toEqual(
+      new Set([
+        JSON.stringify(['solana', solana.id, null]),
+        JSON.stringify(['stellar', stellar.id, stellarNetwork.passphrase]),
+      ]),
+    );
   });
 });
