@@ -25,7 +25,7 @@ import {
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason } from './relayer.entity';
 import { RelayersRepository } from './relayers.repository';
-import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound } from './relayers.errors';
+import { relayerNotFound, duplicateRelayer, unknownSigner, unknownNotification } from './relayers.errors';
 
 const MAX_UPDATE_ATTEMPTS = 200;
 
@@ -70,10 +70,10 @@ export class RelayersService {
       async (tx) => {
         // A signer deleted since it was read above: the same answer as if it had never been.
         if (!(await this.signers.holdForUse(tx.manager, dto.signer_id))) {
-          throw new ValidationError(signerNotFound(dto.signer_id));
+          throw new ValidationError(unknownSigner(dto.signer_id));
         }
         const refusal = await this.relayers.insert(tx.manager, entity);
-        if (refusal === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
+        if (refusal === 'missing_notification') throw unknownNotification(String(dto.notification_id));
         // Which rule it broke is read after the transaction: reading through the pool while this
         // transaction holds a connection could wait forever once every connection does the same.
         if (refusal === 'duplicate') return true;
@@ -144,7 +144,7 @@ export class RelayersService {
         },
         { rollback: options.dryRun },
       );
-      if (outcome === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
+      if (outcome === 'missing_notification') throw unknownNotification(String(dto.notification_id));
       if (outcome === 'written') return updated;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     }
@@ -261,6 +261,6 @@ export class RelayersService {
   }
 
   private async assertNotificationExists(notificationId: string): Promise<void> {
-    if (!(await this.notifications.exists(notificationId))) throw notificationNotFound(notificationId);
+    if (!(await this.notifications.exists(notificationId))) throw unknownNotification(notificationId);
   }
 }

@@ -18,7 +18,7 @@ import { mergePolicies, validatePolicies, type Policies } from './policies/polic
 import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';
 import type { RelayerEntity } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
-import { signerCannotSign, signerNotFound } from './relayers.errors';
+import { signerCannotSign, unknownSigner } from './relayers.errors';
 
 /** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
 export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {
@@ -58,7 +58,7 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
     let address = '';
     if (!failed.has('signer_id')) {
       const signer = await this.signers.addressFor(dto.signer_id, type ?? 'evm');
-      if (signer.kind === 'unknown') problems.push(signerNotFound(dto.signer_id));
+      if (signer.kind === 'unknown') problems.push(unknownSigner(dto.signer_id));
       else if (type !== null && signer.kind === 'unsuitable') {
         problems.push(signerCannotSign(dto.signer_id, type, signer.signsFor));
       } else if (signer.kind === 'found') address = signer.address;
