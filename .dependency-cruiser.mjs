@@ -43,6 +43,15 @@ export default {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'no-circular-features',
+      comment:
+        'no feature folder reaches itself through other folders (src/common keeps its own helpers apart)',
+      severity: 'error',
+      scope: 'folder',
+      from: { pathNot: '^src/common/' },
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -10,7 +10,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
-import { CatalogueModule } from './catalogue/catalogue.module';
+import { CatalogueModule } from './config-file/catalogue.module';
 import { ConfigFileModule } from './config-file/config-file.module';
 import { NetworksModule } from './networks/networks.module';
 import { SignersModule } from './signers/signers.module';

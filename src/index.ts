@@ -46,7 +46,7 @@ export { SignersModule } from './signers/signers.module';
 export { SignersService } from './signers';
 export { NetworksModule } from './networks/networks.module';
 export { NetworksService } from './networks';
-export { CatalogueModule } from './catalogue/catalogue.module';
+export { CatalogueModule } from './config-file/catalogue.module';
 export { Catalogue } from './catalogue';
 export { DatabaseModule } from './database/database.module';
 
@@ -127,4 +127,4 @@ export {
   type CheckTarget,
 } from './relayer-health/network-checks';
 export { WebhookSender, type AttemptResult } from './webhooks/webhook-sender';
-export { ConfigFileLoader, type ConfigFile, type FileEntry } from './catalogue/catalogue.module';
+export { ConfigFileLoader, type ConfigFile, type FileEntry } from './config-file/config-file-loader';

@@ -3,11 +3,13 @@ export * from './catalogue.types';
 export {
   addressesOfKey,
   deriveAddress,
+  evmAddress,
   evmAddressOfPoint,
   isValidSecp256k1PrivateKey,
   stellarAddressOfPublicKey,
   toChecksumAddress,
 } from './address-derivation';
+export { KEY_LENGTH_BYTES } from './address-derivation';
 export {
   Catalogue,
   SecretKey,

@@ -1,14 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import {
-  CatalogueConfigError,
-  describeContent,
-  readConfigFile,
-  type ConfigFile,
-} from '../catalogue/catalogue.module';
+import { CatalogueConfigError, describeContent, readConfigFile, type ConfigFile } from './config-file-loader';
 import type { NetworkType, SignerForNetwork } from '../catalogue';
-import type { FileEntry } from '../catalogue/catalogue.module';
+import type { FileEntry } from './config-file-loader';
 import { SCRYPT_N_RANGE, parseScryptN } from '../common/security/keystore';
 import { DnsResolver } from '../common/security/policy-agent';
 import { bodyProblems, type BodyRules } from '../common/validation/dto-validation.pipe';

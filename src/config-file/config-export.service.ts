@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
+import { CONFIG_FILE_CONTENT, type ConfigFile } from './config-file-loader';
 import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page';
 import { maskUrl } from '../common/security/url-masking';
 import { RPC_WEIGHT } from '../common/validation/field-rules';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../catalogue/catalogue.module';
+import { CatalogueModule } from './catalogue.module';
 import { NetworksModule } from '../networks/networks.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RelayersModule } from '../relayers/relayers.module';

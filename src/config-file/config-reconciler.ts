@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import path from 'node:path';
-import { CatalogueConfigError, CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
+import { CatalogueConfigError, CONFIG_FILE_CONTENT, type ConfigFile } from './config-file-loader';
 import { ValidationError } from '../common/errors/domain-errors';
 import { RequestContext } from '../common/http/request-context';
 import { validateBody } from '../common/validation/dto-validation.pipe';

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../catalogue/catalogue.module';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { NetworksModule } from '../networks/networks.module';
@@ -17,7 +16,6 @@ import { HEALTH_CHECKS } from './network-checks';
 @Module({
   imports: [
     TypeOrmModule.forFeature([RelayerCheckEntity]),
-    CatalogueModule,
     NetworksModule,
     MetricsModule,
     OutboundHttpModule,

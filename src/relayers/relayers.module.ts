@@ -1,6 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../catalogue/catalogue.module';
 import { SignersModule } from '../signers/signers.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { NotificationsService } from '../notifications';
@@ -16,7 +15,7 @@ import { declareResource } from '../common/auth/resources';
 declareResource({ name: 'relayer', permissions: ['relayers:read', 'relayers:write'], audited: true });
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, SignersModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature([RelayerEntity]), SignersModule, NotificationsModule],
   controllers: [RelayersController],
   providers: [RelayersRepository, RelayersService, RelayerCreateRules, RelayerPatchRules],
   exports: [RelayersService, RelayerCreateRules, RelayerPatchRules],

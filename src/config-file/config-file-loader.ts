@@ -1,15 +1,11 @@
-import { Injectable, Logger, Module } from '@nestjs/common';
-import path from 'node:path';
+import { Injectable, Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/app-config.module';
-import { Catalogue } from './catalogue';
-import { describeContent, loadConfigFile, type ConfigFile } from './catalogue.loader';
+import { loadConfigFile, type ConfigFile } from './load-config-file';
 import { DnsResolver } from '../common/security/policy-agent';
-import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { FileHostedSigners, KeyServices } from '../signers';
 
-export { CatalogueConfigError, describeContent, type ConfigFile } from './catalogue.loader';
-export type { FileEntry } from './catalogue.loader';
+export { CatalogueConfigError, describeContent, type ConfigFile } from './load-config-file';
+export type { FileEntry } from './load-config-file';
 
 /**
  * The file as a start reads it, its hosted signers resolved by the signers feature; `hostedSigners`:
@@ -43,31 +39,3 @@ export class ConfigFileLoader {
 
 /** Its relayers and notifications are reconciled by src/config-file. */
 export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');
-
-/** CONFIG_FILE, else CONFIG_DIR/CONFIG_FILE_NAME: loaded and validated once at start. */
-@Module({
-  imports: [OutboundHttpModule],
-  providers: [
-    KeyServices,
-    ConfigFileLoader,
-    {
-      provide: CONFIG_FILE_CONTENT,
-      inject: [APP_CONFIG, ConfigFileLoader],
-      useFactory: async (config: AppConfig, loader: ConfigFileLoader): Promise<ConfigFile> => {
-        const logger = new Logger('Catalogue');
-        const content = await loader.load(config);
-        logger.log(`${path.basename(content.file)}: ${describeContent(content)}`);
-        const plugins = content.plugins?.length ?? 0;
-        if (plugins > 0) logger.warn(`the file names ${plugins} plugins: this service does not run plugins`);
-        return content;
-      },
-    },
-    {
-      provide: Catalogue,
-      inject: [CONFIG_FILE_CONTENT],
-      useFactory: (content: ConfigFile) => content.catalogue,
-    },
-  ],
-  exports: [Catalogue, CONFIG_FILE_CONTENT, KeyServices],
-})
-export class CatalogueModule {}
