@@ -96,7 +96,8 @@ export { IfMatch, IfMatchHeader, Tagged, entityTag } from './common/http/etag';
 export { MAX_PER_PAGE, Page, PageQueryDto } from './common/http/page';
 export type { UrlPolicyConfig } from './config/app-config';
 export type { NetworkType, SignerForNetwork, SignerSummary } from './catalogue/catalogue.types';
-export { RpcConfigResponse, type RpcUrl } from './common/validation/rpc-url-list';
+export { RpcConfigResponse } from './common/validation/rpc-config.dto';
+export type { RpcUrl } from './common/validation/rpc-url-list';
 export { NetworkResponse, UpdateNetworkDto } from './networks/dto/network.dto';
 export { SignerAddressesResponse, SignerResponse } from './signers/dto/signer.dto';
 export type { NewSigner } from './signers/signers.validation';
@@ -104,7 +105,7 @@ export { CreateNotificationDto, UpdateNotificationDto } from './notifications/dt
 export { CreateRelayerDto, UpdateRelayerDto } from './relayers/dto/relayer.dto';
 export type { NewRelayer } from './relayers/relayers.validation';
 export type { CatalogueNetwork, HostedSignerView } from './catalogue/catalogue.types';
-export { RpcConfigDto } from './common/validation/rpc-url-list';
+export { RpcConfigDto } from './common/validation/rpc-config.dto';
 export type { Policies, PolicyValue } from './relayers/policies/policy-validation';
 export type { HostedSignerConfig, ShownConfig } from './signers/key-services/hosted-signer-config';
 export type { ReferenceUsers } from './common/references/reference-registry';

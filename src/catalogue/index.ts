@@ -3,7 +3,6 @@ export * from './catalogue.types';
 export {
   addressesOfKey,
   deriveAddress,
-  evmAddress,
   evmAddressOfPoint,
   isValidSecp256k1PrivateKey,
   stellarAddressOfPublicKey,

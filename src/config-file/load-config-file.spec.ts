@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { encryptKeystoreJson } from 'ethers';
-import * as derivation from '../catalogue';
+import * as derivation from '../catalogue/address-derivation';
 import type { Catalogue } from '../catalogue';
 import { CatalogueConfigError, loadCatalogue, type LoadCatalogueOptions } from './load-config-file';
 

@@ -3,12 +3,8 @@ import { Catalogue, type NetworkType } from '../catalogue';
 import { stringifyJson } from '../common/http/json';
 import type { UrlPolicyOptions } from '../common/security/url-policy';
 import { RESOURCE_ID_PATTERN } from '../common/validation/field-rules';
-import {
-  MAX_RPC_URLS,
-  resolveRpcUrlList,
-  type RpcConfigDto,
-  type RpcUrl,
-} from '../common/validation/rpc-url-list';
+import { MAX_RPC_URLS, resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
+import type { RpcConfigDto } from '../common/validation/rpc-config.dto';
 import type { BodyRules, DtoCheck } from '../common/validation/dto-validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
