@@ -19,16 +19,39 @@ export default {
       to: { path: '^src/', pathNot: '^src/config/' },
     },
     {
-      name: 'features-meet-through-module-service-events',
+      name: 'features-meet-through-their-faces',
       comment:
-        'a feature may import another feature only through its module, its service and its events file ' +
-        '(docs/architecture.md): the rest of a feature folder is its own',
+        'a feature may import another feature only through its public face (index.ts), its module and its ' +
+        'events file (docs/architecture.md): the rest of a feature folder is its own',
       severity: 'error',
-      from: { path: '^src/([^/]+)/', pathNot: '^src/(common|config|database)/' },
+      // A unit test may reach inside the feature it needs (e.g. to spy on a module's function).
+      from: { path: '^src/([^/]+)/', pathNot: ['^src/(common|config|database)/', '[.]spec[.]ts$'] },
       to: {
         path: '^src/([^/]+)/',
-        pathNot: ['^src/$1/', '^src/(common|config|database)/', '[.](module|service)[.]ts$', '-events[.]ts$'],
+        pathNot: [
+          '^src/$1/',
+          '^src/(common|config|database)/',
+          '^src/[^/]+/index[.]ts$',
+          '[.]module[.]ts$',
+          '-events[.]ts$',
+        ],
       },
+    },
+    {
+      name: 'no-circular',
+      comment: 'no file reaches itself through its imports (type-only imports included)',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-circular-features',
+      comment:
+        'no feature folder reaches itself through other folders (src/common keeps its own helpers apart)',
+      severity: 'error',
+      scope: 'folder',
+      from: { pathNot: '^src/common/' },
+      to: { circular: true },
     },
   ],
   options: {

@@ -3,7 +3,7 @@
 import { DEFAULT_DATABASE_URL } from './src/config/app-config';
 import { parseDatabaseUrl } from './src/config/database-url';
 import { buildDataSourceOptions, ENTITY_FILES } from './src/database/data-source-options';
-import { ServiceDataSource } from './src/database/document-column';
+import { ServiceDataSource } from './src/database/service-data-source';
 
 export default new ServiceDataSource(
   buildDataSourceOptions(parseDatabaseUrl(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL), {

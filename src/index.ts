@@ -39,15 +39,15 @@ export type { EntityClass, MigrationClass } from './database/data-source-options
 
 // Feature modules and the services they export
 export { RelayersModule } from './relayers/relayers.module';
-export { RelayersService } from './relayers/relayers.service';
+export { RelayersService } from './relayers';
 export { NotificationsModule } from './notifications/notifications.module';
-export { NotificationsService } from './notifications/notifications.service';
+export { NotificationsService } from './notifications';
 export { SignersModule } from './signers/signers.module';
-export { SignersService } from './signers/signers.service';
+export { SignersService } from './signers';
 export { NetworksModule } from './networks/networks.module';
-export { NetworksService } from './networks/networks.service';
-export { CatalogueModule } from './catalogue/catalogue.module';
-export { Catalogue } from './catalogue/catalogue.service';
+export { NetworksService } from './networks';
+export { CatalogueModule } from './config-file/catalogue.module';
+export { Catalogue } from './catalogue';
 export { DatabaseModule } from './database/database.module';
 
 // Change events, and writing in the transaction of a change
@@ -96,7 +96,8 @@ export { IfMatch, IfMatchHeader, Tagged, entityTag } from './common/http/etag';
 export { MAX_PER_PAGE, Page, PageQueryDto } from './common/http/page';
 export type { UrlPolicyConfig } from './config/app-config';
 export type { NetworkType, SignerForNetwork, SignerSummary } from './catalogue/catalogue.types';
-export { RpcConfigResponse, type RpcUrl } from './common/validation/rpc-url-list';
+export { RpcConfigResponse } from './common/validation/rpc-config.dto';
+export type { RpcUrl } from './common/validation/rpc-url-list';
 export { NetworkResponse, UpdateNetworkDto } from './networks/dto/network.dto';
 export { SignerAddressesResponse, SignerResponse } from './signers/dto/signer.dto';
 export type { NewSigner } from './signers/signers.validation';
@@ -104,7 +105,7 @@ export { CreateNotificationDto, UpdateNotificationDto } from './notifications/dt
 export { CreateRelayerDto, UpdateRelayerDto } from './relayers/dto/relayer.dto';
 export type { NewRelayer } from './relayers/relayers.validation';
 export type { CatalogueNetwork, HostedSignerView } from './catalogue/catalogue.types';
-export { RpcConfigDto } from './common/validation/rpc-url-list';
+export { RpcConfigDto } from './common/validation/rpc-config.dto';
 export type { Policies, PolicyValue } from './relayers/policies/policy-validation';
 export type { HostedSignerConfig, ShownConfig } from './signers/key-services/hosted-signer-config';
 export type { ReferenceUsers } from './common/references/reference-registry';
@@ -112,19 +113,19 @@ export type { ReferenceUsers } from './common/references/reference-registry';
 // Replaceable parts: `createApp(config, { overrides: [{ provide, useClass | useValue | useFactory }] })`
 // (docs/reference/extension-events.md#3-replaceable-parts)
 export { UnknownOverrideError, type ProviderOverride } from './common/modules/provider-overrides';
-export { KeyServices } from './signers/signers.service';
+export { KeyServices } from './signers';
 export { addressesOfPublicKey } from './signers/key-services/key-services';
-export type { SignerAddresses } from './catalogue/catalogue.service';
+export type { SignerAddresses } from './catalogue';
 export {
-  EVM_HEALTH_PROBE,
-  SOLANA_HEALTH_PROBE,
-  STELLAR_HEALTH_PROBE,
+  EVM_HEALTH_CHECK,
+  SOLANA_HEALTH_CHECK,
+  STELLAR_HEALTH_CHECK,
   type DisableReasonCode,
-  type HealthProbe,
-  type HealthProbeTarget,
-  type ProbeLearnt,
-  type ProbeResult,
-  type ProbeTarget,
-} from './relayer-health/network-probes';
+  type HealthCheck,
+  type HealthCheckTarget,
+  type CheckLearnt,
+  type CheckResult,
+  type CheckTarget,
+} from './relayer-health/network-checks';
 export { WebhookSender, type AttemptResult } from './webhooks/webhook-sender';
-export { ConfigFileLoader, type ConfigFile, type FileEntry } from './catalogue/catalogue.module';
+export { ConfigFileLoader, type ConfigFile, type FileEntry } from './config-file/config-file-loader';

@@ -56,12 +56,12 @@ const fromService = createRequire(path.join(serviceSrc, 'main.js'));
 const { ApiKeyVerifier } = fromService('./common/auth/api-key-verifier');
 const { IS_PUBLIC, Public } = fromService('./common/auth/public.decorator');
 const { ApiKeyThrottlerGuard } = fromService('./common/rate-limit/api-key-throttler.guard');
-const { FixedWindowThrottlerStorage } = fromService('./common/rate-limit/fixed-window-storage');
+const { FixedWindowThrottlerStorage } = fromService('./common/rate-limit/fixed-window-throttler-storage');
 const { EnvelopeInterceptor } = fromService('./common/http/envelope.interceptor');
 const { Page } = fromService('./common/http/page');
 const { RawResponse } = fromService('./common/http/raw-response.decorator');
 const { LoggingModule } = fromService('./common/logging/logging.module');
-const { AppConfigModule } = fromService('./config/config.module');
+const { AppConfigModule } = fromService('./config/app-config.module');
 const { answerLiveness, LIVENESS_PATH } = fromService('./health/liveness');
 // nestjs-pino ships CommonJS and ESM builds: its Logger must be the one the LoggingModule registered.
 const { Logger } = fromService('nestjs-pino');

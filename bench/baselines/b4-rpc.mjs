@@ -1,6 +1,6 @@
 // B4: the floor of a health round. A bare Node script (no framework, no database, no RPC client
 // library) that makes, for every relayer address, the JSON-RPC calls of the service's EVM check
-// (src/relayer-health/network-probes.ts, probeEvm: eth_chainId, eth_getTransactionCount(address,
+// (src/relayer-health/network-checks.ts, checkEvm: eth_chainId, eth_getTransactionCount(address,
 // 'pending'), eth_getBalance(address, 'latest')) and the same verdict (the chain id, a nonce, a
 // balance of at least min_balance), batched as far as JSON-RPC allows: batch arrays POSTed with
 // fetch, the three calls of BATCH_CALLS / 3 relayers in each, IN_FLIGHT POSTs at once. It times the
@@ -58,7 +58,7 @@ function batchBody(slice) {
 const hexInteger = (answer) =>
   typeof answer?.result === 'string' && /^0x[0-9a-f]+$/i.test(answer.result) ? BigInt(answer.result) : null;
 
-/** The service's verdict (probeEvm, in order): the reason a check fails, or null when it passes. */
+/** The service's verdict (checkEvm, in order): the reason a check fails, or null when it passes. */
 function verdict(chain, nonce, balance) {
   if (hexInteger(chain) !== BigInt(chainId)) return 'RpcValidationFailed';
   if (hexInteger(nonce) === null) return 'NonceSyncFailed';

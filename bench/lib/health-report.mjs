@@ -7,7 +7,7 @@ const int = (x) =>
 const ms = (x) => (x === null || x === undefined ? '–' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const dec = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
 const TITLES = { sqlite: 'SQLite', mysql: 'MySQL' };
-/** What runs without them in their results recorded (src/relayer-health/health-scheduler.ts, rpc-fetch.ts). */
+/** What runs without them in their results recorded (src/relayer-health/relayer-health-scheduler.ts, rpc-fetch.ts). */
 /** What results saved before the scheduler recorded its constants ran with (checks one by one). */
 const SCHEDULER = { batch: 50, concurrency: 16, idlePollMs: 1000, rpcCallsPerCheck: 3, agentConnections: 8 };
 /** B4's batching (bench/lib/b4.mjs), for runs without B4. */
@@ -212,7 +212,7 @@ const atOnce = (s) => (s.batchesAtOnce === 1 ? 'one batch at a time' : `${s.batc
 function boundLines(s) {
   if (s.batchesAtOnce !== undefined) {
     return [
-      `What bounds a round: the scheduler (src/relayer-health/health-scheduler.ts) takes ${s.batch} due rows at a time, ` +
+      `What bounds a round: the scheduler (src/relayer-health/relayer-health-scheduler.ts) takes ${s.batch} due rows at a time, ` +
         `${atOnce(s)}. A batch claims its rows with one \`UPDATE\`, reads their relayers and the networks' ` +
         `RPC lists once, and sends the calls to one endpoint as JSON-RPC batches: \`eth_chainId\` once, then every relayer's ` +
         '`eth_getTransactionCount(pending)` in one request, then every `eth_getBalance` in another, ' +
@@ -226,7 +226,7 @@ function boundLines(s) {
     ];
   }
   return [
-    `What bounds a round: the scheduler (src/relayer-health/health-scheduler.ts) takes ${s.batch} due rows at a time and runs ` +
+    `What bounds a round: the scheduler (src/relayer-health/relayer-health-scheduler.ts) takes ${s.batch} due rows at a time and runs ` +
       `at most ${s.concurrency} checks at once; each check claims its row (an \`UPDATE\`, committed on its own), reads the relayer, ` +
       `makes ${s.rpcCallsPerCheck} RPC calls one after the other (\`eth_chainId\`, \`eth_getTransactionCount(pending)\`, ` +
       '`eth_getBalance`, through viem and the URL-policy agent) and applies the verdict in a transaction (reads the check and ' +

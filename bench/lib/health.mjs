@@ -75,7 +75,7 @@ const FUNDING = 10n ** 18n; // 1 ETH each
 export const NOT_DUE = '2999-01-01 00:00:00.000';
 /** A day: after its one round, no relayer is due again while the bench runs (nor retried). */
 const ONE_DAY_S = '86400';
-/** The scheduler's constants (src/relayer-health/health-scheduler.ts), shown beside the numbers. */
+/** The scheduler's constants (src/relayer-health/relayer-health-scheduler.ts), shown beside the numbers. */
 const SCHEDULER = {
   batch: 100,
   batchesAtOnce: 1,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, type EntityManager } from 'typeorm';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { ApiKeyEntity } from './api-key.entity';
 
 /** Far below SQLite's and MySQL's limits on the parameters of one statement. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan } from 'typeorm';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { AuditEventEntity } from './audit-event.entity';
 import type { AuditQueryDto } from './dto/audit.dto';
 

@@ -1,22 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import {
-  CatalogueConfigError,
-  describeContent,
-  readConfigFile,
-  type ConfigFile,
-} from '../catalogue/catalogue.module';
-import type { NetworkType, SignerForNetwork } from '../catalogue/catalogue.service';
-import type { FileEntry } from '../catalogue/catalogue.module';
+import { CatalogueConfigError, describeContent, readConfigFile, type ConfigFile } from './config-file-loader';
+import type { NetworkType, SignerForNetwork } from '../catalogue';
+import type { FileEntry } from './config-file-loader';
 import { SCRYPT_N_RANGE, parseScryptN } from '../common/security/keystore';
 import { DnsResolver } from '../common/security/policy-agent';
-import { bodyProblems, type BodyRules } from '../common/validation/validation.pipe';
+import { bodyProblems, type BodyRules } from '../common/validation/dto-validation.pipe';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from '../database/data-source-options';
-import { NotificationCreateRules } from '../notifications/notifications.service';
-import { RelayerCreateRules } from '../relayers/relayers.service';
-import { FileHostedSigners, KeyServices } from '../signers/signers.service';
+import { NotificationCreateRules } from '../notifications';
+import { RelayerCreateRules } from '../relayers';
+import { FileHostedSigners, KeyServices } from '../signers';
 import { exportToDirectory } from './config-export-dir';
 import { describePlan, planChanges, underEntry, type FieldDigests, type StoredState } from './config-plan';
 

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import { loadConfig } from '../config/app-config';
-import { signerKeystore } from '../signers/signers.service';
+import { signerKeystore } from '../signers';
 import { ConfigExportService, type ExportedConfig } from './config-export.service';
 import { EnvNames } from './env-names';
 

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
+import { CONFIG_FILE_CONTENT, type ConfigFile } from './config-file-loader';
 import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page';
 import { maskUrl } from '../common/security/url-masking';
 import { RPC_WEIGHT } from '../common/validation/field-rules';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
-import { NetworksService } from '../networks/networks.service';
-import { NotificationsService } from '../notifications/notifications.service';
-import { RelayersService } from '../relayers/relayers.service';
-import { isHostedSignerType, secretFields, SignersService } from '../signers/signers.service';
+import { NetworksService } from '../networks';
+import { NotificationsService } from '../notifications';
+import { RelayersService } from '../relayers';
+import { isHostedSignerType, secretFields, SignersService } from '../signers';
 import { EnvNames } from './env-names';
 
 type Json = Record<string, unknown>;

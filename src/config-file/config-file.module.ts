@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../catalogue/catalogue.module';
+import { CatalogueModule } from './catalogue.module';
 import { NetworksModule } from '../networks/networks.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RelayersModule } from '../relayers/relayers.module';
@@ -9,7 +9,7 @@ import { ConfigEntriesRepository } from './config-entries.repository';
 import { ConfigEntryEntity } from './config-entry.entity';
 import { ConfigExportService } from './config-export.service';
 import { ConfigFileController } from './config-file.controller';
-import { ConfigReconciler } from './config-reconciler.service';
+import { ConfigReconciler } from './config-reconciler';
 import { declareResource } from '../common/auth/resources';
 
 // Its resource, permissions and audited type (docs/reference/extension-events.md).

@@ -1,4 +1,4 @@
-import type { ConfigFile } from '../catalogue/catalogue.module';
+import type { ConfigFile } from './config-file-loader';
 import { digestOf, fieldDigestsOf, planChanges, underEntry, type AppliedEntry } from './config-plan';
 
 const APPLIED = {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { CatalogueConfigError, type ConfigFile } from '../catalogue/catalogue.module';
+import { CatalogueConfigError, type ConfigFile } from './config-file-loader';
 import { stringifyJson } from '../common/http/json';
 
 export type EntryKind = 'relayer' | 'notification';

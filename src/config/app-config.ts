@@ -6,9 +6,6 @@ import { databaseUrl } from './database-url';
 import { parseHostList } from './host-list';
 import { SHIPPED_CONFIG_FILE } from './package-root';
 
-export type DatabaseConfig =
-  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly url: string };
-
 export interface UrlPolicyConfig {
   readonly allowedHosts: string[];
   readonly blockPrivateIps: boolean;

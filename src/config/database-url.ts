@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { DatabaseConfig } from './app-config';
+
+export type DatabaseConfig =
+  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly url: string };
 
 /** DATABASE_URL's rule: the messages follow the variable's name and never show the value (it may hold a password). */
 export const databaseUrl = z.string().transform((value, ctx): DatabaseConfig => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions, EntitySchema, MigrationInterface } from 'typeorm';
-import type { DatabaseConfig } from '../config/app-config';
+import type { DatabaseConfig } from '../config/database-url';
 import { SqliteReadGateSubscriber } from './sqlite-read-gate';
 
 /** An entity class (decorated with `@Entity`). */

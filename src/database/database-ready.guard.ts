@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ServiceUnavailableError } from '../common/errors/domain-errors';
-import { DatabaseLifecycle } from './database-lifecycle.service';
+import { DatabaseLifecycle } from './database-lifecycle';
 
 const DATABASE_OPTIONAL = 'database:optional';
 

@@ -1,8 +1,4 @@
-import { Column, DataSource, type ColumnOptions, type DataSourceOptions } from 'typeorm';
-import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
-import type { DatabaseDialect } from './dialects/database-dialect';
-import { MysqlDialect } from './dialects/mysql.dialect';
-import { SqliteDialect } from './dialects/sqlite.dialect';
+import { Column, type ColumnOptions } from 'typeorm';
 
 const documentColumns = new WeakMap<object, Set<string>>();
 
@@ -22,30 +18,7 @@ export function DocumentColumn(
   };
 }
 
-/** The application's and the CLI's data source: its dialect is chosen once, by its driver. */
-export class ServiceDataSource extends DataSource {
-  readonly dialect: DatabaseDialect;
-
-  constructor(options: DataSourceOptions) {
-    super(options);
-    this.dialect = this.driver instanceof MysqlDriver ? new MysqlDialect(this) : new SqliteDialect(this);
-  }
-
-  protected override async buildMetadatas(): Promise<void> {
-    await super.buildMetadatas();
-    for (const entity of this.entityMetadatas) {
-      for (const column of entity.columns) {
-        const target = column.target;
-        if (typeof target === 'function' && documentColumns.get(target)?.has(column.propertyName)) {
-          column.type = this.dialect.documentType;
-        }
-      }
-    }
-  }
-}
-
-/** Also what migrations ask for their database's column types. */
-export function dialectOf(dataSource: DataSource): DatabaseDialect {
-  if (!(dataSource instanceof ServiceDataSource)) throw new Error('not the service data source');
-  return dataSource.dialect;
+/** Whether `property` of the entity class `target` is a DocumentColumn (read by ServiceDataSource). */
+export function isDocumentColumn(target: object, property: string): boolean {
+  return documentColumns.get(target)?.has(property) ?? false;
 }

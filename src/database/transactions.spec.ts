@@ -1,8 +1,8 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { DatabaseDialect } from './dialects/database-dialect';
-import { MysqlDialect } from './dialects/mysql.dialect';
-import { SqliteDialect } from './dialects/sqlite.dialect';
+import { MysqlDialect } from './dialects/mysql-dialect';
+import { SqliteDialect } from './dialects/sqlite-dialect';
 import { Transactions } from './transactions';
 
 /** A data source whose transactions fail with the given driver errors first, then commit. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import { DatabaseDialect } from './dialects/database-dialect';
-import { ServiceDataSource } from './document-column';
+import { ServiceDataSource } from './service-data-source';
 
 /** A health-check batch and the webhook dispatcher at once; the API keeps its whole pool. */
 const CONNECTIONS = 2;

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { errorEnvelope } from '../common/http/api-exception.filter';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { MetricsService } from './metrics.service';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

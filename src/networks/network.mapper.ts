@@ -1,4 +1,4 @@
-import { networkId, type CatalogueNetwork } from '../catalogue/catalogue.service';
+import { networkId, type CatalogueNetwork } from '../catalogue';
 import { maskUrl } from '../common/security/url-masking';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { NetworkResponse } from './dto/network.dto';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Page, PageQueryDto } from '../common/http/page';
-import { RpcConfigDto } from '../common/validation/rpc-url-list';
+import { RpcConfigDto } from '../common/validation/rpc-config.dto';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { NetworksService } from './networks.service';
 import { Route } from '../common/http/route.decorator';

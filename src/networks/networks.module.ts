@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../catalogue/catalogue.module';
 import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
 import { NetworksController } from './networks.controller';
 import { NetworksRepository } from './networks.repository';
@@ -12,7 +11,7 @@ declareResource({ name: 'network', permissions: ['networks:read', 'networks:writ
 
 /** Networks: those of the configuration file, with RPC lists changed through the API (rows seen by every instance). */
 @Module({
-  imports: [TypeOrmModule.forFeature([NetworkRpcUrlsEntity]), CatalogueModule],
+  imports: [TypeOrmModule.forFeature([NetworkRpcUrlsEntity])],
   controllers: [NetworksController],
   providers: [NetworksService, NetworksRepository],
   exports: [NetworksService],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { asColumnValues } from '../database/json-column';
 import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
 

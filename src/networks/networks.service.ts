@@ -4,14 +4,9 @@ import { ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { Transactions } from '../database/transactions';
-import {
-  Catalogue,
-  networkId,
-  type CatalogueNetwork,
-  type NetworkType,
-} from '../catalogue/catalogue.service';
+import { Catalogue, networkId, type CatalogueNetwork, type NetworkType } from '../catalogue';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { toNetworkResponse } from './network.mapper';
 import { networkNotFound } from './networks.errors';

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { ValidBody } from '../common/validation/validation.pipe';
+import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationsService } from './notifications.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isForeignKeyViolation } from '../common/errors/database-errors';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { NotificationEntity } from './notification.entity';
 
 export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url' | 'signingKey'>>;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, PreconditionFailedError } from '../common/errors/domain-errors';
 import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
-import { FieldCipher, isEncrypted } from '../common/security/encryption';
+import { FieldCipher, isEncrypted } from '../common/security/field-cipher';
 import { Transactions } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
@@ -13,11 +13,6 @@ import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-even
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
-
-// For the features that reference this one, and the configuration file's reconciliation (src/config-file).
-export { notificationNotFound } from './notifications.errors';
-export { CreateNotificationDto } from './dto/notification.dto';
-export { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
 export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
 import { checkUrl } from '../common/security/url-policy';
-import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
+import type { BodyRules, DtoCheck } from '../common/validation/dto-validation.pipe';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
 
 /** The webhook URL policy on a url the DTO accepted (docs/reference/hardening.md). */

@@ -13,7 +13,7 @@ import type { DataSource } from 'typeorm';
 import { Public } from '../common/auth/public.decorator';
 import { RawResponse } from '../common/http/raw-response.decorator';
 import { REDIS_CLIENT } from '../common/redis/redis.module';
-import { DatabaseLifecycle } from '../database/database-lifecycle.service';
+import { DatabaseLifecycle } from '../database/database-lifecycle';
 import { MIGRATIONS_TABLE } from '../database/data-source-options';
 import { DatabaseOptional } from '../database/database-ready.guard';
 import { LifecycleState } from './lifecycle-state';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
 /** A passed check's numbers as they are to be stored; `changed` when one differs from the stored row. */

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { relayerNotFound } from '../relayers/relayers.service';
+import { relayerNotFound } from '../relayers';
 import { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
 import { RelayerHealthService } from './relayer-health.service';
 import { Route } from '../common/http/route.decorator';

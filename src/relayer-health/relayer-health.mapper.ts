@@ -1,9 +1,9 @@
-import type { RelayerEntity } from '../relayers/relayers.service';
+import type { RelayerSnapshot } from './relayer-snapshot';
 import type { RelayerStatusResponse } from './dto/relayer-status.dto';
 import type { RelayerCheckEntity } from './relayer-check.entity';
 
 export function toRelayerStatusResponse(
-  relayer: RelayerEntity,
+  relayer: RelayerSnapshot,
   check: RelayerCheckEntity | null,
 ): RelayerStatusResponse {
   return {

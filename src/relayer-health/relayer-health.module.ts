@@ -1,23 +1,21 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../catalogue/catalogue.module';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { NetworksModule } from '../networks/networks.module';
 import { RelayersModule } from '../relayers/relayers.module';
-import { RelayerHealthScheduler } from './health-scheduler';
+import { RelayerHealthScheduler } from './relayer-health-scheduler';
 import { RelayerCheckEntity } from './relayer-check.entity';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthController } from './relayer-health.controller';
-import { RelayerHealthMetrics } from './relayer-health.metrics';
+import { RelayerHealthMetrics } from './relayer-health-metrics';
 import { RelayerHealthService } from './relayer-health.service';
 import { RpcFetch } from './rpc-fetch';
-import { HEALTH_PROBES } from './network-probes';
+import { HEALTH_CHECKS } from './network-checks';
 
 @Module({
   imports: [
     TypeOrmModule.forFeature([RelayerCheckEntity]),
-    CatalogueModule,
     NetworksModule,
     MetricsModule,
     OutboundHttpModule,
@@ -30,7 +28,7 @@ import { HEALTH_PROBES } from './network-probes';
     RelayerHealthMetrics,
     RelayerHealthScheduler,
     RpcFetch,
-    ...HEALTH_PROBES,
+    ...HEALTH_CHECKS,
   ],
   exports: [RelayerHealthService],
 })

@@ -1,31 +1,32 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Catalogue } from '../catalogue/catalogue.service';
-import { NetworksService } from '../networks/networks.service';
-import type { NetworkType } from '../catalogue/catalogue.service';
+import { Catalogue } from '../catalogue';
+import { NetworksService } from '../networks';
+import type { NetworkType } from '../catalogue';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { stringifyJson, withRawIntegers } from '../common/http/json';
 import { RequestDeadline } from '../common/http/request-deadline';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { Transactions } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
-import type { DisabledReason, RelayerEntity } from '../relayers/relayers.service';
-import { relayerNotFound, RelayersService } from '../relayers/relayers.service';
+import type { DisabledReason } from '../relayers';
+import type { RelayerSnapshot } from './relayer-snapshot';
+import { relayerNotFound, RelayersService } from '../relayers';
 import type { RelayerCheckEntity } from './relayer-check.entity';
 import type { PassedCheck } from './relayer-checks.repository';
 import type { BalanceResponse, RelayerStatusResponse } from './dto/relayer-status.dto';
 import { toRelayerStatusResponse } from './relayer-health.mapper';
 import {
-  EVM_HEALTH_PROBE,
+  EVM_HEALTH_CHECK,
   excerpt,
-  SOLANA_HEALTH_PROBE,
-  STELLAR_HEALTH_PROBE,
-  type HealthProbe,
-  type ProbeResult,
-} from './network-probes';
+  SOLANA_HEALTH_CHECK,
+  STELLAR_HEALTH_CHECK,
+  type HealthCheck,
+  type CheckResult,
+} from './network-checks';
 import { RelayerChecksRepository } from './relayer-checks.repository';
-import { RelayerHealthMetrics } from './relayer-health.metrics';
+import { RelayerHealthMetrics } from './relayer-health-metrics';
 import { JsonRpcBatch } from './json-rpc-batch';
 import { RpcFetch } from './rpc-fetch';
 
@@ -55,9 +56,9 @@ export class RelayerHealthService {
     private readonly transactions: Transactions,
     private readonly metrics: RelayerHealthMetrics,
     private readonly worker: WorkerDatabase,
-    @Inject(EVM_HEALTH_PROBE) private readonly evmProbe: HealthProbe,
-    @Inject(SOLANA_HEALTH_PROBE) private readonly solanaProbe: HealthProbe,
-    @Inject(STELLAR_HEALTH_PROBE) private readonly stellarProbe: HealthProbe,
+    @Inject(EVM_HEALTH_CHECK) private readonly evmCheck: HealthCheck,
+    @Inject(SOLANA_HEALTH_CHECK) private readonly solanaCheck: HealthCheck,
+    @Inject(STELLAR_HEALTH_CHECK) private readonly stellarCheck: HealthCheck,
   ) {}
 
   /** Due check ids, read on the rounds' own connections. */
@@ -114,7 +115,7 @@ export class RelayerHealthService {
     if (!relayer) return;
     const networkUrls = (await this.networks.rpcUrls(relayer.networkType, relayer.network)) ?? [];
     const rpc = new JsonRpcBatch((url, body) => this.rpc.fetch(url, body, stop));
-    const result = await this.probe(relayer, networkUrls, rpc, stop);
+    const result = await this.runCheck(relayer, networkUrls, rpc, stop);
     if (stop?.aborted) {
       // Its calls were cut short: not a verdict. The check is left to the rounds, as it was.
       await this.checks.release(relayerId, lease);
@@ -125,7 +126,7 @@ export class RelayerHealthService {
 
   /**
    * A batch of a round (docs/reference/relayer-health.md#26-rounds-in-batches): those of `ids` still
-   * due are claimed with one lease and probed together. The checks that passed on a relayer they do
+   * due are claimed with one lease and checked together. The checks that passed on a relayer they do
    * not change write their numbers and times in one statement; the others apply their verdicts one by
    * one, as a single check does.
    */
@@ -142,20 +143,23 @@ export class RelayerHealthService {
       this.networks.rpcUrlsOfAll(manager),
     ]);
     const rpc = new JsonRpcBatch(this.rpc.fetch);
-    const probed = await Promise.all(
+    const checked = await Promise.all(
       relayers.map(async (relayer) => {
         const networkUrls = rpcUrlsOf(relayer.networkType, relayer.network) ?? [];
-        return { relayer, networkUrls, result: await this.probe(relayer, networkUrls, rpc) };
+        return { relayer, networkUrls, result: await this.runCheck(relayer, networkUrls, rpc) };
       }),
     );
     // Read again after the calls: a check whose relayer or network changed meanwhile goes the single
-    // way, which drops its verdict when what it probed is gone (docs/reference/hardening.md).
+    // way, which drops its verdict when what it checked is gone (docs/reference/hardening.md).
     const [versions, currentUrlsOf] = await Promise.all([
       this.relayers.versionsOf(claimedIds, manager),
       this.networks.rpcUrlsOfAll(manager),
     ]);
     const sameUrls = new Map<string, boolean>();
-    const unchangedNetwork = ({ networkType, network }: RelayerEntity, urls: readonly RpcUrl[]): boolean => {
+    const unchangedNetwork = (
+      { networkType, network }: RelayerSnapshot,
+      urls: readonly RpcUrl[],
+    ): boolean => {
       const key = `${networkType}:${network}`;
       let same = sameUrls.get(key);
       if (same === undefined) {
@@ -166,8 +170,8 @@ export class RelayerHealthService {
     };
     const checkById = new Map(claimed.map((check) => [check.relayerId, check]));
     const passed: PassedCheck[] = [];
-    const queue: typeof probed = [];
-    for (const item of probed) {
+    const queue: typeof checked = [];
+    for (const item of checked) {
       const { relayer, networkUrls, result } = item;
       const check = checkById.get(relayer.id);
       if (
@@ -205,7 +209,7 @@ export class RelayerHealthService {
     );
   }
 
-  private async existing(relayerId: string): Promise<RelayerEntity> {
+  private async existing(relayerId: string): Promise<RelayerSnapshot> {
     const relayer = await this.relayers.findEntity(relayerId);
     if (!relayer) throw relayerNotFound(relayerId);
     return relayer;
@@ -216,24 +220,24 @@ export class RelayerHealthService {
     return 12 * this.config.healthChecks.rpcTimeoutMs + 5000;
   }
 
-  private async probe(
-    relayer: RelayerEntity,
+  private async runCheck(
+    relayer: RelayerSnapshot,
     networkUrls: readonly RpcUrl[],
     rpc: JsonRpcBatch,
     stop?: AbortSignal,
-  ): Promise<ProbeResult> {
+  ): Promise<CheckResult> {
     const started = performance.now();
-    const result = await this.probeWith(relayer, networkUrls, rpc);
+    const result = await this.checkWith(relayer, networkUrls, rpc);
     if (!stop?.aborted)
       this.metrics.observe(relayer.networkType, result, (performance.now() - started) / 1000);
     return result;
   }
 
-  private probeWith(
-    relayer: RelayerEntity,
+  private checkWith(
+    relayer: RelayerSnapshot,
     networkUrls: readonly RpcUrl[],
     rpc: JsonRpcBatch,
-  ): Promise<ProbeResult> {
+  ): Promise<CheckResult> {
     const network = this.catalogue.findNetwork(relayer.networkType, relayer.network);
     const custom = byWeight(relayer.customRpcUrls ?? []);
     const endpoints = custom.length > 0 ? custom : byWeight(networkUrls);
@@ -252,20 +256,20 @@ export class RelayerHealthService {
     };
     switch (relayer.networkType) {
       case 'evm':
-        return this.evmProbe.probe(target);
+        return this.evmCheck.check(target);
       case 'solana':
-        return this.solanaProbe.probe(target);
+        return this.solanaCheck.check(target);
       case 'stellar':
-        return this.stellarProbe.probe(target);
+        return this.stellarCheck.check(target);
     }
   }
 
-  /** When the relayer no longer has what was probed (`basis`), the check is only made due again. */
+  /** When the relayer no longer has what was checked (`basis`), the check is only made due again. */
   private async apply(
-    relayer: RelayerEntity,
+    relayer: RelayerSnapshot,
     lease: string,
     basis: string,
-    result: ProbeResult,
+    result: CheckResult,
   ): Promise<void> {
     const relayerId = relayer.id;
     const disabledReason = disabledReasonOf(result);
@@ -315,14 +319,14 @@ export class RelayerHealthService {
 }
 
 /** The one place disabled_reason.details is bounded (docs/reference/hardening.md). */
-export function disabledReasonOf(result: ProbeResult): DisabledReason | null {
+export function disabledReasonOf(result: CheckResult): DisabledReason | null {
   return result.ok ? null : { type: result.reason, details: excerpt(result.details, MAX_DETAILS) };
 }
 
-/** A digest of what a check probes, compared when the verdict is applied (docs/reference/hardening.md). */
-function checkBasis(relayer: RelayerEntity, networkUrls: readonly RpcUrl[]): string {
-  const probed = stringifyJson([relayer.customRpcUrls ?? null, relayer.policies ?? null, networkUrls]);
-  return createHash('sha256').update(probed).digest('base64url');
+/** A digest of what a check reads, compared when the verdict is applied (docs/reference/hardening.md). */
+function checkBasis(relayer: RelayerSnapshot, networkUrls: readonly RpcUrl[]): string {
+  const basis = stringifyJson([relayer.customRpcUrls ?? null, relayer.policies ?? null, networkUrls]);
+  return createHash('sha256').update(basis).digest('base64url');
 }
 
 function byWeight(list: readonly RpcUrl[]): string[] {
@@ -333,7 +337,7 @@ function byWeight(list: readonly RpcUrl[]): string[] {
 }
 
 /** What a passed check stores: what it learnt, else what was stored. */
-function passedCheck(check: RelayerCheckEntity, result: ProbeResult & { ok: true }): PassedCheck {
+function passedCheck(check: RelayerCheckEntity, result: CheckResult & { ok: true }): PassedCheck {
   const balance = result.balance.toString();
   const nonce = result.nonce?.toString() ?? check.nonce;
   const sequenceNumber = result.sequenceNumber?.toString() ?? check.sequenceNumber;

@@ -2,8 +2,8 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
-import { excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-probes';
+import { APP_CONFIG } from '../config/app-config.module';
+import { excerpt, findCause, hostOf, MAX_ANSWER_BYTES } from './network-checks';
 import { AnswerTooLargeError, RefusedUrlError } from './relayer-health.errors';
 
 /** docs/reference/relayer-health.md#1-the-checks; answers are read here, so that no client reads more. */

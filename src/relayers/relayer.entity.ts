@@ -1,7 +1,7 @@
 import { Column, Entity } from 'typeorm';
 import { VersionedRow } from '../database/versioned-row';
 import { DocumentColumn } from '../database/document-column';
-import type { NetworkType } from '../catalogue/catalogue.service';
+import type { NetworkType } from '../catalogue';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { jsonColumn } from '../database/json-column';
 

@@ -4,7 +4,7 @@ import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseFlagPipe } from '../common/validation/parse-flag.pipe';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { ValidBody } from '../common/validation/validation.pipe';
+import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
 import { RelayerCreateRules, RelayerPatchRules, type NewRelayer } from './relayers.validation';
 import { RelayersService } from './relayers.service';

@@ -4,11 +4,13 @@ export const relayerNotFound = (id: string) => new NotFoundError(`Relayer with I
 
 export const duplicateRelayer = () => new ConflictError('Relayer with this ID already exists');
 
-export const signerNotFound = (id: string) => `Signer with ID ${id} not found`;
+/** A problem of the body (400): its `signer_id` names no signer. Not signers' `signerNotFound` (404). */
+export const unknownSigner = (id: string): string => `Signer with ID ${id} not found`;
 
 /** The key's curve decides the network types (docs/reference/kms-signers.md#12-the-curve-decides-the-network-types). */
 export const signerCannotSign = (id: string, type: string, signsFor: readonly string[]) =>
   `signer_id must name a signer that can sign for ${type} networks (signer '${id}' signs for ${signsFor.join(', ')})`;
 
-export const notificationNotFound = (id: string) =>
+/** The body's `notification_id` names no notification: a 400, not notifications' `notificationNotFound` (404). */
+export const unknownNotification = (id: string): ValidationError =>
   new ValidationError(`Notification with ID ${id} not found`);

@@ -1,10 +1,9 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../catalogue/catalogue.module';
 import { SignersModule } from '../signers/signers.module';
 import { NotificationsModule } from '../notifications/notifications.module';
-import { NotificationsService } from '../notifications/notifications.service';
-import { SignersService } from '../signers/signers.service';
+import { NotificationsService } from '../notifications';
+import { SignersService } from '../signers';
 import { RelayerEntity } from './relayer.entity';
 import { RelayersController } from './relayers.controller';
 import { RelayersRepository } from './relayers.repository';
@@ -16,7 +15,7 @@ import { declareResource } from '../common/auth/resources';
 declareResource({ name: 'relayer', permissions: ['relayers:read', 'relayers:write'], audited: true });
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RelayerEntity]), CatalogueModule, SignersModule, NotificationsModule],
+  imports: [TypeOrmModule.forFeature([RelayerEntity]), SignersModule, NotificationsModule],
   controllers: [RelayersController],
   providers: [RelayersRepository, RelayersService, RelayerCreateRules, RelayerPatchRules],
   exports: [RelayersService, RelayerCreateRules, RelayerPatchRules],

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { NetworkType } from '../catalogue/catalogue.service';
+import type { NetworkType } from '../catalogue';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { RelayerEntity } from './relayer.entity';
 
 export type RelayerChanges = Pick<

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { SignersService } from '../signers/signers.service';
+import { SignersService } from '../signers';
 import {
   PreconditionFailedError,
   ServiceUnavailableError,
@@ -11,9 +11,9 @@ import { entityTag, type IfMatch, type Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { Transactions, type Tx } from '../database/transactions';
-import { NotificationsService } from '../notifications/notifications.service';
+import { NotificationsService } from '../notifications';
 import { RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
 import { changedFields, mergeRelayer, type NewRelayer } from './relayers.validation';
 import {
@@ -25,14 +25,7 @@ import {
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason } from './relayer.entity';
 import { RelayersRepository } from './relayers.repository';
-import { relayerNotFound, duplicateRelayer, signerNotFound, notificationNotFound } from './relayers.errors';
-
-// For the features that reference this one, and the configuration file's reconciliation (src/config-file).
-export { relayerNotFound } from './relayers.errors';
-export { CreateRelayerDto } from './dto/relayer.dto';
-export { RelayerCreateRules, RelayerPatchRules } from './relayers.validation';
-
-export type { DisabledReason, RelayerEntity } from './relayer.entity';
+import { relayerNotFound, duplicateRelayer, unknownSigner, unknownNotification } from './relayers.errors';
 
 const MAX_UPDATE_ATTEMPTS = 200;
 
@@ -77,10 +70,10 @@ export class RelayersService {
       async (tx) => {
         // A signer deleted since it was read above: the same answer as if it had never been.
         if (!(await this.signers.holdForUse(tx.manager, dto.signer_id))) {
-          throw new ValidationError(signerNotFound(dto.signer_id));
+          throw new ValidationError(unknownSigner(dto.signer_id));
         }
         const refusal = await this.relayers.insert(tx.manager, entity);
-        if (refusal === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
+        if (refusal === 'missing_notification') throw unknownNotification(String(dto.notification_id));
         // Which rule it broke is read after the transaction: reading through the pool while this
         // transaction holds a connection could wait forever once every connection does the same.
         if (refusal === 'duplicate') return true;
@@ -151,7 +144,7 @@ export class RelayersService {
         },
         { rollback: options.dryRun },
       );
-      if (outcome === 'missing_notification') throw notificationNotFound(String(dto.notification_id));
+      if (outcome === 'missing_notification') throw unknownNotification(String(dto.notification_id));
       if (outcome === 'written') return updated;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
     }
@@ -268,6 +261,6 @@ export class RelayersService {
   }
 
   private async assertNotificationExists(notificationId: string): Promise<void> {
-    if (!(await this.notifications.exists(notificationId))) throw notificationNotFound(notificationId);
+    if (!(await this.notifications.exists(notificationId))) throw unknownNotification(notificationId);
   }
 }

@@ -1,24 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Catalogue, type NetworkType } from '../catalogue/catalogue.service';
+import { Catalogue, type NetworkType } from '../catalogue';
 import { stringifyJson } from '../common/http/json';
 import type { UrlPolicyOptions } from '../common/security/url-policy';
 import { RESOURCE_ID_PATTERN } from '../common/validation/field-rules';
-import {
-  MAX_RPC_URLS,
-  resolveRpcUrlList,
-  type RpcConfigDto,
-  type RpcUrl,
-} from '../common/validation/rpc-url-list';
-import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
+import { MAX_RPC_URLS, resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
+import type { RpcConfigDto } from '../common/validation/rpc-config.dto';
+import type { BodyRules, DtoCheck } from '../common/validation/dto-validation.pipe';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
-import { SignersService } from '../signers/signers.service';
+import { APP_CONFIG } from '../config/app-config.module';
+import { SignersService } from '../signers';
 import { CreateRelayerDto, UpdateRelayerDto } from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
 import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';
 import type { RelayerEntity } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
-import { signerCannotSign, signerNotFound } from './relayers.errors';
+import { signerCannotSign, unknownSigner } from './relayers.errors';
 
 /** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
 export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {
@@ -58,7 +54,7 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
     let address = '';
     if (!failed.has('signer_id')) {
       const signer = await this.signers.addressFor(dto.signer_id, type ?? 'evm');
-      if (signer.kind === 'unknown') problems.push(signerNotFound(dto.signer_id));
+      if (signer.kind === 'unknown') problems.push(unknownSigner(dto.signer_id));
       else if (type !== null && signer.kind === 'unsuitable') {
         problems.push(signerCannotSign(dto.signer_id, type, signer.signsFor));
       } else if (signer.kind === 'found') address = signer.address;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { FieldCipher } from '../common/security/encryption';
+import { FieldCipher } from '../common/security/field-cipher';
 import type { AppConfig } from '../config/app-config';
 import { readOrCreateKeyFile } from '../common/security/key-file';
 

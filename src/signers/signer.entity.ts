@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { jsonColumn } from '../database/json-column';
-import type { SignerAddresses } from '../catalogue/catalogue.service';
+import type { SignerAddresses } from '../catalogue';
 import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer-config';
 
 /** A signer created through the API (the file's signers live in the Catalogue, never in a row). */

@@ -1,4 +1,4 @@
-import type { SignerAddresses, SignerSummary } from '../catalogue/catalogue.service';
+import type { SignerAddresses, SignerSummary } from '../catalogue';
 import { SignerResponse } from './dto/signer.dto';
 import {
   maskShownConfig,

@@ -4,7 +4,7 @@ import { ValidationError } from '../common/errors/domain-errors';
 import { ApiErrors } from '../common/http/openapi.decorators';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { ValidBody } from '../common/validation/validation.pipe';
+import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';
 import { SignersService } from './signers.service';
 import { SignerCreateRules, type NewSigner } from './signers.validation';

@@ -1,8 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogueModule } from '../catalogue/catalogue.module';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { createSignerKeyCipher, SIGNER_KEY_CIPHER } from './signer-key-cipher';
 import { SignerEntity } from './signer.entity';
 import { SignersController } from './signers.controller';
@@ -15,7 +14,7 @@ import { declareResource } from '../common/auth/resources';
 declareResource({ name: 'signer', permissions: ['signers:read', 'signers:write'], audited: true });
 
 @Module({
-  imports: [TypeOrmModule.forFeature([SignerEntity]), CatalogueModule],
+  imports: [TypeOrmModule.forFeature([SignerEntity])],
   controllers: [SignersController],
   providers: [
     {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { SignerEntity } from './signer.entity';
 
 /** Rows of the signers created through the API. Writes take the EntityManager of the caller's transaction. */

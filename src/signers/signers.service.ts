@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import type { FieldCipher } from '../common/security/encryption';
+import type { FieldCipher } from '../common/security/field-cipher';
 import { encryptKeystore } from '../common/security/keystore';
 import { Transactions } from '../database/transactions';
 import {
@@ -14,7 +14,7 @@ import {
   NETWORK_TYPES,
   type NetworkType,
   type SignerForNetwork,
-} from '../catalogue/catalogue.service';
+} from '../catalogue';
 import { SignerResponse } from './dto/signer.dto';
 import type { NewSigner } from './signers.validation';
 import { SIGNER_KEY_CIPHER } from './signer-key-cipher';
@@ -23,13 +23,6 @@ import { toCatalogueSignerResponse, toStoredSignerResponse } from './signer.mapp
 import { SignersRepository } from './signers.repository';
 import { signerNotFound, duplicateSigner } from './signers.errors';
 import { KeyServices } from './key-services/key-services';
-
-/** What the catalogue's loader uses to read the file's hosted signers (docs/reference/kms-signers.md). */
-export { FileHostedSigners } from './key-services/file-signers';
-export { isHostedSignerType, secretFields } from './key-services/hosted-signer-config';
-export { KeyServices } from './key-services/key-services';
-
-export type { SignerForNetwork } from '../catalogue/catalogue.service';
 
 /**
  * Signers: those of the catalogue file (read-only, in memory) and those created through the API

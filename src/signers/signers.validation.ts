@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isValidSecp256k1PrivateKey } from '../catalogue/catalogue.service';
+import { isValidSecp256k1PrivateKey } from '../catalogue';
 import { isPlainObject } from '../common/validation/field-rules';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
-import type { BodyRules, DtoCheck } from '../common/validation/validation.pipe';
+import { APP_CONFIG } from '../config/app-config.module';
+import type { BodyRules, DtoCheck } from '../common/validation/dto-validation.pipe';
 import { CreateSignerDto } from './dto/signer.dto';
 import {
   ambientCredentialProblems,

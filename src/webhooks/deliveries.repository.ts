@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, Not, type EntityManager } from 'typeorm';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 import { TargetLeaseEntity } from './target-lease.entity';
 

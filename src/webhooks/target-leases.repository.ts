@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { EntityRepository } from '../database/entity-repository';
+import { EntityRepository } from '../database/entity-rows';
 import { TargetLeaseEntity } from './target-lease.entity';
 
 const FREE = '(lease_until IS NULL OR lease_until < :now)';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
-import { MetricsService } from '../metrics/metrics.service';
+import { MetricsService } from '../metrics';
 import { DeliveriesRepository } from './deliveries.repository';
 
 /** docs/reference/webhooks.md#5-metrics */

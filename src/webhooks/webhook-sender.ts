@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { PACKAGE_VERSION } from '../config/package-root';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;

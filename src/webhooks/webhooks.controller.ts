@@ -2,7 +2,7 @@ import { Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Page } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { notificationNotFound } from '../notifications/notifications.service';
+import { notificationNotFound } from '../notifications';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
 import { deliveryNotFound } from './webhooks.errors';
 import { WebhooksService } from './webhooks.service';

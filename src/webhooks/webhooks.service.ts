@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Page } from '../common/http/page';
-import { NotificationsService, notificationNotFound } from '../notifications/notifications.service';
+import { NotificationsService, notificationNotFound } from '../notifications';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { toDeliveryResponse } from './delivery.mapper';

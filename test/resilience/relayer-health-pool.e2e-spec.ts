@@ -13,7 +13,7 @@ import { anonymousRelayerBody } from '../factories';
 
 /** The MySQL pool of the service (src/database/data-source-options.ts, poolSize). */
 const POOL_CONNECTIONS = 10;
-/** Checks under way at once before batches (src/relayer-health/health-scheduler.ts); the size of this test. */
+/** Checks under way at once before batches (src/relayer-health/relayer-health-scheduler.ts); the size of this test. */
 const SCHEDULER_CONCURRENCY = 16;
 /**
  * Origins the relayers' RPC calls are spread over: the RPC agent keeps at most 8 connections per

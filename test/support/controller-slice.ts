@@ -13,16 +13,16 @@ import { API_PREFIX } from '../../src/bootstrap';
 import { ApiKeyVerifier } from '../../src/common/auth/api-key-verifier';
 import { Authenticator } from '../../src/common/auth/authenticator';
 import { FailedAuthentications } from '../../src/common/rate-limit/failed-authentications';
-import { FixedWindowThrottlerStorage } from '../../src/common/rate-limit/fixed-window-storage';
+import { FixedWindowThrottlerStorage } from '../../src/common/rate-limit/fixed-window-throttler-storage';
 import { BearerAuthGuard } from '../../src/common/auth/bearer-auth.guard';
 import type { Grant, Principal } from '../../src/common/auth/principal';
 import { ApiExceptionFilter } from '../../src/common/http/api-exception.filter';
 import { EnvelopeInterceptor } from '../../src/common/http/envelope.interceptor';
 import { JsonBodyInterceptor, ParseJsonBodyInterceptor } from '../../src/common/http/json-body.interceptor';
 import { RequestContext } from '../../src/common/http/request-context';
-import { DtoValidationPipe } from '../../src/common/validation/validation.pipe';
+import { DtoValidationPipe } from '../../src/common/validation/dto-validation.pipe';
 import { loadConfig } from '../../src/config/app-config';
-import { APP_CONFIG } from '../../src/config/config.module';
+import { APP_CONFIG } from '../../src/config/app-config.module';
 
 /** The administrator's token in a slice (the API_KEY of its config). */
 export const ADMIN_TOKEN = 'slice-admin-api-key-0123456789abcdef';

@@ -1,12 +1,12 @@
 // The TypeScript variant of extension.js, grown into the tutorial of docs/extending.md: the ping module,
 // the notes module (its own table and migration, a route with its own permissions, a subscriber in the
 // relayer's transaction that may veto it, one after commit) and a replaced part of the service (the EVM
-// health probe). Type-checked strictly against the package's types (npm run build).
+// health check). Type-checked strictly against the package's types (npm run build).
 import { Controller, Get, HttpCode, Injectable, Module, type INestApplication } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import {
   createApp,
-  EVM_HEALTH_PROBE,
+  EVM_HEALTH_CHECK,
   loadConfig,
   RELAYER_EVENTS,
   RelayersModule,
@@ -14,7 +14,7 @@ import {
   type Env,
   type RelayerEvent,
 } from 'relayer-management-service';
-import { BalanceOnlyEvmProbe } from './balance-only-probe';
+import { BalanceOnlyEvmCheck } from './balance-only-check';
 import { CreateExtNotes1900000000000, NotesModule } from './notes/notes.module';
 
 /** Keeps the ids of the relayers created since the start (heard after each commit). */
@@ -46,7 +46,7 @@ export class ExtensionModule {}
 
 /**
  * The application with both modules, the ping permission (the notes module declares its resource
- * itself), the notes migration and the replaced probe, listening on the config's host and port.
+ * itself), the notes migration and the replaced check, listening on the config's host and port.
  * NOTES_CHAT_URL, when set, is where the after-commit subscriber announces new relayers.
  */
 export async function start(env: Env): Promise<INestApplication> {
@@ -55,7 +55,7 @@ export async function start(env: Env): Promise<INestApplication> {
     imports: [ExtensionModule, NotesModule.register({ chatUrl: env.NOTES_CHAT_URL ?? null })],
     permissions: ['ext:ping'],
     migrations: [CreateExtNotes1900000000000],
-    overrides: [{ provide: EVM_HEALTH_PROBE, useClass: BalanceOnlyEvmProbe }],
+    overrides: [{ provide: EVM_HEALTH_CHECK, useClass: BalanceOnlyEvmCheck }],
   });
   await app.listen(config.http.port, config.http.host);
   return app;

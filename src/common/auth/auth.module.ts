@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { APP_CONFIG } from '../../config/app-config.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { Authenticator } from './authenticator';

@@ -12,7 +12,7 @@ import { parse as parseContentType, type ParsedMediaType } from 'content-type';
 import type { Request, RequestHandler, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { from, mergeMap, Observable } from 'rxjs';
-import { APP_CONFIG } from '../../config/config.module';
+import { APP_CONFIG } from '../../config/app-config.module';
 import type { AppConfig } from '../../config/app-config';
 import {
   BadBodyError,
@@ -22,7 +22,7 @@ import {
   UnsupportedMediaTypeError,
   type DomainError,
 } from '../errors/domain-errors';
-import { BodyMemoryBudget, parsedBodyEstimate, type BodyReservation } from './body-memory';
+import { BodyMemoryBudget, parsedBodyEstimate, type BodyReservation } from './body-memory-budget';
 import { EventLoopTurns } from './event-loop-turns';
 import { jsonShape, parseJson } from './json';
 import { NO_BODY } from './no-body.decorator';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type LogFn, type Logger } from 'pino';
 import type { AppConfig, LogFormat } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { APP_CONFIG } from '../../config/app-config.module';
 import { lazyRequire } from '../modules/lazy-require';
 import { serializeError, withErrorMessageWithoutValues } from './error-serializer';
 

@@ -6,7 +6,7 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { APP_CONFIG } from '../../config/app-config.module';
 import { rateLimitWindow } from './rate-limit-window';
 
 /** Addresses this instance remembers as refused: bounded memory whatever the number of addresses. */

@@ -3,13 +3,13 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { APP_CONFIG } from '../../config/app-config.module';
 import { RequestContext } from '../http/request-context';
 import { lazyRequire } from '../modules/lazy-require';
 import { REDIS_CLIENT, RedisModule } from '../redis/redis.module';
-import { FailOpenThrottlerStorage } from './fail-open-storage';
+import { FailOpenThrottlerStorage } from './fail-open-throttler-storage';
 import { FailedAuthentications } from './failed-authentications';
-import { FixedWindowThrottlerStorage } from './fixed-window-storage';
+import { FixedWindowThrottlerStorage } from './fixed-window-throttler-storage';
 import { rateLimitWindow } from './rate-limit-window';
 
 const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-redis')>(

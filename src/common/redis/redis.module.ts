@@ -2,7 +2,7 @@ import { Inject, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@ne
 import { once } from 'node:events';
 import type Redis from 'ioredis';
 import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { APP_CONFIG } from '../../config/app-config.module';
 import { lazyRequire } from '../modules/lazy-require';
 
 const loadIoredis = lazyRequire<typeof import('ioredis')>('ioredis');

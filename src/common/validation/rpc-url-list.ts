@@ -1,30 +1,13 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { resolveSentUrl } from '../security/url-masking';
 import { checkUrl, type UrlPolicyOptions } from '../security/url-policy';
-import { IsOptionalRpcWeight, IsUrlText, RPC_WEIGHT } from './field-rules';
+import { RPC_WEIGHT } from './field-rules';
+import type { RpcConfigDto } from './rpc-config.dto';
 
 export const MAX_RPC_URLS = 20;
 
 /** An RPC endpoint as stored and as answered (masked): `{url, weight}`. */
 export interface RpcUrl {
   url: string;
-  weight: number;
-}
-
-export class RpcConfigDto {
-  @ApiProperty({ example: 'https://eth-mainnet.example.com/v2/KEY' })
-  @IsUrlText()
-  url: string;
-
-  @IsOptionalRpcWeight()
-  weight?: number | null;
-}
-
-export class RpcConfigResponse {
-  @ApiProperty({ description: 'Masked: no credentials, last path segment and query values ***' })
-  url: string;
-
-  @ApiProperty()
   weight: number;
 }
 

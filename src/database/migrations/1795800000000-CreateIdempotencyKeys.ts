@@ -1,5 +1,5 @@
 import { type MigrationInterface, type QueryRunner, Table, TableIndex } from 'typeorm';
-import { dialectOf } from '../document-column';
+import { dialectOf } from '../service-data-source';
 
 export class CreateIdempotencyKeys1795800000000 implements MigrationInterface {
   name = 'CreateIdempotencyKeys1795800000000';

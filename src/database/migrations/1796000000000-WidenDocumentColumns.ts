@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { dialectOf } from '../document-column';
+import { dialectOf } from '../service-data-source';
 
 /** The columns that hold a resource, an audit snapshot or a webhook body: [table, column, nullable]. */
 const DOCUMENT_COLUMNS: ReadonlyArray<readonly [string, string, boolean]> = [

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Transform, plainToInstance } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsObject, ValidateNested } from 'class-validator';
-import { MAX_RPC_URLS, RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-url-list';
-import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.service';
+import { RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-config.dto';
+import { MAX_RPC_URLS } from '../../common/validation/rpc-url-list';
+import { NETWORK_TYPES, type NetworkType } from '../../catalogue';
 
 const RPC_LIST_RULE = `rpc_urls must be an array of 1 to ${MAX_RPC_URLS} URLs or {url, weight} objects`;
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.service';
+import { NETWORK_TYPES, type NetworkType } from '../../catalogue';
 
 /** The shape of the official SDK's getRelayerStatus (plus checked_at). */
 export class RelayerStatusResponse {

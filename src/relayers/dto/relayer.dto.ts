@@ -15,9 +15,10 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { NETWORK_TYPES, type NetworkType } from '../../catalogue/catalogue.service';
+import { NETWORK_TYPES, type NetworkType } from '../../catalogue';
 import { IsOptionalNewId, IsResourceId } from '../../common/validation/field-rules';
-import { MAX_RPC_URLS, RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-url-list';
+import { RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-config.dto';
+import { MAX_RPC_URLS } from '../../common/validation/rpc-url-list';
 import { policySchema } from '../policies/policy-validation';
 
 const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';

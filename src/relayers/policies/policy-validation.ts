@@ -1,6 +1,6 @@
 import { StrKey } from '@stellar/stellar-base';
 import { z } from 'zod';
-import type { NetworkType } from '../../catalogue/catalogue.service';
+import type { NetworkType } from '../../catalogue';
 import { isPlainObject } from '../../common/validation/field-rules';
 
 export type { NetworkType };

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsString } from 'class-validator';
 import { IsOptionalNewId } from '../../common/validation/field-rules';
-import type { NetworkType } from '../../catalogue/catalogue.service';
+import type { NetworkType } from '../../catalogue';
 import {
   HOSTED_SIGNER_TYPES,
   type HostedSignerType,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MASK, maskCredentials } from '../../common/security/url-masking';
 import { checkUrl } from '../../common/security/url-policy';
-import { isOneOf } from '../../catalogue/catalogue.service';
+import { isOneOf } from '../../catalogue';
 
 /**
  * The reference system's signer types whose key a key service holds (docs/reference/kms-signers.md),

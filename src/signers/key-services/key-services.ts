@@ -4,9 +4,9 @@ import { ServiceUnavailableError, ValidationError } from '../../common/errors/do
 import { lazyRequire } from '../../common/modules/lazy-require';
 import { DnsResolver } from '../../common/security/policy-agent';
 import { isPlainObject } from '../../common/validation/field-rules';
-import { addressesOfKey, type SignerAddresses } from '../../catalogue/catalogue.service';
+import { addressesOfKey, type SignerAddresses } from '../../catalogue';
 import type { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { APP_CONFIG } from '../../config/app-config.module';
 import { shownText, type HostedSignerConfig } from './hosted-signer-config';
 import { KeyServiceCallError, KeyServiceHttp, type KeyServiceSession } from './key-service-http';
 import {

@@ -5,7 +5,7 @@ import {
   stellarAddressOfPublicKey,
   toChecksumAddress,
   type SignerAddresses,
-} from '../../catalogue/catalogue.service';
+} from '../../catalogue';
 
 /** The curve decides the networks (docs/reference/networks-and-signers.md#14-addresses). */
 export type PublicKey =

@@ -2,9 +2,9 @@ import { Wallet } from 'ethers';
 import {
   Catalogue,
   ConfigFileLoader,
-  EVM_HEALTH_PROBE,
-  SOLANA_HEALTH_PROBE,
-  STELLAR_HEALTH_PROBE,
+  EVM_HEALTH_CHECK,
+  SOLANA_HEALTH_CHECK,
+  STELLAR_HEALTH_CHECK,
   KeyServices,
   RelayersService,
   UnknownOverrideError,
@@ -12,13 +12,13 @@ import {
   addressesOfPublicKey,
   type AttemptResult,
   type ConfigFile,
-  type HealthProbe,
-  type HealthProbeTarget,
+  type HealthCheck,
+  type HealthCheckTarget,
   type HostedSignerConfig,
   type ProviderOverride,
   type SignerAddresses,
 } from '../../../src';
-import { SecretKey } from '../../../src/catalogue/catalogue.service';
+import { SecretKey } from '../../../src/catalogue';
 import { successBody } from '../../support/envelope';
 import { startTestApp, type Env, type TestApp } from '../../support/test-app';
 import { KEY1, TEST_NETWORKS } from '../../support/test-catalogue';
@@ -112,10 +112,10 @@ describe('replaceable part: KeyServices', () => {
   });
 });
 
-describe('replaceable part: EVM_HEALTH_PROBE', () => {
-  const targets: HealthProbeTarget[] = [];
-  const fakeProbe: HealthProbe = {
-    probe: (target) => {
+describe('replaceable part: EVM_HEALTH_CHECK', () => {
+  const targets: HealthCheckTarget[] = [];
+  const fakeCheck: HealthCheck = {
+    check: (target) => {
       targets.push(target);
       return Promise.resolve({
         ok: false,
@@ -126,7 +126,7 @@ describe('replaceable part: EVM_HEALTH_PROBE', () => {
       });
     },
   };
-  const app = appWith(() => [{ provide: EVM_HEALTH_PROBE, useValue: fakeProbe }], {
+  const app = appWith(() => [{ provide: EVM_HEALTH_CHECK, useValue: fakeCheck }], {
     RELAYER_HEALTH_CHECKS: 'true',
     RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '3600',
     RELAYER_HEALTH_RETRY_SECONDS: '3600',
@@ -315,16 +315,16 @@ describe('replaceable part: ConfigFileLoader', () => {
   });
 });
 
-describe('replaceable parts: SOLANA_HEALTH_PROBE and STELLAR_HEALTH_PROBE', () => {
+describe('replaceable parts: SOLANA_HEALTH_CHECK and STELLAR_HEALTH_CHECK', () => {
   const probed: Array<[string, string, string | null]> = [];
-  const solanaProbe: HealthProbe = {
-    probe: (target) => {
+  const solanaCheck: HealthCheck = {
+    check: (target) => {
       probed.push(['solana', target.relayerId, target.passphrase]);
       return Promise.resolve({ ok: true, balance: 1_000_000n });
     },
   };
-  const stellarProbe: HealthProbe = {
-    probe: (target) => {
+  const stellarCheck: HealthCheck = {
+    check: (target) => {
       probed.push(['stellar', target.relayerId, target.passphrase]);
       return Promise.resolve({
         ok: false,
@@ -335,8 +335,8 @@ describe('replaceable parts: SOLANA_HEALTH_PROBE and STELLAR_HEALTH_PROBE', () =
   };
   const app = appWith(
     () => [
-      { provide: SOLANA_HEALTH_PROBE, useValue: solanaProbe },
-      { provide: STELLAR_HEALTH_PROBE, useValue: stellarProbe },
+      { provide: SOLANA_HEALTH_CHECK, useValue: solanaCheck },
+      { provide: STELLAR_HEALTH_CHECK, useValue: stellarCheck },
     ],
     {
       RELAYER_HEALTH_CHECKS: 'true',

@@ -1,6 +1,6 @@
 import { Configuration, MetricsApi } from '@openzeppelin/relayer-sdk';
 import { MetricsListener } from '../../../src/metrics/metrics-listener';
-import { MetricsService } from '../../../src/metrics/metrics.service';
+import { MetricsService } from '../../../src/metrics';
 import { errorBody, expectError } from '../../support/envelope';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 

@@ -5,7 +5,7 @@ import {
   UpdateNotificationDto,
 } from '../../../src/notifications/dto/notification.dto';
 import { NotificationsController } from '../../../src/notifications/notifications.controller';
-import { NotificationsService } from '../../../src/notifications/notifications.service';
+import { NotificationsService } from '../../../src/notifications';
 import {
   NotificationCreateRules,
   NotificationPatchRules,

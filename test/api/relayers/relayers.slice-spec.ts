@@ -1,10 +1,10 @@
 import type { ClassConstructor } from 'class-transformer';
 import { Tagged } from '../../../src/common/http/etag';
 import { Page, PageQueryDto } from '../../../src/common/http/page';
-import type { BodyRules } from '../../../src/common/validation/validation.pipe';
+import type { BodyRules } from '../../../src/common/validation/dto-validation.pipe';
 import { CreateRelayerDto, UpdateRelayerDto } from '../../../src/relayers/dto/relayer.dto';
 import { RelayersController } from '../../../src/relayers/relayers.controller';
-import { RelayersService } from '../../../src/relayers/relayers.service';
+import { RelayersService } from '../../../src/relayers';
 import { RelayerCreateRules, RelayerPatchRules } from '../../../src/relayers/relayers.validation';
 import { relayerBody } from '../../factories';
 import {

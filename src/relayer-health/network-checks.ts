@@ -10,13 +10,13 @@ export type DisableReasonCode =
   'RpcValidationFailed' | 'NonceSyncFailed' | 'SequenceSyncFailed' | 'BalanceCheckFailed';
 
 /** A failure keeps what was learnt before it (a balance below min_balance is still a balance). */
-export type ProbeResult = Readonly<ProbeLearnt> &
+export type CheckResult = Readonly<CheckLearnt> &
   (
     | { readonly ok: true; readonly balance: bigint }
     | { readonly ok: false; readonly reason: DisableReasonCode; readonly details: string }
   );
 
-export interface ProbeTarget {
+export interface CheckTarget {
   readonly endpoints: readonly string[];
   readonly address: string;
   readonly minBalance: bigint | null;
@@ -25,8 +25,8 @@ export interface ProbeTarget {
   readonly describeFailure: (url: string, error: unknown) => string;
 }
 
-/** What a health probe is given: the relayer's endpoints and address, and its network's identity. */
-export interface HealthProbeTarget extends ProbeTarget {
+/** What a health check is given: the relayer's endpoints and address, and its network's identity. */
+export interface HealthCheckTarget extends CheckTarget {
   readonly relayerId: string;
   readonly network: string;
   /** EVM: the catalogue network's chain id; null when the network is not in the catalogue. */
@@ -36,26 +36,26 @@ export interface HealthProbeTarget extends ProbeTarget {
 }
 
 /**
- * The checks of one network type (docs/reference/extension-events.md#3-replaceable-parts): `probe`
+ * The checks of one network type (docs/reference/extension-events.md#3-replaceable-parts): `check`
  * resolves to the verdict, `ok` with the balance or a failure with its reason; it does not reject.
  */
-export interface HealthProbe {
-  probe(target: HealthProbeTarget): Promise<ProbeResult>;
+export interface HealthCheck {
+  check(target: HealthCheckTarget): Promise<CheckResult>;
 }
 
-/** The injection tokens of the health probes of each network type. */
-export const EVM_HEALTH_PROBE = Symbol('EVM_HEALTH_PROBE');
-export const SOLANA_HEALTH_PROBE = Symbol('SOLANA_HEALTH_PROBE');
-export const STELLAR_HEALTH_PROBE = Symbol('STELLAR_HEALTH_PROBE');
+/** The injection tokens of the health checks of each network type. */
+export const EVM_HEALTH_CHECK = Symbol('EVM_HEALTH_CHECK');
+export const SOLANA_HEALTH_CHECK = Symbol('SOLANA_HEALTH_CHECK');
+export const STELLAR_HEALTH_CHECK = Symbol('STELLAR_HEALTH_CHECK');
 
-/** The service's own probes, provided under the tokens above. */
-export const HEALTH_PROBES = [
-  { provide: EVM_HEALTH_PROBE, useValue: { probe: (t) => probeEvm(t, t.chainId ?? -1) } },
-  { provide: SOLANA_HEALTH_PROBE, useValue: { probe: (t) => probeSolana(t) } },
-  { provide: STELLAR_HEALTH_PROBE, useValue: { probe: (t) => probeStellar(t, t.passphrase ?? '') } },
-] as const satisfies ReadonlyArray<{ provide: symbol; useValue: HealthProbe }>;
+/** The service's own checks, provided under the tokens above. */
+export const HEALTH_CHECKS = [
+  { provide: EVM_HEALTH_CHECK, useValue: { check: (t) => checkEvm(t, t.chainId ?? -1) } },
+  { provide: SOLANA_HEALTH_CHECK, useValue: { check: (t) => checkSolana(t) } },
+  { provide: STELLAR_HEALTH_CHECK, useValue: { check: (t) => checkStellar(t, t.passphrase ?? '') } },
+] as const satisfies ReadonlyArray<{ provide: symbol; useValue: HealthCheck }>;
 
-const failed = (reason: DisableReasonCode, details: string, learnt: ProbeLearnt = {}): ProbeResult => ({
+const failed = (reason: DisableReasonCode, details: string, learnt: CheckLearnt = {}): CheckResult => ({
   ok: false,
   reason,
   details,
@@ -64,10 +64,10 @@ const failed = (reason: DisableReasonCode, details: string, learnt: ProbeLearnt 
 
 /** The first endpoint `validate` finds no problem with, or the failure that says every endpoint's. */
 async function firstValid(
-  target: ProbeTarget,
+  target: CheckTarget,
   what: string,
   validate: (url: string) => Promise<string | null>,
-): Promise<string | ProbeResult> {
+): Promise<string | CheckResult> {
   const problems: string[] = [];
   for (const url of target.endpoints) {
     try {
@@ -84,7 +84,7 @@ async function firstValid(
   );
 }
 
-export async function probeEvm(target: ProbeTarget, chainId: number): Promise<ProbeResult> {
+export async function checkEvm(target: CheckTarget, chainId: number): Promise<CheckResult> {
   const url = await firstValid(target, 'answered with the right chain', async (url) => {
     const answered = safeNumber(await target.call(url, 'eth_chainId'));
     return answered === chainId
@@ -103,7 +103,7 @@ export async function probeEvm(target: ProbeTarget, chainId: number): Promise<Pr
   return typeof balance === 'bigint' ? withMinimum(target, balance, { nonce }) : balance;
 }
 
-export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
+export async function checkSolana(target: CheckTarget): Promise<CheckResult> {
   const url = await firstValid(target, 'answered getHealth "ok"', async (url) => {
     let health: unknown;
     try {
@@ -128,7 +128,7 @@ export async function probeSolana(target: ProbeTarget): Promise<ProbeResult> {
   return typeof balance === 'bigint' ? withMinimum(target, balance, {}) : balance;
 }
 
-export async function probeStellar(target: ProbeTarget, passphrase: string): Promise<ProbeResult> {
+export async function checkStellar(target: CheckTarget, passphrase: string): Promise<CheckResult> {
   const url = await firstValid(target, 'answered the catalogue passphrase', async (url) => {
     const network = (await target.call(url, 'getNetwork', null)) as { passphrase: unknown };
     return network.passphrase === passphrase
@@ -175,16 +175,16 @@ export async function probeStellar(target: ProbeTarget, passphrase: string): Pro
 }
 
 /** What a check learnt of the account, kept by a failure too. */
-export type ProbeLearnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
+export type CheckLearnt = Partial<Record<'balance' | 'nonce' | 'sequenceNumber', bigint>>;
 
-/** An integer in [0, 2^bits) as answered (never stored otherwise), or the failure that ends the probe. */
+/** An integer in [0, 2^bits) as answered (never stored otherwise), or the failure that ends the check. */
 const readerOf =
-  (target: ProbeTarget, url: string) =>
+  (target: CheckTarget, url: string) =>
   async (
     [method, what, reason, bits]: readonly [string, string, DisableReasonCode, bigint],
-    learnt: ProbeLearnt,
+    learnt: CheckLearnt,
     read: () => Promise<unknown>,
-  ): Promise<bigint | ProbeResult> => {
+  ): Promise<bigint | CheckResult> => {
     try {
       return (
         unsigned(await read(), bits) ?? failed(reason, `${method} failed: ${notValid(url, what)}`, learnt)
@@ -198,7 +198,7 @@ const readerOf =
     }
   };
 
-function withMinimum(target: ProbeTarget, balance: bigint, learnt: ProbeLearnt): ProbeResult {
+function withMinimum(target: CheckTarget, balance: bigint, learnt: CheckLearnt): CheckResult {
   if (target.minBalance !== null && balance < target.minBalance) {
     return failed('BalanceCheckFailed', `balance ${balance} is below min_balance ${target.minBalance}`, {
       balance,

@@ -1,4 +1,4 @@
-import { BodyMemoryBudget, parsedBodyEstimate } from './body-memory';
+import { BodyMemoryBudget, parsedBodyEstimate } from './body-memory-budget';
 import { jsonShape } from './json';
 
 describe('BodyMemoryBudget', () => {

@@ -1,17 +1,13 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import path from 'node:path';
-import { CatalogueConfigError, CONFIG_FILE_CONTENT, type ConfigFile } from '../catalogue/catalogue.module';
+import { CatalogueConfigError, CONFIG_FILE_CONTENT, type ConfigFile } from './config-file-loader';
 import { ValidationError } from '../common/errors/domain-errors';
 import { RequestContext } from '../common/http/request-context';
-import { validateBody } from '../common/validation/validation.pipe';
-import { DatabaseLifecycle } from '../database/database-lifecycle.service';
+import { validateBody } from '../common/validation/dto-validation.pipe';
+import { DatabaseLifecycle } from '../database/database-lifecycle';
 import { DatabaseDialect } from '../database/dialects/database-dialect';
-import {
-  NotificationCreateRules,
-  NotificationPatchRules,
-  NotificationsService,
-} from '../notifications/notifications.service';
-import { RelayerCreateRules, RelayerPatchRules, RelayersService } from '../relayers/relayers.service';
+import { NotificationCreateRules, NotificationPatchRules, NotificationsService } from '../notifications';
+import { RelayerCreateRules, RelayerPatchRules, RelayersService } from '../relayers';
 import { ConfigEntriesRepository } from './config-entries.repository';
 import { describePlan, planChanges, underEntry } from './config-plan';
 import type { EntryKind, PlannedChange, RecordedEntry } from './config-plan';

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createKeyFileOnce } from '../common/security/key-file';
-import { KEY_LENGTH_BYTES, isValidSecp256k1PrivateKey } from './address-derivation';
-import { SecretKey, type CatalogueSigner } from './catalogue.service';
-import type { HostedSignerResolver } from './catalogue.types';
+import { KEY_LENGTH_BYTES, isValidSecp256k1PrivateKey } from '../catalogue';
+import { SecretKey, type CatalogueSigner } from '../catalogue';
+import type { HostedSignerResolver } from '../catalogue';
 import { CatalogueConfigError, fail, findPath, listOf, pathCandidates, readIfExists } from './config-json';
 import { HEX_KEY_PATTERN, secretValue, type SecretRef, type SignerEntry } from './config-schema';
 

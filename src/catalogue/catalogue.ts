@@ -12,16 +12,6 @@ import {
   type SignerType,
 } from './catalogue.types';
 
-export * from './catalogue.types';
-export {
-  addressesOfKey,
-  deriveAddress,
-  evmAddressOfPoint,
-  isValidSecp256k1PrivateKey,
-  stellarAddressOfPublicKey,
-  toChecksumAddress,
-} from './address-derivation';
-
 const REDACTED = '[redacted]';
 
 /** The bytes of a key, for this module only (set by SecretKey's static block). */

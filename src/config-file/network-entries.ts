@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { isNetworkType, networkId, type CatalogueNetwork } from './catalogue.types';
+import { isNetworkType, networkId, type CatalogueNetwork } from '../catalogue';
 import {
   errorCode,
   fail,

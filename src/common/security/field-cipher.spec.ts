@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 
-import { FieldCipher, isEncrypted } from './encryption';
+import { FieldCipher, isEncrypted } from './field-cipher';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const OTHER_KEY = Buffer.alloc(32, 9).toString('base64');

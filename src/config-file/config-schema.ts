@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RPC_WEIGHT, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
-import { KEY_LENGTH_BYTES } from './address-derivation';
-import { NETWORK_TYPES, SIGNER_ID_PATTERN, SIGNER_TYPES } from './catalogue.types';
+import { KEY_LENGTH_BYTES } from '../catalogue';
+import { NETWORK_TYPES, SIGNER_ID_PATTERN, SIGNER_TYPES } from '../catalogue';
 import { describeUnknown, isHttpUrl, isPlainObject, listOf } from './config-json';
 
 /**

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import * as derivation from './address-derivation';
-import { Catalogue, SecretKey, UnknownSignerError } from './catalogue.service';
+import { Catalogue, SecretKey, UnknownSignerError } from './catalogue';
 import type { CatalogueNetwork } from './catalogue.types';
 
 const KEY_1 = `${'00'.repeat(31)}01`;

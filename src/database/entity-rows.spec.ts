@@ -1,6 +1,6 @@
 import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
-import { SqliteDialect } from './dialects/sqlite.dialect';
-import { EntityRepository } from './entity-repository';
+import { SqliteDialect } from './dialects/sqlite-dialect';
+import { EntityRepository } from './entity-rows';
 
 @Entity('listed')
 class ListedEntity {

@@ -1,4 +1,4 @@
-import { FixedWindowThrottlerStorage } from './fixed-window-storage';
+import { FixedWindowThrottlerStorage } from './fixed-window-throttler-storage';
 
 describe('FixedWindowThrottlerStorage', () => {
   beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));

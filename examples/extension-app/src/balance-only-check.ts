@@ -1,13 +1,13 @@
-import type { HealthProbe, HealthProbeTarget, ProbeResult } from 'relayer-management-service';
+import type { HealthCheck, HealthCheckTarget, CheckResult } from 'relayer-management-service';
 
 /**
- * Replaces the service's EVM health probe (`EVM_HEALTH_PROBE`) for a fleet whose nodes do not serve
+ * Replaces the service's EVM health check (`EVM_HEALTH_CHECK`) for a fleet whose nodes do not serve
  * `eth_getTransactionCount` (a rollup's sequencer, say): it checks the balance only. It tries the
  * relayer's endpoints in order through the service's JSON-RPC client (its timeout, answer cap and URL
  * policy) and never rejects: every failure is a verdict.
  */
-export class BalanceOnlyEvmProbe implements HealthProbe {
-  async probe(target: HealthProbeTarget): Promise<ProbeResult> {
+export class BalanceOnlyEvmCheck implements HealthCheck {
+  async check(target: HealthCheckTarget): Promise<CheckResult> {
     const failures: string[] = [];
     for (const url of target.endpoints) {
       try {

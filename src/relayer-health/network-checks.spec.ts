@@ -3,14 +3,14 @@ import type http from 'node:http';
 import { LoopbackServer } from '../../test/support/loopback-server';
 import { DnsResolver } from '../common/security/policy-agent';
 import { loadConfig } from '../config/app-config';
-import { MAX_ANSWER_BYTES, probeEvm, probeSolana, probeStellar, type ProbeResult } from './network-probes';
+import { MAX_ANSWER_BYTES, checkEvm, checkSolana, checkStellar, type CheckResult } from './network-checks';
 import { disabledReasonOf } from './relayer-health.service';
 import { JsonRpcBatch } from './json-rpc-batch';
 import { RpcFetch } from './rpc-fetch';
 
 /**
- * Random RPC answers against each network probe, through the real RpcFetch and a local HTTP server
- * (docs/reference/hardening.md): a probe always comes back with a ProbeResult, and every text a check would store
+ * Random RPC answers against each network check, through the real RpcFetch and a local HTTP server
+ * (docs/reference/hardening.md): a check always comes back with a CheckResult, and every text a check would store
  * is bounded, whatever the endpoint answers (sizes, JSON types, nesting, invalid UTF-8, wrong ids,
  * slow drips, HTTP statuses).
  */
@@ -193,7 +193,7 @@ class PlannedServer extends LoopbackServer {
   }
 }
 
-describe('network probes against random RPC answers (property, docs/reference/hardening.md)', () => {
+describe('network checks against random RPC answers (property, docs/reference/hardening.md)', () => {
   const server = new PlannedServer();
   const config = loadConfig({ API_KEY: 'k'.repeat(32), RPC_TIMEOUT_MS: String(TIMEOUT_MS) });
   const rpc = new RpcFetch(config, new DnsResolver());
@@ -213,7 +213,7 @@ describe('network probes against random RPC answers (property, docs/reference/ha
   });
 
   /** What the check would store: bounded details, and numbers that fit their columns. */
-  const expectStorable = (result: ProbeResult): void => {
+  const expectStorable = (result: CheckResult): void => {
     expect(typeof result.ok).toBe('boolean');
     const reason = disabledReasonOf(result);
     if (!result.ok) {
@@ -266,31 +266,31 @@ describe('network probes against random RPC answers (property, docs/reference/ha
     examples: plans.map((plan): [Answer[], bigint | null] => [plan, null]),
   });
 
-  it('probeEvm never throws and stores only bounded text', async () => {
+  it('checkEvm never throws and stores only bounded text', async () => {
     await fc.assert(
       fc.asyncProperty(plans, minBalance, async (plan, min) => {
         server.use(plan);
-        expectStorable(await probeEvm(target('evm', min), 1));
+        expectStorable(await checkEvm(target('evm', min), 1));
       }),
       withExamples(examples.evm),
     );
   });
 
-  it('probeSolana never throws and stores only bounded text', async () => {
+  it('checkSolana never throws and stores only bounded text', async () => {
     await fc.assert(
       fc.asyncProperty(plans, minBalance, async (plan, min) => {
         server.use(plan);
-        expectStorable(await probeSolana(target('solana', min)));
+        expectStorable(await checkSolana(target('solana', min)));
       }),
       withExamples(examples.solana),
     );
   });
 
-  it('probeStellar never throws and stores only bounded text', async () => {
+  it('checkStellar never throws and stores only bounded text', async () => {
     await fc.assert(
       fc.asyncProperty(plans, minBalance, async (plan, min) => {
         server.use(plan);
-        expectStorable(await probeStellar(target('stellar', min), PASSPHRASE));
+        expectStorable(await checkStellar(target('stellar', min), PASSPHRASE));
       }),
       runs,
     );

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from '../common/errors/database-errors';
 import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { APP_CONFIG } from '../config/app-config.module';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { WorkerDatabase } from './worker-database';
 

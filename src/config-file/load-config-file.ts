@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { Catalogue } from './catalogue.service';
-import { SIGNER_ID_PATTERN } from './catalogue.types';
+import { Catalogue } from '../catalogue';
+import { SIGNER_ID_PATTERN } from '../catalogue';
 import { isComment, listOf, parseConfig, parseJson, quoted, readText } from './config-json';
 import { sectionsSchema, TOP_LEVEL_KEYS, topLevelSchema, type FileEntry } from './config-schema';
 import { readNetworks } from './network-entries';

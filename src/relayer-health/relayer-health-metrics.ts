@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { NetworkType } from '../catalogue/catalogue.service';
-import { MetricsService } from '../metrics/metrics.service';
-import type { ProbeResult } from './network-probes';
+import type { NetworkType } from '../catalogue';
+import { MetricsService } from '../metrics';
+import type { CheckResult } from './network-checks';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 
 @Injectable()
@@ -34,7 +34,7 @@ export class RelayerHealthMetrics {
     });
   }
 
-  observe(networkType: NetworkType, result: ProbeResult, seconds: number): void {
+  observe(networkType: NetworkType, result: CheckResult, seconds: number): void {
     this.checks.inc({
       network_type: networkType,
       outcome: result.ok ? 'passed' : 'failed',

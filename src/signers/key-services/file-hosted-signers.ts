@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type {
-  HostedSignerResolver,
-  HostedSignerView,
-  SignerAddresses,
-} from '../../catalogue/catalogue.service';
+import type { HostedSignerResolver, HostedSignerView, SignerAddresses } from '../../catalogue';
 import { isPlainObject } from '../../common/validation/field-rules';
 import type { AppConfig } from '../../config/app-config';
 import { z } from 'zod';

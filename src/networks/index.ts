@@ -1,0 +1,2 @@
+// The networks' public face: what other features and extensions import (docs/architecture.md).
+export { NetworksService } from './networks.service';

@@ -1,0 +1,5 @@
+// The notifications' public face: what other features and extensions import (docs/architecture.md).
+export { notificationNotFound } from './notifications.errors';
+export { CreateNotificationDto } from './dto/notification.dto';
+export { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
+export { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
