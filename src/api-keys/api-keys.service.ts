@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
-import { ForbiddenError, UnauthorizedError, ValidationError } from '../common/errors/domain-errors';
+import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { Transactions } from '../database/transactions';
+import { Transactions, type ReadTx } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, EXPIRES_RULE } from './dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
 import { apiKeyNotFound } from './api-keys.errors';
 import { toApiKeyResponse } from './api-key.mapper';
 
@@ -37,11 +36,10 @@ export class ApiKeysService {
   async create(dto: CreateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
     if (!holdsAll(caller, dto.permissions)) throw new ForbiddenError();
     const asked = dto.expires_at ?? null;
-    if (asked !== null && asked.getTime() <= Date.now()) throw new ValidationError(EXPIRES_RULE);
     const key = `rk_${randomBytes(32).toString('base64url')}`;
     const digest = digestOf(key);
     const response = await this.transactions.run(async (tx) => {
-      const creator = caller.type === 'api_key' ? await this.creator(tx.manager, caller.id) : null;
+      const creator = caller.type === 'api_key' ? await this.creator(caller.id, tx) : null;
       const row = Object.assign(new ApiKeyEntity(), {
         id: randomUUID(),
         name: dto.name,
@@ -116,8 +114,8 @@ export class ApiKeysService {
   }
 
   /** Revoked or expired since the request was authenticated: refused as the request would be now. */
-  private async creator(manager: EntityManager, id: string): Promise<ApiKeyEntity> {
-    const row = await this.keys.findActiveCreator(manager, id);
+  private async creator(id: string, tx: ReadTx): Promise<ApiKeyEntity> {
+    const row = await this.keys.findActiveCreator(tx.manager, id);
     if (!row || (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now())) {
       throw new UnauthorizedError();
     }

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
+import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { Transactions } from '../database/transactions';
+import { Transactions, type ReadTx } from '../database/transactions';
 import {
   Catalogue,
   networkId,
@@ -16,6 +14,7 @@ import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { toNetworkResponse } from './network.mapper';
 import { networkNotFound } from './networks.errors';
 import { NetworksRepository } from './networks.repository';
+import { resolveNetworkRpcUrls } from './networks.validation';
 
 /**
  * The catalogue's networks with the RPC lists set through the API, which replace the file's on
@@ -60,29 +59,25 @@ export class NetworksService {
 
   /**
    * The RPC list relayers of this network use unless they have custom URLs; undefined for an
-   * unknown network. Inside a transaction pass its manager (see EntityRepository.findById).
+   * unknown network. Inside a transaction pass it (see EntityRepository.findById).
    */
-  async rpcUrls(
-    type: NetworkType,
-    name: string,
-    manager?: EntityManager,
-  ): Promise<readonly RpcUrl[] | undefined> {
+  async rpcUrls(type: NetworkType, name: string, tx?: ReadTx): Promise<readonly RpcUrl[] | undefined> {
     const network = this.catalogue.findNetwork(type, name);
-    return network && this.rpcUrlsOfNetwork(network, manager);
+    return network && this.rpcUrlsOfNetwork(network, tx);
   }
 
   /** What `rpcUrls` answers, for every network at once: one read for a batch of checks. */
   async rpcUrlsOfAll(
-    manager?: EntityManager,
+    tx?: ReadTx,
   ): Promise<(type: NetworkType, name: string) => readonly RpcUrl[] | undefined> {
-    const stored = await this.overrides.findAllRpcUrls(manager);
+    const stored = await this.overrides.findAllRpcUrls(tx?.manager);
     return (type, name) => {
       const network = this.catalogue.findNetwork(type, name);
       return network && (stored.get(networkId(network.type, network.network)) ?? network.rpc_urls);
     };
   }
 
-  /** Masked URLs sent back keep the stored ones (docs/reference/networks-and-signers.md#4-networks). */
+  /** `dto` passed NetworkPatchRules; masked URLs sent back keep the stored ones (docs/reference/networks-and-signers.md#4-networks). */
   async update(id: string, dto: UpdateNetworkDto): Promise<NetworkResponse> {
     const network = this.find(id);
     const key = networkId(network.type, network.network);
@@ -90,13 +85,7 @@ export class NetworksService {
       // Locked until commit: two PATCHes of one network resolve their masked URLs one after the other.
       const row = await this.overrides.findForUpdate(tx.manager, key);
       const before = row?.rpcUrls ?? network.rpc_urls;
-      const { urls: next, problems } = resolveRpcUrlList(
-        dto.rpc_urls,
-        before,
-        this.config.rpcUrlPolicy,
-        'rpc_urls',
-      );
-      if (problems.length > 0) throw new ValidationError(problems);
+      const next = resolveNetworkRpcUrls(network, dto, row?.rpcUrls, this.config.rpcUrlPolicy);
       await this.overrides.put(
         tx.manager,
         { networkId: key, rpcUrls: next, updatedAt: new Date() },
@@ -120,11 +109,8 @@ export class NetworksService {
     return network;
   }
 
-  private async rpcUrlsOfNetwork(
-    network: CatalogueNetwork,
-    manager?: EntityManager,
-  ): Promise<readonly RpcUrl[]> {
-    const row = await this.overrides.findById(networkId(network.type, network.network), manager);
+  private async rpcUrlsOfNetwork(network: CatalogueNetwork, tx?: ReadTx): Promise<readonly RpcUrl[]> {
+    const row = await this.overrides.findById(networkId(network.type, network.network), tx?.manager);
     return row?.rpcUrls ?? network.rpc_urls;
   }
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import { Inject, Injectable } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
@@ -6,7 +5,7 @@ import { ConflictError, PreconditionFailedError } from '../common/errors/domain-
 import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { FieldCipher, isEncrypted } from '../common/security/encryption';
-import { Transactions } from '../database/transactions';
+import { Transactions, type ReadTx } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-events';
@@ -110,12 +109,9 @@ export class NotificationsService {
     return toTaggedNotification(entity);
   }
 
-  /** Where to deliver: its URL and its signing key in clear, or null when gone; read on `manager` when given (WorkerDatabase). */
-  async findTarget(
-    id: string,
-    manager?: EntityManager,
-  ): Promise<{ url: string; signingKey: string | null } | null> {
-    const entity = await this.notifications.findById(id, manager);
+  /** Where to deliver: its URL and its signing key in clear, or null when gone; read on `tx` when given (WorkerDatabase). */
+  async findTarget(id: string, tx?: ReadTx): Promise<{ url: string; signingKey: string | null } | null> {
+    const entity = await this.notifications.findById(id, tx?.manager);
     if (!entity) return null;
     const key = entity.signingKey;
     return {

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { SignersService } from '../signers/signers.service';
 import {
   PreconditionFailedError,
@@ -12,10 +11,10 @@ import { Page, PageQueryDto } from '../common/http/page';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
-import { Transactions, type Tx } from '../database/transactions';
+import { Transactions, type ReadTx, type Tx } from '../database/transactions';
 import { NotificationsService } from '../notifications/notifications.service';
 import { RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
-import { changedFields, mergeRelayer, type NewRelayer } from './relayers.validation';
+import { changedFields, mergeRelayerPatch, type NewRelayer } from './relayers.validation';
 import {
   RELAYER_EVENTS,
   type RelayerEvent,
@@ -76,7 +75,7 @@ export class RelayersService {
     const refused = await this.transactions.run(
       async (tx) => {
         // A signer deleted since it was read above: the same answer as if it had never been.
-        if (!(await this.signers.holdForUse(tx.manager, dto.signer_id))) {
+        if (!(await this.signers.holdForUse(dto.signer_id, tx))) {
           throw new ValidationError(signerNotFound(dto.signer_id));
         }
         const refusal = await this.relayers.insert(tx.manager, entity);
@@ -125,9 +124,7 @@ export class RelayersService {
       if (attempt === 0 && dto.notification_id != null) {
         await this.assertNotificationExists(dto.notification_id);
       }
-      const problems: string[] = [];
-      const changes = mergeRelayer(current, dto, this.config.rpcUrlPolicy, problems);
-      if (problems.length > 0) throw new ValidationError(problems);
+      const changes = mergeRelayerPatch(current, dto, this.config.rpcUrlPolicy);
       if (changes === null) return toTaggedRelayer(current);
       const updated = toTaggedRelayer({ ...current, ...changes, version: current.version + 1 });
       const outcome = await this.transactions.run(
@@ -159,18 +156,18 @@ export class RelayersService {
   }
 
   /** @internal The stored relayer (unmasked URLs: for the health checks, which call them), or null. */
-  findEntity(id: string, tx?: Tx): Promise<RelayerEntity | null> {
+  findEntity(id: string, tx?: ReadTx): Promise<RelayerEntity | null> {
     return this.relayers.findById(id, tx?.manager);
   }
 
-  /** @internal `manager`: the connection to read on (WorkerDatabase). */
-  findEntities(ids: readonly string[], manager: EntityManager): Promise<RelayerEntity[]> {
-    return this.relayers.findByIds(ids, manager);
+  /** @internal `tx`: the connection to read on (WorkerDatabase). */
+  findEntities(ids: readonly string[], tx: ReadTx): Promise<RelayerEntity[]> {
+    return this.relayers.findByIds(ids, tx.manager);
   }
 
   /** @internal Every write of a relayer moves its version: an unchanged version is an unchanged relayer. */
-  versionsOf(ids: readonly string[], manager: EntityManager): Promise<Map<string, number>> {
-    return this.relayers.findVersions(ids, manager);
+  versionsOf(ids: readonly string[], tx: ReadTx): Promise<Map<string, number>> {
+    return this.relayers.findVersions(ids, tx.manager);
   }
 
   /**
@@ -180,13 +177,13 @@ export class RelayersService {
    * @internal
    */
   async applyHealthVerdict(
-    tx: Tx,
     id: string,
     verdict: {
       disabledReason: DisabledReason | null;
       failuresBefore: number;
       probed: (relayer: RelayerEntity) => boolean;
     },
+    tx: Tx,
   ): Promise<'applied' | 'stale' | 'missing' | 'outdated'> {
     const relayer = await this.relayers.findById(id, tx.manager);
     if (!relayer) return 'missing';

@@ -1,12 +1,11 @@
 import { Inject, Injectable, type INestApplicationContext } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/encryption';
 import { encryptKeystore } from '../common/security/keystore';
-import { Transactions } from '../database/transactions';
+import { Transactions, type ReadTx } from '../database/transactions';
 import {
   addressesOfKey,
   Catalogue,
@@ -145,8 +144,8 @@ export class SignersService {
    * In a transaction that makes a resource use the signer: false when it is gone. Until that
    * transaction ends, the signer cannot be deleted.
    */
-  async holdForUse(manager: EntityManager, signerId: string): Promise<boolean> {
-    return this.catalogue.hasSigner(signerId) || this.signers.lock(manager, signerId, 'share');
+  async holdForUse(signerId: string, tx: ReadTx): Promise<boolean> {
+    return this.catalogue.hasSigner(signerId) || this.signers.lock(tx.manager, signerId, 'share');
   }
 }
 
