@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { holdsAll, type Principal } from '../common/auth/principal';
 import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
+import { ResourceWrites } from '../database/resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
@@ -23,11 +24,20 @@ function earliest(a: Date | null, b: Date | null): Date | null {
 /** docs/reference/keys-and-audit.md */
 @Injectable()
 export class ApiKeysService {
+  private readonly writes: ResourceWrites<ApiKeyEntity, ApiKeyResponse>;
+
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly principals: ApiKeyPrincipals,
-    private readonly transactions: Transactions,
-  ) {}
+    transactions: Transactions,
+  ) {
+    this.writes = new ResourceWrites(transactions, {
+      name: 'api_key',
+      notFound: () => apiKeyNotFound(),
+      read: (id, tx) => this.keys.findActive(id, tx?.manager),
+      toResponse: toApiKeyResponse,
+    });
+  }
 
   /**
    * A key grants only what it holds (docs/reference/hardening.md), or a manager could mint itself `*`;
@@ -38,7 +48,7 @@ export class ApiKeysService {
     const asked = dto.expires_at ?? null;
     const key = `rk_${randomBytes(32).toString('base64url')}`;
     const digest = digestOf(key);
-    const response = await this.transactions.run(async (tx) => {
+    const created = await this.writes.create(async (tx) => {
       const creator = caller.type === 'api_key' ? await this.creator(caller.id, tx) : null;
       const row = Object.assign(new ApiKeyEntity(), {
         id: randomUUID(),
@@ -52,19 +62,11 @@ export class ApiKeysService {
         revokedAt: null,
         createdByKeyId: creator?.id ?? null,
       });
-      const created = toApiKeyResponse(row);
       await this.keys.insert(tx.manager, row);
-      await tx.recordChange({
-        resource: 'api_key',
-        id: row.id,
-        operation: 'create',
-        before: null,
-        after: created,
-      });
-      return created;
+      return row;
     });
     this.principals.created(digest);
-    return { ...response, key };
+    return { ...created.data, key };
   }
 
   async list(query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
@@ -86,28 +88,17 @@ export class ApiKeysService {
    * than their creator, so whoever may revoke a key may revoke them.
    */
   async revoke(id: string, caller: Principal): Promise<string> {
-    const revoked = await this.transactions.run(async (tx) => {
-      const row = await this.keys.findActive(id, tx.manager);
-      if (!row) throw apiKeyNotFound();
+    const revoked = await this.writes.remove(id, async (row, _, tx) => {
       if (!holdsAll(caller, row.permissions)) throw new ForbiddenError();
       const at = new Date();
-      if (!(await this.keys.revoke(tx.manager, id, at))) throw apiKeyNotFound();
+      if (!(await this.keys.revoke(tx.manager, id, at))) return false;
       const descendants = await this.keys.findActiveDescendants(tx.manager, id);
       await this.keys.revokeAll(
         tx.manager,
         descendants.map((descendant) => descendant.id),
         at,
       );
-      for (const gone of [row, ...descendants]) {
-        await tx.recordChange({
-          resource: 'api_key',
-          id: gone.id,
-          operation: 'delete',
-          before: toApiKeyResponse(gone),
-          after: null,
-        });
-      }
-      return [row, ...descendants].map((gone) => gone.id);
+      return descendants;
     });
     await this.principals.revoked(revoked);
     return 'API key revoked successfully';

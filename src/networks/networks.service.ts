@@ -3,6 +3,7 @@ import { Page, PageQueryDto } from '../common/http/page';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
 import {
   Catalogue,
@@ -16,19 +17,41 @@ import { networkNotFound } from './networks.errors';
 import { NetworksRepository } from './networks.repository';
 import { resolveNetworkRpcUrls } from './networks.validation';
 
+/** A network as written: the catalogue's, with the RPC list stored through the API (null: none). */
+interface NetworkRow {
+  readonly id: string;
+  readonly network: CatalogueNetwork;
+  readonly stored: readonly RpcUrl[] | null;
+  readonly rpcUrls: readonly RpcUrl[];
+}
+
 /**
  * The catalogue's networks with the RPC lists set through the API, which replace the file's on
  * every instance (read from the database on each use: a change is seen at once everywhere).
  */
 @Injectable()
 export class NetworksService {
+  private readonly writes: ResourceWrites<NetworkRow, NetworkResponse>;
+
   /** @internal Nest injects it. */
   constructor(
     private readonly catalogue: Catalogue,
     private readonly overrides: NetworksRepository,
-    private readonly transactions: Transactions,
+    transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.writes = new ResourceWrites(transactions, {
+      name: 'network',
+      notFound: networkNotFound,
+      read: async (id, tx) => {
+        const network = this.catalogue.findNetworkById(id);
+        if (!network) return null;
+        const row = await this.overrides.findById(networkId(network.type, network.network), tx?.manager);
+        return { id, network, stored: row?.rpcUrls ?? null, rpcUrls: row?.rpcUrls ?? network.rpc_urls };
+      },
+      toResponse: ({ network, rpcUrls }) => toNetworkResponse(network, rpcUrls),
+    });
+  }
 
   async list(query: PageQueryDto): Promise<Page<NetworkResponse>> {
     const page = await this.listWithRpcUrls(query);
@@ -81,26 +104,23 @@ export class NetworksService {
   async update(id: string, dto: UpdateNetworkDto): Promise<NetworkResponse> {
     const network = this.find(id);
     const key = networkId(network.type, network.network);
-    const rpcUrls = await this.transactions.run(async (tx) => {
-      // Locked until commit: two PATCHes of one network resolve their masked URLs one after the other.
-      const row = await this.overrides.findForUpdate(tx.manager, key);
-      const before = row?.rpcUrls ?? network.rpc_urls;
-      const next = resolveNetworkRpcUrls(network, dto, row?.rpcUrls, this.config.rpcUrlPolicy);
-      await this.overrides.put(
-        tx.manager,
-        { networkId: key, rpcUrls: next, updatedAt: new Date() },
-        row !== null,
-      );
-      await tx.recordChange({
-        resource: 'network',
-        id: key,
-        operation: 'update',
-        before: toNetworkResponse(network, before),
-        after: toNetworkResponse(network, next),
-      });
-      return next;
-    });
-    return toNetworkResponse(network, rpcUrls);
+    // A write since the read (a row written, or another list stored) makes it read and resolve again.
+    const updated = await this.writes.update(
+      key,
+      (current) => ({
+        rpcUrls: resolveNetworkRpcUrls(network, dto, current.rpcUrls, this.config.rpcUrlPolicy),
+      }),
+      async (current, { rpcUrls }, tx) => {
+        const row = await this.overrides.findForUpdate(tx.manager, key);
+        if (JSON.stringify(row?.rpcUrls ?? null) !== JSON.stringify(current.stored)) return STALE;
+        await this.overrides.put(
+          tx.manager,
+          { networkId: key, rpcUrls, updatedAt: new Date() },
+          row !== null,
+        );
+      },
+    );
+    return updated.data;
   }
 
   private find(id: string): CatalogueNetwork {

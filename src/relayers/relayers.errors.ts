@@ -10,5 +10,15 @@ export const signerNotFound = (id: string) => `Signer with ID ${id} not found`;
 export const signerCannotSign = (id: string, type: string, signsFor: readonly string[]) =>
   `signer_id must name a signer that can sign for ${type} networks (signer '${id}' signs for ${signsFor.join(', ')})`;
 
-export const notificationNotFound = (id: string) =>
-  new ValidationError(`Notification with ID ${id} not found`);
+/** The signer was deleted since the body was checked: the answer as if it had never been. */
+export const signerGone = (id: string) => new ValidationError(signerNotFound(id));
+
+export const signerUsedOnNetwork = (signerId: string, user: string, type: string, network: string) =>
+  new ValidationError(
+    `Signer with ID ${signerId} is already used by relayer ${user} on ${type} network '${network}'`,
+  );
+
+export const notificationMissing = (id: string) => `Notification with ID ${id} not found`;
+
+/** The notification was deleted since the body was checked (the foreign key refused the write). */
+export const notificationNotFound = (id: string) => new ValidationError(notificationMissing(id));

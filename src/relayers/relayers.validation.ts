@@ -13,13 +13,14 @@ import { ValidationError } from '../common/errors/domain-errors';
 import type { BodyRules, Checked, DtoCheck } from '../common/validation/validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { NotificationsService } from '../notifications/notifications.service';
 import { SignersService } from '../signers/signers.service';
 import { CreateRelayerDto, UpdateRelayerDto } from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
 import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';
 import type { RelayerEntity } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
-import { signerCannotSign, signerNotFound } from './relayers.errors';
+import { notificationMissing, signerCannotSign, signerNotFound } from './relayers.errors';
 
 /** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
 export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {
@@ -43,6 +44,8 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
     /** `config check` gives the file's signers alone (src/config-file/config-cli.ts). */
     @Inject(SignersService) private readonly signers: Pick<SignersService, 'addressFor'>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    /** `config check` judges the file alone: its relayers' notifications are created before them. */
+    @Inject(NotificationsService) private readonly notifications: Pick<NotificationsService, 'exists'>,
   ) {}
 
   async check({ value: dto, failed }: DtoCheck<CreateRelayerDto>): Promise<Checked<NewRelayer>> {
@@ -66,6 +69,7 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
         problems.push(signerCannotSign(dto.signer_id, type, signer.signsFor));
       } else if (signer.kind === 'found') address = signer.address;
     }
+    problems.push(...(await notificationProblems(this.notifications, dto.notification_id, failed)));
     return { value: { ...dto, custom_rpc_urls: urls, policies, address }, problems };
   }
 }
@@ -81,6 +85,7 @@ export class RelayerPatchRules implements BodyRules<UpdateRelayerDto, UpdateRela
 
   constructor(
     private readonly relayers: RelayersRepository,
+    private readonly notifications: NotificationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -99,8 +104,24 @@ export class RelayerPatchRules implements BodyRules<UpdateRelayerDto, UpdateRela
     if (value.custom_rpc_urls !== undefined) {
       passed.custom_rpc_urls = checkableRpcUrls(value.custom_rpc_urls, failed);
     }
-    return { value, problems: mergeRelayer(current, passed, this.config.rpcUrlPolicy).problems };
+    return {
+      value,
+      problems: [
+        ...(await notificationProblems(this.notifications, value.notification_id, failed)),
+        ...mergeRelayer(current, passed, this.config.rpcUrlPolicy).problems,
+      ],
+    };
   }
+}
+
+/** A notification named must exist (the insert's foreign key decides, if it goes meanwhile). */
+async function notificationProblems(
+  notifications: Pick<NotificationsService, 'exists'>,
+  id: string | null | undefined,
+  failed: ReadonlySet<string>,
+): Promise<string[]> {
+  if (id == null || failed.has('notification_id') || (await notifications.exists(id))) return [];
+  return [notificationMissing(id)];
 }
 
 /**
