@@ -160,8 +160,10 @@ export class ResourceWrites<E extends WrittenRow, R extends object> {
     if (uses.length > 0) throw this.inUse(id, uses);
   }
 
+  /** No users named: a reference written meanwhile, which this transaction cannot see. */
   private inUse(id: string, uses: readonly string[]): Error {
-    return this.resource.inUse?.(id, uses) ?? new ConflictError(`${this.resource.name} ${id} is in use`);
+    const named = uses.length > 0 ? this.resource.inUse?.(id, uses) : undefined;
+    return named ?? new ConflictError(`The ${this.resource.name} ${id} is in use`);
   }
 
   /** The change, and the resource's event derived from it (`<name>.<created|updated|deleted>`). */
