@@ -68,9 +68,12 @@ export {
   Transactions,
   type Change,
   type CommittingEvent,
+  type ReadTx,
   type RunOptions,
   type Tx,
 } from './database/transactions';
+// One decorator for every subscriber in the transaction, over the map of the events published there
+export { OnCommitting, type CommittingEvents } from './database/on-committing';
 
 // Routes of an extension: errors, decorators and the types the public API names
 // (docs/reference/extension-events.md#18-routes-of-an-extension)

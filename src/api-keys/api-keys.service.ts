@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
-import { ForbiddenError, UnauthorizedError, ValidationError } from '../common/errors/domain-errors';
+import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { Transactions } from '../database/transactions';
+import { ResourceWrites } from '../database/resource-writes';
+import { Transactions, type ReadTx } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, EXPIRES_RULE } from './dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
 import { apiKeyNotFound } from './api-keys.errors';
 import { toApiKeyResponse } from './api-key.mapper';
 
@@ -24,11 +24,20 @@ function earliest(a: Date | null, b: Date | null): Date | null {
 /** docs/reference/keys-and-audit.md */
 @Injectable()
 export class ApiKeysService {
+  private readonly writes: ResourceWrites<ApiKeyEntity, ApiKeyResponse>;
+
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly principals: ApiKeyPrincipals,
-    private readonly transactions: Transactions,
-  ) {}
+    transactions: Transactions,
+  ) {
+    this.writes = new ResourceWrites(transactions, {
+      name: 'api_key',
+      notFound: () => apiKeyNotFound(),
+      read: (id, tx) => this.keys.findActive(id, tx?.manager),
+      toResponse: toApiKeyResponse,
+    });
+  }
 
   /**
    * A key grants only what it holds (docs/reference/hardening.md), or a manager could mint itself `*`;
@@ -37,11 +46,10 @@ export class ApiKeysService {
   async create(dto: CreateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
     if (!holdsAll(caller, dto.permissions)) throw new ForbiddenError();
     const asked = dto.expires_at ?? null;
-    if (asked !== null && asked.getTime() <= Date.now()) throw new ValidationError(EXPIRES_RULE);
     const key = `rk_${randomBytes(32).toString('base64url')}`;
     const digest = digestOf(key);
-    const response = await this.transactions.run(async (tx) => {
-      const creator = caller.type === 'api_key' ? await this.creator(tx.manager, caller.id) : null;
+    const created = await this.writes.create(async (tx) => {
+      const creator = caller.type === 'api_key' ? await this.creator(caller.id, tx) : null;
       const row = Object.assign(new ApiKeyEntity(), {
         id: randomUUID(),
         name: dto.name,
@@ -54,19 +62,11 @@ export class ApiKeysService {
         revokedAt: null,
         createdByKeyId: creator?.id ?? null,
       });
-      const created = toApiKeyResponse(row);
       await this.keys.insert(tx.manager, row);
-      await tx.recordChange({
-        resource: 'api_key',
-        id: row.id,
-        operation: 'create',
-        before: null,
-        after: created,
-      });
-      return created;
+      return row;
     });
     this.principals.created(digest);
-    return { ...response, key };
+    return { ...created.data, key };
   }
 
   async list(query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
@@ -88,36 +88,25 @@ export class ApiKeysService {
    * than their creator, so whoever may revoke a key may revoke them.
    */
   async revoke(id: string, caller: Principal): Promise<string> {
-    const revoked = await this.transactions.run(async (tx) => {
-      const row = await this.keys.findActive(id, tx.manager);
-      if (!row) throw apiKeyNotFound();
+    const revoked = await this.writes.remove(id, async (row, _, tx) => {
       if (!holdsAll(caller, row.permissions)) throw new ForbiddenError();
       const at = new Date();
-      if (!(await this.keys.revoke(tx.manager, id, at))) throw apiKeyNotFound();
+      if (!(await this.keys.revoke(tx.manager, id, at))) return false;
       const descendants = await this.keys.findActiveDescendants(tx.manager, id);
       await this.keys.revokeAll(
         tx.manager,
         descendants.map((descendant) => descendant.id),
         at,
       );
-      for (const gone of [row, ...descendants]) {
-        await tx.recordChange({
-          resource: 'api_key',
-          id: gone.id,
-          operation: 'delete',
-          before: toApiKeyResponse(gone),
-          after: null,
-        });
-      }
-      return [row, ...descendants].map((gone) => gone.id);
+      return descendants;
     });
     await this.principals.revoked(revoked);
     return 'API key revoked successfully';
   }
 
   /** Revoked or expired since the request was authenticated: refused as the request would be now. */
-  private async creator(manager: EntityManager, id: string): Promise<ApiKeyEntity> {
-    const row = await this.keys.findActiveCreator(manager, id);
+  private async creator(id: string, tx: ReadTx): Promise<ApiKeyEntity> {
+    const row = await this.keys.findActiveCreator(tx.manager, id);
     if (!row || (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now())) {
       throw new UnauthorizedError();
     }

@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { OnEvent } from '@nestjs/event-emitter';
 import { randomBytes } from 'node:crypto';
 import { Page } from '../common/http/page';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
+import { OnCommitting } from '../database/on-committing';
 import { CHANGE_RECORDED, type CommittingEvent } from '../database/transactions';
 import { auditSnapshot, type AuditChange } from './audit-change';
 import { toAuditEventResponse } from './audit.mapper';
@@ -47,7 +47,7 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
    * In the change's transaction: a change that rolls back leaves no record. The actor is the
    * request's principal; a change made outside a request (an extension's job) is the `system`'s.
    */
-  @OnEvent(`${CHANGE_RECORDED}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnCommitting(CHANGE_RECORDED)
   async record({ manager, event }: CommittingEvent<AuditChange>): Promise<void> {
     const context = RequestContext.current();
     const actor = context?.principal ?? context?.actor ?? { type: 'system', id: 'system', name: 'service' };

@@ -85,9 +85,10 @@ async function entryProblems(
           : (catalogue.signerFor(id, type) ?? { kind: 'unknown' }),
       ),
   };
+  const fileNotifications = { exists: () => Promise.resolve(true) };
   const sections: Array<[string, readonly FileEntry[], BodyRules<object, unknown>]> = [
     ['notifications', notifications, new NotificationCreateRules(config)],
-    ['relayers', relayers, new RelayerCreateRules(catalogue, fileSigners, config)],
+    ['relayers', relayers, new RelayerCreateRules(catalogue, fileSigners, config, fileNotifications)],
   ];
   const problems: string[] = [];
   for (const [section, entries, rules] of sections) {

@@ -35,6 +35,13 @@ export interface Tx {
   publish(name: string, event: object): Promise<void>;
 }
 
+/**
+ * What a read needs of the unit of work it is part of: a transaction, or a connection of the
+ * background work (`{ manager: await worker.manager() }`, WorkerDatabase). Service methods take it,
+ * never an EntityManager, as their last parameter.
+ */
+export type ReadTx = Pick<Tx, 'manager'>;
+
 export interface RunOptions {
   /** A dry run (docs/reference/safe-writes.md): rolled back, resolves with the result, publishes nothing. */
   readonly rollback?: boolean;

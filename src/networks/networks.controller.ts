@@ -1,9 +1,11 @@
-import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import { Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Page, PageQueryDto } from '../common/http/page';
 import { RpcConfigDto } from '../common/validation/rpc-config.dto';
+import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { NetworksService } from './networks.service';
+import { NetworkPatchRules } from './networks.validation';
 import { Route } from '../common/http/route.decorator';
 
 /** The catalogue's networks by `<type>:<name>` (docs/reference/networks-and-signers.md#4-networks), in the SDK's shapes. */
@@ -35,7 +37,10 @@ export class NetworksController {
     body: UpdateNetworkDto,
     errors: [404, 504],
   })
-  update(@Param('network_id') id: string, @Body() body: UpdateNetworkDto): Promise<NetworkResponse> {
+  update(
+    @Param('network_id') id: string,
+    @ValidBody(NetworkPatchRules) body: UpdateNetworkDto,
+  ): Promise<NetworkResponse> {
     return this.networks.update(id, body);
   }
 }

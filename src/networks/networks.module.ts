@@ -4,6 +4,7 @@ import { NetworkRpcUrlsEntity } from './network-rpc-urls.entity';
 import { NetworksController } from './networks.controller';
 import { NetworksRepository } from './networks.repository';
 import { NetworksService } from './networks.service';
+import { NetworkPatchRules } from './networks.validation';
 import { declareResource } from '../common/auth/resources';
 
 // Its resource, permissions and audited type (docs/reference/extension-events.md).
@@ -13,7 +14,7 @@ declareResource({ name: 'network', permissions: ['networks:read', 'networks:writ
 @Module({
   imports: [TypeOrmModule.forFeature([NetworkRpcUrlsEntity])],
   controllers: [NetworksController],
-  providers: [NetworksService, NetworksRepository],
+  providers: [NetworksService, NetworksRepository, NetworkPatchRules],
   exports: [NetworksService],
 })
 export class NetworksModule {}

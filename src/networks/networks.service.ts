@@ -1,16 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { ValidationError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
+import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
-import { Transactions } from '../database/transactions';
+import { ResourceWrites, STALE } from '../database/resource-writes';
+import { Transactions, type ReadTx } from '../database/transactions';
 import { Catalogue, networkId, type CatalogueNetwork, type NetworkType } from '../catalogue';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { toNetworkResponse } from './network.mapper';
 import { networkNotFound } from './networks.errors';
 import { NetworksRepository } from './networks.repository';
+import { resolveNetworkRpcUrls } from './networks.validation';
+
+/** A network as written: the catalogue's, with the RPC list stored through the API (null: none). */
+interface NetworkRow {
+  readonly id: string;
+  readonly network: CatalogueNetwork;
+  readonly stored: readonly RpcUrl[] | null;
+  readonly rpcUrls: readonly RpcUrl[];
+}
 
 /**
  * The catalogue's networks with the RPC lists set through the API, which replace the file's on
@@ -18,13 +26,27 @@ import { NetworksRepository } from './networks.repository';
  */
 @Injectable()
 export class NetworksService {
+  private readonly writes: ResourceWrites<NetworkRow, NetworkResponse>;
+
   /** @internal Nest injects it. */
   constructor(
     private readonly catalogue: Catalogue,
     private readonly overrides: NetworksRepository,
-    private readonly transactions: Transactions,
+    transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.writes = new ResourceWrites(transactions, {
+      name: 'network',
+      notFound: networkNotFound,
+      read: async (id, tx) => {
+        const network = this.catalogue.findNetworkById(id);
+        if (!network) return null;
+        const row = await this.overrides.findById(networkId(network.type, network.network), tx?.manager);
+        return { id, network, stored: row?.rpcUrls ?? null, rpcUrls: row?.rpcUrls ?? network.rpc_urls };
+      },
+      toResponse: ({ network, rpcUrls }) => toNetworkResponse(network, rpcUrls),
+    });
+  }
 
   async list(query: PageQueryDto): Promise<Page<NetworkResponse>> {
     const page = await this.listWithRpcUrls(query);
@@ -55,58 +77,45 @@ export class NetworksService {
 
   /**
    * The RPC list relayers of this network use unless they have custom URLs; undefined for an
-   * unknown network. Inside a transaction pass its manager (see EntityRepository.findById).
+   * unknown network. Inside a transaction pass it (see EntityRepository.findById).
    */
-  async rpcUrls(
-    type: NetworkType,
-    name: string,
-    manager?: EntityManager,
-  ): Promise<readonly RpcUrl[] | undefined> {
+  async rpcUrls(type: NetworkType, name: string, tx?: ReadTx): Promise<readonly RpcUrl[] | undefined> {
     const network = this.catalogue.findNetwork(type, name);
-    return network && this.rpcUrlsOfNetwork(network, manager);
+    return network && this.rpcUrlsOfNetwork(network, tx);
   }
 
   /** What `rpcUrls` answers, for every network at once: one read for a batch of checks. */
   async rpcUrlsOfAll(
-    manager?: EntityManager,
+    tx?: ReadTx,
   ): Promise<(type: NetworkType, name: string) => readonly RpcUrl[] | undefined> {
-    const stored = await this.overrides.findAllRpcUrls(manager);
+    const stored = await this.overrides.findAllRpcUrls(tx?.manager);
     return (type, name) => {
       const network = this.catalogue.findNetwork(type, name);
       return network && (stored.get(networkId(network.type, network.network)) ?? network.rpc_urls);
     };
   }
 
-  /** Masked URLs sent back keep the stored ones (docs/reference/networks-and-signers.md#4-networks). */
+  /** `dto` passed NetworkPatchRules; masked URLs sent back keep the stored ones (docs/reference/networks-and-signers.md#4-networks). */
   async update(id: string, dto: UpdateNetworkDto): Promise<NetworkResponse> {
     const network = this.find(id);
     const key = networkId(network.type, network.network);
-    const rpcUrls = await this.transactions.run(async (tx) => {
-      // Locked until commit: two PATCHes of one network resolve their masked URLs one after the other.
-      const row = await this.overrides.findForUpdate(tx.manager, key);
-      const before = row?.rpcUrls ?? network.rpc_urls;
-      const { urls: next, problems } = resolveRpcUrlList(
-        dto.rpc_urls,
-        before,
-        this.config.rpcUrlPolicy,
-        'rpc_urls',
-      );
-      if (problems.length > 0) throw new ValidationError(problems);
-      await this.overrides.put(
-        tx.manager,
-        { networkId: key, rpcUrls: next, updatedAt: new Date() },
-        row !== null,
-      );
-      await tx.recordChange({
-        resource: 'network',
-        id: key,
-        operation: 'update',
-        before: toNetworkResponse(network, before),
-        after: toNetworkResponse(network, next),
-      });
-      return next;
-    });
-    return toNetworkResponse(network, rpcUrls);
+    // A write since the read (a row written, or another list stored) makes it read and resolve again.
+    const updated = await this.writes.update(
+      key,
+      (current) => ({
+        rpcUrls: resolveNetworkRpcUrls(network, dto, current.rpcUrls, this.config.rpcUrlPolicy),
+      }),
+      async (current, { rpcUrls }, tx) => {
+        const row = await this.overrides.findForUpdate(tx.manager, key);
+        if (JSON.stringify(row?.rpcUrls ?? null) !== JSON.stringify(current.stored)) return STALE;
+        await this.overrides.put(
+          tx.manager,
+          { networkId: key, rpcUrls, updatedAt: new Date() },
+          row !== null,
+        );
+      },
+    );
+    return updated.data;
   }
 
   private find(id: string): CatalogueNetwork {
@@ -115,11 +124,8 @@ export class NetworksService {
     return network;
   }
 
-  private async rpcUrlsOfNetwork(
-    network: CatalogueNetwork,
-    manager?: EntityManager,
-  ): Promise<readonly RpcUrl[]> {
-    const row = await this.overrides.findById(networkId(network.type, network.network), manager);
+  private async rpcUrlsOfNetwork(network: CatalogueNetwork, tx?: ReadTx): Promise<readonly RpcUrl[]> {
+    const row = await this.overrides.findById(networkId(network.type, network.network), tx?.manager);
     return row?.rpcUrls ?? network.rpc_urls;
   }
 }

@@ -10,3 +10,11 @@ export const NOTIFICATION_EVENTS = {
 export interface NotificationEvent {
   readonly notification: NotificationResponse;
 }
+
+declare module '../database/on-committing' {
+  interface CommittingEvents {
+    [NOTIFICATION_EVENTS.created]: NotificationEvent;
+    [NOTIFICATION_EVENTS.updated]: NotificationEvent;
+    [NOTIFICATION_EVENTS.deleted]: NotificationEvent;
+  }
+}

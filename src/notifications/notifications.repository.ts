@@ -8,14 +8,14 @@ export type NotificationChanges = Partial<Pick<NotificationEntity, 'type' | 'url
 
 @Injectable()
 export class NotificationsRepository extends EntityRepository(NotificationEntity) {
+  /** Only while the row has `version`. */
   update(
     manager: EntityManager,
     id: string,
-    changes: NotificationChanges,
-    now: Date,
-    version?: number,
+    changes: NotificationChanges & Pick<NotificationEntity, 'updatedAt'>,
+    version: number,
   ): Promise<boolean> {
-    return this.updateVersioned(manager, id, version, { ...changes, updatedAt: now });
+    return this.updateVersioned(manager, id, version, changes);
   }
 
   /** The foreign key decides 'in_use', even against a racing write. */

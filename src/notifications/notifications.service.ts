@@ -1,15 +1,15 @@
-import type { EntityManager } from 'typeorm';
 import { Inject, Injectable } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
-import { ConflictError, PreconditionFailedError } from '../common/errors/domain-errors';
-import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
+import { ConflictError } from '../common/errors/domain-errors';
+import type { IfMatch, Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import { FieldCipher, isEncrypted } from '../common/security/field-cipher';
-import { Transactions } from '../database/transactions';
+import { ResourceWrites, STALE } from '../database/resource-writes';
+import { Transactions, type ReadTx } from '../database/transactions';
 import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
-import { NOTIFICATION_EVENTS, type NotificationEvent } from './notification-events';
+import type { NotificationEvent } from './notification-events';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
@@ -21,13 +21,24 @@ export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
 export class NotificationsService {
   /** Who references a notification: one in use cannot be deleted (docs/reference/notifications.md). */
   private readonly users = new ReferenceRegistry();
+  private readonly writes: ResourceWrites<NotificationEntity, NotificationResponse>;
 
   /** @internal Nest injects it. */
   constructor(
     private readonly notifications: NotificationsRepository,
-    private readonly transactions: Transactions,
+    transactions: Transactions,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
-  ) {}
+  ) {
+    this.writes = new ResourceWrites(transactions, {
+      name: 'notification',
+      event: (notification): NotificationEvent => ({ notification }),
+      notFound: () => notificationNotFound(),
+      read: (id, tx) => this.notifications.findById(id, tx?.manager),
+      toResponse: toNotificationResponse,
+      users: this.users,
+      inUse: (_, uses) => new ConflictError(`Notification is used by ${uses.join('; ')}`),
+    });
+  }
 
   async create(dto: CreateNotificationDto): Promise<Tagged<NotificationResponse>> {
     const now = new Date();
@@ -40,21 +51,12 @@ export class NotificationsService {
       createdAt: now,
       updatedAt: now,
     });
-    const created = toTaggedNotification(entity);
-    await this.transactions.run(async (tx) => {
+    return this.writes.create(async (tx) => {
       if (!(await this.notifications.insertNew(tx.manager, entity))) {
         throw new ConflictError('Notification with this ID already exists');
       }
-      await tx.recordChange({
-        resource: 'notification',
-        id: entity.id,
-        operation: 'create',
-        before: null,
-        after: created.data,
-        event: [NOTIFICATION_EVENTS.created, { notification: created.data } satisfies NotificationEvent],
-      });
+      return entity;
     });
-    return created;
   }
 
   /** With `If-Match` (docs/reference/safe-writes.md), only the version it matched is written. */
@@ -63,35 +65,19 @@ export class NotificationsService {
     dto: UpdateNotificationDto,
     options: { ifMatch?: IfMatch | null } = {},
   ): Promise<Tagged<NotificationResponse>> {
-    const { ifMatch } = options;
     const changes: NotificationChanges = {};
     if (dto.type != null) changes.type = dto.type;
     if (dto.url != null) changes.url = dto.url;
     if (dto.signing_key === '') changes.signingKey = null;
     else if (dto.signing_key != null) changes.signingKey = this.sealKey(dto.signing_key);
-    const current = await this.notifications.findById(id);
-    if (!current) throw notificationNotFound();
-    ifMatch?.assertMatches(entityTag(current.version, current.createdAt));
-
-    if (Object.keys(changes).length === 0) return toTaggedNotification(current);
-    return this.transactions.run(async (tx) => {
-      const expected = ifMatch ? current.version : undefined;
-      if (!(await this.notifications.update(tx.manager, id, changes, new Date(), expected))) {
-        throw ifMatch ? new PreconditionFailedError() : notificationNotFound();
-      }
-      const updated = await this.notifications.findById(id, tx.manager);
-      if (!updated) throw notificationNotFound();
-      const tagged = toTaggedNotification(updated);
-      await tx.recordChange({
-        resource: 'notification',
-        id,
-        operation: 'update',
-        before: toNotificationResponse(current),
-        after: tagged.data,
-        event: [NOTIFICATION_EVENTS.updated, { notification: tagged.data } satisfies NotificationEvent],
-      });
-      return tagged;
-    });
+    return this.writes.update(
+      id,
+      () => (Object.keys(changes).length === 0 ? null : { ...changes, updatedAt: new Date() }),
+      async (current, write, tx) => {
+        if (!(await this.notifications.update(tx.manager, id, write, current.version))) return STALE;
+      },
+      options,
+    );
   }
 
   async get(id: string): Promise<NotificationResponse> {
@@ -105,12 +91,9 @@ export class NotificationsService {
     return toTaggedNotification(entity);
   }
 
-  /** Where to deliver: its URL and its signing key in clear, or null when gone; read on `manager` when given (WorkerDatabase). */
-  async findTarget(
-    id: string,
-    manager?: EntityManager,
-  ): Promise<{ url: string; signingKey: string | null } | null> {
-    const entity = await this.notifications.findById(id, manager);
+  /** Where to deliver: its URL and its signing key in clear, or null when gone; read on `tx` when given (WorkerDatabase). */
+  async findTarget(id: string, tx?: ReadTx): Promise<{ url: string; signingKey: string | null } | null> {
+    const entity = await this.notifications.findById(id, tx?.manager);
     if (!entity) return null;
     const key = entity.signingKey;
     return {
@@ -136,31 +119,14 @@ export class NotificationsService {
 
   /** 409 while anything references it (docs/reference/notifications.md); `If-Match` as for update. */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
-    const { ifMatch } = options;
-    const outcome = await this.transactions.run(async (tx) => {
-      const last = await this.notifications.findById(id, tx.manager);
-      if (!last) return 'missing';
-      ifMatch?.assertMatches(entityTag(last.version, last.createdAt));
-      const deleted = await this.notifications.deleteById(tx.manager, id, ifMatch ? last.version : undefined);
-      if (deleted === 'missing' && ifMatch) throw new PreconditionFailedError();
-      if (deleted === 'deleted') {
-        const before = toNotificationResponse(last);
-        await tx.recordChange({
-          resource: 'notification',
-          id,
-          operation: 'delete',
-          before,
-          after: null,
-          event: [NOTIFICATION_EVENTS.deleted, { notification: before } satisfies NotificationEvent],
-        });
-      }
-      return deleted;
-    });
-    if (outcome === 'missing') throw notificationNotFound();
-    if (outcome === 'in_use') {
-      const uses = await this.users.describeUsesOf(id);
-      throw new ConflictError(`Notification is used by ${uses.join('; ')}`);
-    }
+    await this.writes.remove(
+      id,
+      async (_, version, tx) => {
+        const deleted = await this.notifications.deleteById(tx.manager, id, version);
+        return deleted === 'in_use' ? deleted : deleted === 'deleted';
+      },
+      options,
+    );
     return 'Notification deleted successfully';
   }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
 import { checkUrl } from '../common/security/url-policy';
-import type { BodyRules, DtoCheck } from '../common/validation/dto-validation.pipe';
+import type { BodyRules, Checked, DtoCheck } from '../common/validation/dto-validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
@@ -13,13 +13,12 @@ function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>)
     readonly dto = dto;
     constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-    check({ value, failed }: DtoCheck<T>, problems: string[]): T {
+    check({ value, failed }: DtoCheck<T>): Checked<T> {
       const reason =
         failed.has('url') || value.url === undefined
           ? null
           : checkUrl(value.url, this.config.webhookUrlPolicy);
-      if (reason !== null) problems.push(`url ${reason}`);
-      return value;
+      return { value, problems: reason === null ? [] : [`url ${reason}`] };
     }
   }
   return NotificationRules;

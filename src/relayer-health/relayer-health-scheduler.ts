@@ -4,6 +4,7 @@ import { PollingService } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle';
+import { OnCommitting } from '../database/on-committing';
 import type { CommittingEvent } from '../database/transactions';
 import { RELAYER_EVENTS, type RelayerEvent, type RelayerUpdatedEvent } from '../relayers/relayer-events';
 import { RelayerChecksRepository } from './relayer-checks.repository';
@@ -25,12 +26,12 @@ export class RelayerHealthScheduler extends PollingService {
     super('RelayerHealth', IDLE_POLL_MS, database);
   }
 
-  @OnEvent(`${RELAYER_EVENTS.created}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnCommitting(RELAYER_EVENTS.created)
   async onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
     await this.checks.insertDue(manager, event.relayer.id, new Date());
   }
 
-  @OnEvent(`${RELAYER_EVENTS.updated}.committing`, { async: true, promisify: true, suppressErrors: false })
+  @OnCommitting(RELAYER_EVENTS.updated)
   async onUpdated({ manager, event }: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
     if (event.changed.includes('custom_rpc_urls') || event.changed.includes('policies')) {
       await this.checks.dueNow(manager, event.relayer.id, new Date());

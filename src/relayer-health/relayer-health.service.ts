@@ -139,8 +139,8 @@ export class RelayerHealthService {
     if (claimed.length === 0) return;
     const claimedIds = claimed.map((check) => check.relayerId);
     const [relayers, rpcUrlsOf] = await Promise.all([
-      this.relayers.findEntities(claimedIds, manager),
-      this.networks.rpcUrlsOfAll(manager),
+      this.relayers.findEntities(claimedIds, { manager }),
+      this.networks.rpcUrlsOfAll({ manager }),
     ]);
     const rpc = new JsonRpcBatch(this.rpc.fetch);
     const checked = await Promise.all(
@@ -152,8 +152,8 @@ export class RelayerHealthService {
     // Read again after the calls: a check whose relayer or network changed meanwhile goes the single
     // way, which drops its verdict when what it checked is gone (docs/reference/hardening.md).
     const [versions, currentUrlsOf] = await Promise.all([
-      this.relayers.versionsOf(claimedIds, manager),
-      this.networks.rpcUrlsOfAll(manager),
+      this.relayers.versionsOf(claimedIds, { manager }),
+      this.networks.rpcUrlsOfAll({ manager }),
     ]);
     const sameUrls = new Map<string, boolean>();
     const unchangedNetwork = (
@@ -278,13 +278,16 @@ export class RelayerHealthService {
         // In the transaction, with its connection: see EntityRepository.findById.
         const check = await this.checks.findById(relayerId, tx.manager);
         if (!check) return true;
-        const networkUrls =
-          (await this.networks.rpcUrls(relayer.networkType, relayer.network, tx.manager)) ?? [];
-        const outcome = await this.relayers.applyHealthVerdict(tx, relayerId, {
-          disabledReason,
-          failuresBefore: check.failures,
-          probed: (current) => checkBasis(current, networkUrls) === basis,
-        });
+        const networkUrls = (await this.networks.rpcUrls(relayer.networkType, relayer.network, tx)) ?? [];
+        const outcome = await this.relayers.applyHealthVerdict(
+          relayerId,
+          {
+            disabledReason,
+            failuresBefore: check.failures,
+            probed: (current) => checkBasis(current, networkUrls) === basis,
+          },
+          tx,
+        );
         if (outcome === 'stale') return false; // a PATCH came first: read again
         if (outcome === 'missing') return true;
         if (outcome === 'outdated') {

@@ -30,3 +30,12 @@ export interface RelayerStateChangedEvent extends RelayerEvent {
   /** Checks that failed before this one passed. */
   readonly retryCount?: number;
 }
+
+declare module '../database/on-committing' {
+  interface CommittingEvents {
+    [RELAYER_EVENTS.created]: RelayerEvent;
+    [RELAYER_EVENTS.updated]: RelayerUpdatedEvent;
+    [RELAYER_EVENTS.deleted]: RelayerEvent;
+    [RELAYER_EVENTS.stateChanged]: RelayerStateChangedEvent;
+  }
+}

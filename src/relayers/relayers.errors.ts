@@ -11,6 +11,19 @@ export const unknownSigner = (id: string): string => `Signer with ID ${id} not f
 export const signerCannotSign = (id: string, type: string, signsFor: readonly string[]) =>
   `signer_id must name a signer that can sign for ${type} networks (signer '${id}' signs for ${signsFor.join(', ')})`;
 
-/** The body's `notification_id` names no notification: a 400, not notifications' `notificationNotFound` (404). */
+/** The signer was deleted since the body was checked: the answer as if it had never been. */
+export const signerGone = (id: string) => new ValidationError(unknownSigner(id));
+
+export const signerUsedOnNetwork = (signerId: string, user: string, type: string, network: string) =>
+  new ValidationError(
+    `Signer with ID ${signerId} is already used by relayer ${user} on ${type} network '${network}'`,
+  );
+
+export const notificationMissing = (id: string) => `Notification with ID ${id} not found`;
+
+/**
+ * The body's `notification_id` names no notification (deleted since the body was checked: the foreign
+ * key refused the write): a 400, not notifications' `notificationNotFound` (404).
+ */
 export const unknownNotification = (id: string): ValidationError =>
-  new ValidationError(`Notification with ID ${id} not found`);
+  new ValidationError(notificationMissing(id));

@@ -16,8 +16,9 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     networkType: NetworkType,
     network: string,
     signerId: string,
+    manager: EntityManager = this.repository.manager,
   ): Promise<string | null> {
-    const rows = await this.repository.query<Array<{ id: string }>>(
+    const rows = await manager.query<Array<{ id: string }>>(
       'SELECT id FROM relayers WHERE network_type = ? AND network = ? AND signer_id = ?',
       [networkType, network, signerId],
     );

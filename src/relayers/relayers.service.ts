@@ -1,49 +1,51 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { SignersService } from '../signers';
-import {
-  PreconditionFailedError,
-  ServiceUnavailableError,
-  ValidationError,
-} from '../common/errors/domain-errors';
-import { entityTag, type IfMatch, type Tagged } from '../common/http/etag';
+import { ServiceUnavailableError } from '../common/errors/domain-errors';
+import type { IfMatch, Tagged } from '../common/http/etag';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
-import { Transactions, type Tx } from '../database/transactions';
-import { NotificationsService } from '../notifications';
+import { ResourceWrites, STALE } from '../database/resource-writes';
+import { Transactions, type ReadTx, type Tx } from '../database/transactions';
 import { RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
-import { changedFields, mergeRelayer, type NewRelayer } from './relayers.validation';
-import {
-  RELAYER_EVENTS,
-  type RelayerEvent,
-  type RelayerStateChangedEvent,
-  type RelayerUpdatedEvent,
-} from './relayer-events';
+import { changedFields, mergeRelayerPatch, type NewRelayer } from './relayers.validation';
+import { RELAYER_EVENTS, type RelayerEvent, type RelayerStateChangedEvent } from './relayer-events';
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason } from './relayer.entity';
 import { RelayersRepository } from './relayers.repository';
-import { relayerNotFound, duplicateRelayer, unknownSigner, unknownNotification } from './relayers.errors';
-
-const MAX_UPDATE_ATTEMPTS = 200;
+import {
+  relayerNotFound,
+  duplicateRelayer,
+  unknownNotification,
+  signerGone,
+  signerUsedOnNetwork,
+} from './relayers.errors';
 
 @Injectable()
 export class RelayersService {
+  private readonly writes: ResourceWrites<RelayerEntity, RelayerResponse>;
+
   /** @internal Nest injects it. */
   constructor(
     private readonly relayers: RelayersRepository,
-    private readonly notifications: NotificationsService,
     private readonly signers: SignersService,
-    private readonly transactions: Transactions,
+    transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.writes = new ResourceWrites(transactions, {
+      name: 'relayer',
+      event: (relayer): RelayerEvent => ({ relayer }),
+      notFound: relayerNotFound,
+      read: (id, tx) => this.relayers.findById(id, tx?.manager),
+      toResponse: toRelayerResponse,
+    });
+  }
 
   /** `dto` passed every check that needs no lock (docs/architecture.md#a-requests-path). */
   async create(dto: NewRelayer, options: { dryRun?: boolean } = {}): Promise<Tagged<RelayerResponse>> {
     const id = dto.id ?? randomUUID();
-    if (dto.notification_id != null) await this.assertNotificationExists(dto.notification_id);
     // A taken id or a signer already on this network is not looked up first: the insert's unique
     // keys refuse it, and the rule it broke is read then (two queries fewer on every create).
     const now = new Date();
@@ -64,42 +66,28 @@ export class RelayersService {
       createdAt: now,
       updatedAt: now,
     });
-    const created = toTaggedRelayer(entity);
     // A dry run inserts too (the database's own rules answer as they would), then rolls back.
-    const refused = await this.transactions.run(
+    return this.writes.create(
       async (tx) => {
-        // A signer deleted since it was read above: the same answer as if it had never been.
-        if (!(await this.signers.holdForUse(tx.manager, dto.signer_id))) {
-          throw new ValidationError(unknownSigner(dto.signer_id));
-        }
+        // A signer deleted since the body was checked: the same answer as if it had never been.
+        if (!(await this.signers.holdForUse(dto.signer_id, tx))) throw signerGone(dto.signer_id);
         const refusal = await this.relayers.insert(tx.manager, entity);
         if (refusal === 'missing_notification') throw unknownNotification(String(dto.notification_id));
-        // Which rule it broke is read after the transaction: reading through the pool while this
-        // transaction holds a connection could wait forever once every connection does the same.
-        if (refusal === 'duplicate') return true;
-        await tx.recordChange({
-          resource: 'relayer',
-          id,
-          operation: 'create',
-          before: null,
-          after: created.data,
-          event: [RELAYER_EVENTS.created, { relayer: created.data } satisfies RelayerEvent],
-        });
-        return false;
+        if (refusal === 'duplicate') throw await this.duplicate(entity, tx);
+        return entity;
       },
-      { rollback: options.dryRun },
+      { dryRun: options.dryRun },
     );
-    if (!refused) return created;
-    if (await this.relayers.existsById(id)) throw duplicateRelayer();
-    const { network_type: type, network, signer_id: signerId } = dto;
-    const user = await this.relayers.findIdBySignerOnNetwork(type, network, signerId);
-    if (user !== null) {
-      throw new ValidationError(
-        `Signer with ID ${signerId} is already used by relayer ${user} on ${type} network '${network}'`,
-      );
-    }
+  }
+
+  /** Which unique key refused the relayer, read on the transaction's connection. */
+  private async duplicate(entity: RelayerEntity, tx: ReadTx): Promise<Error> {
+    if (await this.relayers.findById(entity.id, tx.manager)) return duplicateRelayer();
+    const { networkType: type, network, signerId } = entity;
+    const user = await this.relayers.findIdBySignerOnNetwork(type, network, signerId, tx.manager);
+    if (user !== null) return signerUsedOnNetwork(signerId, user, type, network);
     // Refused by a racing request that has since gone again.
-    throw new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
+    return new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
   }
 
   /**
@@ -111,59 +99,31 @@ export class RelayersService {
     dto: UpdateRelayerDto,
     options: { ifMatch?: IfMatch | null; dryRun?: boolean } = {},
   ): Promise<Tagged<RelayerResponse>> {
-    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const current = await this.relayers.findById(id);
-      if (!current) throw relayerNotFound(id);
-      options.ifMatch?.assertMatches(entityTag(current.version, current.createdAt));
-      if (attempt === 0 && dto.notification_id != null) {
-        await this.assertNotificationExists(dto.notification_id);
-      }
-      const problems: string[] = [];
-      const changes = mergeRelayer(current, dto, this.config.rpcUrlPolicy, problems);
-      if (problems.length > 0) throw new ValidationError(problems);
-      if (changes === null) return toTaggedRelayer(current);
-      const updated = toTaggedRelayer({ ...current, ...changes, version: current.version + 1 });
-      const outcome = await this.transactions.run(
-        async (tx) => {
-          const written = await this.relayers.updateIfVersion(tx.manager, id, current.version, changes);
-          if (written === 'written') {
-            const changed = changedFields(current, changes);
-            await tx.recordChange({
-              resource: 'relayer',
-              id,
-              operation: 'update',
-              before: toRelayerResponse(current),
-              after: updated.data,
-              event: [
-                RELAYER_EVENTS.updated,
-                { relayer: updated.data, changed } satisfies RelayerUpdatedEvent,
-              ],
-            });
-          }
-          return written;
-        },
-        { rollback: options.dryRun },
-      );
-      if (outcome === 'missing_notification') throw unknownNotification(String(dto.notification_id));
-      if (outcome === 'written') return updated;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
-    }
-    throw new ServiceUnavailableError('Service Unavailable: the relayer is being changed too often, retry');
+    return this.writes.update(
+      id,
+      (current) => mergeRelayerPatch(current, dto, this.config.rpcUrlPolicy),
+      async (current, changes, tx) => {
+        const written = await this.relayers.updateIfVersion(tx.manager, id, current.version, changes);
+        if (written === 'missing_notification') throw unknownNotification(String(dto.notification_id));
+        if (written === 'stale') return STALE;
+      },
+      { ...options, eventExtra: (current, changes) => ({ changed: changedFields(current, changes) }) },
+    );
   }
 
   /** @internal The stored relayer (unmasked URLs: for the health checks, which call them), or null. */
-  findEntity(id: string, tx?: Tx): Promise<RelayerEntity | null> {
+  findEntity(id: string, tx?: ReadTx): Promise<RelayerEntity | null> {
     return this.relayers.findById(id, tx?.manager);
   }
 
-  /** @internal `manager`: the connection to read on (WorkerDatabase). */
-  findEntities(ids: readonly string[], manager: EntityManager): Promise<RelayerEntity[]> {
-    return this.relayers.findByIds(ids, manager);
+  /** @internal `tx`: the connection to read on (WorkerDatabase). */
+  findEntities(ids: readonly string[], tx: ReadTx): Promise<RelayerEntity[]> {
+    return this.relayers.findByIds(ids, tx.manager);
   }
 
   /** @internal Every write of a relayer moves its version: an unchanged version is an unchanged relayer. */
-  versionsOf(ids: readonly string[], manager: EntityManager): Promise<Map<string, number>> {
-    return this.relayers.findVersions(ids, manager);
+  versionsOf(ids: readonly string[], tx: ReadTx): Promise<Map<string, number>> {
+    return this.relayers.findVersions(ids, tx.manager);
   }
 
   /**
@@ -173,13 +133,13 @@ export class RelayersService {
    * @internal
    */
   async applyHealthVerdict(
-    tx: Tx,
     id: string,
     verdict: {
       disabledReason: DisabledReason | null;
       failuresBefore: number;
       probed: (relayer: RelayerEntity) => boolean;
     },
+    tx: Tx,
   ): Promise<'applied' | 'stale' | 'missing' | 'outdated'> {
     const relayer = await this.relayers.findById(id, tx.manager);
     if (!relayer) return 'missing';
@@ -238,29 +198,11 @@ export class RelayersService {
 
   /** With `If-Match`, only the version it matched is deleted: a write since the read makes it a 412. */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
-    const { ifMatch } = options;
-    await this.transactions.run(async (tx) => {
-      // Read in the transaction: the event carries the relayer's last state.
-      const last = await this.relayers.findById(id, tx.manager);
-      if (!last) throw relayerNotFound(id);
-      ifMatch?.assertMatches(entityTag(last.version, last.createdAt));
-      if (!(await this.relayers.deleteById(tx.manager, id, ifMatch ? last.version : undefined))) {
-        throw ifMatch ? new PreconditionFailedError() : relayerNotFound(id);
-      }
-      const before = toRelayerResponse(last);
-      await tx.recordChange({
-        resource: 'relayer',
-        id,
-        operation: 'delete',
-        before,
-        after: null,
-        event: [RELAYER_EVENTS.deleted, { relayer: before } satisfies RelayerEvent],
-      });
-    });
+    await this.writes.remove(
+      id,
+      (_, version, tx) => this.relayers.deleteById(tx.manager, id, version),
+      options,
+    );
     return 'Relayer deleted successfully';
-  }
-
-  private async assertNotificationExists(notificationId: string): Promise<void> {
-    if (!(await this.notifications.exists(notificationId))) throw unknownNotification(notificationId);
   }
 }

@@ -5,16 +5,18 @@ import type { UrlPolicyOptions } from '../common/security/url-policy';
 import { RESOURCE_ID_PATTERN } from '../common/validation/field-rules';
 import { MAX_RPC_URLS, resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
 import type { RpcConfigDto } from '../common/validation/rpc-config.dto';
-import type { BodyRules, DtoCheck } from '../common/validation/dto-validation.pipe';
+import { ValidationError } from '../common/errors/domain-errors';
+import type { BodyRules, Checked, DtoCheck } from '../common/validation/dto-validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
+import { NotificationsService } from '../notifications';
 import { SignersService } from '../signers';
 import { CreateRelayerDto, UpdateRelayerDto } from './dto/relayer.dto';
 import { mergePolicies, validatePolicies, type Policies } from './policies/policy-validation';
 import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';
 import type { RelayerEntity } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
-import { signerCannotSign, unknownSigner } from './relayers.errors';
+import { notificationMissing, signerCannotSign, unknownSigner } from './relayers.errors';
 
 /** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
 export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {
@@ -38,12 +40,16 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
     /** `config check` gives the file's signers alone (src/config-file/config-cli.ts). */
     @Inject(SignersService) private readonly signers: Pick<SignersService, 'addressFor'>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    /** `config check` judges the file alone: its relayers' notifications are created before them. */
+    @Inject(NotificationsService) private readonly notifications: Pick<NotificationsService, 'exists'>,
   ) {}
 
-  async check({ value: dto, failed }: DtoCheck<CreateRelayerDto>, problems: string[]): Promise<NewRelayer> {
+  async check({ value: dto, failed }: DtoCheck<CreateRelayerDto>): Promise<Checked<NewRelayer>> {
     const type = failed.has('network_type') ? null : dto.network_type;
-    const policies =
-      type !== null && !failed.has('policies') ? checkPolicies(type, dto.policies ?? null, problems) : null;
+    const checked =
+      type !== null && !failed.has('policies') ? checkPolicies(type, dto.policies ?? null) : null;
+    const problems = [...(checked?.problems ?? [])];
+    const policies = checked && checked.value;
     const list = checkableRpcUrls(dto.custom_rpc_urls, failed);
     const resolved = list && resolveRpcUrlList(list, [], this.config.rpcUrlPolicy, 'custom_rpc_urls');
     problems.push(...(resolved?.problems ?? []));
@@ -59,13 +65,15 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
         problems.push(signerCannotSign(dto.signer_id, type, signer.signsFor));
       } else if (signer.kind === 'found') address = signer.address;
     }
-    return { ...dto, custom_rpc_urls: urls, policies, address };
+    problems.push(...(await notificationProblems(this.notifications, dto.notification_id, failed)));
+    return { value: { ...dto, custom_rpc_urls: urls, policies, address }, problems };
   }
 }
 
 /**
- * PATCH /relayers/{id} (docs/reference/relayers.md#2-update): a body with problems names those of
- * the merge too; a valid one is merged by the service against each version it reads.
+ * PATCH /relayers/{id} (docs/reference/relayers.md#2-update): every body is merged with the relayer as
+ * read now, and the merge's problems named with the body's; the service merges again against each
+ * version it writes to (mergeRelayerPatch).
  */
 @Injectable()
 export class RelayerPatchRules implements BodyRules<UpdateRelayerDto, UpdateRelayerDto> {
@@ -73,52 +81,85 @@ export class RelayerPatchRules implements BodyRules<UpdateRelayerDto, UpdateRela
 
   constructor(
     private readonly relayers: RelayersRepository,
+    private readonly notifications: NotificationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async check(
     { value, failed }: DtoCheck<UpdateRelayerDto>,
-    problems: string[],
     params: Readonly<Record<string, unknown>>,
-  ): Promise<UpdateRelayerDto> {
+  ): Promise<Checked<UpdateRelayerDto>> {
     const id = params.relayer_id;
-    if (problems.length === 0 || typeof id !== 'string' || !RESOURCE_ID_PATTERN.test(id)) return value;
+    // An unknown relayer is the service's 404, once the body is valid.
+    if (typeof id !== 'string' || !RESOURCE_ID_PATTERN.test(id)) return { value, problems: [] };
     const current = await this.relayers.findById(id);
-    if (!current) return value;
+    if (!current) return { value, problems: [] };
     const passed: RelayerPatch = Object.fromEntries(
       Object.entries(value).filter(([key]) => !failed.has(key)),
     );
     if (value.custom_rpc_urls !== undefined) {
       passed.custom_rpc_urls = checkableRpcUrls(value.custom_rpc_urls, failed);
     }
-    mergeRelayer(current, passed, this.config.rpcUrlPolicy, problems);
-    return value;
+    return {
+      value,
+      problems: [
+        ...(await notificationProblems(this.notifications, value.notification_id, failed)),
+        ...mergeRelayer(current, passed, this.config.rpcUrlPolicy).problems,
+      ],
+    };
   }
 }
 
+/** A notification named must exist (the insert's foreign key decides, if it goes meanwhile). */
+async function notificationProblems(
+  notifications: Pick<NotificationsService, 'exists'>,
+  id: string | null | undefined,
+  failed: ReadonlySet<string>,
+): Promise<string[]> {
+  if (id == null || failed.has('notification_id') || (await notifications.exists(id))) return [];
+  return [notificationMissing(id)];
+}
+
+/**
+ * The changes a valid patch makes to the version the service writes to (null: none). The validation
+ * stage merged it with the version it read; a write in between can make the same body fail here, with
+ * the 400 it would have had if that write had come first.
+ */
+export function mergeRelayerPatch(
+  current: RelayerEntity,
+  patch: UpdateRelayerDto,
+  rpcUrlPolicy: UrlPolicyOptions,
+): RelayerChanges | null {
+  const { value, problems } = mergeRelayer(current, patch, rpcUrlPolicy);
+  if (problems.length > 0) throw new ValidationError([...problems]);
+  return value;
+}
+
 /** The changes a patch makes to the relayer (null when it changes nothing). */
-export function mergeRelayer(
+function mergeRelayer(
   current: RelayerEntity,
   patch: RelayerPatch,
   rpcUrlPolicy: UrlPolicyOptions,
-  problems: string[],
-): RelayerChanges | null {
+): Checked<RelayerChanges | null> {
   const urls = patch.custom_rpc_urls;
   const resolved =
     urls && resolveRpcUrlList(urls, current.customRpcUrls ?? [], rpcUrlPolicy, 'custom_rpc_urls');
-  problems.push(...(resolved?.problems ?? []));
+  const policies =
+    patch.policies === undefined
+      ? null
+      : checkPolicies(current.networkType, mergePolicies(current.policies, patch.policies));
   const next: RelayerChanges = {
     name: patch.name ?? current.name,
     paused: patch.paused ?? current.paused,
     notificationId: patch.notification_id !== undefined ? patch.notification_id : current.notificationId,
     customRpcUrls: urls === undefined ? current.customRpcUrls : (resolved?.urls ?? null),
-    policies:
-      patch.policies === undefined
-        ? current.policies
-        : checkPolicies(current.networkType, mergePolicies(current.policies, patch.policies), problems),
+    policies: policies === null ? current.policies : policies.value,
     updatedAt: new Date(),
   };
-  return changedFields(current, next).length > 0 ? next : null;
+  return {
+    value: changedFields(current, next).length > 0 ? next : null,
+    problems: [...(resolved?.problems ?? []), ...(policies?.problems ?? [])],
+  };
 }
 
 export function changedFields(current: RelayerEntity, next: RelayerChanges): PatchableField[] {
@@ -145,10 +186,8 @@ function checkableRpcUrls(list: unknown, failed: ReadonlySet<string>): Array<Rpc
 }
 
 /** A whole policy object for the network type, normalised; Solana always carries its default. */
-function checkPolicies(type: NetworkType, raw: unknown, problems: string[]): Policies | null {
-  if (raw === null && type !== 'solana') return null;
+function checkPolicies(type: NetworkType, raw: unknown): Checked<Policies | null> {
+  if (raw === null && type !== 'solana') return { value: null, problems: [] };
   const result = validatePolicies(type, raw ?? {});
-  if (result.ok) return result.value;
-  problems.push(...result.problems);
-  return null;
+  return result.ok ? { value: result.value, problems: [] } : { value: null, problems: result.problems };
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable, type INestApplicationContext } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/field-cipher';
 import { encryptKeystore } from '../common/security/keystore';
-import { Transactions } from '../database/transactions';
+import { ResourceWrites } from '../database/resource-writes';
+import { Transactions, type ReadTx } from '../database/transactions';
 import {
   addressesOfKey,
   Catalogue,
@@ -32,15 +32,29 @@ import { KeyServices } from './key-services/key-services';
 export class SignersService {
   /** Who uses a signer: one in use cannot be deleted (docs/reference/networks-and-signers.md#3-signers). */
   private readonly users = new ReferenceRegistry();
+  private readonly writes: ResourceWrites<SignerEntity, SignerResponse>;
 
   /** @internal Nest injects it. */
   constructor(
     private readonly catalogue: Catalogue,
     private readonly signers: SignersRepository,
-    private readonly transactions: Transactions,
+    transactions: Transactions,
     @Inject(SIGNER_KEY_CIPHER) private readonly cipher: FieldCipher | null,
     private readonly keyServices: KeyServices,
-  ) {}
+  ) {
+    this.writes = new ResourceWrites(transactions, {
+      name: 'signer',
+      notFound: signerNotFound,
+      // To delete it: locked until the transaction ends, so that no relayer starts using it (holdForUse).
+      read: async (id, tx) =>
+        !tx || (await this.signers.lock(tx.manager, id, 'update'))
+          ? this.signers.findById(id, tx?.manager)
+          : null,
+      toResponse: toStoredSignerResponse,
+      users: this.users,
+      inUse: (id, uses) => new ConflictError(`Signer ${id} is used by ${uses.join('; ')}`),
+    });
+  }
 
   async list(query: PageQueryDto): Promise<Page<SignerResponse>> {
     const fileCount = this.catalogue.signerCount;
@@ -84,18 +98,11 @@ export class SignersService {
       addresses: hosted ? await this.keyServices.addresses(id, hosted) : addressesOfKey(key),
     });
     key?.fill(0);
-    const created = toStoredSignerResponse(entity);
-    await this.transactions.run(async (tx) => {
+    const created = await this.writes.create(async (tx) => {
       if (!(await this.signers.insertNew(tx.manager, entity))) throw duplicateSigner();
-      await tx.recordChange({
-        resource: 'signer',
-        id,
-        operation: 'create',
-        before: null,
-        after: created,
-      });
+      return entity;
     });
-    return created;
+    return created.data;
   }
 
   registerUsers(users: ReferenceUsers): void {
@@ -107,19 +114,9 @@ export class SignersService {
     if (this.catalogue.hasSigner(id)) {
       throw new ConflictError(`Signer ${id} is defined in the configuration file`);
     }
-    await this.transactions.run(async (tx) => {
-      if (!(await this.signers.lock(tx.manager, id, 'update'))) throw signerNotFound(id);
-      const uses = await this.users.describeUsesOf(id, tx.manager);
-      if (uses.length > 0) throw new ConflictError(`Signer ${id} is used by ${uses.join('; ')}`);
-      const row = await this.signers.findById(id, tx.manager);
+    await this.writes.remove(id, async (_, __, tx) => {
       await this.signers.delete(tx.manager, id);
-      await tx.recordChange({
-        resource: 'signer',
-        id,
-        operation: 'delete',
-        before: row && toStoredSignerResponse(row),
-        after: null,
-      });
+      return true;
     });
     return 'Signer deleted successfully';
   }
@@ -138,8 +135,8 @@ export class SignersService {
    * In a transaction that makes a resource use the signer: false when it is gone. Until that
    * transaction ends, the signer cannot be deleted.
    */
-  async holdForUse(manager: EntityManager, signerId: string): Promise<boolean> {
-    return this.catalogue.hasSigner(signerId) || this.signers.lock(manager, signerId, 'share');
+  async holdForUse(signerId: string, tx: ReadTx): Promise<boolean> {
+    return this.catalogue.hasSigner(signerId) || this.signers.lock(tx.manager, signerId, 'share');
   }
 }
 

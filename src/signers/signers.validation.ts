@@ -3,7 +3,7 @@ import { isValidSecp256k1PrivateKey } from '../catalogue';
 import { isPlainObject } from '../common/validation/field-rules';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
-import type { BodyRules, DtoCheck } from '../common/validation/dto-validation.pipe';
+import type { BodyRules, Checked, DtoCheck } from '../common/validation/dto-validation.pipe';
 import { CreateSignerDto } from './dto/signer.dto';
 import {
   ambientCredentialProblems,
@@ -31,9 +31,10 @@ export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> 
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  check({ value: dto, failed }: DtoCheck<CreateSignerDto>, problems: string[]): NewSigner {
+  check({ value: dto, failed }: DtoCheck<CreateSignerDto>): Checked<NewSigner> {
     const typed = !failed.has('type');
     const configured = !failed.has('config');
+    const problems: string[] = [];
     if (typed && isHostedSignerType(dto.type)) {
       const { vaultHosts, ambientCredentialsInApi } = this.config.keyServices;
       const parsed = configured ? parseHostedSignerConfig(dto.type, dto.config, { vaultHosts }) : null;
@@ -41,25 +42,25 @@ export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> 
       const hosted = parsed?.config;
       const ambient = hosted && !ambientCredentialsInApi ? ambientCredentialProblems(hosted) : [];
       problems.push(...ambient);
-      if (hosted && ambient.length === 0) return { id: dto.id, hosted };
+      if (hosted && ambient.length === 0) return { value: { id: dto.id, hosted }, problems };
     } else if (typed && dto.type !== 'plain') problems.push(`Signer type '${dto.type}' is not supported`);
-    const key = typed && configured && dto.type === 'plain' ? parsePlainConfig(dto.config, problems) : null;
-    return { id: dto.id, key: key ?? new Uint8Array() };
+    const plain = typed && configured && dto.type === 'plain' ? parsePlainConfig(dto.config) : null;
+    problems.push(...(plain?.problems ?? []));
+    return { value: { id: dto.id, key: plain?.value ?? new Uint8Array() }, problems };
   }
 }
 
 /** `{"key": "<64 hex>"}` and nothing else; the problems never quote the key. */
-function parsePlainConfig(config: Record<string, unknown>, problems: string[]): Uint8Array | null {
-  if (!isPlainObject(config)) return null; // refused by the DTO's @IsObject already
-  for (const field of Object.keys(config)) {
-    if (field !== 'key') problems.push(`config.${field} is not an allowed field`);
-  }
+function parsePlainConfig(config: Record<string, unknown>): Checked<Uint8Array | null> {
+  if (!isPlainObject(config)) return { value: null, problems: [] }; // refused by the DTO's @IsObject already
+  const problems = Object.keys(config)
+    .filter((field) => field !== 'key')
+    .map((field) => `config.${field} is not an allowed field`);
   const text = config.key;
   const key =
     typeof text === 'string' && HEX_KEY.test(text)
       ? Uint8Array.from(Buffer.from(text.replace(/^0x/, ''), 'hex'))
       : null;
-  if (key && isValidSecp256k1PrivateKey(key)) return key;
-  problems.push(key ? KEY_VALUE_RULE : KEY_RULE);
-  return null;
+  if (key && isValidSecp256k1PrivateKey(key)) return { value: key, problems };
+  return { value: null, problems: [...problems, key ? KEY_VALUE_RULE : KEY_RULE] };
 }

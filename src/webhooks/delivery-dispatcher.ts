@@ -149,7 +149,7 @@ export class DeliveryDispatcher extends PollingService {
     let leaseUntil = claimedUntil;
     this.inFlight += queue.length;
     try {
-      const target = await this.notifications.findTarget(notificationId, manager);
+      const target = await this.notifications.findTarget(notificationId, { manager });
       while (queue.length > 0) {
         if (!(await this.sendInOrder(manager, target, queue, lease, leaseUntil))) break;
         this.inFlight -= queue.length;

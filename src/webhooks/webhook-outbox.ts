@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
+import { OnCommitting } from '../database/on-committing';
 import type { CommittingEvent } from '../database/transactions';
 import {
   RELAYER_EVENTS,
@@ -11,7 +12,6 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { newDelivery } from './delivery-factory';
 
-const IN_TRANSACTION = { async: true, promisify: true, suppressErrors: false } as const;
 const STATE_UPDATE = 'relayer_state_update';
 
 /** The transactional outbox (docs/reference/webhooks.md#2-delivery): each row commits with its change. */
@@ -22,22 +22,22 @@ export class WebhookOutbox {
     private readonly dispatcher: DeliveryDispatcher,
   ) {}
 
-  @OnEvent(`${RELAYER_EVENTS.created}.committing`, IN_TRANSACTION)
+  @OnCommitting(RELAYER_EVENTS.created)
   onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
     return this.write(manager, event, 'relayer_created');
   }
 
-  @OnEvent(`${RELAYER_EVENTS.updated}.committing`, IN_TRANSACTION)
+  @OnCommitting(RELAYER_EVENTS.updated)
   onUpdated({ manager, event }: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
     return this.write(manager, event, 'relayer_updated', { changed: event.changed });
   }
 
-  @OnEvent(`${RELAYER_EVENTS.deleted}.committing`, IN_TRANSACTION)
+  @OnCommitting(RELAYER_EVENTS.deleted)
   onDeleted({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
     return this.write(manager, event, 'relayer_deleted');
   }
 
-  @OnEvent(`${RELAYER_EVENTS.stateChanged}.committing`, IN_TRANSACTION)
+  @OnCommitting(RELAYER_EVENTS.stateChanged)
   onStateChanged({ manager, event }: CommittingEvent<RelayerStateChangedEvent>): Promise<void> {
     const disabled = event.state === 'disabled';
     const more = disabled

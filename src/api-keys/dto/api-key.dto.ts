@@ -24,6 +24,17 @@ function IsGrant(): PropertyDecorator {
   );
 }
 
+/** A date still to come when the body is checked (a text that is no date is IsRfc3339DateTime's). */
+function IsFuture(): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isFuture',
+      validator: { validate: (value: unknown) => !(value instanceof Date) || value.getTime() > Date.now() },
+    },
+    { message: EXPIRES_RULE },
+  );
+}
+
 export class CreateApiKeyDto {
   @ApiProperty({ maxLength: 255, example: 'grafana dashboards' })
   @IsString({ message: NAME_RULE })
@@ -51,6 +62,7 @@ export class CreateApiKeyDto {
   })
   @IsOptional()
   @IsRfc3339DateTime(EXPIRES_RULE)
+  @IsFuture()
   expires_at?: Date | null;
 }
 

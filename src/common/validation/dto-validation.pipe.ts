@@ -63,26 +63,33 @@ function withPath(text: string, property: string, path: string): string {
  */
 const OBJECT_MACHINERY_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-function withoutPrototypeKeys(value: unknown, path: string, problems: string[]): unknown {
-  if (Array.isArray(value))
-    return value.map((item, i) => withoutPrototypeKeys(item, childPath(path, String(i)), problems));
-  if (typeof value !== 'object' || value === null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (OBJECT_MACHINERY_KEYS.has(key)) problems.push(`${childPath(path, key)} is not an allowed field`);
-    else copy[key] = withoutPrototypeKeys(item, childPath(path, key), problems);
+/** A copy of `value` without those keys, and a problem for each key left out. */
+function withoutPrototypeKeys(value: unknown, path: string): Checked<unknown> {
+  if (Array.isArray(value)) {
+    const items = value.map((item, i) => withoutPrototypeKeys(item, childPath(path, String(i))));
+    return { value: items.map((item) => item.value), problems: items.flatMap((item) => item.problems) };
   }
-  return copy;
+  if (typeof value !== 'object' || value === null) return { value, problems: [] };
+  const copy: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    if (OBJECT_MACHINERY_KEYS.has(key)) {
+      problems.push(`${childPath(path, key)} is not an allowed field`);
+      continue;
+    }
+    const checked = withoutPrototypeKeys(item, childPath(path, key));
+    copy[key] = checked.value;
+    problems.push(...checked.problems);
+  }
+  return { value: copy, problems };
 }
 
 export function checkDto<T extends object>(type: ClassConstructor<T>, plain: unknown): DtoCheck<T> {
-  const problems: string[] = [];
-  const source = withoutPrototypeKeys(typeof plain === 'object' && plain !== null ? plain : {}, '', problems);
-  const value = plainToInstance(type, source, { enableImplicitConversion: false });
+  const source = withoutPrototypeKeys(typeof plain === 'object' && plain !== null ? plain : {}, '');
+  const value = plainToInstance(type, source.value, { enableImplicitConversion: false });
   const errors = validateSync(value, VALIDATOR_OPTIONS);
   const failed = new Set<string>();
-  problems.push(...describeValidationErrors(errors, failed));
-  return { value, problems, failed };
+  return { value, problems: [...source.problems, ...describeValidationErrors(errors, failed)], failed };
 }
 
 const PLAIN_TYPES: ReadonlySet<unknown> = new Set([String, Boolean, Number, Array, Object]);
@@ -99,11 +106,21 @@ export class DtoValidationPipe implements PipeTransform {
   }
 }
 
+/** What a check found: the value is usable only without problems. */
+export interface Checked<V> {
+  readonly value: V;
+  readonly problems: readonly string[];
+}
+
 /** What a write route checks beyond its DTO (policies, URL policy, catalogue, signers), as a provider. */
 export interface BodyRules<T extends object, V> {
   readonly dto: ClassConstructor<T>;
-  /** Adds to `problems` (the DTO's are in already; skip `body.failed`); the value is used only without any. */
-  check(body: DtoCheck<T>, problems: string[], params: Readonly<Record<string, unknown>>): V | Promise<V>;
+  /**
+   * The problems beyond the DTO's (`body.problems`; skip the fields in `body.failed`), for every body:
+   * every rule that needs no lock (docs/architecture.md#a-requests-path). The value is used only when
+   * neither has any.
+   */
+  check(body: DtoCheck<T>, params: Readonly<Record<string, unknown>>): Checked<V> | Promise<Checked<V>>;
 }
 
 export async function validateBody<T extends object, V>(
@@ -121,11 +138,10 @@ export async function bodyProblems<T extends object, V>(
   rules: BodyRules<T, V>,
   body: unknown,
   params: Readonly<Record<string, unknown>> = {},
-): Promise<{ value: V; problems: string[] }> {
+): Promise<Checked<V>> {
   const checked = checkDto(rules.dto, body);
-  const problems = [...checked.problems];
-  const value = await rules.check(checked, problems, params);
-  return { value, problems };
+  const { value, problems } = await rules.check(checked, params);
+  return { value, problems: [...checked.problems, ...problems] };
 }
 
 interface RawBody {

@@ -28,7 +28,7 @@ const ETAG = '"1-abc"';
 /** Rules of the validation stage that check the DTO and nothing more. */
 const dtoOnly = <T extends object>(dto: ClassConstructor<T>): BodyRules<T, T> => ({
   dto,
-  check: ({ value }) => value,
+  check: ({ value }) => ({ value, problems: [] }),
 });
 
 describe('RelayersController slice (no database)', () => {
