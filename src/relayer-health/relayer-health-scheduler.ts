@@ -50,7 +50,7 @@ export class RelayerHealthScheduler extends PollingService {
 
   /**
    * docs/reference/relayer-health.md#26-rounds-in-batches. One batch at a time: the bound that keeps
-   * the API's latency flat during a round (docs/performance.md, sixth round).
+   * the API's latency flat during a round (docs/history/performance-rounds.md#sixth-round-issue-28-health-checks-and-webhooks-in-batches).
    */
   protected round(): Promise<void> {
     return this.loop.drain(

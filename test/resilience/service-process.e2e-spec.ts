@@ -164,7 +164,7 @@ describeEmbedded('heap sizing', () => {
     expect(argv[argv.length - 1]).toBe('dist/src/main.js');
     expect(argv.slice(1, -1)).toEqual(START_NODE_FLAGS);
     // Without a cap V8 sizes the old generation from the machine's memory and lets it grow to
-    // several times the live heap between collections (docs/performance.md, "Memory").
+    // several times the live heap between collections (docs/history/performance-rounds.md#memory-why-rss-rose-under-creates-and-the-cap).
     expect(START_NODE_FLAGS).toEqual(
       expect.arrayContaining([
         '--max-semi-space-size=8',
