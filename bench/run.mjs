@@ -316,6 +316,8 @@ function build() {
       'the service does not compile (tsc -p tsconfig.build.json); --git-ref HEAD benchmarks the last commit',
     );
   }
+  // The package's layout: the service finds its package.json (its version) above dist/ (src/config/package-root.ts).
+  fs.copyFileSync(path.join(sourceRoot, 'package.json'), path.join(work, 'package.json'));
   return { entry: path.join(outDir, 'src', 'main.js'), how, ms: performance.now() - started };
 }
 
