@@ -66,8 +66,14 @@ export class RelayerHealthService {
     return this.checks.findDueIds(new Date(), limit, await this.worker.manager());
   }
 
+  /**
+   * The check is read before the relayer: a verdict writes both in one transaction, so a check seen
+   * done is never paired with the relayer's state from before its verdict (read the other way round,
+   * a verdict committed between the two reads answered `checked_at` with the old `system_disabled`).
+   */
   async status(relayerId: string): Promise<RelayerStatusResponse> {
-    return toRelayerStatusResponse(await this.existing(relayerId), await this.checks.findById(relayerId));
+    const check = await this.checks.findById(relayerId);
+    return toRelayerStatusResponse(await this.existing(relayerId), check);
   }
 
   async balance(relayerId: string): Promise<BalanceResponse> {
