@@ -11,9 +11,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const SUFFIXES = ['module', 'controller', 'service', 'repository', 'guard', 'interceptor', 'pipe', 'filter'];
 SUFFIXES.push('middleware', 'entity', 'dto', 'errors');
 /** Files left as they are, with the reason. */
-const ALLOWED = new Map([
-  ['src/common/http/etag.ts', 'the ETag value (Tagged) and the If-Match header (IfMatch) of one mechanism'],
-]);
+const ALLOWED = new Map([]);
 
 const kebab = (name) =>
   name

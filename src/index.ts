@@ -95,7 +95,8 @@ export {
 } from './common/errors/domain-errors';
 export { ApiEnvelope, ApiErrors, ApiIfMatch } from './common/http/openapi.decorators';
 export { RawResponse } from './common/http/raw-response.decorator';
-export { IfMatch, IfMatchHeader, Tagged, entityTag } from './common/http/etag';
+export { IfMatch, IfMatchHeader } from './common/http/if-match';
+export { Tagged, entityTag } from './common/http/tagged';
 export { MAX_PER_PAGE, Page, PageQueryDto } from './common/http/page';
 export type { UrlPolicyConfig } from './config/app-config';
 export type { NetworkType, SignerForNetwork, SignerSummary } from './catalogue/catalogue.types';

@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError, PreconditionFailedError } from '../common/errors/domain-errors';
-import { IfMatch, entityTag } from '../common/http/etag';
+import { entityTag } from '../common/http/tagged';
+import { IfMatch } from '../common/http/if-match';
 import { ReferenceRegistry } from '../common/references/reference-registry';
 import { ResourceWrites, STALE } from './resource-writes';
 import type { Change, Transactions, Tx } from './transactions';

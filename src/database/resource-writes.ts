@@ -3,7 +3,8 @@ import {
   PreconditionFailedError,
   ServiceUnavailableError,
 } from '../common/errors/domain-errors';
-import { entityTag, Tagged, type IfMatch } from '../common/http/etag';
+import { entityTag, Tagged } from '../common/http/tagged';
+import { type IfMatch } from '../common/http/if-match';
 import type { ReferenceRegistry } from '../common/references/reference-registry';
 import type { Change, ReadTx, Transactions, Tx } from './transactions';
 

@@ -1,4 +1,4 @@
-import { entityTag, Tagged } from '../common/http/etag';
+import { entityTag, Tagged } from '../common/http/tagged';
 import { NotificationResponse } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
 

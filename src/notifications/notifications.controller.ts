@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { IfMatch, IfMatchHeader, Tagged } from '../common/http/etag';
+import { Tagged } from '../common/http/tagged';
+import { IfMatch, IfMatchHeader } from '../common/http/if-match';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';

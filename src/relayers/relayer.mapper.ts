@@ -1,4 +1,4 @@
-import { entityTag, Tagged } from '../common/http/etag';
+import { entityTag, Tagged } from '../common/http/tagged';
 import { withRawIntegers } from '../common/http/json';
 import { maskUrl } from '../common/security/url-masking';
 import type { RelayerResponse } from './dto/relayer.dto';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { entityTag } from '../../src/common/http/etag';
+import { entityTag } from '../../src/common/http/tagged';
 import { RELAYER_EVENTS } from '../../src/relayers/relayer-events';
 import { parseDatabaseUrl } from '../../src/config/database-url';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { catchError, map, Observable, throwError } from 'rxjs';
 import { recordRouteError } from './api-exception.filter';
-import { Tagged } from './etag';
+import { Tagged } from './tagged';
 import { Page } from './page';
 import { RAW_RESPONSE } from './raw-response.decorator';
 

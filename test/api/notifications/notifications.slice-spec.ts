@@ -1,4 +1,4 @@
-import { Tagged } from '../../../src/common/http/etag';
+import { Tagged } from '../../../src/common/http/tagged';
 import { Page, PageQueryDto } from '../../../src/common/http/page';
 import {
   CreateNotificationDto,

@@ -1,5 +1,5 @@
 import type { ClassConstructor } from 'class-transformer';
-import { Tagged } from '../../../src/common/http/etag';
+import { Tagged } from '../../../src/common/http/tagged';
 import { Page, PageQueryDto } from '../../../src/common/http/page';
 import type { BodyRules } from '../../../src/common/validation/dto-validation.pipe';
 import { CreateRelayerDto, UpdateRelayerDto } from '../../../src/relayers/dto/relayer.dto';

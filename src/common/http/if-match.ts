@@ -2,19 +2,6 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { PreconditionFailedError } from '../errors/domain-errors';
 
-/** Sent by the envelope interceptor as `data` and an `ETag` header (docs/reference/safe-writes.md). */
-export class Tagged<T> {
-  constructor(
-    readonly data: T,
-    readonly etag: string,
-  ) {}
-}
-
-/** The creation time keeps a resource created again under the same id from matching an old tag. */
-export function entityTag(version: number, createdAt: Date): string {
-  return `"${version}-${createdAt.getTime().toString(36)}"`;
-}
-
 /** RFC 9110 13.1.1: `*` or strongly compared tags; a value that is neither matches nothing. */
 export class IfMatch {
   private constructor(private readonly tags: ReadonlySet<string> | 'any') {}

@@ -1,5 +1,6 @@
 import { PreconditionFailedError } from '../errors/domain-errors';
-import { entityTag, IfMatch } from './etag';
+import { IfMatch } from './if-match';
+import { entityTag } from './tagged';
 
 describe('entity tags', () => {
   const created = new Date('2026-01-02T03:04:05.678Z');
