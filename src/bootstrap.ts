@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppExtensions } from './app.module';
+import { assertRoutePermissionsDeclared } from './common/auth/route-permissions';
 import { applyProviderOverrides } from './common/modules/provider-overrides';
 import { setupOpenApi } from './openapi-document';
 import type { AppConfig } from './config/app-config';
@@ -23,6 +24,12 @@ export async function createApp(config: AppConfig, options: AppExtensions = {}) 
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  try {
+    assertRoutePermissionsDeclared(app);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   app.set('trust proxy', config.http.trustProxy);
   app.set('x-powered-by', false);
   // API answers are not cached by clients; computing an ETag for each one is wasted work.

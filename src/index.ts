@@ -23,7 +23,8 @@ export { ConfigError, loadConfig, type AppConfig, type Env } from './config/app-
 
 // Authentication and permissions
 export { Public } from './common/auth/public.decorator';
-export { RequirePermission } from './common/auth/require-permission.decorator';
+export { RequirePermission, type RequiredPermission } from './common/auth/require-permission.decorator';
+export { UndeclaredPermissionError } from './common/auth/route-permissions';
 export { CurrentPrincipal } from './common/auth/current-principal.decorator';
 export {
   PERMISSIONS,

@@ -5,7 +5,8 @@ import type { ExtensionPermission, Permission } from './principal';
 
 export const REQUIRED_PERMISSION = 'auth:requiredPermission';
 
-type RequiredPermission = Permission | ExtensionPermission;
+/** The service's permissions, or one a module declares (checked at start: route-permissions.ts). */
+export type RequiredPermission = Permission | ExtensionPermission;
 
 /** docs/reference/keys-and-audit.md; several when the route reaches more than one resource (all needed). */
 export const RequirePermission = (

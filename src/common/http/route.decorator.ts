@@ -1,7 +1,6 @@
 import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
-import type { Permission } from '../auth/principal';
-import { RequirePermission } from '../auth/require-permission.decorator';
+import { RequirePermission, type RequiredPermission } from '../auth/require-permission.decorator';
 import { NoBody } from './no-body.decorator';
 import {
   ApiDryRun,
@@ -13,7 +12,7 @@ import {
 } from './openapi.decorators';
 
 export interface RouteOptions {
-  readonly permission: Permission | readonly [Permission, ...Permission[]];
+  readonly permission: RequiredPermission | readonly [RequiredPermission, ...RequiredPermission[]];
   readonly alsoForbidden?: string;
   readonly status: number;
   readonly response: Type<unknown> | StringConstructor;

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Module } from '@nestjs/common';
-import { PERMISSIONS, RequirePermission } from '../../../src';
+import { PERMISSIONS, RequirePermission, UndeclaredPermissionError } from '../../../src';
 import { expectError, successBody } from '../../support/envelope';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -16,6 +16,19 @@ class PingController {
 
 @Module({ controllers: [PingController] })
 class PingModule {}
+
+@Controller('ext')
+class PongController {
+  @Get('pong')
+  @HttpCode(200)
+  @RequirePermission('ext:pong')
+  pong(): { ping: true } {
+    return { ping: true };
+  }
+}
+
+@Module({ controllers: [PongController] })
+class PongModule {}
 
 const GRANTS = [...PERMISSIONS, 'ext:ping', '*'];
 
@@ -67,5 +80,11 @@ describe('permissions an extension declares with createApp(config, { permissions
       route: doc.paths['/api/v1/ext/ping'].get['x-required-permission'],
       grants: doc.components.schemas.CreateApiKeyDto.properties.permissions.items?.enum,
     }).toEqual({ route: 'ext:ping', grants: GRANTS });
+  });
+
+  it('a route requiring a permission nothing declares stops the start, naming the route and the permission', async () => {
+    await expect(startTestApp({ DATABASE_URL: database.url }, { imports: [PongModule] })).rejects.toThrow(
+      new UndeclaredPermissionError('PongController.pong', 'ext:pong'),
+    );
   });
 });
