@@ -50,8 +50,13 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
         .execute();
       queued += result.affected ?? 0;
     }
-    const remaining = await this.matching(manager, filter).getCount();
-    return { queued, remaining };
+    // A locking read sees what a replay committed meanwhile queued (MySQL's plain read, its snapshot, would not).
+    const [sql, parameters] = this.matching(manager, filter).select('COUNT(*)', 'n').getQueryAndParameters();
+    const counted = await manager.query<Array<{ n: number | string }>>(
+      sql + this.dialect.lockingRead('share'),
+      parameters,
+    );
+    return { queued, remaining: Number(counted[0].n) };
   }
 
   private matching(manager: EntityManager, filter: ReplayFilter): SelectQueryBuilder<DeliveryEntity> {

@@ -198,7 +198,7 @@ describe('a replay queues at most 10,000 deliveries, the oldest (docs/reference/
 
   const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
-  it('10,003 failed: the first call queues the 10,000 oldest and leaves 3; the next queues those 3', async () => {
+  it('10,003 failed, 10,002 in the window: the first call queues the 10,000 oldest of those and leaves 2; the next queues the 3 left', async () => {
     receiver.script('/bulk', [{ never: true }]);
     const hook = uid('hook');
     await app()
@@ -230,24 +230,29 @@ describe('a replay queues at most 10,000 deliveries, the oldest (docs/reference/
          VALUES ${rows.join(', ')}`,
       );
     }
+    // The window leaves the oldest out: 10,002 match.
+    const since = new Date(start + 1).toISOString();
     expect(
-      (await app().post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed' }).expect(202))
-        .body as unknown,
-    ).toEqual(successBody({ queued: 10_000, remaining: 3 }));
+      (
+        await app()
+          .post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed', since })
+          .expect(202)
+      ).body as unknown,
+    ).toEqual(successBody({ queued: 10_000, remaining: 2 }));
     const left = (await app().get(`/api/v1/notifications/${hook}/deliveries?status=failed`).expect(200))
       .body as { data: Delivery[]; pagination: { total_items: number } };
     expect({ ids: left.data.map((d) => d.id), total: left.pagination.total_items }).toEqual({
-      ids: ids.slice(10_000).reverse(),
+      ids: [ids[10_002], ids[10_001], ids[0]],
       total: 3,
     });
     const pending = (
       await app().get(`/api/v1/notifications/${hook}/deliveries?status=pending&per_page=1`).expect(200)
     ).body as { pagination: { total_items: number } };
     expect(pending.pagination.total_items).toBe(10_000);
-    // The oldest is the one being sent.
+    // The oldest queued is the one being sent.
     const [first] = await receiver.waitFor('/bulk', 1);
-    expect([first.headers['x-event-id'], first.json.id]).toEqual([eventIds[0], eventIds[0]]);
-    expect(String((first.json.payload.relayer as { name: string }).name)).toBe('n0');
+    expect([first.headers['x-event-id'], first.json.id]).toEqual([eventIds[1], eventIds[1]]);
+    expect(String((first.json.payload.relayer as { name: string }).name)).toBe('n1');
 
     expect(
       (await app().post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed' }).expect(202))
