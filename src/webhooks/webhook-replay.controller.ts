@@ -8,9 +8,6 @@ import { DeliveryReplaysService } from './delivery-replays.service';
 import { ReplayDeliveriesDto, ReplayResponse } from './dto/replay.dto';
 import { ReplayRules, type ReplayRequest } from './replay.validation';
 
-const NotificationId = (): ParameterDecorator =>
-  Param('notification_id', new ParseIdPipe(notificationNotFound));
-
 /** docs/reference/webhooks.md#7-replay */
 @ApiTags('notifications')
 @ApiBearerAuth()
@@ -27,7 +24,10 @@ export class WebhookReplayController {
     body: ReplayDeliveriesDto,
     errors: [404],
   })
-  replay(@NotificationId() id: string, @ValidBody(ReplayRules) body: ReplayRequest): Promise<ReplayResponse> {
+  replay(
+    @Param('notification_id', new ParseIdPipe(notificationNotFound)) id: string,
+    @ValidBody(ReplayRules) body: ReplayRequest,
+  ): Promise<ReplayResponse> {
     return this.replays.replay(id, body);
   }
 }
