@@ -32,10 +32,8 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
   /** The target's subscription (version 0 when it has none), or null when the target does not exist. */
   async findOfTarget(notificationId: string, manager?: EntityManager): Promise<StoredSubscription | null> {
     const runner = manager ?? this.repository.manager;
-    const rows = await runner.query<
-      Array<{ events: string | null; version: number | string | null; created_at: unknown }>
-    >(
-      `SELECT s.events AS events, s.version AS version, s.created_at AS created_at
+    const rows = await runner.query<Array<{ events: string | null; version: number | string | null }>>(
+      `SELECT s.events AS events, s.version AS version
          FROM notifications n LEFT JOIN webhook_subscriptions s ON s.notification_id = n.id
         WHERE n.id = ?`,
       [notificationId],

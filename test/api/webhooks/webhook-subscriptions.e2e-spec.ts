@@ -185,6 +185,18 @@ describe('webhook subscriptions: a target chooses the events and the relayers it
     ]);
   });
 
+  it('relayer ids are compared exactly: a subscription to R-X does not hear of r-x', async () => {
+    const hook = await target('/exact');
+    const lower = uid('r');
+    const exact = uid('r');
+    await subscribe(hook, { relayer_ids: [lower.toUpperCase(), exact] });
+    await createRelayer(null, lower);
+    await createRelayer(null, exact);
+    await receiver.waitFor('/exact', 1);
+    await settled(hook);
+    expect(heard('/exact')).toEqual([['relayer_created', exact, 'n0']]);
+  });
+
   it('notification_test is sent whatever the events say', async () => {
     const hook = await target('/tested');
     await subscribe(hook, { events: ['relayer_deleted'], relayer_ids: null });
