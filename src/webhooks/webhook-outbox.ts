@@ -11,15 +11,21 @@ import {
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { newDelivery } from './delivery-factory';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { ALWAYS_SENT, type WebhookEvent } from './webhook-events';
 
 const STATE_UPDATE = 'relayer_state_update';
 
 /** The transactional outbox (docs/reference/webhooks.md#2-delivery): each row commits with its change. */
 @Injectable()
 export class WebhookOutbox {
+  /** The targets each event wrote a delivery for, until it commits (a rolled back one is collected). */
+  private readonly written = new WeakMap<object, readonly string[]>();
+
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly dispatcher: DeliveryDispatcher,
+    private readonly subscriptions: SubscriptionsRepository,
   ) {}
 
   @OnCommitting(RELAYER_EVENTS.created)
@@ -46,22 +52,39 @@ export class WebhookOutbox {
     return this.write(manager, event, disabled ? 'relayer_disabled' : 'relayer_enabled', more, STATE_UPDATE);
   }
 
-  /** Only a change that wrote a delivery wakes the dispatcher (DeliveryDispatcher.wake). */
+  /** Only a change that wrote a delivery wakes the dispatcher, for each target it wrote one for (DeliveryDispatcher.wake). */
   @OnEvent('relayer.*')
-  onCommitted({ relayer }: RelayerEvent): void {
-    if (relayer.notification_id !== null) this.dispatcher.wake(relayer.notification_id);
+  onCommitted(event: RelayerEvent): void {
+    for (const target of this.written.get(event) ?? []) this.dispatcher.wake(target);
+    this.written.delete(event);
   }
 
-  /** The payload is `{ payload_type, relayer, ...more }`, in that order. */
+  /**
+   * The payload is `{ payload_type, relayer, ...more }`, in that order. One delivery for each target
+   * that hears of the relayer (docs/reference/webhooks.md#6-subscriptions): its own, and those
+   * subscribed to it or to every relayer, each once, unless the target's subscription leaves the
+   * event out. Each is a row of the target's outbox, in commit order with its other events.
+   */
   private async write(
     manager: CommittingEvent<RelayerEvent>['manager'],
-    { relayer }: RelayerEvent,
+    change: RelayerEvent,
     payloadType: string,
     more: Record<string, unknown> = {},
     event = payloadType,
   ): Promise<void> {
-    if (relayer.notification_id === null) return;
+    const { relayer } = change;
+    const targets = await this.subscriptions.targetsOf(manager, relayer.id, relayer.notification_id);
+    const wanted = [...targets]
+      .filter(([, events]) => wants(events, event))
+      .map(([notificationId]) => notificationId);
     const payload = { payload_type: payloadType, relayer, ...more };
-    await this.deliveries.insert(manager, newDelivery(relayer.notification_id, event, relayer.id, payload));
+    for (const notificationId of wanted) {
+      await this.deliveries.insert(manager, newDelivery(notificationId, event, relayer.id, payload));
+    }
+    this.written.set(change, wanted);
   }
+}
+
+function wants(events: readonly WebhookEvent[] | null, event: string): boolean {
+  return events === null || [...ALWAYS_SENT, ...events].some((name) => name === event);
 }

@@ -13,15 +13,30 @@ import { WebhookOutbox } from './webhook-outbox';
 import { WebhookSender } from './webhook-sender';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
+import { SubscriptionEntity } from './subscription.entity';
+import { SubscriptionRelayerEntity } from './subscription-relayer.entity';
+import { SubscriptionsRepository } from './subscriptions.repository';
+import { SubscriptionsService } from './subscriptions.service';
+import { SubscriptionRules } from './subscription.validation';
+import { NotificationSubscriptionController } from './notification-subscription.controller';
+import { DeliveryReplaysRepository } from './delivery-replays.repository';
+import { DeliveryReplaysService } from './delivery-replays.service';
+import { ReplayRules } from './replay.validation';
+import { WebhookReplayController } from './webhook-replay.controller';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([DeliveryEntity, TargetLeaseEntity]),
+    TypeOrmModule.forFeature([
+      DeliveryEntity,
+      TargetLeaseEntity,
+      SubscriptionEntity,
+      SubscriptionRelayerEntity,
+    ]),
     MetricsModule,
     NotificationsModule,
     OutboundHttpModule,
   ],
-  controllers: [WebhooksController],
+  controllers: [WebhooksController, NotificationSubscriptionController, WebhookReplayController],
   providers: [
     DeliveriesRepository,
     TargetLeasesRepository,
@@ -30,6 +45,12 @@ import { WebhooksService } from './webhooks.service';
     WebhookSender,
     WebhookMetrics,
     WebhooksService,
+    SubscriptionsRepository,
+    SubscriptionsService,
+    SubscriptionRules,
+    DeliveryReplaysRepository,
+    DeliveryReplaysService,
+    ReplayRules,
   ],
   exports: [WebhooksService],
 })

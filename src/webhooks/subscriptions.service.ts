@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { ResourceWrites, STALE } from '../database/resource-writes';
+import { Transactions } from '../database/transactions';
+import { notificationNotFound } from '../notifications';
+import { SubscriptionResponse } from './dto/subscription.dto';
+import type { Subscription } from './subscription.validation';
+import { SubscriptionsRepository, type StoredSubscription } from './subscriptions.repository';
+
+/** What the audit trail records of a change, as `notification.update` (docs/reference/keys-and-audit.md). */
+interface AuditedSubscription {
+  readonly subscription: SubscriptionResponse;
+}
+
+function toSubscriptionResponse(
+  row: Pick<StoredSubscription, 'events' | 'relayerIds'>,
+): SubscriptionResponse {
+  return { events: row.events, relayer_ids: row.relayerIds };
+}
+
+const sameList = (a: readonly string[] | null, b: readonly string[] | null): boolean =>
+  a === null || b === null ? a === b : a.length === b.length && a.every((item, i) => item === b[i]);
+
+/**
+ * docs/reference/webhooks.md#6-subscriptions: a sub-resource of the target, written through
+ * ResourceWrites at its own version and audited as a change of the notification.
+ */
+@Injectable()
+export class SubscriptionsService {
+  private readonly writes: ResourceWrites<StoredSubscription, AuditedSubscription>;
+
+  constructor(
+    private readonly subscriptions: SubscriptionsRepository,
+    transactions: Transactions,
+  ) {
+    this.writes = new ResourceWrites(transactions, {
+      name: 'notification',
+      notFound: () => notificationNotFound(),
+      read: (id, tx) => this.subscriptions.findOfTarget(id, tx?.manager),
+      toResponse: (row) => ({ subscription: toSubscriptionResponse(row) }),
+    });
+  }
+
+  async get(notificationId: string): Promise<SubscriptionResponse> {
+    const found = await this.subscriptions.findOfTarget(notificationId);
+    if (!found) throw notificationNotFound();
+    return toSubscriptionResponse(found);
+  }
+
+  /** Replaces the subscription; one that changes nothing is answered without a write or a record. */
+  async put(notificationId: string, next: Subscription): Promise<SubscriptionResponse> {
+    const written = await this.writes.update(
+      notificationId,
+      (current) =>
+        sameList(current.events, next.events) && sameList(current.relayerIds, next.relayerIds)
+          ? null
+          : { events: next.events, relayerIds: next.relayerIds },
+      async (current, changes, tx) => {
+        const outcome = await this.subscriptions.write(
+          tx.manager,
+          { id: notificationId, events: changes.events ?? null, relayerIds: changes.relayerIds ?? null },
+          current.version,
+          new Date(),
+        );
+        if (outcome === 'gone') throw notificationNotFound();
+        if (outcome === 'stale') return STALE;
+      },
+    );
+    return written.data.subscription;
+  }
+}
