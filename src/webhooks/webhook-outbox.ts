@@ -4,6 +4,7 @@ import { OnCommitting } from '../database/on-committing';
 import type { CommittingEvent } from '../database/transactions';
 import {
   RELAYER_EVENTS,
+  type RelayerBalanceEvent,
   type RelayerEvent,
   type RelayerStateChangedEvent,
   type RelayerUpdatedEvent,
@@ -46,6 +47,17 @@ export class WebhookOutbox {
     return this.write(manager, event, disabled ? 'relayer_disabled' : 'relayer_enabled', more, STATE_UPDATE);
   }
 
+  /** docs/reference/balance-alerts.md#3-events: once per crossing, in the transaction that flipped it. */
+  @OnCommitting(RELAYER_EVENTS.balanceLow)
+  onBalanceLow({ manager, event }: CommittingEvent<RelayerBalanceEvent>): Promise<void> {
+    return this.write(manager, event, 'relayer_low_balance', balanceFields(event));
+  }
+
+  @OnCommitting(RELAYER_EVENTS.balanceRestored)
+  onBalanceRestored({ manager, event }: CommittingEvent<RelayerBalanceEvent>): Promise<void> {
+    return this.write(manager, event, 'relayer_balance_restored', balanceFields(event));
+  }
+
   /** Only a change that wrote a delivery wakes the dispatcher (DeliveryDispatcher.wake). */
   @OnEvent('relayer.*')
   onCommitted({ relayer }: RelayerEvent): void {
@@ -64,4 +76,8 @@ export class WebhookOutbox {
     const payload = { payload_type: payloadType, relayer, ...more };
     await this.deliveries.insert(manager, newDelivery(relayer.notification_id, event, relayer.id, payload));
   }
+}
+
+function balanceFields({ balance, threshold }: RelayerBalanceEvent): Record<string, string> {
+  return { balance, threshold };
 }
