@@ -284,6 +284,23 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
       expect((await app().get(networkUrl)).body).toEqual(successBody({ threshold: null, source: null }));
     });
 
+    it("a relayer's rule goes with it: the same id created again has none", async () => {
+      const id = uid('gone');
+      const body = relayerBody('evm', { id, network: 'other', signer_id: `alert-${nextSigner++}` });
+      await app().post('/api/v1/relayers', body).expect(201);
+      await put(`/api/v1/relayers/${id}/balance-alert`, { threshold: '12' }).expect(200);
+      await app().delete(`/api/v1/relayers/${id}`).expect(200);
+      expectError(
+        await app().get(`/api/v1/relayers/${id}/balance-alert`),
+        404,
+        `Relayer with ID ${id} not found`,
+      );
+      await app().post('/api/v1/relayers', body).expect(201);
+      expect((await app().get(`/api/v1/relayers/${id}/balance-alert`)).body).toEqual(
+        successBody({ threshold: null, source: null }),
+      );
+    });
+
     it('each change is audited as an update of its relayer or network, with the rule before and after', async () => {
       const relayer = await create({ network: 'other' });
       const url = `/api/v1/relayers/${relayer.id}/balance-alert`;
