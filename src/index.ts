@@ -57,6 +57,7 @@ export {
   PATCHABLE_FIELDS,
   type PatchableField,
   type RelayerEvent,
+  type RelayerBalanceEvent,
   type RelayerStateChangedEvent,
   type RelayerUpdatedEvent,
 } from './relayers/relayer-events';

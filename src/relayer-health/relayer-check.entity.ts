@@ -28,4 +28,8 @@ export class RelayerCheckEntity {
 
   @Column({ type: 'integer' })
   failures: number;
+
+  /** The last comparison with the balance alert's threshold: below, not below, or none (docs/reference/balance-alerts.md). */
+  @Column({ name: 'balance_low', type: 'boolean', nullable: true })
+  balanceLow: boolean | null;
 }

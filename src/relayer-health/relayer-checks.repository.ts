@@ -26,6 +26,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
       nonce: null,
       sequenceNumber: null,
       failures: 0,
+      balanceLow: null,
     });
   }
 
@@ -127,7 +128,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     manager: EntityManager,
     relayerId: string,
     owner: string,
-    outcome: Omit<RelayerCheckEntity, 'relayerId' | 'leaseOwner' | 'leaseUntil'>,
+    outcome: Omit<RelayerCheckEntity, 'relayerId' | 'leaseOwner' | 'leaseUntil' | 'balanceLow'>,
   ): Promise<void> {
     await manager
       .createQueryBuilder()
@@ -135,6 +136,58 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
       .set({ ...outcome, leaseOwner: null, leaseUntil: null })
       .where('relayer_id = :relayerId AND lease_owner = :owner', { relayerId, owner })
       .execute();
+  }
+
+  /**
+   * Sets the balance alert's state to `next` with a conditional UPDATE (docs/reference/balance-alerts.md#4-once-per-crossing):
+   * of several instances writing the same crossing, one finds the row still in the old state, and only
+   * it answers the crossing ('low', or 'restored' from below). Null clears it (no threshold): no crossing.
+   */
+  async flipBalanceLow(
+    manager: EntityManager,
+    relayerId: string,
+    next: boolean | null,
+  ): Promise<'low' | 'restored' | null> {
+    const set = async (value: boolean | null, from: string): Promise<boolean> => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(RelayerCheckEntity)
+        .set({ balanceLow: value })
+        .where(`relayer_id = :relayerId AND ${from}`, { relayerId })
+        .execute();
+      return (result.affected ?? 0) > 0;
+    };
+    if (next === null) {
+      await set(null, 'balance_low IS NOT NULL');
+      return null;
+    }
+    if (next) return (await set(true, '(balance_low IS NULL OR balance_low = 0)')) ? 'low' : null;
+    if (await set(false, 'balance_low = 1')) return 'restored';
+    await set(false, 'balance_low IS NULL');
+    return null;
+  }
+
+  /**
+   * For the metrics: every relayer not disabled by its checks and checked at least once, with what the
+   * last check found (docs/reference/balance-alerts.md#6-metrics).
+   */
+  async findCheckedEnabled(): Promise<
+    Array<{ id: string; networkType: string; network: string; balance: string; balanceLow: boolean | null }>
+  > {
+    const rows = await this.repository.query<
+      Array<{ id: string; network_type: string; network: string; balance: string; balance_low: unknown }>
+    >(
+      'SELECT r.id, r.network_type, r.network, c.balance, c.balance_low FROM relayers r ' +
+        'JOIN relayer_checks c ON c.relayer_id = r.id ' +
+        'WHERE r.system_disabled = 0 AND c.checked_at IS NOT NULL AND c.balance IS NOT NULL',
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      networkType: row.network_type,
+      network: row.network,
+      balance: row.balance,
+      balanceLow: row.balance_low === null ? null : Number(row.balance_low) === 1,
+    }));
   }
 
   async release(relayerId: string, owner: string): Promise<void> {

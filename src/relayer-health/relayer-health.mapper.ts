@@ -5,6 +5,7 @@ import type { RelayerCheckEntity } from './relayer-check.entity';
 export function toRelayerStatusResponse(
   relayer: RelayerSnapshot,
   check: RelayerCheckEntity | null,
+  threshold: string | null,
 ): RelayerStatusResponse {
   return {
     network_type: relayer.networkType,
@@ -16,5 +17,7 @@ export function toRelayerStatusResponse(
     ...(relayer.networkType === 'evm' ? { nonce: check?.nonce ?? '0' } : {}),
     ...(relayer.networkType === 'stellar' ? { sequence_number: check?.sequenceNumber ?? '0' } : {}),
     checked_at: check?.checkedAt?.toISOString() ?? null,
+    // docs/reference/balance-alerts.md#5-status: the last check's comparison; null without a threshold or a check.
+    low_balance: threshold === null || !check?.checkedAt ? null : check.balanceLow,
   };
 }

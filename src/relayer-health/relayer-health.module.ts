@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BalanceAlertsModule } from '../balance-alerts/balance-alerts.module';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { NetworksModule } from '../networks/networks.module';
@@ -16,6 +17,7 @@ import { HEALTH_CHECKS } from './network-checks';
 @Module({
   imports: [
     TypeOrmModule.forFeature([RelayerCheckEntity]),
+    BalanceAlertsModule,
     NetworksModule,
     MetricsModule,
     OutboundHttpModule,

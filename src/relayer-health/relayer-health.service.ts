@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { BalanceAlertsService, isBelowThreshold } from '../balance-alerts';
 import { Catalogue } from '../catalogue';
 import { NetworksService } from '../networks';
 import type { NetworkType } from '../catalogue';
@@ -8,7 +9,7 @@ import { stringifyJson, withRawIntegers } from '../common/http/json';
 import { RequestDeadline } from '../common/http/request-deadline';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
-import { Transactions } from '../database/transactions';
+import { Transactions, type Tx } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
 import type { DisabledReason } from '../relayers';
 import type { RelayerSnapshot } from './relayer-snapshot';
@@ -56,6 +57,7 @@ export class RelayerHealthService {
     private readonly transactions: Transactions,
     private readonly metrics: RelayerHealthMetrics,
     private readonly worker: WorkerDatabase,
+    private readonly alerts: BalanceAlertsService,
     @Inject(EVM_HEALTH_CHECK) private readonly evmCheck: HealthCheck,
     @Inject(SOLANA_HEALTH_CHECK) private readonly solanaCheck: HealthCheck,
     @Inject(STELLAR_HEALTH_CHECK) private readonly stellarCheck: HealthCheck,
@@ -73,7 +75,9 @@ export class RelayerHealthService {
    */
   async status(relayerId: string): Promise<RelayerStatusResponse> {
     const check = await this.checks.findById(relayerId);
-    return toRelayerStatusResponse(await this.existing(relayerId), check);
+    const relayer = await this.existing(relayerId);
+    const threshold = (await this.alerts.thresholdsOf([relayer])).get(relayer.id) ?? null;
+    return toRelayerStatusResponse(relayer, check, threshold);
   }
 
   async balance(relayerId: string): Promise<BalanceResponse> {
@@ -157,9 +161,10 @@ export class RelayerHealthService {
     );
     // Read again after the calls: a check whose relayer or network changed meanwhile goes the single
     // way, which drops its verdict when what it checked is gone (docs/reference/hardening.md).
-    const [versions, currentUrlsOf] = await Promise.all([
+    const [versions, currentUrlsOf, thresholds] = await Promise.all([
       this.relayers.versionsOf(claimedIds, { manager }),
       this.networks.rpcUrlsOfAll({ manager }),
+      this.alerts.thresholdsOf(relayers, { manager }),
     ]);
     const sameUrls = new Map<string, boolean>();
     const unchangedNetwork = (
@@ -186,7 +191,8 @@ export class RelayerHealthService {
         !relayer.systemDisabled &&
         relayer.disabledReason === null &&
         versions.get(relayer.id) === relayer.version &&
-        unchangedNetwork(relayer, networkUrls)
+        unchangedNetwork(relayer, networkUrls) &&
+        alertState(result.balance, thresholds.get(relayer.id) ?? null) === check.balanceLow
       ) {
         passed.push(passedCheck(check, result));
       } else {
@@ -310,6 +316,7 @@ export class RelayerHealthService {
           failures,
           nextCheckAt: new Date(now.getTime() + this.delayMs(failures)),
         });
+        if (result.balance !== undefined) await this.evaluateAlert(relayer, result.balance, tx);
         return true;
       });
       if (done) return;
@@ -318,6 +325,21 @@ export class RelayerHealthService {
       `relayer ${relayerId} kept changing while its check was applied; released for the next round`,
     );
     await this.checks.release(relayerId, lease);
+  }
+
+  /**
+   * docs/reference/balance-alerts.md#3-events: the balance against the threshold that applies now,
+   * its event only when this transaction is the one that flips the stored state.
+   */
+  private async evaluateAlert(relayer: RelayerSnapshot, balance: bigint, tx: Tx): Promise<void> {
+    const threshold = (await this.alerts.thresholdsOf([relayer], tx)).get(relayer.id) ?? null;
+    const crossing = await this.checks.flipBalanceLow(tx.manager, relayer.id, alertState(balance, threshold));
+    if (crossing === null || threshold === null) return;
+    await this.relayers.publishBalanceCrossing(
+      relayer.id,
+      { low: crossing === 'low', balance: balance.toString(), threshold },
+      tx,
+    );
   }
 
   private delayMs(failures: number): number {
@@ -336,6 +358,11 @@ export function disabledReasonOf(result: CheckResult): DisabledReason | null {
 function checkBasis(relayer: RelayerSnapshot, networkUrls: readonly RpcUrl[]): string {
   const basis = stringifyJson([relayer.customRpcUrls ?? null, relayer.policies ?? null, networkUrls]);
   return createHash('sha256').update(basis).digest('base64url');
+}
+
+/** The alert's state a balance gives: below the threshold or not; null without a threshold. */
+function alertState(balance: bigint, threshold: string | null): boolean | null {
+  return threshold === null ? null : isBelowThreshold(balance, threshold);
 }
 
 function byWeight(list: readonly RpcUrl[]): string[] {

@@ -6,6 +6,10 @@ export const RELAYER_EVENTS = {
   updated: 'relayer.updated',
   deleted: 'relayer.deleted',
   stateChanged: 'relayer.state_changed',
+  /** A health check found the balance below the alert threshold (docs/reference/balance-alerts.md). */
+  balanceLow: 'relayer.balance_low',
+  /** A health check found the balance back at or above the alert threshold. */
+  balanceRestored: 'relayer.balance_restored',
 } as const;
 
 /** The fields a PATCH may set, by the names `changed` lists. */
@@ -31,11 +35,21 @@ export interface RelayerStateChangedEvent extends RelayerEvent {
   readonly retryCount?: number;
 }
 
+/** A balance crossed the relayer's alert threshold: once per crossing, across instances. */
+export interface RelayerBalanceEvent extends RelayerEvent {
+  /** What the check read, in the base unit, as a decimal string. */
+  readonly balance: string;
+  /** The threshold it was compared with, as a decimal string. */
+  readonly threshold: string;
+}
+
 declare module '../database/on-committing' {
   interface CommittingEvents {
     [RELAYER_EVENTS.created]: RelayerEvent;
     [RELAYER_EVENTS.updated]: RelayerUpdatedEvent;
     [RELAYER_EVENTS.deleted]: RelayerEvent;
     [RELAYER_EVENTS.stateChanged]: RelayerStateChangedEvent;
+    [RELAYER_EVENTS.balanceLow]: RelayerBalanceEvent;
+    [RELAYER_EVENTS.balanceRestored]: RelayerBalanceEvent;
   }
 }

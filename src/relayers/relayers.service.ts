@@ -12,7 +12,12 @@ import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx, type Tx } from '../database/transactions';
 import { RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
 import { changedFields, mergeRelayerPatch, type NewRelayer } from './relayers.validation';
-import { RELAYER_EVENTS, type RelayerEvent, type RelayerStateChangedEvent } from './relayer-events';
+import {
+  RELAYER_EVENTS,
+  type RelayerBalanceEvent,
+  type RelayerEvent,
+  type RelayerStateChangedEvent,
+} from './relayer-events';
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason } from './relayer.entity';
 import { RelayersRepository } from './relayers.repository';
@@ -167,6 +172,26 @@ export class RelayersService {
       } satisfies RelayerStateChangedEvent);
     }
     return 'applied';
+  }
+
+  /**
+   * A health check flipped the relayer's balance alert (docs/reference/balance-alerts.md): its event,
+   * with the relayer as GET answers it, in the transaction that flipped it.
+   * @internal
+   */
+  async publishBalanceCrossing(
+    id: string,
+    crossing: { low: boolean; balance: string; threshold: string },
+    tx: Tx,
+  ): Promise<void> {
+    const relayer = await this.relayers.findById(id, tx.manager);
+    if (!relayer) return;
+    const { low, balance, threshold } = crossing;
+    await tx.publish(low ? RELAYER_EVENTS.balanceLow : RELAYER_EVENTS.balanceRestored, {
+      relayer: toRelayerResponse(relayer),
+      balance,
+      threshold,
+    } satisfies RelayerBalanceEvent);
   }
 
   async get(id: string): Promise<RelayerResponse> {

@@ -4,6 +4,7 @@ import { OnCommitting } from '../database/on-committing';
 import type { CommittingEvent } from '../database/transactions';
 import {
   RELAYER_EVENTS,
+  type RelayerBalanceEvent,
   type RelayerEvent,
   type RelayerStateChangedEvent,
   type RelayerUpdatedEvent,
@@ -52,6 +53,17 @@ export class WebhookOutbox {
     return this.write(manager, event, disabled ? 'relayer_disabled' : 'relayer_enabled', more, STATE_UPDATE);
   }
 
+  /** docs/reference/balance-alerts.md#3-events: once per crossing, in the transaction that flipped it. */
+  @OnCommitting(RELAYER_EVENTS.balanceLow)
+  onBalanceLow({ manager, event }: CommittingEvent<RelayerBalanceEvent>): Promise<void> {
+    return this.write(manager, event, 'relayer_low_balance', balanceFields(event));
+  }
+
+  @OnCommitting(RELAYER_EVENTS.balanceRestored)
+  onBalanceRestored({ manager, event }: CommittingEvent<RelayerBalanceEvent>): Promise<void> {
+    return this.write(manager, event, 'relayer_balance_restored', balanceFields(event));
+  }
+
   /** Only a change that wrote a delivery wakes the dispatcher, for each target it wrote one for (DeliveryDispatcher.wake). */
   @OnEvent('relayer.*')
   onCommitted(event: RelayerEvent): void {
@@ -87,4 +99,8 @@ export class WebhookOutbox {
 
 function wants(events: readonly WebhookEvent[] | null, event: string): boolean {
   return events === null || [...ALWAYS_SENT, ...events].some((name) => name === event);
+}
+
+function balanceFields({ balance, threshold }: RelayerBalanceEvent): Record<string, string> {
+  return { balance, threshold };
 }

@@ -37,6 +37,14 @@ export class RelayerStatusResponse {
     description: 'When the last check ran (ISO 8601), null before the first',
   })
   checked_at: string | null;
+
+  @ApiProperty({
+    nullable: true,
+    type: Boolean,
+    description:
+      'The balance below its alert threshold at the last check (true or false); null without a threshold or before the first check',
+  })
+  low_balance: boolean | null;
 }
 
 /** The shape of the official SDK's getRelayerBalance. */

@@ -965,6 +965,7 @@ describe('a relayer from the file is checked like any other', () => {
         system_disabled: false,
         pending_transactions_count: 0,
         last_confirmed_transaction_timestamp: null,
+        low_balance: null,
         nonce: '5',
         checked_at: ISO,
       }),

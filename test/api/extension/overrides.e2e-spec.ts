@@ -146,6 +146,7 @@ describe('replaceable part: EVM_HEALTH_CHECK', () => {
         system_disabled: true,
         pending_transactions_count: 0,
         last_confirmed_transaction_timestamp: null,
+        low_balance: null,
         checked_at: ISO,
       }),
     });
@@ -361,6 +362,7 @@ describe('replaceable parts: SOLANA_HEALTH_CHECK and STELLAR_HEALTH_CHECK', () =
         system_disabled: false,
         pending_transactions_count: 0,
         last_confirmed_transaction_timestamp: null,
+        low_balance: null,
         checked_at: ISO,
       }),
     });
@@ -374,6 +376,7 @@ describe('replaceable parts: SOLANA_HEALTH_CHECK and STELLAR_HEALTH_CHECK', () =
         system_disabled: true,
         pending_transactions_count: 0,
         last_confirmed_transaction_timestamp: null,
+        low_balance: null,
         checked_at: ISO,
       }),
     });

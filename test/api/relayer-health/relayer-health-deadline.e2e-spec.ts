@@ -38,6 +38,7 @@ describe('POST /api/v1/relayers/{id}/check past REQUEST_TIMEOUT_MS (docs/referen
       system_disabled: false,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       nonce: String(nonce),
       checked_at: checkedAt,
     });

@@ -100,6 +100,7 @@ describe('EVM relayer health against a real node (anvil)', () => {
         system_disabled: false,
         pending_transactions_count: 0,
         last_confirmed_transaction_timestamp: null,
+        low_balance: null,
         nonce: '7',
         checked_at: ISO,
       }),

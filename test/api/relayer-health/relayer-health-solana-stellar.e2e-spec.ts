@@ -193,6 +193,7 @@ describe('relayer health against Solana and Stellar RPC servers: checks on deman
       system_disabled: false,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       checked_at: ISO,
     });
     expect(solana.calls('getHealth')).toBeGreaterThanOrEqual(1);
@@ -206,6 +207,7 @@ describe('relayer health against Solana and Stellar RPC servers: checks on deman
       system_disabled: false,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       checked_at: ISO,
     });
     expect({ health: solana.calls('getHealth'), balance: solana.calls('getBalance') }).toEqual({
@@ -229,6 +231,7 @@ describe('relayer health against Solana and Stellar RPC servers: checks on deman
       system_disabled: true,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       checked_at: ISO,
     });
     expect(solana.calls('getBalance')).toBe(balanceCalls);
@@ -269,6 +272,7 @@ describe('relayer health against Solana and Stellar RPC servers: checks on deman
       system_disabled: true,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       checked_at: ISO,
     });
     expect(await relayers.state(id)).toEqual(belowMin);
@@ -322,6 +326,7 @@ describe('relayer health against Solana and Stellar RPC servers: checks on deman
       system_disabled: true,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       sequence_number: '0',
       checked_at: ISO,
     });
@@ -338,6 +343,7 @@ describe('relayer health against Solana and Stellar RPC servers: checks on deman
       system_disabled: false,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       sequence_number: '5153960755200',
       checked_at: ISO,
     });
@@ -361,6 +367,7 @@ describe('relayer health against Solana and Stellar RPC servers: checks on deman
       system_disabled: true,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       sequence_number: '5153960755200',
       checked_at: ISO,
     });
@@ -391,6 +398,7 @@ describe('relayer health against Solana and Stellar RPC servers: checks on deman
       system_disabled: true,
       pending_transactions_count: 0,
       last_confirmed_transaction_timestamp: null,
+      low_balance: null,
       sequence_number: '5153960755201',
       checked_at: ISO,
     });

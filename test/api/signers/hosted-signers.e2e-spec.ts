@@ -394,6 +394,7 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
           system_disabled: false,
           pending_transactions_count: 0,
           last_confirmed_transaction_timestamp: null,
+          low_balance: null,
           nonce: '0',
           checked_at: ISO,
         }),
@@ -434,6 +435,7 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
               system_disabled: false,
               pending_transactions_count: 0,
               last_confirmed_transaction_timestamp: null,
+              low_balance: null,
               checked_at: ISO,
             }),
           );

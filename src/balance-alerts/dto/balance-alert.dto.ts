@@ -1,0 +1,50 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+
+const THRESHOLD = {
+  oneOf: [
+    { type: 'string', pattern: '^\\d+$' },
+    { type: 'integer', minimum: 0 },
+  ],
+  description:
+    'In the base unit (wei, lamport, stroop): a string of decimal digits or a JSON integer, read exactly at any size',
+};
+
+export class NetworkBalanceAlertDto {
+  @ApiProperty(THRESHOLD)
+  @Allow()
+  threshold: unknown;
+}
+
+export class RelayerBalanceAlertDto {
+  @ApiProperty({
+    ...THRESHOLD,
+    nullable: true,
+    description: `${THRESHOLD.description}; null: no alert for this relayer`,
+  })
+  @Allow()
+  threshold: unknown;
+}
+
+/** A threshold as the checks use it: validated, a decimal string (null: no alert). */
+export interface BalanceAlertInput {
+  readonly threshold: string | null;
+}
+
+export class BalanceAlertResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '100000000000000000',
+    description: 'The threshold that applies, in the base unit, as a decimal string; null: no alert',
+  })
+  threshold: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['relayer', 'network'],
+    description: "Where it comes from: the relayer's own rule, its network's default, or null (no rule)",
+  })
+  source: 'relayer' | 'network' | null;
+}

@@ -1,0 +1,3 @@
+// The balance alerts' public face: what other features and extensions import (docs/architecture.md).
+export { BalanceAlertsService, type AlertedRelayer } from './balance-alerts.service';
+export { isBelowThreshold } from './threshold';
