@@ -5,6 +5,9 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryStatsController } from './delivery-stats.controller';
+import { DeliveryStatsRepository } from './delivery-stats.repository';
+import { DeliveryStatsService } from './delivery-stats.service';
 import { DeliveryEntity } from './delivery.entity';
 import { TargetLeaseEntity } from './target-lease.entity';
 import { TargetLeasesRepository } from './target-leases.repository';
@@ -21,7 +24,7 @@ import { WebhooksService } from './webhooks.service';
     NotificationsModule,
     OutboundHttpModule,
   ],
-  controllers: [WebhooksController],
+  controllers: [WebhooksController, DeliveryStatsController],
   providers: [
     DeliveriesRepository,
     TargetLeasesRepository,
@@ -30,6 +33,8 @@ import { WebhooksService } from './webhooks.service';
     WebhookSender,
     WebhookMetrics,
     WebhooksService,
+    DeliveryStatsRepository,
+    DeliveryStatsService,
   ],
   exports: [WebhooksService],
 })
