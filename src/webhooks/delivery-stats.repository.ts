@@ -16,29 +16,51 @@ export interface DeliveryCounts {
 
 type Count = number | string | null;
 
-/** The nearest-rank place of the `percent`th percentile among `n` values (1-based). */
-export function nearestRank(percent: number, n: number): number {
-  return Math.max(1, Math.ceil((percent * n) / 100));
+/**
+ * The `percent`th percentile by nearest rank (the value at place ceil(percent / 100 * n), from 1) of
+ * the values a histogram counts, in ascending order of value; null when it counts none.
+ */
+export function percentileOf(
+  histogram: ReadonlyArray<{ readonly value: number; readonly n: number }>,
+  percent: number,
+): number | null {
+  const total = histogram.reduce((sum, bucket) => sum + bucket.n, 0);
+  if (total === 0) return null;
+  const place = Math.max(1, Math.ceil((percent * total) / 100));
+  let seen = 0;
+  for (const bucket of histogram) {
+    seen += bucket.n;
+    if (seen >= place) return bucket.value;
+  }
+  return histogram[histogram.length - 1].value;
 }
 
 /**
  * Every statement is a range of idx_webhook_deliveries_stats (notification_id, status, ended_at,
- * attempts, latency_ms), which holds all the columns it reads but `last_error`: the cost is the
- * deliveries of the window, never the rest of the log, and the percentiles are ranked in SQL.
+ * attempts, latency_ms), which holds all the columns it reads but `last_error`: the counts and the
+ * latencies cost the deliveries of the window, never the rest of the log; pending and the last ones
+ * cost the backlog and one entry. The database groups the latencies; only their distinct values
+ * reach Node, never the rows.
  */
 @Injectable()
 export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
   async countsOf(notificationId: string, since: Date): Promise<DeliveryCounts> {
     const from = this.persisted('endedAt', since);
-    const [ended, now, lastFailed] = await Promise.all([
-      this.repository.query<
-        Array<{ status: string; ended: Count; retried: Count; timed: Count; slowest: Count }>
-      >(
-        `SELECT status, COUNT(*) AS ended, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried,
-                COUNT(latency_ms) AS timed, MAX(latency_ms) AS slowest
+    const [ended, latencies, now, lastFailed] = await Promise.all([
+      this.repository.query<Array<{ status: string; ended: Count; retried: Count }>>(
+        `SELECT status, COUNT(*) AS ended, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried
            FROM webhook_deliveries
           WHERE notification_id = ? AND status IN ('delivered', 'failed') AND ended_at >= ?
           GROUP BY status`,
+        [notificationId, from],
+      ),
+      // One row per distinct latency (whole milliseconds, at most about WEBHOOK_TIMEOUT_MS of them).
+      this.repository.query<Array<{ latency_ms: Count; n: Count }>>(
+        `SELECT latency_ms, COUNT(*) AS n
+           FROM webhook_deliveries
+          WHERE notification_id = ? AND status = 'delivered' AND ended_at >= ? AND latency_ms IS NOT NULL
+          GROUP BY latency_ms
+          ORDER BY latency_ms`,
         [notificationId, from],
       ),
       this.repository.query<Array<{ pending: Count; last_delivered_at: unknown }>>(
@@ -56,50 +78,21 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
       ),
     ]);
     const of = (status: string) => ended.find((row) => row.status === status);
-    const delivered = of('delivered');
-    const failed = of('failed');
-    const timed = Number(delivered?.timed ?? 0);
-    const slowest = delivered?.slowest === null || delivered === undefined ? null : Number(delivered.slowest);
+    const histogram = latencies.map((row) => ({ value: Number(row.latency_ms), n: Number(row.n) }));
     return {
-      delivered: Number(delivered?.ended ?? 0),
-      failed: Number(failed?.ended ?? 0),
+      delivered: Number(of('delivered')?.ended ?? 0),
+      failed: Number(of('failed')?.ended ?? 0),
       pending: Number(now[0]?.pending ?? 0),
-      retried: Number(delivered?.retried ?? 0) + Number(failed?.retried ?? 0),
-      latency: { ...(await this.percentiles(notificationId, from, timed, slowest)), max: slowest },
+      retried: Number(of('delivered')?.retried ?? 0) + Number(of('failed')?.retried ?? 0),
+      latency: {
+        p50: percentileOf(histogram, 50),
+        p95: percentileOf(histogram, 95),
+        max: histogram.at(-1)?.value ?? null,
+      },
       lastDeliveredAt: this.hydrated('endedAt', now[0]?.last_delivered_at),
       lastFailedAt: this.hydrated('endedAt', lastFailed[0]?.ended_at),
       lastError: lastFailed[0]?.last_error ?? null,
     };
-  }
-
-  /**
-   * p50 and p95 by nearest rank among the `timed` delivered deliveries of the window, ranked by the
-   * database; a rank a concurrent change left empty falls back to the largest value found (or `max`).
-   */
-  private async percentiles(
-    notificationId: string,
-    from: unknown,
-    timed: number,
-    max: number | null,
-  ): Promise<{ p50: number | null; p95: number | null }> {
-    if (timed === 0) return { p50: null, p95: null };
-    const [p50, p95] = [nearestRank(50, timed), nearestRank(95, timed)];
-    const rows = await this.repository.query<Array<{ place: Count; latency_ms: Count }>>(
-      `SELECT place, latency_ms FROM (
-         SELECT latency_ms, ROW_NUMBER() OVER (ORDER BY latency_ms) AS place
-           FROM webhook_deliveries
-          WHERE notification_id = ? AND status = 'delivered' AND ended_at >= ? AND latency_ms IS NOT NULL
-       ) ranked
-       WHERE place IN (?, ?)`,
-      [notificationId, from, p50, p95],
-    );
-    const at = (place: number) => {
-      const row = rows.find((r) => Number(r.place) === place);
-      return row ? Number(row.latency_ms) : null;
-    };
-    const found = rows.map((r) => Number(r.latency_ms));
-    const fallback = found.length > 0 ? Math.max(...found) : max;
-    return { p50: at(p50) ?? fallback, p95: at(p95) ?? fallback };
   }
 
   /** A value as the driver writes the column (SQLite keeps datetimes as text). */
