@@ -35,6 +35,7 @@ describe('OpenAPI document', () => {
         'GET /api/v1/notifications/{notification_id}/deliveries',
         'POST /api/v1/notifications/{notification_id}/deliveries/{delivery_id}/retry',
         'POST /api/v1/notifications/{notification_id}/test',
+        'GET /api/v1/notifications/{notification_id}/stats',
         'GET /api/v1/ready',
         'GET /api/v1/relayers',
         'GET /api/v1/relayers/{relayer_id}',
