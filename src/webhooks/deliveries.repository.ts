@@ -121,12 +121,11 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     at: Date,
   ): Promise<void> {
     const ids = answered.map((a) => a.id);
-    const latencies = Object.fromEntries(
-      answered.flatMap((a, i) => [
-        [`id${i}`, a.id],
-        [`ms${i}`, a.latencyMs],
-      ]),
-    );
+    const latencies: Record<string, string | number> = {};
+    for (const [i, a] of answered.entries()) {
+      latencies[`id${i}`] = a.id;
+      latencies[`ms${i}`] = a.latencyMs;
+    }
     const latency = `CASE id ${answered.map((_, i) => `WHEN :id${i} THEN :ms${i}`).join(' ')} END`;
     await manager
       .createQueryBuilder()
