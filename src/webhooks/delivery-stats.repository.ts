@@ -46,21 +46,21 @@ export function percentileOf(
 export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
   async countsOf(notificationId: string, since: Date): Promise<DeliveryCounts> {
     const from = this.persisted('endedAt', since);
-    const [ended, latencies, now, lastFailed] = await Promise.all([
-      this.repository.query<Array<{ status: string; ended: Count; retried: Count }>>(
-        `SELECT status, COUNT(*) AS ended, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried
+    const [delivered, failed, now, lastFailed] = await Promise.all([
+      // The delivered ones by latency (whole milliseconds, at most about WEBHOOK_TIMEOUT_MS distinct
+      // values, and null): their count, how many were retried and the histogram, in one range.
+      this.repository.query<Array<{ latency_ms: Count; n: Count; retried: Count }>>(
+        `SELECT latency_ms, COUNT(*) AS n, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried
            FROM webhook_deliveries
-          WHERE notification_id = ? AND status IN ('delivered', 'failed') AND ended_at >= ?
-          GROUP BY status`,
-        [notificationId, from],
-      ),
-      // One row per distinct latency (whole milliseconds, at most about WEBHOOK_TIMEOUT_MS of them).
-      this.repository.query<Array<{ latency_ms: Count; n: Count }>>(
-        `SELECT latency_ms, COUNT(*) AS n
-           FROM webhook_deliveries
-          WHERE notification_id = ? AND status = 'delivered' AND ended_at >= ? AND latency_ms IS NOT NULL
+          WHERE notification_id = ? AND status = 'delivered' AND ended_at >= ?
           GROUP BY latency_ms
           ORDER BY latency_ms`,
+        [notificationId, from],
+      ),
+      this.repository.query<Array<{ n: Count; retried: Count }>>(
+        `SELECT COUNT(*) AS n, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried
+           FROM webhook_deliveries
+          WHERE notification_id = ? AND status = 'failed' AND ended_at >= ?`,
         [notificationId, from],
       ),
       this.repository.query<Array<{ pending: Count; last_delivered_at: unknown }>>(
@@ -77,13 +77,16 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
         [notificationId],
       ),
     ]);
-    const of = (status: string) => ended.find((row) => row.status === status);
-    const histogram = latencies.map((row) => ({ value: Number(row.latency_ms), n: Number(row.n) }));
+    const sum = (rows: ReadonlyArray<{ n: Count; retried: Count }>, key: 'n' | 'retried') =>
+      rows.reduce((total, row) => total + Number(row[key] ?? 0), 0);
+    const histogram = delivered
+      .filter((row) => row.latency_ms !== null)
+      .map((row) => ({ value: Number(row.latency_ms), n: Number(row.n) }));
     return {
-      delivered: Number(of('delivered')?.ended ?? 0),
-      failed: Number(of('failed')?.ended ?? 0),
+      delivered: sum(delivered, 'n'),
+      failed: sum(failed, 'n'),
       pending: Number(now[0]?.pending ?? 0),
-      retried: Number(of('delivered')?.retried ?? 0) + Number(of('failed')?.retried ?? 0),
+      retried: sum(delivered, 'retried') + sum(failed, 'retried'),
       latency: {
         p50: percentileOf(histogram, 50),
         p95: percentileOf(histogram, 95),
