@@ -10,13 +10,15 @@
 // "Health-check rounds" (--scenarios health-round; bench/lib/health-report.mjs writes it), and for
 // "Memory soak" (--soak S; bench/lib/soak.mjs writes it; a 600 s soak is preferred to a shorter one),
 // and for "Health checks at fleet scale" (--scenarios health-fleet; bench/lib/health-fleet-report.mjs),
-// and for "Hostile bodies" (--scenarios hostile-bodies; bench/lib/hostile-bodies.mjs).
+// and for "Hostile bodies" (--scenarios hostile-bodies; bench/lib/hostile-bodies.mjs), and for "Delivery
+// stats" (--scenarios webhook-stats; bench/lib/webhook-stats.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hasHealth, healthMarkdown } from './lib/health-report.mjs';
 import { fleetMarkdown, hasFleet } from './lib/health-fleet-report.mjs';
 import { hasHostile, hostileMarkdown } from './lib/hostile-bodies.mjs';
+import { hasStats, statsMarkdown } from './lib/webhook-stats.mjs';
 import { hasSoak, soakGoals, soakMarkdown } from './lib/soak.mjs';
 import { B3_METHOD, b3Goals, b3SectionMarkdown } from './lib/b3-report.mjs';
 
@@ -482,6 +484,7 @@ export function renderMarkdown(
   soak = null,
   fleet = null,
   hostile = null,
+  stats = null,
 ) {
   const m = results.machine;
   const o = results.options;
@@ -505,6 +508,7 @@ export function renderMarkdown(
       (hostile && hostile.relPath !== resultsRelPath
         ? ` (hostile-bodies section from ${hostile.relPath})`
         : '') +
+      (stats && stats.relPath !== resultsRelPath ? ` (delivery-stats section from ${stats.relPath})` : '') +
       '; edits are overwritten by the next run. -->',
     '',
     'The latest run of each scenario, in full. What each scenario measures, the options, and which runs ' +
@@ -548,6 +552,7 @@ export function renderMarkdown(
   if (health) lines.push(...healthMarkdown(health.results, health.relPath));
   if (fleet) lines.push(...fleetMarkdown(fleet.results, fleet.relPath));
   if (hostile) lines.push(...hostileMarkdown(hostile.results, hostile.relPath));
+  if (stats) lines.push(...statsMarkdown(stats.results, stats.relPath));
   if (soak) lines.push(...soakMarkdown(soak.results, soak.relPath));
   lines.push(
     '## Machine',
@@ -676,7 +681,15 @@ function pickRuns(results, resultsFile, root, md) {
       .pop();
     if (found) hostile = { file: found[0], results: found[1] };
   }
-  return { main, webhooks, health, soak, fleet, hostile };
+  // The delivery-stats section likewise (the newest run that has it).
+  let stats = hasStats(results) ? { results, file: resultsFile } : null;
+  if (!stats) {
+    const found = savedRuns(dir)
+      .filter(([, r]) => hasStats(r))
+      .pop();
+    if (found) stats = { file: found[0], results: found[1] };
+  }
+  return { main, webhooks, health, soak, fleet, hostile, stats };
 }
 
 export async function writeDocs(results, resultsFile, root) {
@@ -684,7 +697,7 @@ export async function writeDocs(results, resultsFile, root) {
   fs.mkdirSync(docsDir, { recursive: true });
   const md = path.join(docsDir, 'benchmark-results.md');
   const svg = path.join(docsDir, 'benchmarks.svg');
-  const { main, webhooks, health, soak, fleet, hostile } = pickRuns(
+  const { main, webhooks, health, soak, fleet, hostile, stats } = pickRuns(
     results,
     path.resolve(resultsFile),
     root,
@@ -703,6 +716,7 @@ export async function writeDocs(results, resultsFile, root) {
     soak && { results: soak.results, relPath: path.relative(root, soak.file) },
     fleet && { results: fleet.results, relPath: path.relative(root, fleet.file) },
     hostile && { results: hostile.results, relPath: path.relative(root, hostile.file) },
+    stats && { results: stats.results, relPath: path.relative(root, stats.file) },
   );
   fs.writeFileSync(md, await prettier.format(text, { ...config, filepath: md }));
   return [md, svg];

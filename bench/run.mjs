@@ -24,7 +24,7 @@
 // --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call;
 // --no-b4 (leave out B4, the floor of a health round: bench/lib/b4.mjs);
 // --fleet-relayers N (100000), --fleet-interval S (60), --fleet-rounds K (3): health-fleet, below;
-// --hostile-seconds S (25): the soak of hostile-bodies, below.
+// --hostile-seconds S (25): the soak of hostile-bodies, below; --stats-deliveries N (1000000): webhook-stats, below.
 //
 // Soak mode (bench/lib/soak.mjs, `--soak S`): per database, a service of its own on a fresh database
 // under S seconds of mixed load (GET by id, PATCH, list, POST relayer) at --soak-rate req/s (400; 0:
@@ -48,6 +48,10 @@
 // Hostile bodies (bench/lib/hostile-bodies.mjs, `--scenarios hostile-bodies` only, never in the default
 // set): 627 KB bodies with Idempotency-Keys and 95,000-key bodies on 200 connections for S seconds
 // against one service on a fresh database: answers by status, peak RSS, slowest /api/v1/health.
+//
+// Delivery stats (bench/lib/webhook-stats.mjs, `--scenarios webhook-stats` only, never in the default set;
+// MySQL only): one target with N deliveries in its log over 7 days, seeded with INSERT ... SELECT, and
+// the p50/p95/max of GET /notifications/{id}/stats per window, one request at a time.
 //
 // Webhook scenarios (bench/lib/webhooks.mjs; `--scenarios webhooks` selects the three): deliveries
 // per second from one instance to a local receiver, and what the outbox adds to POST and PATCH
@@ -102,6 +106,7 @@ import { benchHealth, HEALTH_SCENARIOS } from './lib/health.mjs';
 import { benchHealthFleet, FLEET_SCENARIOS } from './lib/health-fleet.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
 import { benchHostileBodies, HOSTILE_SCENARIOS } from './lib/hostile-bodies.mjs';
+import { benchWebhookStats, STATS_SCENARIOS } from './lib/webhook-stats.mjs';
 import { benchSoak } from './lib/soak.mjs';
 import { b3Env, startB3, B3_TITLE } from './lib/b3.mjs';
 import { benchCompare, benchProfile, reportCompare, reportProfiles } from './lib/profile.mjs';
@@ -130,6 +135,7 @@ const { values: argv } = parseArgs({
     'fleet-interval': { type: 'string', default: '60' },
     'fleet-rounds': { type: 'string', default: '3' },
     'hostile-seconds': { type: 'string', default: '25' },
+    'stats-deliveries': { type: 'string', default: '1000000' },
     'cold-starts': { type: 'string' },
     'mysql-url': { type: 'string' },
     'quiet-wait': { type: 'string', default: '30' },
@@ -180,6 +186,7 @@ const options = {
   fleetIntervalS: Number(argv['fleet-interval']),
   fleetRounds: Number(argv['fleet-rounds']),
   hostileSeconds: Number(argv['hostile-seconds']),
+  statsDeliveries: Number(argv['stats-deliveries']),
   listSmall: 1000,
   listLarge: 100_000,
   mysqlUrl:
@@ -214,6 +221,7 @@ for (const [flag, value] of [
   ['--fleet-interval', options.fleetIntervalS],
   ['--fleet-rounds', options.fleetRounds],
   ['--hostile-seconds', options.hostileSeconds],
+  ['--stats-deliveries', options.statsDeliveries],
 ]) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${flag}: a whole number of at least 1`);
 }
@@ -494,6 +502,7 @@ const ALL_SCENARIOS = [
   ...HEALTH_SCENARIOS,
   ...FLEET_SCENARIOS,
   ...HOSTILE_SCENARIOS,
+  ...STATS_SCENARIOS,
 ];
 const selected = argv.scenarios
   ? argv.scenarios
@@ -511,6 +520,7 @@ const webhooksSelected = WEBHOOK_SCENARIOS.filter((s) => selected.includes(s.id)
 const healthSelected = HEALTH_SCENARIOS.some((s) => selected.includes(s.id));
 const fleetSelected = FLEET_SCENARIOS.some((s) => selected.includes(s.id));
 const hostileSelected = HOSTILE_SCENARIOS.some((s) => selected.includes(s.id));
+const statsSelected = STATS_SCENARIOS.some((s) => selected.includes(s.id));
 
 function autocannonRequests(scenario, state) {
   return [
@@ -950,6 +960,12 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
   if (hostileSelected) {
     section.hostileBodies = await benchHostileBodies(
       { options, log, catalogues, freshDatabase, startService, apiKey },
+      kind,
+    );
+  }
+  if (statsSelected) {
+    section.webhookStats = await benchWebhookStats(
+      { options, log, catalogues, freshDatabase, startService, JSON_HEADERS, AUTH },
       kind,
     );
   }

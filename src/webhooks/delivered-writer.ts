@@ -6,6 +6,7 @@ interface Answered {
   readonly id: string;
   readonly lease: string;
   readonly statusCode: number;
+  readonly latencyMs: number;
   readonly done: { resolve(): void; reject(error: unknown): void };
 }
 
@@ -22,9 +23,15 @@ export class DeliveredWriter {
   constructor(private readonly deliveries: DeliveriesRepository) {}
 
   /** Resolves once the delivery is written delivered. */
-  record(manager: EntityManager, id: string, lease: string, statusCode: number): Promise<void> {
+  record(
+    manager: EntityManager,
+    id: string,
+    lease: string,
+    statusCode: number,
+    latencyMs: number,
+  ): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ manager, id, lease, statusCode, done: { resolve, reject } });
+      this.waiting.push({ manager, id, lease, statusCode, latencyMs, done: { resolve, reject } });
       this.writing ??= this.write();
     });
   }
@@ -42,7 +49,7 @@ export class DeliveredWriter {
         try {
           await this.deliveries.recordDelivered(
             manager,
-            group.map((a) => a.id),
+            group.map((a) => ({ id: a.id, latencyMs: a.latencyMs })),
             lease,
             statusCode,
             at,

@@ -6,7 +6,14 @@ import { TargetLeaseEntity } from './target-lease.entity';
 
 export type AttemptOutcome = Pick<
   DeliveryEntity,
-  'status' | 'attempts' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt' | 'endedAt'
+  | 'status'
+  | 'attempts'
+  | 'lastStatusCode'
+  | 'lastError'
+  | 'nextAttemptAt'
+  | 'deliveredAt'
+  | 'endedAt'
+  | 'latencyMs'
 >;
 
 /** Due and not leased; `d.` qualifies the columns where the statement joins another table. */
@@ -102,14 +109,24 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     );
   }
 
-  /** Deliveries answered 2xx with `statusCode`, in one statement, while `owner` still holds them. */
+  /**
+   * Deliveries answered 2xx with `statusCode`, in one statement, while `owner` still holds them; each
+   * with its attempt's latency.
+   */
   async recordDelivered(
     manager: EntityManager,
-    ids: readonly string[],
+    answered: ReadonlyArray<{ id: string; latencyMs: number }>,
     owner: string,
     statusCode: number,
     at: Date,
   ): Promise<void> {
+    const ids = answered.map((a) => a.id);
+    const latencies: Record<string, string | number> = {};
+    for (const [i, a] of answered.entries()) {
+      latencies[`id${i}`] = a.id;
+      latencies[`ms${i}`] = a.latencyMs;
+    }
+    const latency = `CASE id ${answered.map((_, i) => `WHEN :id${i} THEN :ms${i}`).join(' ')} END`;
     await manager
       .createQueryBuilder()
       .update(DeliveryEntity)
@@ -120,10 +137,11 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
         lastError: null,
         deliveredAt: at,
         endedAt: at,
+        latencyMs: () => latency,
         leaseOwner: null,
         leaseUntil: null,
       })
-      .where('id IN (:...ids) AND lease_owner = :owner', { ids, owner })
+      .where('id IN (:...ids) AND lease_owner = :owner', { ...latencies, ids, owner })
       .execute();
   }
 

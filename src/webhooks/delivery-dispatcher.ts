@@ -201,7 +201,7 @@ export class DeliveryDispatcher extends PollingService {
       }
       const result = await this.attempt(target, delivery, false);
       if (result.delivered && result.statusCode !== null) {
-        await this.delivered.record(manager, delivery.id, lease, result.statusCode);
+        await this.delivered.record(manager, delivery.id, lease, result.statusCode, result.durationMs);
       } else {
         await this.deliveries.recordAttempt(
           delivery.id,
@@ -260,6 +260,7 @@ export class DeliveryDispatcher extends PollingService {
         : delivery.nextAttemptAt,
       deliveredAt: result.delivered ? now : delivery.deliveredAt,
       endedAt: retry ? null : now,
+      latencyMs: result.durationMs,
     };
   }
 

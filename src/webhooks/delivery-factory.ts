@@ -27,5 +27,6 @@ export function newDelivery(
     createdAt: now,
     deliveredAt: null,
     endedAt: null,
+    latencyMs: null,
   });
 }

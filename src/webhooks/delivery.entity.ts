@@ -54,4 +54,8 @@ export class DeliveryEntity {
 
   @Column({ name: 'ended_at', type: 'datetime', precision: 3, nullable: true })
   endedAt: Date | null;
+
+  /** How long its last attempt took (docs/reference/webhooks.md#9-stats); null until one is made. */
+  @Column({ name: 'latency_ms', type: 'integer', nullable: true })
+  latencyMs: number | null;
 }

@@ -5,6 +5,9 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryStatsController } from './delivery-stats.controller';
+import { DeliveryStatsRepository } from './delivery-stats.repository';
+import { DeliveryStatsService } from './delivery-stats.service';
 import { DeliveryEntity } from './delivery.entity';
 import { TargetLeaseEntity } from './target-lease.entity';
 import { TargetLeasesRepository } from './target-leases.repository';
@@ -36,7 +39,12 @@ import { WebhookReplayController } from './webhook-replay.controller';
     NotificationsModule,
     OutboundHttpModule,
   ],
-  controllers: [WebhooksController, NotificationSubscriptionController, WebhookReplayController],
+  controllers: [
+    WebhooksController,
+    NotificationSubscriptionController,
+    WebhookReplayController,
+    DeliveryStatsController,
+  ],
   providers: [
     DeliveriesRepository,
     TargetLeasesRepository,
@@ -51,6 +59,8 @@ import { WebhookReplayController } from './webhook-replay.controller';
     DeliveryReplaysRepository,
     DeliveryReplaysService,
     ReplayRules,
+    DeliveryStatsRepository,
+    DeliveryStatsService,
   ],
   exports: [WebhooksService],
 })

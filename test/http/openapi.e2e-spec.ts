@@ -40,6 +40,7 @@ describe('OpenAPI document', () => {
         'GET /api/v1/notifications/{notification_id}/subscription',
         'PUT /api/v1/notifications/{notification_id}/subscription',
         'POST /api/v1/notifications/{notification_id}/deliveries/replay',
+        'GET /api/v1/notifications/{notification_id}/stats',
         'GET /api/v1/ready',
         'GET /api/v1/relayers',
         'GET /api/v1/relayers/{relayer_id}',

@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { EntityRepository } from '../database/entity-rows';
+import { DeliveryEntity } from './delivery.entity';
+
+/** What the stats of one target are made of (docs/reference/webhooks.md#9-stats). */
+export interface DeliveryCounts {
+  readonly delivered: number;
+  readonly failed: number;
+  readonly pending: number;
+  readonly retried: number;
+  readonly latency: { readonly p50: number | null; readonly p95: number | null; readonly max: number | null };
+  readonly lastDeliveredAt: Date | null;
+  readonly lastFailedAt: Date | null;
+  readonly lastError: string | null;
+}
+
+type Count = number | string | null;
+
+/**
+ * The `percent`th percentile by nearest rank (the value at place ceil(percent / 100 * n), from 1) of
+ * the values a histogram counts, in ascending order of value; null when it counts none.
+ */
+export function percentileOf(
+  histogram: ReadonlyArray<{ readonly value: number; readonly n: number }>,
+  percent: number,
+): number | null {
+  const total = histogram.reduce((sum, bucket) => sum + bucket.n, 0);
+  if (total === 0) return null;
+  const place = Math.max(1, Math.ceil((percent * total) / 100));
+  let seen = 0;
+  for (const bucket of histogram) {
+    seen += bucket.n;
+    if (seen >= place) return bucket.value;
+  }
+  return histogram[histogram.length - 1].value;
+}
+
+/**
+ * Every statement is a range of idx_webhook_deliveries_stats (notification_id, status, ended_at,
+ * attempts, latency_ms), which holds all the columns it reads but `last_error`: the counts and the
+ * latencies cost the deliveries of the window, never the rest of the log; pending and the last ones
+ * cost the backlog and one entry. The database groups the latencies; only their distinct values
+ * reach Node, never the rows.
+ */
+@Injectable()
+export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
+  async countsOf(notificationId: string, since: Date): Promise<DeliveryCounts> {
+    const from = this.persisted('endedAt', since);
+    const [delivered, failed, now, lastFailed] = await Promise.all([
+      // The delivered ones by latency (whole milliseconds, at most about WEBHOOK_TIMEOUT_MS distinct
+      // values, and null): their count, how many were retried and the histogram, in one range.
+      this.repository.query<Array<{ latency_ms: Count; n: Count; retried: Count }>>(
+        `SELECT latency_ms, COUNT(*) AS n, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried
+           FROM webhook_deliveries
+          WHERE notification_id = ? AND status = 'delivered' AND ended_at >= ?
+          GROUP BY latency_ms
+          ORDER BY latency_ms`,
+        [notificationId, from],
+      ),
+      this.repository.query<Array<{ n: Count; retried: Count }>>(
+        `SELECT COUNT(*) AS n, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried
+           FROM webhook_deliveries
+          WHERE notification_id = ? AND status = 'failed' AND ended_at >= ?`,
+        [notificationId, from],
+      ),
+      this.repository.query<Array<{ pending: Count; last_delivered_at: unknown }>>(
+        `SELECT (SELECT COUNT(*) FROM webhook_deliveries
+                  WHERE notification_id = ? AND status = 'pending') AS pending,
+                (SELECT MAX(ended_at) FROM webhook_deliveries
+                  WHERE notification_id = ? AND status = 'delivered') AS last_delivered_at`,
+        [notificationId, notificationId],
+      ),
+      this.repository.query<Array<{ ended_at: unknown; last_error: string | null }>>(
+        `SELECT ended_at, last_error FROM webhook_deliveries
+          WHERE notification_id = ? AND status = 'failed'
+          ORDER BY ended_at DESC LIMIT 1`,
+        [notificationId],
+      ),
+    ]);
+    const sum = (rows: ReadonlyArray<{ n: Count; retried: Count }>, key: 'n' | 'retried') =>
+      rows.reduce((total, row) => total + Number(row[key] ?? 0), 0);
+    const histogram = delivered
+      .filter((row) => row.latency_ms !== null)
+      .map((row) => ({ value: Number(row.latency_ms), n: Number(row.n) }));
+    return {
+      delivered: sum(delivered, 'n'),
+      failed: sum(failed, 'n'),
+      pending: Number(now[0]?.pending ?? 0),
+      retried: sum(delivered, 'retried') + sum(failed, 'retried'),
+      latency: {
+        p50: percentileOf(histogram, 50),
+        p95: percentileOf(histogram, 95),
+        max: histogram.at(-1)?.value ?? null,
+      },
+      lastDeliveredAt: this.hydrated('endedAt', now[0]?.last_delivered_at),
+      lastFailedAt: this.hydrated('endedAt', lastFailed[0]?.ended_at),
+      lastError: lastFailed[0]?.last_error ?? null,
+    };
+  }
+
+  /** A value as the driver writes the column (SQLite keeps datetimes as text). */
+  private persisted(property: keyof DeliveryEntity, value: unknown): unknown {
+    const column = this.repository.metadata.findColumnWithPropertyName(property);
+    if (!column) throw new Error(`no column ${property} on webhook_deliveries`);
+    return this.repository.manager.connection.driver.preparePersistentValue(value, column) as unknown;
+  }
+
+  private hydrated(property: keyof DeliveryEntity, value: unknown): Date | null {
+    if (value === null || value === undefined) return null;
+    const column = this.repository.metadata.findColumnWithPropertyName(property);
+    if (!column) throw new Error(`no column ${property} on webhook_deliveries`);
+    return this.repository.manager.connection.driver.prepareHydratedValue(value, column) as Date;
+  }
+}
