@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, Not, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { isForeignKeyViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
 import { NotificationEntity } from './notification.entity';
@@ -36,8 +36,11 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
     return (result.affected ?? 0) > 0;
   }
 
-  countPaused(): Promise<number> {
-    return this.repository.count({ where: { pausedAt: Not(IsNull()) } });
+  async countPaused(): Promise<number> {
+    const rows = await this.repository.query<Array<{ n: number | string }>>(
+      'SELECT COUNT(*) AS n FROM notifications WHERE paused_at IS NOT NULL',
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** The foreign key decides 'in_use', even against a racing write. */
