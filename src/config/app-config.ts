@@ -106,7 +106,7 @@ const ENV = z
     WEBHOOK_TIMEOUT_MS: int(1, 600_000).default(5000),
     WEBHOOK_MAX_ATTEMPTS: int(1, 100).default(10),
     WEBHOOK_RETRY_BASE_MS: int(1, 3_600_000).default(5000),
-    // docs/reference/webhooks.md#6-pausing-a-target: 0 turns auto-pause off.
+    // docs/reference/webhooks.md#pausing-a-target: 0 turns auto-pause off.
     WEBHOOK_PAUSE_AFTER_FAILURES: int(0, 1_000_000).default(50),
     RELAYER_HEALTH_CHECKS: bool.default(true),
     RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: positive.default(60),

@@ -20,7 +20,7 @@ declare module '../database/on-committing' {
 }
 
 /**
- * A paused target resumed (docs/reference/webhooks.md#6-pausing-a-target): the dispatcher, woken
+ * A paused target resumed (docs/reference/webhooks.md#pausing-a-target): the dispatcher, woken
  * after commit, sends its backlog. In the transaction, the webhooks reset its failure count.
  */
 export const NOTIFICATION_RESUMED = 'notification.resumed';

@@ -11,7 +11,7 @@ import { RotateSigningKeyRules } from './notifications.validation';
 const NotificationId = (): ParameterDecorator =>
   Param('notification_id', new ParseIdPipe(notificationNotFound));
 
-/** docs/reference/webhooks.md#6-pausing-a-target and #7-rotating-the-signing-key */
+/** docs/reference/webhooks.md#pausing-a-target and #rotating-the-signing-key */
 @ApiTags('notifications')
 @ApiBearerAuth()
 @Controller('notifications/:notification_id')

@@ -1,7 +1,7 @@
 import { NotificationStateResponse } from './dto/notification.dto';
 import type { NotificationEntity } from './notification.entity';
 
-/** docs/reference/webhooks.md#6-pausing-a-target; an overlap that has ended shows as null. No key ever. */
+/** docs/reference/webhooks.md#pausing-a-target; an overlap that has ended shows as null. No key ever. */
 export function toNotificationStateResponse(
   entity: NotificationEntity,
   now = new Date(),

@@ -19,8 +19,8 @@ const MAX_REASON = 600;
 const SYSTEM = { type: 'system', id: 'system', name: 'service' } as const;
 
 /**
- * A target's pause and its signing-key rotation (docs/reference/webhooks.md#6-pausing-a-target,
- * #7-rotating-the-signing-key), sub-resources of the notification: each change is audited as
+ * A target's pause and its signing-key rotation (docs/reference/webhooks.md#pausing-a-target,
+ * #rotating-the-signing-key), sub-resources of the notification: each change is audited as
  * `notification.update`. A pause leaves the notification's version as it is (its answer does not
  * change); a rotation is a change of the notification, as a PATCH of its key is.
  */
@@ -85,7 +85,7 @@ export class NotificationStateService {
   }
 
   /**
-   * docs/reference/webhooks.md#7-rotating-the-signing-key: the new key signs from now on; the one it
+   * docs/reference/webhooks.md#rotating-the-signing-key: the new key signs from now on; the one it
    * replaces signs too until `overlap_seconds` have passed (none without a key before, or with 0).
    */
   async rotateSigningKey(id: string, dto: RotateSigningKeyDto): Promise<NotificationStateResponse> {

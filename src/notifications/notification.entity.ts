@@ -16,7 +16,7 @@ export class NotificationEntity extends VersionedRow {
   @Column({ name: 'signing_key', type: 'text', nullable: true })
   signingKey: string | null;
 
-  /** When the target was paused (docs/reference/webhooks.md#6-pausing-a-target), or null. */
+  /** When the target was paused (docs/reference/webhooks.md#pausing-a-target), or null. */
   @Column({ name: 'paused_at', type: 'datetime', precision: 3, nullable: true })
   pausedAt: Date | null;
 

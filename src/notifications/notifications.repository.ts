@@ -24,7 +24,7 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
 
   /**
    * Pauses (pausedAt set) only a running target, resumes only a paused one: false when it was not
-   * (docs/reference/webhooks.md#6-pausing-a-target). The version stays: the resource did not change.
+   * (docs/reference/webhooks.md#pausing-a-target). The version stays: the resource did not change.
    */
   async setPause(manager: EntityManager, id: string, changes: PauseChanges): Promise<boolean> {
     const result = await manager

@@ -79,7 +79,7 @@ export class NotificationsService {
     if (dto.url != null) changes.url = dto.url;
     if (dto.signing_key === '') changes.signingKey = null;
     else if (dto.signing_key != null) changes.signingKey = this.sealKey(dto.signing_key);
-    // A key set here replaces the one in use at once, without overlap (docs/reference/webhooks.md#7-rotating-the-signing-key).
+    // A key set here replaces the one in use at once, without overlap (docs/reference/webhooks.md#rotating-the-signing-key).
     if (changes.signingKey !== undefined) {
       changes.previousSigningKey = null;
       changes.signingKeyOverlapUntil = null;

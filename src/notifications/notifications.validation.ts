@@ -27,7 +27,7 @@ function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>)
 export const NotificationCreateRules = notificationRules(CreateNotificationDto);
 export const NotificationPatchRules = notificationRules(UpdateNotificationDto);
 
-/** The shape is all there is to check (docs/reference/webhooks.md#7-rotating-the-signing-key). */
+/** The shape is all there is to check (docs/reference/webhooks.md#rotating-the-signing-key). */
 @Injectable()
 export class RotateSigningKeyRules implements BodyRules<RotateSigningKeyDto, RotateSigningKeyDto> {
   readonly dto = RotateSigningKeyDto;

@@ -1,6 +1,6 @@
 /**
  * Writes deliveries answered 2xx with `statusCode`, while `lease` still holds them, and starts their
- * targets' failure counts again, in one transaction (docs/reference/webhooks.md#6-pausing-a-target).
+ * targets' failure counts again, in one transaction (docs/reference/webhooks.md#pausing-a-target).
  */
 export type WriteDelivered = (
   ids: readonly string[],

@@ -10,7 +10,7 @@ export type AttemptOutcome = Pick<
 >;
 
 /**
- * Due, not leased, and of a target not paused (docs/reference/webhooks.md#6-pausing-a-target); `d.`
+ * Due, not leased, and of a target not paused (docs/reference/webhooks.md#pausing-a-target); `d.`
  * qualifies the columns where the statement joins another table.
  */
 const due = (d = '') =>

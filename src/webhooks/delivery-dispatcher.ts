@@ -79,7 +79,7 @@ export class DeliveryDispatcher extends PollingService {
     if (notificationId === undefined || !this.runs.has(notificationId)) this.loop.wake();
   }
 
-  /** A resumed target's count starts again, with the resume (docs/reference/webhooks.md#6-pausing-a-target). */
+  /** A resumed target's count starts again, with the resume (docs/reference/webhooks.md#pausing-a-target). */
   @OnCommitting(NOTIFICATION_RESUMED)
   async onResuming({ manager, event }: CommittingEvent<NotificationResumedEvent>): Promise<void> {
     await this.targetLeases.clearFailures(manager, [event.notificationId]);
@@ -201,7 +201,7 @@ export class DeliveryDispatcher extends PollingService {
    * Claimed deliveries of one target, in order, each written as it ends (a 2xx through
    * DeliveredWriter), so that a process killed meanwhile sends again only the attempt in flight.
    * False when it stopped early: the deliveries it did not attempt are given back. The target is
-   * read before each attempt: a target paused meanwhile (docs/reference/webhooks.md#6-pausing-a-target)
+   * read before each attempt: a target paused meanwhile (docs/reference/webhooks.md#pausing-a-target)
    * receives nothing more, and a rotated key signs at once.
    */
   private async sendInOrder(
@@ -247,7 +247,7 @@ export class DeliveryDispatcher extends PollingService {
   /**
    * Writes a delivery that ended failed and counts it, in one transaction; after
    * WEBHOOK_PAUSE_AFTER_FAILURES of them in a row the target pauses itself
-   * (docs/reference/webhooks.md#6-pausing-a-target). Whether it is paused now. One sender per target
+   * (docs/reference/webhooks.md#pausing-a-target). Whether it is paused now. One sender per target
    * (its lease) counts, so the count reaches the limit once.
    */
   private async endFailed(

@@ -62,7 +62,7 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
 
   /**
    * One more of the target's deliveries ended failed: the count of those in a row
-   * (docs/reference/webhooks.md#6-pausing-a-target), in the transaction that ended it.
+   * (docs/reference/webhooks.md#pausing-a-target), in the transaction that ended it.
    */
   async countFailure(manager: EntityManager, id: string): Promise<number> {
     await manager

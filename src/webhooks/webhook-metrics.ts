@@ -28,7 +28,7 @@ export class WebhookMetrics {
         this.set(await deliveries.oldestPendingAgeSeconds(new Date()).catch(() => 0));
       },
     });
-    // docs/reference/webhooks.md#6-pausing-a-target
+    // docs/reference/webhooks.md#pausing-a-target
     new Gauge({
       name: 'webhook_targets_paused',
       help: 'Notification targets paused, by hand or by themselves after failed deliveries',

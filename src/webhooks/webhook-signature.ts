@@ -8,7 +8,7 @@ export interface SignatureHeaders {
 
 /**
  * docs/reference/webhooks.md#1-events; the timestamp lets a receiver refuse old replays. During a
- * rotation's overlap (docs/reference/webhooks.md#7-rotating-the-signing-key) `previousKey` signs
+ * rotation's overlap (docs/reference/webhooks.md#rotating-the-signing-key) `previousKey` signs
  * too: `X-Signature-Previous`, and a second `v1=` entry after the new key's.
  */
 export function signatureHeaders(

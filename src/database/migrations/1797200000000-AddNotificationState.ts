@@ -1,7 +1,7 @@
 import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * docs/reference/webhooks.md#6-pausing-a-target and #7-rotating-the-signing-key: a target's pause
+ * docs/reference/webhooks.md#pausing-a-target and #rotating-the-signing-key: a target's pause
  * and its previous signing key (kept during an overlap) on the notification; the count of its
  * deliveries that ended failed in a row beside its lease, where the dispatcher writes.
  */

@@ -91,7 +91,7 @@ export class NotificationResponse {
   has_signing_key: boolean;
 }
 
-/** At most a week (docs/reference/webhooks.md#7-rotating-the-signing-key). */
+/** At most a week (docs/reference/webhooks.md#rotating-the-signing-key). */
 export const MAX_OVERLAP_SECONDS = 604_800;
 const OVERLAP_RULE = `overlap_seconds must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`;
 
