@@ -10,7 +10,12 @@ import { OnCommitting } from '../database/on-committing';
 import { Transactions, type CommittingEvent } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
 import { NotificationsService, NotificationStateService, type DeliveryTarget } from '../notifications';
-import { NOTIFICATION_RESUMED, type NotificationResumedEvent } from '../notifications/notification-events';
+import {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_RESUMED,
+  type NotificationEvent,
+  type NotificationResumedEvent,
+} from '../notifications/notification-events';
 import { DeliveriesRepository, type AttemptOutcome } from './deliveries.repository';
 import type { DeliveryEntity } from './delivery.entity';
 import { WebhookSender, type AttemptResult } from './webhook-sender';
@@ -83,6 +88,12 @@ export class DeliveryDispatcher extends PollingService {
   @OnCommitting(NOTIFICATION_RESUMED)
   async onResuming({ manager, event }: CommittingEvent<NotificationResumedEvent>): Promise<void> {
     await this.targetLeases.clearFailures(manager, [event.notificationId]);
+  }
+
+  /** A target made again with the id of a deleted one starts with no failures counted. */
+  @OnCommitting(NOTIFICATION_EVENTS.created)
+  async onCreating({ manager, event }: CommittingEvent<NotificationEvent>): Promise<void> {
+    await this.targetLeases.clearFailures(manager, [event.notification.id]);
   }
 
   /** Its backlog goes out now, in commit order. */
