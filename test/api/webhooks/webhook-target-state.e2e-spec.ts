@@ -259,6 +259,26 @@ describe('a target paused by hand or by itself, and its signing key rotated with
     expect(await audit(hook)).toEqual([]);
   });
 
+  it('a target made again with the id of a deleted one starts its count afresh', async () => {
+    const hook = await target('/reborn');
+    receiver.script('/reborn', [{ status: 410 }, { status: 410 }, { status: 410 }]);
+    const relayer = await events(hook, 1);
+    await receiver.waitFor('/reborn', 2);
+    const deadline = Date.now() + 10_000;
+    while ((await statuses(hook)).includes('pending') && Date.now() < deadline) await sleep(25);
+    expect(await statuses(hook)).toEqual(['failed', 'failed']);
+    await app().patch(`/api/v1/relayers/${relayer}`, { notification_id: null }).expect(200);
+    await app().delete(`/api/v1/notifications/${hook}`).expect(200);
+    await app()
+      .post('/api/v1/notifications', { id: hook, url: receiver.url('/reborn') })
+      .expect(201);
+    await app().patch(`/api/v1/relayers/${relayer}`, { notification_id: hook }).expect(200);
+    await receiver.waitFor('/reborn', 3);
+    while ((await statuses(hook)).includes('pending') && Date.now() < deadline) await sleep(25);
+    expect(await statuses(hook)).toEqual(['failed']);
+    expect(await state(hook)).toEqual(successBody(RUNNING));
+  });
+
   it('rotation with an overlap: both signatures verify during it, only the new one after; no key in any answer', async () => {
     const old = secrets.add(`whsec-old-${randomBytes(20).toString('hex')}`);
     const current = secrets.add(`whsec-new-${randomBytes(20).toString('hex')}`);
