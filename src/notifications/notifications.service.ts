@@ -18,8 +18,9 @@ import { toNotificationResponse, toTaggedNotification } from './notification.map
 export interface DeliveryTarget {
   readonly url: string;
   readonly signingKey: string | null;
-  /** The key a rotation replaced, while its overlap lasts. */
+  /** The key a rotation replaced, while its overlap lasts: until previousSigningKeyUntil. */
   readonly previousSigningKey: string | null;
+  readonly previousSigningKeyUntil: Date | null;
   readonly paused: boolean;
 }
 
@@ -106,17 +107,19 @@ export class NotificationsService {
   }
 
   /**
-   * Where to deliver: its URL, its signing keys in clear (the previous one only during its overlap)
-   * and whether it is paused, or null when gone; read on `tx` when given (WorkerDatabase).
+   * Where to deliver: its URL, its signing keys in clear (the previous one only during its overlap,
+   * with its end) and whether it is paused, or null when gone; read on `tx` when given (WorkerDatabase).
    */
   async findTarget(id: string, tx?: ReadTx, now = new Date()): Promise<DeliveryTarget | null> {
     const entity = await this.notifications.findById(id, tx?.manager);
     if (!entity) return null;
-    const overlapping = entity.signingKeyOverlapUntil !== null && entity.signingKeyOverlapUntil > now;
+    const until = entity.signingKeyOverlapUntil;
+    const overlapping = until !== null && until > now && entity.previousSigningKey !== null;
     return {
       url: entity.url,
       signingKey: this.openKey(entity.signingKey),
       previousSigningKey: overlapping ? this.openKey(entity.previousSigningKey) : null,
+      previousSigningKeyUntil: overlapping ? until : null,
       paused: entity.pausedAt !== null,
     };
   }

@@ -33,6 +33,11 @@ const IDLE_POLL_MS = 500;
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
 const MAX_ERROR_TEXT = 500;
+/**
+ * How long a run trusts what it read of its target (pause, URL, keys) before reading it again: a
+ * pause committed meanwhile stops the run within this, without a read per attempt of a fast backlog.
+ */
+const TARGET_FRESH_MS = 250;
 
 function retryDelayMs(baseMs: number, failedAttempts: number): number {
   return Math.round(baseMs * 2 ** (failedAttempts - 1) * (0.8 + 0.4 * Math.random()));
@@ -212,8 +217,8 @@ export class DeliveryDispatcher extends PollingService {
    * Claimed deliveries of one target, in order, each written as it ends (a 2xx through
    * DeliveredWriter), so that a process killed meanwhile sends again only the attempt in flight.
    * False when it stopped early: the deliveries it did not attempt are given back. The target is
-   * read before each attempt: a target paused meanwhile (docs/reference/webhooks.md#pausing-a-target)
-   * receives nothing more, and a rotated key signs at once.
+   * read again before an attempt once TARGET_FRESH_MS have passed: a target paused meanwhile
+   * (docs/reference/webhooks.md#pausing-a-target) receives nothing more, a rotated key signs.
    */
   private async sendInOrder(
     manager: EntityManager,
@@ -228,13 +233,18 @@ export class DeliveryDispatcher extends PollingService {
         queue.slice(from).map((left) => left.id),
         lease,
       );
+    let target: DeliveryTarget | null = null;
+    let readAt = -Infinity;
     for (const [i, delivery] of queue.entries()) {
       // An attempt that could outlast the lease is left to the next round: never two senders at once.
       if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
         await giveBack(i);
         return false;
       }
-      const target = await this.notifications.findTarget(notificationId, { manager });
+      if (Date.now() - readAt >= TARGET_FRESH_MS) {
+        target = await this.notifications.findTarget(notificationId, { manager });
+        readAt = Date.now();
+      }
       if (target?.paused) {
         await giveBack(i);
         return false;
@@ -296,9 +306,7 @@ export class DeliveryDispatcher extends PollingService {
       ? await this.sender.send(target.url, delivery.body, {
           'X-Event-Id': delivery.eventId,
           'X-Event-Type': delivery.event,
-          ...(target.signingKey === null
-            ? {}
-            : signatureHeaders(target.signingKey, delivery.body, new Date(), target.previousSigningKey)),
+          ...(target.signingKey === null ? {} : this.signed(target, target.signingKey, delivery.body)),
         })
       : {
           delivered: false,
@@ -315,6 +323,14 @@ export class DeliveryDispatcher extends PollingService {
           : 'failed',
     });
     return result;
+  }
+
+  /** With the previous key too while its overlap lasts (docs/reference/webhooks.md#rotating-the-signing-key). */
+  private signed(target: DeliveryTarget, key: string, body: string) {
+    const now = new Date();
+    const until = target.previousSigningKeyUntil;
+    const previous = until !== null && until > now ? target.previousSigningKey : null;
+    return signatureHeaders(key, body, now, previous);
   }
 
   private retries(delivery: DeliveryEntity, result: AttemptResult, oneShot: boolean): boolean {
