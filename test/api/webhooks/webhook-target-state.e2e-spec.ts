@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import request from 'supertest';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
@@ -138,6 +139,34 @@ describe('a target paused by hand or by itself, and its signing key rotated with
       404,
       'Notification not found',
     );
+  });
+
+  it('notifications:read reads the state; pause, resume and signing-key need notifications:write', async () => {
+    const hook = await target('/permissions');
+    const created = await app()
+      .post('/api/v1/api-keys', { name: 'reader', permissions: ['notifications:read'] })
+      .expect(201);
+    const reader = secrets.add(created.body.data.key as string);
+    const as = (method: 'get' | 'post', path: string, body?: object) => {
+      const req = request(app().baseUrl)[method](path).set('Authorization', `Bearer ${reader}`);
+      return body ? req.send(body) : req;
+    };
+    const read = await as('get', `/api/v1/notifications/${hook}/state`);
+    expect({ status: read.status, body: read.body as object }).toEqual({
+      status: 200,
+      body: successBody(RUNNING),
+    });
+    expectError(await as('post', `/api/v1/notifications/${hook}/pause`), 403, 'Forbidden');
+    expectError(await as('post', `/api/v1/notifications/${hook}/resume`), 403, 'Forbidden');
+    expectError(
+      await as('post', `/api/v1/notifications/${hook}/signing-key`, {
+        signing_key: 'k'.repeat(40),
+        overlap_seconds: 0,
+      }),
+      403,
+      'Forbidden',
+    );
+    expect(await state(hook)).toEqual(successBody(RUNNING));
   });
 
   it('paused by hand: nothing attempted, events kept pending; resumed: the backlog arrives in commit order; both audited', async () => {
