@@ -42,7 +42,7 @@ export type { EntityClass, MigrationClass } from './database/data-source-options
 export { RelayersModule } from './relayers/relayers.module';
 export { RelayersService } from './relayers';
 export { NotificationsModule } from './notifications/notifications.module';
-export { NotificationsService } from './notifications';
+export { NotificationsService, type DeliveryTarget } from './notifications';
 export { SignersModule } from './signers/signers.module';
 export { SignersService } from './signers';
 export { NetworksModule } from './networks/networks.module';
@@ -61,7 +61,12 @@ export {
   type RelayerStateChangedEvent,
   type RelayerUpdatedEvent,
 } from './relayers/relayer-events';
-export { NOTIFICATION_EVENTS, type NotificationEvent } from './notifications/notification-events';
+export {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_RESUMED,
+  type NotificationEvent,
+  type NotificationResumedEvent,
+} from './notifications/notification-events';
 export { RelayerResponse, DisabledReasonResponse } from './relayers/dto/relayer.dto';
 export { NotificationResponse } from './notifications/dto/notification.dto';
 export {

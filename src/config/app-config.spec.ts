@@ -88,6 +88,10 @@ describe('loadConfig', () => {
     [{ WEBHOOK_TIMEOUT_MS: '600001' }, 'WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 600000'],
     [{ WEBHOOK_MAX_ATTEMPTS: '101' }, 'WEBHOOK_MAX_ATTEMPTS must be a whole number from 1 to 100'],
     [{ WEBHOOK_RETRY_BASE_MS: '+5' }, 'WEBHOOK_RETRY_BASE_MS must be a whole number from 1 to 3600000'],
+    [
+      { WEBHOOK_PAUSE_AFTER_FAILURES: '-1' },
+      'WEBHOOK_PAUSE_AFTER_FAILURES must be a whole number from 0 to 1000000',
+    ],
     [{ RPC_TIMEOUT_MS: '1e3' }, 'RPC_TIMEOUT_MS must be a whole number from 1 to 600000'],
     [
       { RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '0' },
@@ -183,7 +187,7 @@ describe('loadConfig', () => {
         privateIpsVariable: 'KEY_SERVICE_BLOCK_PRIVATE_IPS',
       },
       keyServices: { vaultHosts: ['vault.example.com'], ambientCredentialsInApi: true },
-      webhooks: { timeoutMs: 5000, maxAttempts: 3, retryBaseMs: 5000 },
+      webhooks: { timeoutMs: 5000, maxAttempts: 3, retryBaseMs: 5000, pauseAfterFailures: 50 },
       healthChecks: { enabled: false, intervalSeconds: 0.5, retrySeconds: 10, rpcTimeoutMs: 5000 },
     });
     expect(loadConfig({ API_KEY: KEY, CONFIG_FILE: '/srv/c.json', CONFIG_DIR: '/etc/x' }).configFile).toBe(

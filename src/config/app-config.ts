@@ -106,6 +106,8 @@ const ENV = z
     WEBHOOK_TIMEOUT_MS: int(1, 600_000).default(5000),
     WEBHOOK_MAX_ATTEMPTS: int(1, 100).default(10),
     WEBHOOK_RETRY_BASE_MS: int(1, 3_600_000).default(5000),
+    // docs/reference/webhooks.md#10-pausing-a-target: 0 turns auto-pause off.
+    WEBHOOK_PAUSE_AFTER_FAILURES: int(0, 1_000_000).default(50),
     RELAYER_HEALTH_CHECKS: bool.default(true),
     RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: positive.default(60),
     RELAYER_HEALTH_RETRY_SECONDS: positive.default(10),
@@ -190,6 +192,7 @@ export function loadConfig(env: Env) {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      pauseAfterFailures: e.WEBHOOK_PAUSE_AFTER_FAILURES,
     },
     healthChecks: {
       enabled: e.RELAYER_HEALTH_CHECKS,

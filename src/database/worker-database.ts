@@ -32,6 +32,15 @@ export class WorkerDatabase {
     return (await this.source).manager;
   }
 
+  /**
+   * One transaction on these connections: on SQLite alone on its connection, on MySQL run again
+   * after a conflict the database rolled back (DatabaseDialect).
+   */
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const manager = await this.manager();
+    return this.dialect.retryConflicts(() => this.dialect.serialise(() => manager.transaction(work)));
+  }
+
   async close(): Promise<void> {
     const source = await this.source?.catch(() => null);
     this.source = null;

@@ -2,4 +2,5 @@
 export { notificationNotFound } from './notifications.errors';
 export { CreateNotificationDto } from './dto/notification.dto';
 export { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
-export { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
+export { NotificationsService, SIGNING_KEY_CIPHER, type DeliveryTarget } from './notifications.service';
+export { NotificationStateService } from './notification-state.service';

@@ -18,3 +18,19 @@ declare module '../database/on-committing' {
     [NOTIFICATION_EVENTS.deleted]: NotificationEvent;
   }
 }
+
+/**
+ * A paused target resumed (docs/reference/webhooks.md#10-pausing-a-target): the dispatcher, woken
+ * after commit, sends its backlog. In the transaction, the webhooks reset its failure count.
+ */
+export const NOTIFICATION_RESUMED = 'notification.resumed';
+
+export interface NotificationResumedEvent {
+  readonly notificationId: string;
+}
+
+declare module '../database/on-committing' {
+  interface CommittingEvents {
+    [NOTIFICATION_RESUMED]: NotificationResumedEvent;
+  }
+}

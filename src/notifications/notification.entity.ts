@@ -15,4 +15,18 @@ export class NotificationEntity extends VersionedRow {
   /** The webhook signing key, encrypted (enc:v1:...) when STORAGE_ENCRYPTION_KEY is set. */
   @Column({ name: 'signing_key', type: 'text', nullable: true })
   signingKey: string | null;
+
+  /** When the target was paused (docs/reference/webhooks.md#10-pausing-a-target), or null. */
+  @Column({ name: 'paused_at', type: 'datetime', precision: 3, nullable: true })
+  pausedAt: Date | null;
+
+  @Column({ name: 'paused_reason', type: 'varchar', length: 600, nullable: true })
+  pausedReason: string | null;
+
+  /** The key replaced by a rotation, sealed as signingKey, used until signingKeyOverlapUntil. */
+  @Column({ name: 'previous_signing_key', type: 'text', nullable: true })
+  previousSigningKey: string | null;
+
+  @Column({ name: 'signing_key_overlap_until', type: 'datetime', precision: 3, nullable: true })
+  signingKeyOverlapUntil: Date | null;
 }

@@ -7,7 +7,13 @@ import { NotificationEntity } from './notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
-import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
+import {
+  NotificationCreateRules,
+  NotificationPatchRules,
+  RotateSigningKeyRules,
+} from './notifications.validation';
+import { NotificationStateController } from './notification-state.controller';
+import { NotificationStateService } from './notification-state.service';
 import { declareResource } from '../common/auth/resources';
 
 // Its resource, permissions and audited type (docs/reference/extension-events.md).
@@ -19,12 +25,14 @@ declareResource({
 
 @Module({
   imports: [TypeOrmModule.forFeature([NotificationEntity])],
-  controllers: [NotificationsController],
+  controllers: [NotificationsController, NotificationStateController],
   providers: [
     NotificationsRepository,
     NotificationsService,
     NotificationCreateRules,
     NotificationPatchRules,
+    NotificationStateService,
+    RotateSigningKeyRules,
     {
       provide: SIGNING_KEY_CIPHER,
       inject: [APP_CONFIG],
@@ -32,6 +40,6 @@ declareResource({
         config.storageEncryptionKey ? FieldCipher.fromBase64Key(config.storageEncryptionKey) : null,
     },
   ],
-  exports: [NotificationsService, NotificationCreateRules, NotificationPatchRules],
+  exports: [NotificationsService, NotificationStateService, NotificationCreateRules, NotificationPatchRules],
 })
 export class NotificationsModule {}

@@ -15,6 +15,16 @@ import { NotificationChanges, NotificationsRepository } from './notifications.re
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
 
+/** What the dispatcher needs of a target (docs/reference/webhooks.md#1-events). Holds keys: never logged. */
+export interface DeliveryTarget {
+  readonly url: string;
+  readonly signingKey: string | null;
+  /** The key a rotation replaced, while its overlap lasts: until previousSigningKeyUntil. */
+  readonly previousSigningKey: string | null;
+  readonly previousSigningKeyUntil: Date | null;
+  readonly paused: boolean;
+}
+
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
 export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
 
@@ -71,6 +81,11 @@ export class NotificationsService {
     if (dto.url != null) changes.url = dto.url;
     if (dto.signing_key === '') changes.signingKey = null;
     else if (dto.signing_key != null) changes.signingKey = this.sealKey(dto.signing_key);
+    // A key set here replaces the one in use at once, without overlap (docs/reference/webhooks.md#11-rotating-the-signing-key).
+    if (changes.signingKey !== undefined) {
+      changes.previousSigningKey = null;
+      changes.signingKeyOverlapUntil = null;
+    }
     return this.writes.update(
       id,
       () => (Object.keys(changes).length === 0 ? null : { ...changes, updatedAt: new Date() }),
@@ -92,15 +107,27 @@ export class NotificationsService {
     return toTaggedNotification(entity);
   }
 
-  /** Where to deliver: its URL and its signing key in clear, or null when gone; read on `tx` when given (WorkerDatabase). */
-  async findTarget(id: string, tx?: ReadTx): Promise<{ url: string; signingKey: string | null } | null> {
+  /**
+   * Where to deliver: its URL, its signing keys in clear (the previous one only during its overlap,
+   * with its end) and whether it is paused, or null when gone; read on `tx` when given (WorkerDatabase).
+   */
+  async findTarget(id: string, tx?: ReadTx, now = new Date()): Promise<DeliveryTarget | null> {
     const entity = await this.notifications.findById(id, tx?.manager);
     if (!entity) return null;
-    const key = entity.signingKey;
+    const until = entity.signingKeyOverlapUntil;
+    const overlapping = until !== null && until > now && entity.previousSigningKey !== null;
     return {
       url: entity.url,
-      signingKey: key && isEncrypted(key) && this.cipher ? this.cipher.decrypt(key) : key,
+      signingKey: this.openKey(entity.signingKey),
+      previousSigningKey: overlapping ? this.openKey(entity.previousSigningKey) : null,
+      previousSigningKeyUntil: overlapping ? until : null,
+      paused: entity.pausedAt !== null,
     };
+  }
+
+  /** For the webhook_targets_paused gauge. */
+  countPaused(): Promise<number> {
+    return this.notifications.countPaused();
   }
 
   /** A module whose resources reference notifications says how to find them. */
@@ -133,5 +160,9 @@ export class NotificationsService {
 
   private sealKey(key: string): string {
     return this.cipher ? this.cipher.encrypt(key) : key;
+  }
+
+  private openKey(key: string | null): string | null {
+    return key && isEncrypted(key) && this.cipher ? this.cipher.decrypt(key) : key;
   }
 }

@@ -4,7 +4,7 @@ import { checkUrl } from '../common/security/url-policy';
 import type { BodyRules, Checked, DtoCheck } from '../common/validation/dto-validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
-import { CreateNotificationDto, UpdateNotificationDto } from './dto/notification.dto';
+import { CreateNotificationDto, RotateSigningKeyDto, UpdateNotificationDto } from './dto/notification.dto';
 
 /** The webhook URL policy on a url the DTO accepted (docs/reference/hardening.md). */
 function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>): Type<BodyRules<T, T>> {
@@ -26,3 +26,13 @@ function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>)
 
 export const NotificationCreateRules = notificationRules(CreateNotificationDto);
 export const NotificationPatchRules = notificationRules(UpdateNotificationDto);
+
+/** The shape is all there is to check (docs/reference/webhooks.md#11-rotating-the-signing-key). */
+@Injectable()
+export class RotateSigningKeyRules implements BodyRules<RotateSigningKeyDto, RotateSigningKeyDto> {
+  readonly dto = RotateSigningKeyDto;
+
+  check({ value }: DtoCheck<RotateSigningKeyDto>): Checked<RotateSigningKeyDto> {
+    return { value, problems: [] };
+  }
+}

@@ -1,8 +1,17 @@
-import type { EntityManager } from 'typeorm';
-import type { DeliveriesRepository } from './deliveries.repository';
+/**
+ * Writes deliveries answered 2xx with `statusCode`, while `lease` still holds them, and starts their
+ * targets' failure counts again, in one transaction (docs/reference/webhooks.md#10-pausing-a-target).
+ */
+export type WriteDelivered = (
+  delivered: readonly { id: string; latencyMs: number }[],
+  notificationIds: readonly string[],
+  lease: string,
+  statusCode: number,
+  at: Date,
+) => Promise<void>;
 
 interface Answered {
-  readonly manager: EntityManager;
+  readonly notificationId: string;
   readonly id: string;
   readonly lease: string;
   readonly statusCode: number;
@@ -20,18 +29,18 @@ export class DeliveredWriter {
   private waiting: Answered[] = [];
   private writing: Promise<void> | null = null;
 
-  constructor(private readonly deliveries: DeliveriesRepository) {}
+  constructor(private readonly writeDelivered: WriteDelivered) {}
 
   /** Resolves once the delivery is written delivered. */
   record(
-    manager: EntityManager,
+    notificationId: string,
     id: string,
     lease: string,
     statusCode: number,
     latencyMs: number,
   ): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ manager, id, lease, statusCode, latencyMs, done: { resolve, reject } });
+      this.waiting.push({ notificationId, id, lease, statusCode, latencyMs, done: { resolve, reject } });
       this.writing ??= this.write();
     });
   }
@@ -45,11 +54,11 @@ export class DeliveredWriter {
       const at = new Date();
       const groups = Map.groupBy(answered, (a) => `${a.statusCode} ${a.lease}`);
       for (const group of groups.values()) {
-        const [{ manager, lease, statusCode }] = group;
+        const [{ lease, statusCode }] = group;
         try {
-          await this.deliveries.recordDelivered(
-            manager,
+          await this.writeDelivered(
             group.map((a) => ({ id: a.id, latencyMs: a.latencyMs })),
+            [...new Set(group.map((a) => a.notificationId))],
             lease,
             statusCode,
             at,

@@ -16,9 +16,13 @@ export type AttemptOutcome = Pick<
   | 'latencyMs'
 >;
 
-/** Due and not leased; `d.` qualifies the columns where the statement joins another table. */
+/**
+ * Due, not leased, and of a target not paused (docs/reference/webhooks.md#10-pausing-a-target); `d.`
+ * qualifies the columns where the statement joins another table.
+ */
 const due = (d = '') =>
-  `${d}status = 'pending' AND ${d}next_attempt_at <= :now AND (${d}lease_until IS NULL OR ${d}lease_until < :now)`;
+  `${d}status = 'pending' AND ${d}next_attempt_at <= :now AND (${d}lease_until IS NULL OR ${d}lease_until < :now)` +
+  ` AND ${d}notification_id NOT IN (SELECT id FROM notifications WHERE paused_at IS NOT NULL)`;
 
 /** Claims are conditional UPDATEs with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
@@ -95,18 +99,19 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return this.claimByIds(manager, ids, { owner, until }, due(), { now });
   }
 
-  /** Only while `owner` still holds the lease. */
+  /** Only while `owner` still holds the lease: whether it did. */
   async recordAttempt(
     id: string,
     owner: string,
     outcome: AttemptOutcome,
     manager: EntityManager = this.repository.manager,
-  ): Promise<void> {
-    await manager.update(
+  ): Promise<boolean> {
+    const result = await manager.update(
       DeliveryEntity,
       { id, leaseOwner: owner },
       { ...outcome, leaseOwner: null, leaseUntil: null },
     );
+    return (result.affected ?? 0) > 0;
   }
 
   /**

@@ -1,13 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { PollingService } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle';
-import { Transactions } from '../database/transactions';
+import { OnCommitting } from '../database/on-committing';
+import { Transactions, type CommittingEvent } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
-import { NotificationsService } from '../notifications';
+import { NotificationsService, NotificationStateService, type DeliveryTarget } from '../notifications';
+import {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_RESUMED,
+  type NotificationEvent,
+  type NotificationResumedEvent,
+} from '../notifications/notification-events';
 import { DeliveriesRepository, type AttemptOutcome } from './deliveries.repository';
 import type { DeliveryEntity } from './delivery.entity';
 import { WebhookSender, type AttemptResult } from './webhook-sender';
@@ -25,6 +33,11 @@ const IDLE_POLL_MS = 500;
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
 const MAX_ERROR_TEXT = 500;
+/**
+ * How long a run trusts what it read of its target (pause, URL, keys) before reading it again: a
+ * pause committed meanwhile stops the run within this, without a read per attempt of a fast backlog.
+ */
+const TARGET_FRESH_MS = 250;
 
 function retryDelayMs(baseMs: number, failedAttempts: number): number {
   return Math.round(baseMs * 2 ** (failedAttempts - 1) * (0.8 + 0.4 * Math.random()));
@@ -51,9 +64,15 @@ export class DeliveryDispatcher extends PollingService {
     private readonly transactions: Transactions,
     private readonly worker: WorkerDatabase,
     private readonly targetLeases: TargetLeasesRepository,
+    private readonly states: NotificationStateService,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
-    this.delivered = new DeliveredWriter(deliveries);
+    this.delivered = new DeliveredWriter((delivered, notificationIds, lease, statusCode, at) =>
+      this.worker.transaction(async (manager) => {
+        await this.deliveries.recordDelivered(manager, delivered, lease, statusCode, at);
+        await this.targetLeases.clearFailures(manager, notificationIds);
+      }),
+    );
   }
 
   override async onApplicationShutdown(): Promise<void> {
@@ -68,6 +87,24 @@ export class DeliveryDispatcher extends PollingService {
    */
   wake(notificationId?: string): void {
     if (notificationId === undefined || !this.runs.has(notificationId)) this.loop.wake();
+  }
+
+  /** A resumed target's count starts again, with the resume (docs/reference/webhooks.md#10-pausing-a-target). */
+  @OnCommitting(NOTIFICATION_RESUMED)
+  async onResuming({ manager, event }: CommittingEvent<NotificationResumedEvent>): Promise<void> {
+    await this.targetLeases.clearFailures(manager, [event.notificationId]);
+  }
+
+  /** A target made again with the id of a deleted one starts with no failures counted. */
+  @OnCommitting(NOTIFICATION_EVENTS.created)
+  async onCreating({ manager, event }: CommittingEvent<NotificationEvent>): Promise<void> {
+    await this.targetLeases.clearFailures(manager, [event.notification.id]);
+  }
+
+  /** Its backlog goes out now, in commit order. */
+  @OnEvent(NOTIFICATION_RESUMED)
+  onResumed(): void {
+    this.loop.wake();
   }
 
   /** docs/reference/webhooks.md#4-trying-a-target; leased to this instance from the start, so no poller takes it. */
@@ -149,9 +186,8 @@ export class DeliveryDispatcher extends PollingService {
     let leaseUntil = claimedUntil;
     this.inFlight += queue.length;
     try {
-      const target = await this.notifications.findTarget(notificationId, { manager });
       while (queue.length > 0) {
-        if (!(await this.sendInOrder(manager, target, queue, lease, leaseUntil))) break;
+        if (!(await this.sendInOrder(manager, notificationId, queue, lease, leaseUntil))) break;
         this.inFlight -= queue.length;
         queue = [];
         const room = Math.min(TARGET_SHARE, BATCH - this.inFlight);
@@ -180,42 +216,89 @@ export class DeliveryDispatcher extends PollingService {
   /**
    * Claimed deliveries of one target, in order, each written as it ends (a 2xx through
    * DeliveredWriter), so that a process killed meanwhile sends again only the attempt in flight.
-   * False when it stopped early: the deliveries it did not attempt are given back.
+   * False when it stopped early: the deliveries it did not attempt are given back. The target is
+   * read again before an attempt once TARGET_FRESH_MS have passed: a target paused meanwhile
+   * (docs/reference/webhooks.md#10-pausing-a-target) receives nothing more, a rotated key signs.
    */
   private async sendInOrder(
     manager: EntityManager,
-    target: { url: string; signingKey: string | null } | null,
+    notificationId: string,
     queue: DeliveryEntity[],
     lease: string,
     leaseUntil: number,
   ): Promise<boolean> {
+    const giveBack = (from: number) =>
+      this.deliveries.release(
+        manager,
+        queue.slice(from).map((left) => left.id),
+        lease,
+      );
+    let target: DeliveryTarget | null = null;
+    let readAt = -Infinity;
     for (const [i, delivery] of queue.entries()) {
       // An attempt that could outlast the lease is left to the next round: never two senders at once.
       if (this.loop.isStopped || Date.now() + this.config.webhooks.timeoutMs > leaseUntil) {
-        await this.deliveries.release(
-          manager,
-          queue.slice(i).map((left) => left.id),
-          lease,
-        );
+        await giveBack(i);
+        return false;
+      }
+      if (Date.now() - readAt >= TARGET_FRESH_MS) {
+        target = await this.notifications.findTarget(notificationId, { manager });
+        readAt = Date.now();
+      }
+      if (target?.paused) {
+        await giveBack(i);
         return false;
       }
       const result = await this.attempt(target, delivery, false);
       if (result.delivered && result.statusCode !== null) {
-        await this.delivered.record(manager, delivery.id, lease, result.statusCode, result.durationMs);
-      } else {
-        await this.deliveries.recordAttempt(
-          delivery.id,
-          lease,
-          this.outcomeOf(delivery, result, false),
-          manager,
-        );
+        await this.delivered.record(notificationId, delivery.id, lease, result.statusCode, result.durationMs);
+        continue;
+      }
+      const outcome = this.outcomeOf(delivery, result, false);
+      if (outcome.status !== 'failed') {
+        await this.deliveries.recordAttempt(delivery.id, lease, outcome, manager);
+      } else if (target !== null && (await this.endFailed(notificationId, delivery, lease, outcome))) {
+        await giveBack(i + 1);
+        return false;
       }
     }
     return true;
   }
 
+  /**
+   * Writes a delivery that ended failed and counts it, in one transaction; after
+   * WEBHOOK_PAUSE_AFTER_FAILURES of them in a row the target pauses itself
+   * (docs/reference/webhooks.md#10-pausing-a-target). Whether it is paused now. One sender per target
+   * (its lease) counts, so the count reaches the limit once.
+   */
+  private async endFailed(
+    notificationId: string,
+    delivery: DeliveryEntity,
+    lease: string,
+    outcome: AttemptOutcome,
+  ): Promise<boolean> {
+    const failures = await this.worker.transaction(async (manager) =>
+      (await this.deliveries.recordAttempt(delivery.id, lease, outcome, manager))
+        ? this.targetLeases.countFailure(manager, notificationId)
+        : 0,
+    );
+    const limit = this.config.webhooks.pauseAfterFailures;
+    if (limit === 0 || failures < limit) return false;
+    const paused = await this.states.pauseAfterFailures(
+      notificationId,
+      failures,
+      outcome.lastError ?? `HTTP ${outcome.lastStatusCode ?? 'error'}`,
+    );
+    if (paused) {
+      this.logger.warn(
+        `notification ${notificationId} paused itself: ${failures} deliveries in a row failed`,
+      );
+    }
+    return paused;
+  }
+
   private async attempt(
-    target: { url: string; signingKey: string | null } | null,
+    target: DeliveryTarget | null,
     delivery: DeliveryEntity,
     oneShot: boolean,
   ): Promise<AttemptResult> {
@@ -223,7 +306,7 @@ export class DeliveryDispatcher extends PollingService {
       ? await this.sender.send(target.url, delivery.body, {
           'X-Event-Id': delivery.eventId,
           'X-Event-Type': delivery.event,
-          ...(target.signingKey === null ? {} : signatureHeaders(target.signingKey, delivery.body)),
+          ...(target.signingKey === null ? {} : this.signed(target, target.signingKey, delivery.body)),
         })
       : {
           delivered: false,
@@ -240,6 +323,14 @@ export class DeliveryDispatcher extends PollingService {
           : 'failed',
     });
     return result;
+  }
+
+  /** With the previous key too while its overlap lasts (docs/reference/webhooks.md#11-rotating-the-signing-key). */
+  private signed(target: DeliveryTarget, key: string, body: string) {
+    const now = new Date();
+    const until = target.previousSigningKeyUntil;
+    const previous = until !== null && until > now ? target.previousSigningKey : null;
+    return signatureHeaders(key, body, now, previous);
   }
 
   private retries(delivery: DeliveryEntity, result: AttemptResult, oneShot: boolean): boolean {

@@ -14,4 +14,8 @@ export class TargetLeaseEntity {
 
   @Column({ name: 'lease_until', type: 'datetime', precision: 3, nullable: true })
   leaseUntil: Date | null;
+
+  /** Its deliveries that ended failed since the last one delivered (docs/reference/webhooks.md#10-pausing-a-target). */
+  @Column({ name: 'consecutive_failures', type: 'integer', default: 0 })
+  consecutiveFailures: number;
 }

@@ -24,7 +24,14 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
       .createQueryBuilder()
       .insert()
       .into(TargetLeaseEntity)
-      .values(ids.map((notificationId) => ({ notificationId, leaseOwner: null, leaseUntil: null })))
+      .values(
+        ids.map((notificationId) => ({
+          notificationId,
+          leaseOwner: null,
+          leaseUntil: null,
+          consecutiveFailures: 0,
+        })),
+      )
       .orIgnore()
       .execute();
     const taken = await this.claimByIds(manager, ids, { owner, until }, FREE, { now });
@@ -50,6 +57,32 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
       .update(TargetLeaseEntity)
       .set({ leaseOwner: null, leaseUntil: null })
       .where('notification_id IN (:...ids) AND lease_owner = :owner', { ids, owner })
+      .execute();
+  }
+
+  /**
+   * One more of the target's deliveries ended failed: the count of those in a row
+   * (docs/reference/webhooks.md#10-pausing-a-target), in the transaction that ended it.
+   */
+  async countFailure(manager: EntityManager, id: string): Promise<number> {
+    await manager
+      .createQueryBuilder()
+      .update(TargetLeaseEntity)
+      .set({ consecutiveFailures: () => 'consecutive_failures + 1' })
+      .where('notification_id = :id', { id })
+      .execute();
+    const row = await manager.findOne(TargetLeaseEntity, { where: { notificationId: id } });
+    return row?.consecutiveFailures ?? 0;
+  }
+
+  /** A delivery of each of `ids` ended delivered (or the target resumed): their counts start again. */
+  async clearFailures(manager: EntityManager, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await manager
+      .createQueryBuilder()
+      .update(TargetLeaseEntity)
+      .set({ consecutiveFailures: 0 })
+      .where('notification_id IN (:...ids) AND consecutive_failures > 0', { ids })
       .execute();
   }
 

@@ -27,3 +27,25 @@ describe('signatureHeaders', () => {
     expect(signatureHeaders(`${key}x`, body, at)).not.toEqual(base);
   });
 });
+
+describe('signatureHeaders during a rotation overlap', () => {
+  const key = 'the-new-signing-key-of-at-least-32-chars';
+  const previous = 'the-old-signing-key-of-at-least-32-chars';
+  const body = '{"id":"e2"}';
+  const hex = (k: string, t: number) => createHmac('sha256', k).update(`${t}.${body}`).digest('hex');
+
+  it('signs with both keys: X-Signature the new, X-Signature-Previous the old, v1 entries new first', () => {
+    expect(signatureHeaders(key, body, new Date(1_795_000_000_000), previous)).toEqual({
+      'X-Signature': createHmac('sha256', key).update(body).digest('base64'),
+      'X-Signature-Previous': createHmac('sha256', previous).update(body).digest('base64'),
+      'X-Signature-256': `t=1795000000,v1=${hex(key, 1_795_000_000)},v1=${hex(previous, 1_795_000_000)}`,
+    });
+  });
+
+  it('without a previous key has neither the header nor a second entry', () => {
+    expect(signatureHeaders(key, body, new Date(1_795_000_000_000))).toEqual({
+      'X-Signature': createHmac('sha256', key).update(body).digest('base64'),
+      'X-Signature-256': `t=1795000000,v1=${hex(key, 1_795_000_000)}`,
+    });
+  });
+});

@@ -25,6 +25,9 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'err.config',
   'signingKey',
+  'previousSigningKey',
+  '*.signingKey',
+  '*.previousSigningKey',
   'apiKey',
   'passphrase',
 ];

@@ -1,6 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 import { IsOptionalNewId, IsUrlText } from '../../common/validation/field-rules';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification.entity';
 
@@ -9,9 +20,10 @@ const MAX_SIGNING_KEY_LENGTH = 1024;
 const SIGNING_KEY_RULE = `signing_key must be a string of ${MIN_SIGNING_KEY_LENGTH} to ${MAX_SIGNING_KEY_LENGTH} characters`;
 const TYPE_RULE = `type must be one of: ${NOTIFICATION_TYPES.join(', ')}`;
 
-const IsSigningKey = (): PropertyDecorator =>
+const IsSigningKey = (): PropertyDecorator => applyDecorators(IsOptional(), IsSigningKeyText());
+
+const IsSigningKeyText = (): PropertyDecorator =>
   applyDecorators(
-    IsOptional(),
     IsString({ message: SIGNING_KEY_RULE }),
     MinLength(MIN_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE }),
     MaxLength(MAX_SIGNING_KEY_LENGTH, { message: SIGNING_KEY_RULE }),
@@ -77,4 +89,53 @@ export class NotificationResponse {
 
   @ApiProperty({ description: 'Whether a signing key is set; the key itself is never returned' })
   has_signing_key: boolean;
+}
+
+/** At most a week (docs/reference/webhooks.md#11-rotating-the-signing-key). */
+export const MAX_OVERLAP_SECONDS = 604_800;
+const OVERLAP_RULE = `overlap_seconds must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`;
+
+export class RotateSigningKeyDto {
+  @ApiProperty({
+    minLength: MIN_SIGNING_KEY_LENGTH,
+    writeOnly: true,
+    description: 'The new key; never returned',
+  })
+  @IsDefined({ message: SIGNING_KEY_RULE })
+  @IsSigningKeyText()
+  signing_key: string;
+
+  @ApiProperty({
+    minimum: 0,
+    maximum: MAX_OVERLAP_SECONDS,
+    description: 'How long the previous key still signs',
+  })
+  @IsDefined({ message: OVERLAP_RULE })
+  @IsInt({ message: OVERLAP_RULE })
+  @Min(0, { message: OVERLAP_RULE })
+  @Max(MAX_OVERLAP_SECONDS, { message: OVERLAP_RULE })
+  overlap_seconds: number;
+}
+
+export class NotificationStateResponse {
+  @ApiProperty()
+  paused: boolean;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why: by hand, or the last error of an auto-pause',
+  })
+  paused_reason: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  paused_at: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "Until when deliveries carry the previous key's signature too; null without an overlap",
+  })
+  signing_key_overlap_until: string | null;
 }

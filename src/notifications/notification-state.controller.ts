@@ -1,0 +1,70 @@
+import { Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Route } from '../common/http/route.decorator';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { ValidBody } from '../common/validation/dto-validation.pipe';
+import { NotificationStateResponse, RotateSigningKeyDto } from './dto/notification.dto';
+import { NotificationStateService } from './notification-state.service';
+import { notificationNotFound } from './notifications.errors';
+import { RotateSigningKeyRules } from './notifications.validation';
+
+const NotificationId = (): ParameterDecorator =>
+  Param('notification_id', new ParseIdPipe(notificationNotFound));
+
+/** docs/reference/webhooks.md#10-pausing-a-target and #rotating-the-signing-key */
+@ApiTags('notifications')
+@ApiBearerAuth()
+@Controller('notifications/:notification_id')
+export class NotificationStateController {
+  constructor(private readonly state: NotificationStateService) {}
+
+  @Get('state')
+  @Route({
+    permission: 'notifications:read',
+    status: 200,
+    response: NotificationStateResponse,
+    errors: [404],
+  })
+  get(@NotificationId() id: string): Promise<NotificationStateResponse> {
+    return this.state.get(id);
+  }
+
+  @Post('pause')
+  @Route({
+    permission: 'notifications:write',
+    status: 200,
+    response: NotificationStateResponse,
+    noBody: true,
+    errors: [404],
+  })
+  pause(@NotificationId() id: string): Promise<NotificationStateResponse> {
+    return this.state.pause(id);
+  }
+
+  @Post('resume')
+  @Route({
+    permission: 'notifications:write',
+    status: 200,
+    response: NotificationStateResponse,
+    noBody: true,
+    errors: [404],
+  })
+  resume(@NotificationId() id: string): Promise<NotificationStateResponse> {
+    return this.state.resume(id);
+  }
+
+  @Post('signing-key')
+  @Route({
+    permission: 'notifications:write',
+    status: 200,
+    response: NotificationStateResponse,
+    body: RotateSigningKeyDto,
+    errors: [404],
+  })
+  rotateSigningKey(
+    @NotificationId() id: string,
+    @ValidBody(RotateSigningKeyRules) body: RotateSigningKeyDto,
+  ): Promise<NotificationStateResponse> {
+    return this.state.rotateSigningKey(id, body);
+  }
+}

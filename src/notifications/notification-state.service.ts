@@ -1,0 +1,130 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/errors/domain-errors';
+import { RequestContext } from '../common/http/request-context';
+import type { FieldCipher } from '../common/security/field-cipher';
+import { ResourceWrites, STALE } from '../database/resource-writes';
+import { Transactions, type ReadTx } from '../database/transactions';
+import { NotificationResponse, NotificationStateResponse, RotateSigningKeyDto } from './dto/notification.dto';
+import { NotificationEntity } from './notification.entity';
+import { NOTIFICATION_RESUMED, type NotificationEvent } from './notification-events';
+import { toNotificationResponse } from './notification.mapper';
+import { toNotificationStateResponse } from './notification-state.mapper';
+import { NotificationsRepository, type PauseChanges } from './notifications.repository';
+import { notificationNotFound } from './notifications.errors';
+import { SIGNING_KEY_CIPHER } from './notifications.service';
+
+/** paused_reason of a pause by hand. */
+const PAUSED_BY_HAND = 'paused by hand';
+const MAX_REASON = 600;
+const SYSTEM = { type: 'system', id: 'system', name: 'service' } as const;
+
+/**
+ * A target's pause and its signing-key rotation (docs/reference/webhooks.md#10-pausing-a-target,
+ * #rotating-the-signing-key), sub-resources of the notification: each change is audited as
+ * `notification.update`. A pause leaves the notification's version as it is (its answer does not
+ * change); a rotation is a change of the notification, as a PATCH of its key is.
+ */
+@Injectable()
+export class NotificationStateService {
+  private readonly pauses: ResourceWrites<NotificationEntity, NotificationStateResponse>;
+  private readonly keys: ResourceWrites<NotificationEntity, NotificationResponse>;
+
+  /** @internal Nest injects it. */
+  constructor(
+    private readonly notifications: NotificationsRepository,
+    transactions: Transactions,
+    @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
+  ) {
+    const read = (id: string, tx?: ReadTx) => this.notifications.findById(id, tx?.manager);
+    this.pauses = new ResourceWrites(transactions, {
+      name: 'notification',
+      notFound: () => notificationNotFound(),
+      read,
+      toResponse: (entity) => toNotificationStateResponse(entity),
+    });
+    this.keys = new ResourceWrites(transactions, {
+      name: 'notification',
+      event: (notification): NotificationEvent => ({ notification }),
+      notFound: () => notificationNotFound(),
+      read,
+      toResponse: toNotificationResponse,
+    });
+  }
+
+  async get(id: string): Promise<NotificationStateResponse> {
+    return toNotificationStateResponse(await this.read(id));
+  }
+
+  /** Already paused: answered as it is, nothing recorded. */
+  pause(id: string): Promise<NotificationStateResponse> {
+    return this.setPause(id, { pausedAt: new Date(), pausedReason: PAUSED_BY_HAND });
+  }
+
+  /** Not paused: answered as it is. Otherwise its backlog goes out, in commit order. */
+  resume(id: string): Promise<NotificationStateResponse> {
+    return this.setPause(id, { pausedAt: null, pausedReason: null });
+  }
+
+  /**
+   * The target paused itself: `failures` deliveries in a row ended failed, the last with
+   * `lastError`. Recorded as the system's change, whatever started the dispatcher's round; a
+   * target already paused stays as it was. Whether it is paused now.
+   */
+  async pauseAfterFailures(id: string, failures: number, lastError: string): Promise<boolean> {
+    const reason = `${failures} deliveries in a row failed; the last: ${lastError}`.slice(0, MAX_REASON);
+    try {
+      const state = await RequestContext.runAs(SYSTEM, () =>
+        this.setPause(id, { pausedAt: new Date(), pausedReason: reason }),
+      );
+      return state.paused;
+    } catch (error) {
+      // Deleted meanwhile: nothing left to pause.
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * docs/reference/webhooks.md#11-rotating-the-signing-key: the new key signs from now on; the one it
+   * replaces signs too until `overlap_seconds` have passed (none without a key before, or with 0).
+   */
+  async rotateSigningKey(id: string, dto: RotateSigningKeyDto): Promise<NotificationStateResponse> {
+    const key = this.cipher ? this.cipher.encrypt(dto.signing_key) : dto.signing_key;
+    await this.keys.update(
+      id,
+      (current) => {
+        const now = new Date();
+        const overlap = dto.overlap_seconds > 0 && current.signingKey !== null;
+        return {
+          signingKey: key,
+          previousSigningKey: overlap ? current.signingKey : null,
+          signingKeyOverlapUntil: overlap ? new Date(now.getTime() + dto.overlap_seconds * 1000) : null,
+          updatedAt: now,
+        };
+      },
+      async (current, write, tx) => {
+        if (!(await this.notifications.update(tx.manager, id, write, current.version))) return STALE;
+      },
+    );
+    return this.get(id);
+  }
+
+  private async setPause(id: string, changes: PauseChanges): Promise<NotificationStateResponse> {
+    const pausing = changes.pausedAt !== null;
+    const state = await this.pauses.update(
+      id,
+      (current) => ((current.pausedAt !== null) === pausing ? null : changes),
+      async (_, write, tx) => {
+        if (!(await this.notifications.setPause(tx.manager, id, write))) return STALE;
+        if (!pausing) await tx.publish(NOTIFICATION_RESUMED, { notificationId: id });
+      },
+    );
+    return state.data;
+  }
+
+  private async read(id: string): Promise<NotificationEntity> {
+    const entity = await this.notifications.findById(id);
+    if (!entity) throw notificationNotFound();
+    return entity;
+  }
+}
