@@ -153,7 +153,9 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   private scoped(): { sql: string; parameters: readonly string[] } {
     const scope = RelayerScope.current();
     if (scope === null) return { sql: '', parameters: [] };
-    const { sql, parameters } = scope.condition('relayer_id', (expression) => this.dialect.bytewise(expression));
+    const { sql, parameters } = scope.condition('relayer_id', (expression) =>
+      this.dialect.bytewise(expression),
+    );
     return { sql: ` AND ${sql}`, parameters };
   }
 
