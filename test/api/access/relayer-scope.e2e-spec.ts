@@ -2,7 +2,7 @@ import request, { type Response } from 'supertest';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { secrets } from '../../support/secrets';
-import { defaultCatalogue, useTestApp, type TestApp } from '../../support/test-app';
+import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { ISO, relayerBody, UUID } from '../../factories';
