@@ -24,8 +24,7 @@ export class ApiKeysController {
   @Post()
   @Route({
     permission: 'api_keys:manage',
-    alsoForbidden:
-      'one of the permissions asked for (* only by a key holding *), or relayer_ids wider than its own',
+    alsoForbidden: 'one of the permissions asked for (* only by a key holding *)',
     status: 201,
     response: CreatedApiKeyResponse,
     body: CreateApiKeyDto,
@@ -68,7 +67,7 @@ export class ApiKeysController {
   @Delete(':api_key_id')
   @Route({
     permission: 'api_keys:manage',
-    alsoForbidden: 'one of the permissions of the key to revoke, or a relayer scope wider than its own',
+    alsoForbidden: 'one of the permissions of the key to revoke',
     status: 200,
     response: String,
     errors: [404, 504],
