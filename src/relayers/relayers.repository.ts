@@ -48,6 +48,15 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     );
   }
 
+  /**
+   * Whether any relayer has `id`, whatever the request's scope: which unique key refused an insert
+   * (on MySQL `team-a-1` is taken by `TEAM-A-1`, which a `team-a-*` key does not see).
+   */
+  async idTaken(id: string, manager: EntityManager): Promise<boolean> {
+    const rows = await manager.query<unknown[]>('SELECT 1 AS found FROM relayers WHERE id = ?', [id]);
+    return rows.length > 0;
+  }
+
   override async existsById(id: string): Promise<boolean> {
     return (await this.findById(id)) !== null;
   }

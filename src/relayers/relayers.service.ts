@@ -86,7 +86,7 @@ export class RelayersService {
 
   /** Which unique key refused the relayer, read on the transaction's connection. */
   private async duplicate(entity: RelayerEntity, tx: ReadTx): Promise<Error> {
-    if (await this.relayers.findById(entity.id, tx.manager)) return duplicateRelayer();
+    if (await this.relayers.idTaken(entity.id, tx.manager)) return duplicateRelayer();
     const { networkType: type, network, signerId } = entity;
     const user = await this.relayers.findIdBySignerOnNetwork(type, network, signerId, tx.manager);
     if (user !== null) {

@@ -3,6 +3,7 @@ import { errorBody, expectError, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { secrets } from '../../support/secrets';
 import { useTestApp, type TestApp } from '../../support/test-app';
+import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { ISO, relayerBody, UUID } from '../../factories';
@@ -315,6 +316,24 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
         400,
         'id is required: this API key may create only relayers of its relayer_ids, so it must name one',
       );
+    });
+
+    it('POST /relayers with a taken id: 409; on MySQL an id taken in another case too (SQLite: another id)', async () => {
+      expectError(
+        await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-1' })),
+        409,
+        'Relayer with this ID already exists',
+      );
+      // `TEAM-A-9` exists, outside the scope; MySQL's collation makes `team-a-9` the same key.
+      const res = await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-9' }));
+      if (TEST_DB === 'mysql') {
+        expectError(res, 409, 'Relayer with this ID already exists');
+      } else {
+        expect({ status: res.status, id: (res.body.data as { id: string }).id }).toEqual({
+          status: 201,
+          id: 'team-a-9',
+        });
+      }
     });
 
     it('POST /relayers with a signer an out-of-scope relayer uses: 400 without naming that relayer', async () => {
