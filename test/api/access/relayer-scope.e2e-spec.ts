@@ -274,7 +274,7 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
         expect((await app().get(`/api/v1/relayers/${id}`).expect(200)).body).toEqual(before);
       }
       // With If-Match (even the relayer's own tag): 404 as for a missing one, never 412 nor a write.
-      const tag = (await app().get('/api/v1/relayers/team-b-1').expect(200)).headers.etag as string;
+      const tag = (await app().get('/api/v1/relayers/team-b-1').expect(200)).headers.etag;
       const ifMatch = (id: string) =>
         scoped.patch(`/api/v1/relayers/${id}`, { name: 'x' }).set('If-Match', tag);
       expect(shape(await ifMatch('team-b-1'), 'team-b-1')).toEqual(shape(await ifMatch(MISSING), MISSING));
@@ -362,7 +362,7 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
       expectError(missing, 404, `Relayer with ID ${MISSING} not found`);
       for (const id of OUT_OF_SCOPE) {
         expect(shape(await scoped.delete(`/api/v1/relayers/${id}`), id)).toEqual(shape(missing, MISSING));
-        const tag = (await app().get(`/api/v1/relayers/${id}`).expect(200)).headers.etag as string;
+        const tag = (await app().get(`/api/v1/relayers/${id}`).expect(200)).headers.etag;
         const withTag = await scoped.delete(`/api/v1/relayers/${id}`).set('If-Match', tag);
         expect(shape(withTag, id)).toEqual(shape(missing, MISSING));
         await app().get(`/api/v1/relayers/${id}`).expect(200);
