@@ -135,7 +135,13 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
       return null;
     }
     const entry: Entry = {
-      principal: { type: 'api_key', id: row.id, name: row.name, permissions: row.permissions },
+      principal: {
+        type: 'api_key',
+        id: row.id,
+        name: row.name,
+        permissions: row.permissions,
+        ...(row.relayerIds ? { relayerIds: row.relayerIds } : {}),
+      },
       expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
       fetchedAt: now,
     };

@@ -36,4 +36,8 @@ export class ApiKeyEntity {
   /** The key that created it, null when the administrator did: it expires and is revoked with that key. */
   @Column({ name: 'created_by_key_id', type: 'varchar', length: 36, nullable: true })
   createdByKeyId: string | null;
+
+  /** The relayers it may see, ids and `prefix*` (docs/reference/keys-and-audit.md#3-relayer-scope); null: every relayer. */
+  @Column({ name: 'relayer_ids', type: 'text', nullable: true, transformer: jsonColumn })
+  relayerIds: string[] | null;
 }

@@ -10,5 +10,7 @@ export function toApiKeyResponse(row: ApiKeyEntity): ApiKeyResponse {
     expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
     last_used_at: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
     key_prefix: row.keyPrefix,
+    // Relayer scope: answered only for a key that has one (keys without keep their answer).
+    ...(row.relayerIds ? { relayer_ids: [...row.relayerIds] } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { holdsAll, type Principal } from '../common/auth/principal';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ResourceWrites } from '../database/resource-writes';
@@ -19,6 +20,14 @@ function earliest(a: Date | null, b: Date | null): Date | null {
   if (a === null) return b;
   if (b === null) return a;
   return a.getTime() <= b.getTime() ? a : b;
+}
+
+/**
+ * A key may hand out, or revoke, only a relayer scope inside its own (docs/reference/keys-and-audit.md#3-relayer-scope):
+ * a key limited to some relayers cannot mint or cut off a key that sees more.
+ */
+export function scopeWithin(caller: Principal, relayerIds: readonly string[] | null): boolean {
+  return RelayerScope.contains(RelayerScope.of(caller.relayerIds), RelayerScope.of(relayerIds));
 }
 
 /** docs/reference/keys-and-audit.md */
@@ -45,6 +54,8 @@ export class ApiKeysService {
    */
   async create(dto: CreateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
     if (!holdsAll(caller, dto.permissions)) throw new ForbiddenError();
+    const relayerIds = dto.relayer_ids ? [...new Set(dto.relayer_ids)] : null;
+    if (!scopeWithin(caller, relayerIds)) throw new ForbiddenError();
     const asked = dto.expires_at ?? null;
     const key = `rk_${randomBytes(32).toString('base64url')}`;
     const digest = digestOf(key);
@@ -61,6 +72,7 @@ export class ApiKeysService {
         lastUsedAt: null,
         revokedAt: null,
         createdByKeyId: creator?.id ?? null,
+        relayerIds,
       });
       await this.keys.insert(tx.manager, row);
       return row;
@@ -89,7 +101,9 @@ export class ApiKeysService {
    */
   async revoke(id: string, caller: Principal): Promise<string> {
     const revoked = await this.writes.remove(id, async (row, _, tx) => {
-      if (!holdsAll(caller, row.permissions)) throw new ForbiddenError();
+      if (!holdsAll(caller, row.permissions) || !scopeWithin(caller, row.relayerIds)) {
+        throw new ForbiddenError();
+      }
       const at = new Date();
       if (!(await this.keys.revoke(tx.manager, id, at))) return false;
       const descendants = await this.keys.findActiveDescendants(tx.manager, id);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan } from 'typeorm';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
 import { AuditEventEntity } from './audit-event.entity';
 import type { AuditQueryDto } from './dto/audit.dto';
@@ -15,6 +16,18 @@ export class AuditRepository extends EntityRepository(AuditEventEntity) {
     if (query.action !== undefined) select.andWhere('e.action = :action', { action: query.action });
     if (query.since !== undefined) select.andWhere('e.at >= :since', { since: query.since });
     if (query.until !== undefined) select.andWhere('e.at < :until', { until: query.until });
+    // A key limited to some relayers reads only their records (docs/reference/keys-and-audit.md#3-relayer-scope).
+    const scope = RelayerScope.current();
+    if (scope !== null) {
+      const { sql, parameters } = scope.condition(
+        'e.resource_id',
+        (expression) => this.dialect.bytewise(expression),
+        (index) => `:scope${index}`,
+      );
+      select.andWhere(`e.resource_type = 'relayer' AND ${sql}`, {
+        ...Object.fromEntries(parameters.map((value, index) => [`scope${index}`, value])),
+      });
+    }
     const [items, total] = await select
       .orderBy('e.at', 'DESC')
       .addOrderBy('e.id', 'DESC')

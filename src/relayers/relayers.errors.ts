@@ -14,9 +14,10 @@ export const signerCannotSign = (id: string, type: string, signsFor: readonly st
 /** The signer was deleted since the body was checked: the answer as if it had never been. */
 export const signerGone = (id: string) => new ValidationError(unknownSigner(id));
 
-export const signerUsedOnNetwork = (signerId: string, user: string, type: string, network: string) =>
+/** `user` null: a relayer outside the caller's scope, which is not named (docs/reference/keys-and-audit.md#3-relayer-scope). */
+export const signerUsedOnNetwork = (signerId: string, user: string | null, type: string, network: string) =>
   new ValidationError(
-    `Signer with ID ${signerId} is already used by relayer ${user} on ${type} network '${network}'`,
+    `Signer with ID ${signerId} is already used by ${user === null ? 'another relayer' : `relayer ${user}`} on ${type} network '${network}'`,
   );
 
 export const notificationMissing = (id: string) => `Notification with ID ${id} not found`;

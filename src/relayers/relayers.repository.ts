@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { NetworkType } from '../catalogue';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
 import { RelayerEntity } from './relayer.entity';
@@ -10,8 +11,74 @@ export type RelayerChanges = Pick<
   'name' | 'paused' | 'notificationId' | 'customRpcUrls' | 'policies' | 'updatedAt'
 >;
 
+/**
+ * Every read of relayers a request can reach goes through here, and sees only the relayers of the
+ * request's key (docs/reference/keys-and-audit.md#3-relayer-scope): one outside its scope is missing to
+ * it, in lists (filtered in the query, counts included) as for one id. Writes follow ResourceWrites'
+ * read of the row, so they never reach one either; an insert outside the scope is refused.
+ */
 @Injectable()
 export class RelayersRepository extends EntityRepository(RelayerEntity) {
+  /** The current request's scope as a condition on `relayers.id`; null: every relayer. */
+  private scoped(): { sql: string; parameters: readonly string[] } | null {
+    const scope = RelayerScope.current();
+    if (scope === null) return null;
+    const { sql, parameters } = scope.condition('id', (expression) => this.dialect.bytewise(expression));
+    return { sql: ` AND ${sql}`, parameters };
+  }
+
+  override async findById(id: string, manager?: EntityManager): Promise<RelayerEntity | null> {
+    const scope = this.scoped();
+    if (scope === null) return super.findById(id, manager);
+    const [found] = await this.select(
+      `SELECT ${this.columns} FROM ${this.table} WHERE id = ?${scope.sql}`,
+      [id, ...scope.parameters],
+      manager,
+    );
+    return found ?? null;
+  }
+
+  override async findByIds(ids: readonly string[], manager?: EntityManager): Promise<RelayerEntity[]> {
+    const scope = this.scoped();
+    if (scope === null || ids.length === 0) return super.findByIds(ids, manager);
+    return this.select(
+      `SELECT ${this.columns} FROM ${this.table} WHERE id IN (${ids.map(() => '?').join(', ')})${scope.sql}`,
+      [...ids, ...scope.parameters],
+      manager,
+    );
+  }
+
+  /**
+   * Whether any relayer has `id`, whatever the request's scope: which unique key refused an insert
+   * (on MySQL `team-a-1` is taken by `TEAM-A-1`, which a `team-a-*` key does not see).
+   */
+  async idTaken(id: string, manager: EntityManager): Promise<boolean> {
+    const rows = await manager.query<unknown[]>('SELECT 1 AS found FROM relayers WHERE id = ?', [id]);
+    return rows.length > 0;
+  }
+
+  override async existsById(id: string): Promise<boolean> {
+    return (await this.findById(id)) !== null;
+  }
+
+  /** Filtered and counted in the query: every page complete, in the order of every list. */
+  override async findPage(offset: number, limit: number): Promise<{ items: RelayerEntity[]; total: number }> {
+    const scope = this.scoped();
+    if (scope === null) return super.findPage(offset, limit);
+    const where = `WHERE 1 = 1${scope.sql}`;
+    const [items, counted] = await Promise.all([
+      this.select(
+        `SELECT ${this.columns} FROM ${this.table} ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [...scope.parameters, limit, offset],
+      ),
+      this.repository.query<Array<{ n: number | string }>>(
+        `SELECT COUNT(*) AS n FROM ${this.table} ${where}`,
+        [...scope.parameters],
+      ),
+    ]);
+    return { items, total: Number(counted[0].n) };
+  }
+
   async findIdBySignerOnNetwork(
     networkType: NetworkType,
     network: string,
@@ -43,17 +110,21 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
   /** Each existing relayer's version, by id: one statement, nothing hydrated. */
   async findVersions(ids: readonly string[], manager: EntityManager): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
+    const scope = this.scoped();
     const rows = await manager.query<Array<{ id: string; version: number | string }>>(
-      `SELECT id, version FROM relayers WHERE id IN (${ids.map(() => '?').join(', ')})`,
-      [...ids],
+      `SELECT id, version FROM relayers WHERE id IN (${ids.map(() => '?').join(', ')})${scope?.sql ?? ''}`,
+      [...ids, ...(scope?.parameters ?? [])],
     );
     return new Map(rows.map((row) => [row.id, Number(row.version)]));
   }
 
+  /** 'out_of_scope': the id is not one the request's key may see (nothing written). */
   override async insert(
     manager: EntityManager,
     entity: RelayerEntity,
-  ): Promise<'duplicate' | 'missing_notification' | null> {
+  ): Promise<'duplicate' | 'missing_notification' | 'out_of_scope' | null> {
+    const scope = RelayerScope.current();
+    if (scope !== null && !scope.covers(entity.id)) return 'out_of_scope';
     try {
       await super.insert(manager, entity);
     } catch (error) {

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { SignersService } from '../signers';
-import { ServiceUnavailableError } from '../common/errors/domain-errors';
+import { RelayerScope } from '../common/auth/relayer-scope';
+import { ForbiddenError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import type { Tagged } from '../common/http/tagged';
 import type { IfMatch } from '../common/http/if-match';
 import { Page, PageQueryDto } from '../common/http/page';
@@ -79,6 +80,8 @@ export class RelayersService {
         if (!(await this.signers.holdForUse(dto.signer_id, tx))) throw signerGone(dto.signer_id);
         const refusal = await this.relayers.insert(tx.manager, entity);
         if (refusal === 'missing_notification') throw unknownNotification(String(dto.notification_id));
+        // Outside the key's relayer scope (docs/reference/keys-and-audit.md#3-relayer-scope).
+        if (refusal === 'out_of_scope') throw new ForbiddenError();
         if (refusal === 'duplicate') throw await this.duplicate(entity, tx);
         return entity;
       },
@@ -88,10 +91,13 @@ export class RelayersService {
 
   /** Which unique key refused the relayer, read on the transaction's connection. */
   private async duplicate(entity: RelayerEntity, tx: ReadTx): Promise<Error> {
-    if (await this.relayers.findById(entity.id, tx.manager)) return duplicateRelayer();
+    if (await this.relayers.idTaken(entity.id, tx.manager)) return duplicateRelayer();
     const { networkType: type, network, signerId } = entity;
     const user = await this.relayers.findIdBySignerOnNetwork(type, network, signerId, tx.manager);
-    if (user !== null) return signerUsedOnNetwork(signerId, user, type, network);
+    if (user !== null) {
+      const scope = RelayerScope.current();
+      return signerUsedOnNetwork(signerId, scope && !scope.covers(user) ? null : user, type, network);
+    }
     // Refused by a racing request that has since gone again.
     return new ServiceUnavailableError('Service Unavailable: a concurrent change conflicted, retry');
   }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Catalogue, type NetworkType } from '../catalogue';
 import { stringifyJson } from '../common/http/json';
 import type { UrlPolicyOptions } from '../common/security/url-policy';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { RESOURCE_ID_PATTERN } from '../common/validation/field-rules';
 import { MAX_RPC_URLS, resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
 import type { RpcConfigDto } from '../common/validation/rpc-config.dto';
@@ -17,6 +18,9 @@ import { PATCHABLE_FIELDS, type PatchableField } from './relayer-events';
 import type { RelayerEntity } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
 import { notificationMissing, signerCannotSign, unknownSigner } from './relayers.errors';
+
+export const ID_REQUIRED_IN_SCOPE =
+  'id is required: this API key may create only relayers of its relayer_ids, so it must name one';
 
 /** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
 export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {
@@ -66,6 +70,8 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
       } else if (signer.kind === 'found') address = signer.address;
     }
     problems.push(...(await notificationProblems(this.notifications, dto.notification_id, failed)));
+    // A generated id would fall outside the key's relayers (docs/reference/keys-and-audit.md#3-relayer-scope).
+    if (dto.id == null && RelayerScope.current() !== null) problems.push(ID_REQUIRED_IN_SCOPE);
     return { value: { ...dto, custom_rpc_urls: urls, policies, address }, problems };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, Not, type EntityManager } from 'typeorm';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 import { TargetLeaseEntity } from './target-lease.entity';
@@ -168,14 +169,43 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return (result.affected ?? 0) > 0;
   }
 
+  /**
+   * A key limited to some relayers reads only deliveries about them (docs/reference/keys-and-audit.md#3-relayer-scope);
+   * `''` for every delivery.
+   */
+  private scoped(): { sql: string; parameters: readonly string[] } {
+    const scope = RelayerScope.current();
+    if (scope === null) return { sql: '', parameters: [] };
+    const { sql, parameters } = scope.condition('relayer_id', (expression) =>
+      this.dialect.bytewise(expression),
+    );
+    return { sql: ` AND ${sql}`, parameters };
+  }
+
+  /** Outside the request's relayer scope: null, as a missing delivery. */
+  override async findById(id: string, manager?: EntityManager): Promise<DeliveryEntity | null> {
+    const scope = this.scoped();
+    if (scope.sql === '') return super.findById(id, manager);
+    const [found] = await this.select(
+      `SELECT ${this.columns} FROM webhook_deliveries WHERE id = ?${scope.sql}`,
+      [id, ...scope.parameters],
+      manager,
+    );
+    return found ?? null;
+  }
+
   async findPageOfNotification(
     notificationId: string,
     status: DeliveryStatus | undefined,
     offset: number,
     limit: number,
   ): Promise<{ items: DeliveryEntity[]; total: number }> {
-    const filter = status === undefined ? '' : ' AND status = ?';
-    const parameters = status === undefined ? [notificationId] : [notificationId, status];
+    const scope = this.scoped();
+    const filter = (status === undefined ? '' : ' AND status = ?') + scope.sql;
+    const parameters = [
+      ...(status === undefined ? [notificationId] : [notificationId, status]),
+      ...scope.parameters,
+    ];
     const [items, counted] = await Promise.all([
       this.select(
         `SELECT ${this.columns} FROM webhook_deliveries WHERE notification_id = ?${filter}

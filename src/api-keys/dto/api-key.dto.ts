@@ -10,6 +10,11 @@ import {
 } from 'class-validator';
 import { knownGrants, PERMISSIONS, type Grant } from '../../common/auth/principal';
 import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
+import {
+  MAX_RELAYER_SCOPE_ENTRIES,
+  RELAYER_SCOPE_ENTRY,
+  RELAYER_SCOPE_RULE,
+} from '../../common/auth/relayer-scope';
 
 const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
 export const EXPIRES_RULE = 'expires_at must be an RFC 3339 date and time in the future';
@@ -32,6 +37,34 @@ function IsFuture(): PropertyDecorator {
       validator: { validate: (value: unknown) => !(value instanceof Date) || value.getTime() > Date.now() },
     },
     { message: EXPIRES_RULE },
+  );
+}
+
+export const RELAYER_IDS_RULE = `relayer_ids must be a non-empty array of at most ${MAX_RELAYER_SCOPE_ENTRIES} relayer ids or prefixes ending in '*'`;
+
+/** docs/reference/keys-and-audit.md#3-relayer-scope: the list, then each entry named by its index. */
+function IsRelayerScope(): PropertyDecorator {
+  const badEntries = (value: unknown[]): string[] =>
+    value.flatMap((entry, i) =>
+      typeof entry === 'string' && RELAYER_SCOPE_ENTRY.test(entry) ? [] : [`relayer_ids[${i}]`],
+    );
+  return ValidateBy(
+    {
+      name: 'isRelayerScope',
+      validator: {
+        validate: (value: unknown) =>
+          Array.isArray(value) &&
+          value.length > 0 &&
+          value.length <= MAX_RELAYER_SCOPE_ENTRIES &&
+          badEntries(value).length === 0,
+      },
+    },
+    {
+      message: ({ value }) =>
+        Array.isArray(value) && value.length > 0 && value.length <= MAX_RELAYER_SCOPE_ENTRIES
+          ? `${badEntries(value).join(', ')} ${RELAYER_SCOPE_RULE}`
+          : RELAYER_IDS_RULE,
+    },
   );
 }
 
@@ -64,6 +97,19 @@ export class CreateApiKeyDto {
   @IsRfc3339DateTime(EXPIRES_RULE)
   @IsFuture()
   expires_at?: Date | null;
+
+  // Relayer scope (docs/reference/keys-and-audit.md#3-relayer-scope).
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    maxItems: MAX_RELAYER_SCOPE_ENTRIES,
+    example: ['team-a-*', 'shared-1'],
+    description:
+      "The relayers the key may see: ids, and prefixes ending in '*'; absent or null: every relayer. Only within the caller's own.",
+  })
+  @IsOptional()
+  @IsRelayerScope()
+  relayer_ids?: string[] | null;
 }
 
 /** A managed key as listed: never the key itself. */
@@ -88,6 +134,13 @@ export class ApiKeyResponse {
 
   @ApiProperty({ example: 'rk_AbCd', description: 'The first characters of the key, to recognise it' })
   key_prefix: string;
+
+  // Relayer scope (docs/reference/keys-and-audit.md#3-relayer-scope).
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'The relayers the key may see; present only for a key limited to some relayers',
+  })
+  relayer_ids?: string[];
 }
 
 /** The create answer: the only time the key is shown. */

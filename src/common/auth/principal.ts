@@ -40,6 +40,8 @@ export interface Principal {
   readonly id: string;
   readonly name: string;
   readonly permissions: readonly Grant[];
+  /** The relayers it may see (ids and `prefix*`); absent: every relayer (docs/reference/keys-and-audit.md). */
+  readonly relayerIds?: readonly string[];
 }
 
 export const ADMIN: Principal = Object.freeze({

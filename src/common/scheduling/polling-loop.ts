@@ -1,4 +1,5 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { AsyncResource } from 'node:async_hooks';
 
 /** Runs `round` `idleMs` after the last ended, or at once when woken; rounds never overlap. */
 export class PollingLoop {
@@ -7,6 +8,11 @@ export class PollingLoop {
   private running: Promise<void> | null = null;
   private wakeAgain = false;
   private stopped = true;
+  /**
+   * Runs a round in the context the loop was made in, never in that of the request that woke it: a
+   * round must not read as that request's key (its relayer scope, docs/reference/keys-and-audit.md#3-relayer-scope).
+   */
+  private readonly detached = AsyncResource.bind(<T>(work: () => T): T => work());
 
   constructor(
     private readonly name: string,
@@ -53,7 +59,7 @@ export class PollingLoop {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.running = this.round()
+      this.running = this.detached(() => this.round())
         .catch((error: unknown) => this.logger.warn({ err: error }, `${this.name} round failed; retrying`))
         .finally(() => {
           this.running = null;

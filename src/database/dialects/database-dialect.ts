@@ -12,6 +12,8 @@ export abstract class DatabaseDialect {
   abstract readonly exactAscii: { readonly charset?: string; readonly collation?: string };
   /** A server unreachable at start is waited for (MySQL); a file that cannot be opened is fatal (SQLite). */
   abstract readonly waitsForServer: boolean;
+  /** `expression` compared byte for byte, case included (MySQL's default collation ignores case). */
+  abstract bytewise(expression: string): string;
   /** Appended to a SELECT in a transaction: a locking read on MySQL; '' on SQLite, one writer at a time. */
   abstract lockingRead(mode: 'share' | 'update'): string;
   /** docs/reference/hardening.md, no hanging: a call waits for the connection at most connectionWaitMs(maxWaitMs). */

@@ -41,6 +41,10 @@ export class MysqlDialect extends DatabaseDialect {
     super();
   }
 
+  bytewise(expression: string): string {
+    return `CAST(${expression} AS BINARY)`;
+  }
+
   /** `LOCK IN SHARE MODE`: MySQL and MariaDB both accept it. */
   lockingRead(mode: 'share' | 'update'): string {
     return mode === 'share' ? ' LOCK IN SHARE MODE' : ' FOR UPDATE';

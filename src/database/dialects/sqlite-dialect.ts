@@ -20,6 +20,11 @@ export class SqliteDialect extends DatabaseDialect {
     throw new Error('SQLite has no second pool');
   }
 
+  /** SQLite's `=` and `IN` compare bytes (BINARY collation). */
+  bytewise(expression: string): string {
+    return expression;
+  }
+
   lockingRead(): string {
     return '';
   }

@@ -1,0 +1,542 @@
+import request, { type Response } from 'supertest';
+import { errorBody, expectError, successBody } from '../../support/envelope';
+import { JsonRpcServer } from '../../support/json-rpc-server';
+import { secrets } from '../../support/secrets';
+import { useTestApp, type TestApp } from '../../support/test-app';
+import { TEST_DB } from '../../support/test-database';
+import { waitFor } from '../../support/wait';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+import { ISO, relayerBody, UUID } from '../../factories';
+
+/**
+ * docs/reference/keys-and-audit.md#3-relayer-scope: a key with `relayer_ids` sees only those relayers,
+ * on every relayer route, in lists, in the audit trail and in a target's delivery log; a relayer
+ * outside its scope answers exactly as one that does not exist (OWASP API1).
+ */
+
+/** Sepolia's chain id, as the test catalogue has it. */
+const SEPOLIA = '0xaa36a7';
+const SCOPE = ['team-a-*', 'shared-1', 'ops_x*'];
+/** In the scope: the prefix's, the exact id, the prefix with `_` (a LIKE wildcard) taken as itself. */
+const IN_SCOPE = ['team-a-1', 'team-a-2', 'team-a-3', 'team-a-4', 'team-a-5', 'shared-1', 'ops_x-1'];
+/**
+ * Outside it: another team, an id the exact entry is a prefix of, another case (MySQL's collation
+ * ignores it, the scope does not), and a character where `_` stands in `ops_x*`.
+ */
+const OUT_OF_SCOPE = ['team-b-1', 'shared-10', 'TEAM-A-9', 'opsAx-1'];
+/** Never created: the answer every out-of-scope id must match. */
+const MISSING = 'team-a-404';
+const RELAYER_IDS_RULE =
+  "relayer_ids must be a non-empty array of at most 100 relayer ids or prefixes ending in '*'";
+const ENTRY_RULE =
+  "must be a relayer id (1 to 36 characters of letters, digits, '-' or '_') or a prefix of 1 to 35 such characters ending in '*'";
+
+interface CreatedKey {
+  id: string;
+  key: string;
+}
+
+/** supertest with another bearer token. */
+const as = (app: TestApp, token: string) => ({
+  get: (path: string) => request(app.baseUrl).get(path).set('Authorization', `Bearer ${token}`),
+  post: (path: string, body?: object) =>
+    request(app.baseUrl)
+      .post(path)
+      .set('Authorization', `Bearer ${token}`)
+      .send(body ?? {}),
+  patch: (path: string, body: object) =>
+    request(app.baseUrl).patch(path).set('Authorization', `Bearer ${token}`).send(body),
+  delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
+});
+
+/** Status, type and body with the id asked for replaced: what must be the same for two ids. */
+const shape = (res: Response, id: string) => ({
+  status: res.status,
+  type: res.type,
+  body: JSON.parse(res.text.split(id).join('<id>')) as unknown,
+});
+
+describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-scope)', () => {
+  const rpc = new JsonRpcServer({
+    eth_chainId: () => ({ result: SEPOLIA }),
+    eth_getTransactionCount: () => ({ result: '0x7' }),
+    eth_getBalance: () => ({ result: '0x2a' }),
+  });
+  const receiver = new WebhookReceiver();
+  beforeAll(async () => {
+    await rpc.start();
+    await receiver.start();
+  });
+  afterAll(async () => {
+    await rpc.close();
+    await receiver.close();
+  });
+  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_MAX_ATTEMPTS: '1' });
+  const app = () => handle.current;
+  const hook = 'scope-hook';
+  /** The scoped key: every permission the routes need, and the scope. */
+  let scoped: ReturnType<typeof as>;
+  let scopedKey: CreatedKey;
+  /** Every relayer's signer, by id. */
+  const signerOf = new Map<string, string>();
+
+  const createKey = async (
+    body: Record<string, unknown>,
+    token = app().apiKey,
+  ): Promise<{ res: Response; key: CreatedKey }> => {
+    const res = await as(app(), token).post('/api/v1/api-keys', { name: 'scoped', ...body });
+    const key = res.body?.data as CreatedKey;
+    if (typeof key?.key === 'string') secrets.add(key.key);
+    return { res, key };
+  };
+
+  const adminCreate = async (id: string) => {
+    const body = relayerBody('evm', {
+      id,
+      notification_id: hook,
+      custom_rpc_urls: [{ url: rpc.url('/rpc'), weight: 100 }],
+    });
+    signerOf.set(id, body.signer_id);
+    await app().post('/api/v1/relayers', body).expect(201);
+  };
+
+  beforeAll(async () => {
+    await app()
+      .post('/api/v1/notifications', { id: hook, url: receiver.url('/hook') })
+      .expect(201);
+    // Interleaved, so that a page of the unfiltered list holds both.
+    for (let i = 0; i < IN_SCOPE.length; i++) {
+      await adminCreate(IN_SCOPE[i]);
+      if (OUT_OF_SCOPE[i]) await adminCreate(OUT_OF_SCOPE[i]);
+    }
+    const created = await createKey({
+      permissions: [
+        'relayers:read',
+        'relayers:write',
+        'notifications:read',
+        'notifications:write',
+        'audit:read',
+        'api_keys:manage',
+      ],
+      relayer_ids: [...SCOPE, 'team-a-*'],
+    });
+    expect(created.res.status).toBe(201);
+    scopedKey = created.key;
+    scoped = as(app(), scopedKey.key);
+  });
+
+  describe('the key', () => {
+    it('answers relayer_ids (each entry once) on create and reads; a key without them answers none', async () => {
+      const { res, key } = await createKey({
+        permissions: ['relayers:read'],
+        relayer_ids: ['b-*', 'a', 'b-*'],
+      });
+      const shown = {
+        id: UUID,
+        name: 'scoped',
+        permissions: ['relayers:read'],
+        created_at: ISO,
+        expires_at: null,
+        last_used_at: null,
+        key_prefix: key.key.slice(0, 8),
+        relayer_ids: ['b-*', 'a'],
+      };
+      expect({ status: res.status, body: res.body as unknown }).toEqual({
+        status: 201,
+        body: successBody({ ...shown, key: key.key }),
+      });
+      expect((await app().get(`/api/v1/api-keys/${key.id}`).expect(200)).body).toEqual(successBody(shown));
+      const list = (await app().get('/api/v1/api-keys?per_page=100').expect(200)).body.data as object[];
+      expect(list).toContainEqual({ ...shown, id: key.id, created_at: expect.any(String) });
+      const plain = await createKey({ permissions: ['relayers:read'], relayer_ids: null });
+      expect(plain.res.status).toBe(201);
+      expect(Object.keys(plain.res.body.data as object)).not.toContain('relayer_ids');
+      const got = await app().get(`/api/v1/api-keys/${plain.key.id}`).expect(200);
+      expect(Object.keys(got.body.data as object)).toEqual([
+        'id',
+        'name',
+        'permissions',
+        'created_at',
+        'expires_at',
+        'last_used_at',
+        'key_prefix',
+      ]);
+    });
+
+    it.each([
+      [[], RELAYER_IDS_RULE],
+      ['team-a-*', RELAYER_IDS_RULE],
+      [Array.from({ length: 101 }, (_, i) => `r-${i}`), RELAYER_IDS_RULE],
+      [['*'], `relayer_ids[0] ${ENTRY_RULE}`],
+      [['ok-1', 'a b', 7, 'fine-*'], `relayer_ids[1], relayer_ids[2] ${ENTRY_RULE}`],
+      [['x'.repeat(37)], `relayer_ids[0] ${ENTRY_RULE}`],
+      [[`${'x'.repeat(36)}*`], `relayer_ids[0] ${ENTRY_RULE}`],
+      [['team-*-a'], `relayer_ids[0] ${ENTRY_RULE}`],
+      [['team-a-**'], `relayer_ids[0] ${ENTRY_RULE}`],
+      [['team%'], `relayer_ids[0] ${ENTRY_RULE}`],
+    ])('refuses relayer_ids %j with a 400 naming it, and creates nothing', async (relayerIds, message) => {
+      const before = (await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination as object;
+      const { res } = await createKey({ permissions: ['relayers:read'], relayer_ids: relayerIds });
+      expectError(res, 400, message);
+      expect((await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination).toEqual(before);
+    });
+
+    it('takes 100 entries of 36 characters and 35 before a *', async () => {
+      const entries = Array.from({ length: 100 }, (_, i) =>
+        i % 2 === 0 ? `${String(i).padStart(36, 'x')}` : `${String(i).padStart(35, 'y')}*`,
+      );
+      const { res } = await createKey({ permissions: ['relayers:read'], relayer_ids: entries });
+      expect({
+        status: res.status,
+        relayerIds: (res.body.data as { relayer_ids: unknown }).relayer_ids,
+      }).toEqual({ status: 201, relayerIds: entries });
+    });
+  });
+
+  describe('every relayer route: in the scope as for any key, outside it exactly as a missing relayer', () => {
+    it('GET /relayers/{id}', async () => {
+      for (const id of IN_SCOPE) {
+        const res = await scoped.get(`/api/v1/relayers/${id}`);
+        const admin = await app().get(`/api/v1/relayers/${id}`).expect(200);
+        expect({ status: res.status, body: res.body as unknown, etag: res.headers.etag }).toEqual({
+          status: 200,
+          body: admin.body,
+          etag: admin.headers.etag,
+        });
+      }
+      const missing = await scoped.get(`/api/v1/relayers/${MISSING}`);
+      expectError(missing, 404, `Relayer with ID ${MISSING} not found`);
+      for (const id of OUT_OF_SCOPE) {
+        const res = await scoped.get(`/api/v1/relayers/${id}`);
+        expect(shape(res, id)).toEqual(shape(missing, MISSING));
+        await app().get(`/api/v1/relayers/${id}`).expect(200); // the control: it exists
+      }
+    });
+
+    it('GET /relayers/{id}/status and /balance', async () => {
+      for (const route of ['status', 'balance']) {
+        const res = await scoped.get(`/api/v1/relayers/team-a-1/${route}`);
+        const admin = await app().get(`/api/v1/relayers/team-a-1/${route}`).expect(200);
+        expect({ status: res.status, body: res.body as unknown }).toEqual({ status: 200, body: admin.body });
+        const missing = await scoped.get(`/api/v1/relayers/${MISSING}/${route}`);
+        expectError(missing, 404, `Relayer with ID ${MISSING} not found`);
+        for (const id of OUT_OF_SCOPE) {
+          expect(shape(await scoped.get(`/api/v1/relayers/${id}/${route}`), id)).toEqual(
+            shape(missing, MISSING),
+          );
+          await app().get(`/api/v1/relayers/${id}/${route}`).expect(200);
+        }
+      }
+    });
+
+    it('POST /relayers/{id}/check: checks in the scope; outside, 404 and no RPC call', async () => {
+      const res = await scoped.post('/api/v1/relayers/team-a-2/check');
+      expect({ status: res.status, body: res.body as unknown }).toEqual({
+        status: 200,
+        body: successBody({
+          network_type: 'evm',
+          balance: '42',
+          paused: false,
+          system_disabled: false,
+          pending_transactions_count: 0,
+          last_confirmed_transaction_timestamp: null,
+          nonce: '7',
+          checked_at: ISO,
+        }),
+      });
+      const calls = rpc.received;
+      const missing = await scoped.post(`/api/v1/relayers/${MISSING}/check`);
+      expectError(missing, 404, `Relayer with ID ${MISSING} not found`);
+      for (const id of OUT_OF_SCOPE) {
+        expect(shape(await scoped.post(`/api/v1/relayers/${id}/check`), id)).toEqual(shape(missing, MISSING));
+      }
+      expect(rpc.received).toBe(calls);
+    });
+
+    it('PATCH /relayers/{id}: writes in the scope; outside, 404 (400 for a bad body, as missing) and nothing changes', async () => {
+      const res = await scoped.patch('/api/v1/relayers/team-a-3', { name: 'renamed by a' });
+      expect({ status: res.status, name: (res.body.data as { name: string }).name }).toEqual({
+        status: 200,
+        name: 'renamed by a',
+      });
+      const missing = await scoped.patch(`/api/v1/relayers/${MISSING}`, { name: 'x' });
+      expectError(missing, 404, `Relayer with ID ${MISSING} not found`);
+      const badMissing = await scoped.patch(`/api/v1/relayers/${MISSING}`, { name: 5, policies: { x: 1 } });
+      expect(badMissing.status).toBe(400);
+      for (const id of OUT_OF_SCOPE) {
+        const before = (await app().get(`/api/v1/relayers/${id}`).expect(200)).body as object;
+        expect(shape(await scoped.patch(`/api/v1/relayers/${id}`, { name: 'x' }), id)).toEqual(
+          shape(missing, MISSING),
+        );
+        expect(
+          shape(await scoped.patch(`/api/v1/relayers/${id}`, { name: 5, policies: { x: 1 } }), id),
+        ).toEqual(shape(badMissing, MISSING));
+        expect((await app().get(`/api/v1/relayers/${id}`).expect(200)).body).toEqual(before);
+      }
+      // With If-Match (even the relayer's own tag): 404 as for a missing one, never 412 nor a write.
+      const tag = (await app().get('/api/v1/relayers/team-b-1').expect(200)).headers.etag;
+      const ifMatch = (id: string) =>
+        scoped.patch(`/api/v1/relayers/${id}`, { name: 'x' }).set('If-Match', tag);
+      expect(shape(await ifMatch('team-b-1'), 'team-b-1')).toEqual(shape(await ifMatch(MISSING), MISSING));
+      expect((await app().get('/api/v1/relayers/team-b-1').expect(200)).headers.etag).toBe(tag);
+    });
+
+    it('POST /relayers: an id in the scope is created; outside it 403 and nothing; without an id 400 naming id', async () => {
+      const inside = relayerBody('evm', { id: 'team-a-new' });
+      const created = await scoped.post('/api/v1/relayers', inside);
+      expect({ status: created.status, id: (created.body.data as { id: string }).id }).toEqual({
+        status: 201,
+        id: 'team-a-new',
+      });
+      for (const id of ['team-b-new', 'TEAM-A-NEW2', 'shared-10x', 'team-A-1']) {
+        expectError(await scoped.post('/api/v1/relayers', relayerBody('evm', { id })), 403, 'Forbidden');
+        expectError(
+          await scoped.post('/api/v1/relayers?dry_run=true', relayerBody('evm', { id })),
+          403,
+          'Forbidden',
+        );
+      }
+      // Nothing created (by the list: on MySQL a GET of `team-A-1` finds `team-a-1`, ids ignore case there).
+      const ids = (
+        (await app().get('/api/v1/relayers?per_page=100').expect(200)).body.data as Array<{ id: string }>
+      ).map((relayer) => relayer.id);
+      expect(ids).toContain('team-a-new');
+      expect(
+        ids.filter((id) => ['team-b-new', 'TEAM-A-NEW2', 'shared-10x', 'team-A-1'].includes(id)),
+      ).toEqual([]);
+      // The administrator's answer for a taken id: the scoped key gets 403 before any conflict.
+      expectError(
+        await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-b-1' })),
+        403,
+        'Forbidden',
+      );
+      const { id: _id, ...anonymous } = relayerBody('evm');
+      expectError(
+        await scoped.post('/api/v1/relayers', anonymous),
+        400,
+        'id is required: this API key may create only relayers of its relayer_ids, so it must name one',
+      );
+    });
+
+    it('POST /relayers with a taken id: 409; on MySQL an id taken in another case too (SQLite: another id)', async () => {
+      expectError(
+        await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-1' })),
+        409,
+        'Relayer with this ID already exists',
+      );
+      // `TEAM-A-9` exists, outside the scope; MySQL's collation makes `team-a-9` the same key.
+      const res = await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-9' }));
+      if (TEST_DB === 'mysql') {
+        expectError(res, 409, 'Relayer with this ID already exists');
+      } else {
+        expect({ status: res.status, id: (res.body.data as { id: string }).id }).toEqual({
+          status: 201,
+          id: 'team-a-9',
+        });
+      }
+    });
+
+    it('POST /relayers with a signer an out-of-scope relayer uses: 400 without naming that relayer', async () => {
+      const signer = signerOf.get('team-b-1') ?? '';
+      expectError(
+        await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-dup', signer_id: signer })),
+        400,
+        `Signer with ID ${signer} is already used by another relayer on evm network 'sepolia'`,
+      );
+      const inScope = signerOf.get('team-a-1') ?? '';
+      expectError(
+        await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-dup', signer_id: inScope })),
+        400,
+        `Signer with ID ${inScope} is already used by relayer team-a-1 on evm network 'sepolia'`,
+      );
+    });
+
+    it('DELETE /relayers/{id}: deletes in the scope; outside, 404 and the relayer stays', async () => {
+      await app()
+        .post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-gone' }))
+        .expect(201);
+      expect((await scoped.delete('/api/v1/relayers/team-a-gone')).body).toEqual(
+        successBody('Relayer deleted successfully'),
+      );
+      const missing = await scoped.delete(`/api/v1/relayers/${MISSING}`);
+      expectError(missing, 404, `Relayer with ID ${MISSING} not found`);
+      for (const id of OUT_OF_SCOPE) {
+        expect(shape(await scoped.delete(`/api/v1/relayers/${id}`), id)).toEqual(shape(missing, MISSING));
+        const tag = (await app().get(`/api/v1/relayers/${id}`).expect(200)).headers.etag;
+        const withTag = await scoped.delete(`/api/v1/relayers/${id}`).set('If-Match', tag);
+        expect(shape(withTag, id)).toEqual(shape(missing, MISSING));
+        await app().get(`/api/v1/relayers/${id}`).expect(200);
+      }
+    });
+  });
+
+  describe('reads', () => {
+    const allPages = async (client: ReturnType<typeof as>, path: string, perPage: number) => {
+      const ids: string[] = [];
+      const totals: number[] = [];
+      for (let page = 1; ; page++) {
+        const res = await client.get(`${path}?per_page=${perPage}&page=${page}`).expect(200);
+        const data = res.body.data as Array<{ id: string }>;
+        totals.push((res.body.pagination as { total_items: number }).total_items);
+        if (data.length === 0) break;
+        ids.push(...data.map((relayer) => relayer.id));
+        expect(data.length).toBeLessThanOrEqual(perPage);
+      }
+      return { ids, totals };
+    };
+
+    it('GET /relayers: filtered in the query, every page full, totals right, the same twice', async () => {
+      const admin = await allPages(as(app(), app().apiKey), '/api/v1/relayers', 100);
+      const expected = admin.ids.filter(
+        (id) => id.startsWith('team-a-') || id === 'shared-1' || id.startsWith('ops_x'),
+      );
+      expect(expected.length).toBeGreaterThanOrEqual(IN_SCOPE.length);
+      expect(admin.ids).toEqual(expect.arrayContaining(OUT_OF_SCOPE));
+      for (const perPage of [1, 2, 3]) {
+        const first = await allPages(scoped, '/api/v1/relayers', perPage);
+        expect(first.ids).toEqual(expected);
+        expect(new Set(first.totals)).toEqual(new Set([expected.length]));
+        expect(await allPages(scoped, '/api/v1/relayers', perPage)).toEqual(first);
+      }
+      // Each page as a whole: the first page of three is the first three in scope.
+      const page = await scoped.get('/api/v1/relayers?per_page=3&page=1').expect(200);
+      const adminBodies = (await app().get('/api/v1/relayers?per_page=100').expect(200)).body.data as Array<{
+        id: string;
+      }>;
+      expect(page.body).toEqual({
+        ...successBody(expected.slice(0, 3).map((id) => adminBodies.find((r) => r.id === id))),
+        pagination: { current_page: 1, per_page: 3, total_items: expected.length },
+      });
+    });
+
+    it('GET /audit: only the records of relayers in the scope, counted and paged so', async () => {
+      const admin = (await app().get('/api/v1/audit?per_page=100').expect(200)).body.data as Array<{
+        resource_type: string;
+        resource_id: string;
+      }>;
+      const expected = admin.filter(
+        (record) =>
+          record.resource_type === 'relayer' &&
+          (record.resource_id.startsWith('team-a-') ||
+            record.resource_id === 'shared-1' ||
+            record.resource_id.startsWith('ops_x')),
+      );
+      expect(admin.length).toBeGreaterThan(expected.length);
+      expect(admin.some((r) => OUT_OF_SCOPE.includes(r.resource_id))).toBe(true);
+      const res = await scoped.get('/api/v1/audit?per_page=100').expect(200);
+      expect(res.body).toEqual({
+        ...successBody(expected),
+        pagination: { current_page: 1, per_page: 100, total_items: expected.length },
+      });
+      const paged: unknown[] = [];
+      for (let page = 1; page <= Math.ceil(expected.length / 4); page++) {
+        paged.push(
+          ...((await scoped.get(`/api/v1/audit?per_page=4&page=${page}`).expect(200)).body.data as []),
+        );
+      }
+      expect(paged).toEqual(expected);
+      for (const query of ['resource_id=team-b-1', 'resource_type=notification', 'resource_type=api_key']) {
+        expect((await scoped.get(`/api/v1/audit?${query}`).expect(200)).body).toEqual({
+          ...successBody([]),
+          pagination: { current_page: 1, per_page: 10, total_items: 0 },
+        });
+      }
+    });
+
+    it('GET /notifications/{id}/deliveries: only deliveries about relayers in the scope; retry outside is a missing delivery', async () => {
+      type Delivery = { id: string; relayer_id: string | null };
+      const admin = await waitFor('a delivery for every relayer created', async () => {
+        const res = await app().get(`/api/v1/notifications/${hook}/deliveries?per_page=100`).expect(200);
+        const data = res.body.data as Delivery[];
+        const about = new Set(data.map((d) => d.relayer_id));
+        return [...IN_SCOPE, ...OUT_OF_SCOPE].every((id) => about.has(id)) && data;
+      });
+      const expected = admin.filter(
+        (d) =>
+          d.relayer_id !== null &&
+          (d.relayer_id.startsWith('team-a-') ||
+            d.relayer_id === 'shared-1' ||
+            d.relayer_id.startsWith('ops_x')),
+      );
+      const res = await scoped.get(`/api/v1/notifications/${hook}/deliveries?per_page=100`).expect(200);
+      // Deliveries move on (attempts) meanwhile: compared by id and relayer.
+      expect({
+        ids: (res.body.data as Delivery[]).map((d) => [d.id, d.relayer_id]),
+        pagination: res.body.pagination as unknown,
+      }).toEqual({
+        ids: expected.map((d) => [d.id, d.relayer_id]),
+        pagination: { current_page: 1, per_page: 100, total_items: expected.length },
+      });
+      const outside = admin.find((d) => d.relayer_id === 'team-b-1');
+      const inside = expected[0];
+      expect(outside && inside).toBeTruthy();
+      const retried = await scoped.post(`/api/v1/notifications/${hook}/deliveries/${inside.id}/retry`);
+      expect({ status: retried.status, id: (retried.body.data as Delivery).id }).toEqual({
+        status: 202,
+        id: inside.id,
+      });
+      const missingId = '00000000-0000-4000-8000-000000000000';
+      const missing = await scoped.post(`/api/v1/notifications/${hook}/deliveries/${missingId}/retry`);
+      expect(missing.status).toBe(404);
+      const id = outside?.id ?? '';
+      expect(shape(await scoped.post(`/api/v1/notifications/${hook}/deliveries/${id}/retry`), id)).toEqual(
+        shape(missing, missingId),
+      );
+    });
+  });
+
+  describe('a key creates keys only with a scope inside its own', () => {
+    it.each([[['team-a-*']], [['team-a-sub-*', 'team-a-1']], [['shared-1']], [['ops_x-9', 'ops_xyz*']]])(
+      '%j: 201',
+      async (relayerIds) => {
+        const { res } = await createKey(
+          { permissions: ['relayers:read'], relayer_ids: relayerIds },
+          scopedKey.key,
+        );
+        expect({
+          status: res.status,
+          relayerIds: (res.body.data as { relayer_ids: unknown }).relayer_ids,
+        }).toEqual({ status: 201, relayerIds });
+      },
+    );
+
+    it.each([
+      [undefined],
+      [null],
+      [['team-*']],
+      [['team-b-1']],
+      [['shared-1*']],
+      [['shared-10']],
+      [['TEAM-A-*']],
+      [['opsAx*']],
+      [['team-a-1', 'team-b-1']],
+    ])('%j: 403, nothing created', async (relayerIds) => {
+      const before = (await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination as object;
+      const { res } = await createKey(
+        { permissions: ['relayers:read'], ...(relayerIds === undefined ? {} : { relayer_ids: relayerIds }) },
+        scopedKey.key,
+      );
+      expect({ status: res.status, body: res.body as unknown }).toEqual({
+        status: 403,
+        body: errorBody('Forbidden'),
+      });
+      expect((await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination).toEqual(before);
+    });
+
+    it('its child sees only the child’s scope; it may revoke the child, not a key that sees more', async () => {
+      const child = await createKey(
+        { permissions: ['relayers:read'], relayer_ids: ['team-a-1'] },
+        scopedKey.key,
+      );
+      const asChild = as(app(), child.key.key);
+      await asChild.get('/api/v1/relayers/team-a-1').expect(200);
+      expectError(await asChild.get('/api/v1/relayers/team-a-2'), 404, 'Relayer with ID team-a-2 not found');
+      const wide = await createKey({ permissions: ['relayers:read'] });
+      expectError(await scoped.delete(`/api/v1/api-keys/${wide.key.id}`), 403, 'Forbidden');
+      await app().get(`/api/v1/api-keys/${wide.key.id}`).expect(200);
+      expect((await scoped.delete(`/api/v1/api-keys/${child.key.id}`)).body).toEqual(
+        successBody('API key revoked successfully'),
+      );
+    });
+  });
+});
