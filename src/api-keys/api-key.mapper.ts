@@ -10,5 +10,7 @@ export function toApiKeyResponse(row: ApiKeyEntity): ApiKeyResponse {
     expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
     last_used_at: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
     key_prefix: row.keyPrefix,
+    // allowed_cidrs: only when bound to addresses, so that other keys answer as they always did
+    ...(row.allowedCidrs && { allowed_cidrs: [...row.allowedCidrs] }),
   };
 }

@@ -40,6 +40,13 @@ export interface Principal {
   readonly id: string;
   readonly name: string;
   readonly permissions: readonly Grant[];
+  /**
+   * When the secret it authenticated with stops working: its key's expiry, or the end of a rotation's
+   * overlap (docs/reference/keys-and-audit.md#113-expiry-you-can-see-coming); absent or null: never.
+   */
+  readonly secretExpiresAt?: Date | null;
+  /** It authenticated with the secret a rotation replaced (docs/reference/keys-and-audit.md#112-rotation). */
+  readonly replacedSecret?: boolean;
 }
 
 export const ADMIN: Principal = Object.freeze({

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+import { MetricsService } from '../metrics';
+import { ApiKeysRepository } from './api-keys.repository';
+
+/** docs/reference/keys-and-audit.md#113-expiry-you-can-see-coming: read at each scrape. */
+@Injectable()
+export class ApiKeyMetrics {
+  constructor(metrics: MetricsService, keys: ApiKeysRepository) {
+    new Gauge({
+      name: 'api_key_expiry_timestamp_seconds',
+      help: 'When each live API key with an expiry expires (Unix time, seconds)',
+      labelNames: ['key_id', 'name'] as const,
+      registers: [metrics.registry],
+      async collect() {
+        // Keys revoked or expired since the last scrape leave the gauge.
+        this.reset();
+        const live = await keys.findLiveExpiring(new Date()).catch(() => []);
+        for (const key of live) {
+          if (key.expiresAt) this.set({ key_id: key.id, name: key.name }, key.expiresAt.getTime() / 1000);
+        }
+      },
+    });
+  }
+}
