@@ -10,12 +10,7 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IdempotentReplayOmits } from '../common/http/idempotent-replay.decorator';
 import { ApiKeysService } from './api-keys.service';
 import { apiKeyNotFound } from './api-keys.errors';
-import {
-  ApiKeyResponse,
-  CreateApiKeyDto,
-  CreatedApiKeyResponse,
-  RotateApiKeyDto,
-} from './dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, RotateApiKeyDto } from './dto/api-key.dto';
 import { ApiKeyCreateRules } from './api-keys.validation';
 import { Route } from '../common/http/route.decorator';
 

@@ -8,12 +8,7 @@ import { Transactions, type ReadTx } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf, earliest } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
-import {
-  ApiKeyResponse,
-  CreateApiKeyDto,
-  CreatedApiKeyResponse,
-  RotateApiKeyDto,
-} from './dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, RotateApiKeyDto } from './dto/api-key.dto';
 import { apiKeyNotFound } from './api-keys.errors';
 import { toApiKeyResponse } from './api-key.mapper';
 
@@ -132,7 +127,8 @@ export class ApiKeysService {
           previousKeyExpiresAt: overlapMs > 0 ? new Date(Date.now() + overlapMs) : null,
         };
       },
-      async (current, changes, tx) => ((await this.keys.rotate(tx.manager, current, changes)) ? undefined : STALE),
+      async (current, changes, tx) =>
+        (await this.keys.rotate(tx.manager, current, changes)) ? undefined : STALE,
     );
     await this.principals.rotated(id, digestOf(key));
     return { ...rotated.data, key };

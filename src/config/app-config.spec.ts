@@ -226,7 +226,10 @@ describe('loadConfig', () => {
   it.each<[string, boolean | number | string]>([
     ['2', 2],
     ['10.0.0.0/8,2001:db8::/32', '10.0.0.0/8,2001:db8::/32'],
-    ['192.168.0.0/255.255.0.0, uniquelocal, 203.0.113.7', '192.168.0.0/255.255.0.0, uniquelocal, 203.0.113.7'],
+    [
+      '192.168.0.0/255.255.0.0, uniquelocal, 203.0.113.7',
+      '192.168.0.0/255.255.0.0, uniquelocal, 203.0.113.7',
+    ],
   ])('TRUST_PROXY=%j (a hop count or subnets as Express takes them) is %j', (value, trustProxy) => {
     expect(loadConfig({ API_KEY: KEY, TRUST_PROXY: value }).http.trustProxy).toBe(trustProxy);
   });

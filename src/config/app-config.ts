@@ -81,10 +81,8 @@ const ENV = z
     PORT: int(0, 65535).default(8080),
     HOST: text.default('0.0.0.0'),
     // Express's `trust proxy`: who may set the client address through X-Forwarded-For (docs/configuration.md).
-    TRUST_PROXY: rule(
-      'must be true, false, a hop count or a list of addresses/subnets',
-      isTrustProxy,
-      (v) => (/^(true|false)$/i.test(v) ? /^true$/i.test(v) : /^\d+$/.test(v) ? Number(v) : v),
+    TRUST_PROXY: rule('must be true, false, a hop count or a list of addresses/subnets', isTrustProxy, (v) =>
+      /^(true|false)$/i.test(v) ? /^true$/i.test(v) : /^\d+$/.test(v) ? Number(v) : v,
     ).default(false),
     REQUEST_TIMEOUT_MS: int(1, 3_600_000).default(30_000),
     SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(10_000),

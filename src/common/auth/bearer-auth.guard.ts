@@ -39,6 +39,8 @@ export class BearerAuthGuard implements CanActivate {
   /** A route marked OrTheKeyItself, called by the key its path names. */
   private isTheKeyItself(context: ExecutionContext, request: Request, principal: Principal): boolean {
     const parameter = this.reflector.get<string | undefined>(OWN_KEY_PARAMETER, context.getHandler());
-    return parameter !== undefined && principal.type === 'api_key' && request.params[parameter] === principal.id;
+    return (
+      parameter !== undefined && principal.type === 'api_key' && request.params[parameter] === principal.id
+    );
   }
 }

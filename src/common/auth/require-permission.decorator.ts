@@ -31,4 +31,7 @@ export const RequirePermission = (
  * itself: docs/reference/keys-and-audit.md#112-rotation); the service decides the rest.
  */
 export const OrTheKeyItself = (parameter: string): MethodDecorator =>
-  applyDecorators(SetMetadata(OWN_KEY_PARAMETER, parameter), ApiExtension('x-allowed-for-the-key-itself', true));
+  applyDecorators(
+    SetMetadata(OWN_KEY_PARAMETER, parameter),
+    ApiExtension('x-allowed-for-the-key-itself', true),
+  );

@@ -23,6 +23,10 @@ export class AddApiKeyAddressesAndRotation1797450000000 implements MigrationInte
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropIndex('api_keys', 'idx_api_keys_previous_key_digest');
-    await queryRunner.dropColumns('api_keys', ['previous_key_expires_at', 'previous_key_digest', 'allowed_cidrs']);
+    await queryRunner.dropColumns('api_keys', [
+      'previous_key_expires_at',
+      'previous_key_digest',
+      'allowed_cidrs',
+    ]);
   }
 }
