@@ -3,7 +3,7 @@ import { Gauge } from 'prom-client';
 import { MetricsService } from '../metrics';
 import { ApiKeysRepository } from './api-keys.repository';
 
-/** docs/reference/keys-and-audit.md#113-expiry-you-can-see-coming: read at each scrape. */
+/** docs/reference/keys-and-audit.md#33-expiry-you-can-see-coming: read at each scrape. */
 @Injectable()
 export class ApiKeyMetrics {
   constructor(metrics: MetricsService, keys: ApiKeysRepository) {

@@ -112,7 +112,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     const entry = fresh ? cached : await this.fetch(digest, now);
     if (!entry) return null;
     if (entry.expiresAt !== null && entry.expiresAt <= now) return null;
-    // From elsewhere: refused as an unknown key is (docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from).
+    // From elsewhere: refused as an unknown key is (docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from).
     if (entry.allowedFrom !== null && !addressIn(entry.allowedFrom, address)) return null;
     this.lastUsed.set(entry.principal.id, new Date(now));
     return entry.principal;
@@ -131,7 +131,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
 
   /**
    * After a rotation committed: the key's new secret is no longer unknown here, and every instance
-   * reads the key again, as after a revocation (docs/reference/keys-and-audit.md#112-rotation): the
+   * reads the key again, as after a revocation (docs/reference/keys-and-audit.md#32-rotation): the
    * replaced secret then ends with its overlap, itself checked at each request.
    */
   async rotated(id: string, digest: string): Promise<void> {

@@ -57,7 +57,7 @@ export class ApiKeysService {
         lastUsedAt: null,
         revokedAt: null,
         createdByKeyId: creator?.id ?? null,
-        // allowed_cidrs (docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from)
+        // allowed_cidrs (docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from)
         allowedCidrs: dto.allowed_cidrs ? [...dto.allowed_cidrs] : null,
         previousKeyDigest: null,
         previousKeyExpiresAt: null,
@@ -105,7 +105,7 @@ export class ApiKeysService {
   }
 
   /**
-   * A new secret for the same key (docs/reference/keys-and-audit.md#112-rotation); the one it replaces
+   * A new secret for the same key (docs/reference/keys-and-audit.md#32-rotation); the one it replaces
    * works until the overlap ends, then every instance refuses it. A key may rotate itself, with its
    * current secret only (else a replaced secret could renew itself for ever); rotating another needs
    * api_keys:manage (the route's) and every permission of that key (docs/reference/hardening.md).

@@ -5,7 +5,7 @@ import { CreateApiKeyDto } from './dto/api-key.dto';
 
 /**
  * POST /api-keys beyond the DTO: each element of `allowed_cidrs` named when it is no CIDR
- * (docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from).
+ * (docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from).
  */
 @Injectable()
 export class ApiKeyCreateRules implements BodyRules<CreateApiKeyDto, CreateApiKeyDto> {

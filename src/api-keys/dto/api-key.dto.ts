@@ -20,10 +20,10 @@ export const EXPIRES_RULE = 'expires_at must be an RFC 3339 date and time in the
 /** Read when a body is checked: extensions declare their permissions when the application is built. */
 const permissionsRule = (): string => `permissions must be a non-empty array of: ${knownGrants().join(', ')}`;
 
-/** docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from; each element is ApiKeyCreateRules'. */
+/** docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from; each element is ApiKeyCreateRules'. */
 export const MAX_ALLOWED_CIDRS = 100;
 const ALLOWED_CIDRS_RULE = `allowed_cidrs must be null or an array of 1 to ${MAX_ALLOWED_CIDRS} IPv4 or IPv6 CIDRs`;
-/** docs/reference/keys-and-audit.md#112-rotation: up to a week. */
+/** docs/reference/keys-and-audit.md#32-rotation: up to a week. */
 export const MAX_OVERLAP_SECONDS = 604_800;
 const OVERLAP_RULE = `overlap_seconds must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`;
 
@@ -76,7 +76,7 @@ export class CreateApiKeyDto {
   @IsFuture()
   expires_at?: Date | null;
 
-  // allowed_cidrs: where the key may be used from (docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from)
+  // allowed_cidrs: where the key may be used from (docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from)
   @ApiPropertyOptional({
     type: [String],
     nullable: true,
@@ -93,7 +93,7 @@ export class CreateApiKeyDto {
   allowed_cidrs?: string[] | null;
 }
 
-/** POST /api/v1/api-keys/{id}/rotate (docs/reference/keys-and-audit.md#112-rotation). */
+/** POST /api/v1/api-keys/{id}/rotate (docs/reference/keys-and-audit.md#32-rotation). */
 export class RotateApiKeyDto {
   @ApiPropertyOptional({
     minimum: 0,
@@ -131,7 +131,7 @@ export class ApiKeyResponse {
   @ApiProperty({ example: 'rk_AbCd', description: 'The first characters of the key, to recognise it' })
   key_prefix: string;
 
-  // allowed_cidrs: shown only for a key bound to addresses (docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from)
+  // allowed_cidrs: shown only for a key bound to addresses (docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from)
   @ApiPropertyOptional({ type: [String], description: 'Present only for a key bound to addresses' })
   allowed_cidrs?: string[];
 }

@@ -10,7 +10,7 @@ export interface ApiKeyStore {
    * `beforeLookup` is called before the store queries for a token it has never found; it throws to
    * refuse the request instead (docs/reference/rate-limits.md#17-failed-authentications). `address`
    * is the client's (Express's `request.ip`, after TRUST_PROXY): a key bound to addresses is found
-   * only from them (docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from).
+   * only from them (docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from).
    */
   findPrincipal(token: string, beforeLookup?: () => void, address?: string): Promise<Principal | null>;
 }

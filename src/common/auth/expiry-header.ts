@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { Principal } from './principal';
 
 export const EXPIRY_HEADER = 'X-Api-Key-Expires-At';
-/** docs/reference/keys-and-audit.md#113-expiry-you-can-see-coming */
+/** docs/reference/keys-and-audit.md#33-expiry-you-can-see-coming */
 export const EXPIRY_WARNING_MS = 7 * 24 * 3600 * 1000;
 
 /** On every answer to a key whose secret stops working within 7 days: when, in ISO 8601. */

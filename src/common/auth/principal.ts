@@ -42,10 +42,10 @@ export interface Principal {
   readonly permissions: readonly Grant[];
   /**
    * When the secret it authenticated with stops working: its key's expiry, or the end of a rotation's
-   * overlap (docs/reference/keys-and-audit.md#113-expiry-you-can-see-coming); absent or null: never.
+   * overlap (docs/reference/keys-and-audit.md#33-expiry-you-can-see-coming); absent or null: never.
    */
   readonly secretExpiresAt?: Date | null;
-  /** It authenticated with the secret a rotation replaced (docs/reference/keys-and-audit.md#112-rotation). */
+  /** It authenticated with the secret a rotation replaced (docs/reference/keys-and-audit.md#32-rotation). */
   readonly replacedSecret?: boolean;
 }
 

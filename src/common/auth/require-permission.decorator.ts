@@ -28,7 +28,7 @@ export const RequirePermission = (
 
 /**
  * The API key that the path parameter names may call the route without its permission (a key rotating
- * itself: docs/reference/keys-and-audit.md#112-rotation); the service decides the rest.
+ * itself: docs/reference/keys-and-audit.md#32-rotation); the service decides the rest.
  */
 export const OrTheKeyItself = (parameter: string): MethodDecorator =>
   applyDecorators(

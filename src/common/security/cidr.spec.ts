@@ -1,6 +1,6 @@
 import { addressIn, addressList, isCidr } from './cidr';
 
-describe('isCidr (docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from)', () => {
+describe('isCidr (docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from)', () => {
   it.each([
     '10.0.0.0/8',
     '10.0.0.5/8',

@@ -1,8 +1,8 @@
 import { TableColumn, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from and
- * docs/reference/keys-and-audit.md#112-rotation: the CIDRs a key may be used from (null: anywhere),
+ * docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from and
+ * docs/reference/keys-and-audit.md#32-rotation: the CIDRs a key may be used from (null: anywhere),
  * and the secret a rotation replaced with the end of its overlap. Indexed: a request's secret is
  * looked up in both digests.
  */

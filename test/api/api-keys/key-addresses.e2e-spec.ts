@@ -6,7 +6,7 @@ import { useTestApp, type TestApp } from '../../support/test-app';
 import { ISO, UUID } from '../../factories';
 
 /**
- * docs/reference/keys-and-audit.md#111-where-a-key-may-be-used-from: a key bound to addresses is
+ * docs/reference/keys-and-audit.md#31-where-a-key-may-be-used-from: a key bound to addresses is
  * refused from elsewhere as an unknown key is; the client address is the socket's (the tests connect
  * from 127.0.0.1), or the one TRUST_PROXY designates from X-Forwarded-For.
  */

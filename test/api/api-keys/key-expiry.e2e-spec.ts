@@ -4,7 +4,7 @@ import { secrets } from '../../support/secrets';
 import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 
-/** docs/reference/keys-and-audit.md#113-expiry-you-can-see-coming */
+/** docs/reference/keys-and-audit.md#33-expiry-you-can-see-coming */
 
 interface CreatedKey {
   id: string;

@@ -7,7 +7,7 @@ import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/te
 import { waitFor } from '../../support/wait';
 import { ISO_PATTERN } from '../../factories';
 
-/** docs/reference/keys-and-audit.md#112-rotation */
+/** docs/reference/keys-and-audit.md#32-rotation */
 
 interface CreatedKey {
   id: string;
@@ -102,7 +102,7 @@ async function auditOf(app: TestApp, id: string): Promise<AuditRecord[]> {
 
 const shown = ({ key: _key, ...rest }: CreatedKey) => rest;
 
-describe('rotating a key (docs/reference/keys-and-audit.md#112-rotation)', () => {
+describe('rotating a key (docs/reference/keys-and-audit.md#32-rotation)', () => {
   const handle = useTestApp();
   const app = () => handle.current;
 
