@@ -24,6 +24,7 @@ describe('OpenAPI document', () => {
         'GET /api/v1/audit',
         'GET /api/v1/config',
         'POST /api/v1/api-keys',
+        'POST /api/v1/api-keys/{api_key_id}/rotate',
         'DELETE /api/v1/notifications/{notification_id}',
         'DELETE /api/v1/relayers/{relayer_id}',
         'GET /api/v1/health',
