@@ -52,6 +52,8 @@ export class ApiKeysController {
     status: 201,
     response: CreatedApiKeyResponse,
     body: RotateApiKeyDto,
+    // Absent: no overlap.
+    noBody: true,
     errors: [404, 504],
   })
   @OrTheKeyItself('api_key_id')

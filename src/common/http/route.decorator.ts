@@ -35,7 +35,8 @@ export function Route(options: RouteOptions): MethodDecorator {
   return applyDecorators(
     RequirePermission(options.permission, { alsoForbidden: options.alsoForbidden }),
     HttpCode(options.status),
-    ...(options.body ? [ApiJsonBody(), ApiBody({ type: options.body })] : []),
+    // With noBody too, the body may be left out.
+    ...(options.body ? [ApiJsonBody(), ApiBody({ type: options.body, required: !options.noBody })] : []),
     ...(options.noBody ? [NoBody()] : []),
     ApiEnvelope(options.response, options.status, { list: options.list, etag: options.etag }),
     ...(options.ifMatch ? [ApiIfMatch()] : []),

@@ -152,6 +152,16 @@ describe('rotating a key (docs/reference/keys-and-audit.md#32-rotation)', () => 
     expect(await status(app(), rotated.key)).toBe(200);
   });
 
+  it('a POST without a body rotates without overlap', async () => {
+    const created = await createKey(app(), ['relayers:read']);
+    const res = await app().post(`/api/v1/api-keys/${created.id}/rotate`);
+    expect(res.status).toBe(201);
+    const rotated = res.body.data as CreatedKey;
+    secrets.add(rotated.key);
+    expect(rotated.id).toBe(created.id);
+    expect([await status(app(), created.key), await status(app(), rotated.key)]).toEqual([401, 200]);
+  });
+
   it('keeps the permissions, the expiry and the addresses of the key', async () => {
     const expires = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
     const bound = await createKey(app(), ['relayers:read'], {
@@ -409,15 +419,24 @@ describe('rotation on two instances', () => {
 describe('the rotate route in the OpenAPI document', () => {
   const handle = useTestApp();
 
-  it('names api_keys:manage, says the key itself may, and answers the created key', async () => {
+  it('names api_keys:manage, says the key itself may, takes an optional body and answers the created key', async () => {
     const doc = (await handle.current.get('/api/docs-json', false).expect(200)).body as {
       paths: Record<string, Record<string, Record<string, unknown>>>;
     };
     const op = doc.paths['/api/v1/api-keys/{api_key_id}/rotate'].post;
+    const body = op.requestBody as { required: boolean; content: Record<string, { schema: unknown }> };
     expect([
       op['x-required-permission'],
       op['x-allowed-for-the-key-itself'],
+      body.required,
+      body.content['application/json'].schema,
       Object.keys(op.responses as object),
-    ]).toEqual(['api_keys:manage', true, expect.arrayContaining(['201', '400', '401', '403', '404'])]);
+    ]).toEqual([
+      'api_keys:manage',
+      true,
+      false,
+      { $ref: '#/components/schemas/RotateApiKeyDto' },
+      expect.arrayContaining(['201', '400', '401', '403', '404']),
+    ]);
   });
 });
