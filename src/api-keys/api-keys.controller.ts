@@ -53,7 +53,7 @@ export class ApiKeysController {
     response: CreatedApiKeyResponse,
     body: RotateApiKeyDto,
     // Absent: no overlap.
-    noBody: true,
+    optionalBody: true,
     errors: [404, 504],
   })
   @OrTheKeyItself('api_key_id')
