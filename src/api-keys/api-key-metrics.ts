@@ -13,9 +13,11 @@ export class ApiKeyMetrics {
       labelNames: ['key_id', 'name'] as const,
       registers: [metrics.registry],
       async collect() {
+        // Without the database the last samples stay: an outage does not resolve expiry alerts.
+        const live = await keys.findLiveExpiring(new Date()).catch(() => null);
+        if (live === null) return;
         // Keys revoked or expired since the last scrape leave the gauge.
         this.reset();
-        const live = await keys.findLiveExpiring(new Date()).catch(() => []);
         for (const key of live) {
           if (key.expiresAt) this.set({ key_id: key.id, name: key.name }, key.expiresAt.getTime() / 1000);
         }
