@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { hash } from 'node:crypto';
 import type Redis from 'ioredis';
+import type { BlockList } from 'node:net';
 import type { ApiKeyStore } from '../common/auth/authenticator';
 import type { Principal } from '../common/auth/principal';
 import { REDIS_CLIENT } from '../common/redis/redis.module';
+import { addressIn, addressList } from '../common/security/cidr';
 import { ApiKeysRepository } from './api-keys.repository';
 
 /** Managed keys: `rk_` and 43 base64url characters (32 random bytes). */
@@ -25,11 +27,21 @@ const CHANNEL = 'relayer:api-keys:revoked';
 
 interface Entry {
   readonly principal: Principal;
+  /** When this secret stops working: the key's expiry, or the end of a rotation's overlap. */
   readonly expiresAt: number | null;
+  /** Where the key may be used from; null: anywhere. */
+  readonly allowedFrom: BlockList | null;
   readonly fetchedAt: number;
 }
 
 export const digestOf = (key: string): string => hash('sha256', key, 'hex');
+
+/** The earlier of two dates, null standing for never. */
+export function earliest(a: Date | null, b: Date | null): Date | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a.getTime() <= b.getTime() ? a : b;
+}
 
 /** Insertion order: the oldest goes first. */
 function evictOldest(map: Map<string, unknown>, max: number): void {
@@ -84,7 +96,7 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     this.subscriber?.disconnect();
   }
 
-  async findPrincipal(token: string, beforeLookup?: () => void): Promise<Principal | null> {
+  async findPrincipal(token: string, beforeLookup?: () => void, address?: string): Promise<Principal | null> {
     if (!API_KEY_PATTERN.test(token)) return null;
     const digest = digestOf(token);
     const now = Date.now();
@@ -100,6 +112,8 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     const entry = fresh ? cached : await this.fetch(digest, now);
     if (!entry) return null;
     if (entry.expiresAt !== null && entry.expiresAt <= now) return null;
+    // From elsewhere: refused as an unknown key is (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from).
+    if (entry.allowedFrom !== null && !addressIn(entry.allowedFrom, address)) return null;
     this.lastUsed.set(entry.principal.id, new Date(now));
     return entry.principal;
   }
@@ -111,8 +125,23 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
 
   /** After a revocation committed: this instance at once, the others through Redis (or their TTL). */
   async revoked(ids: readonly string[]): Promise<void> {
-    this.forget(new Set(ids));
     for (const id of ids) this.lastUsed.delete(id);
+    await this.changed(ids);
+  }
+
+  /**
+   * After a rotation committed: the key's new secret is no longer unknown here, and every instance
+   * reads the key again, as after a revocation (docs/reference/keys-and-audit.md#42-rotation): the
+   * replaced secret then ends with its overlap, itself checked at each request.
+   */
+  async rotated(id: string, digest: string): Promise<void> {
+    this.created(digest);
+    await this.changed([id]);
+  }
+
+  /** Forgets the keys here at once, and on the other instances through Redis (or within their TTL). */
+  private async changed(ids: readonly string[]): Promise<void> {
+    this.forget(new Set(ids));
     if (!this.redis) return;
     const redis = this.redis;
     try {
@@ -121,19 +150,22 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
     } catch (error) {
       this.logger.warn(
         { err: error },
-        'revocation not pushed through Redis; other instances see it within their TTL',
+        'key revocation or rotation not pushed through Redis; other instances see it within their TTL',
       );
     }
   }
 
   private async fetch(digest: string, now: number): Promise<Entry | null> {
     const row = await this.keys.findActiveByDigest(digest);
-    if (!row) {
+    // The secret a rotation replaced lives until its overlap ends, and never beyond the key.
+    const replaced = row !== null && row.keyDigest !== digest;
+    if (!row || (replaced && row.previousKeyExpiresAt === null)) {
       this.entries.delete(digest);
       evictOldest(this.unknown, MAX_UNKNOWN);
       this.unknown.set(digest, now);
       return null;
     }
+    const ends = replaced ? earliest(row.expiresAt, row.previousKeyExpiresAt) : row.expiresAt;
     const entry: Entry = {
       principal: {
         type: 'api_key',
@@ -141,8 +173,11 @@ export class ApiKeyPrincipals implements ApiKeyStore, OnModuleInit, OnApplicatio
         name: row.name,
         permissions: row.permissions,
         ...(row.relayerIds ? { relayerIds: row.relayerIds } : {}),
+        secretExpiresAt: ends,
+        ...(replaced && { replacedSecret: true }),
       },
-      expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
+      expiresAt: ends ? ends.getTime() : null,
+      allowedFrom: row.allowedCidrs ? addressList(row.allowedCidrs) : null,
       fetchedAt: now,
     };
     evictOldest(this.entries, MAX_ENTRIES);

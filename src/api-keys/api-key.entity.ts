@@ -33,6 +33,17 @@ export class ApiKeyEntity {
   @Column({ name: 'revoked_at', type: 'datetime', precision: 3, nullable: true })
   revokedAt: Date | null;
 
+  /** Where it may be used from (IPv4/IPv6 CIDRs); null: from anywhere. */
+  @Column({ name: 'allowed_cidrs', type: 'text', nullable: true, transformer: jsonColumn })
+  allowedCidrs: string[] | null;
+
+  /** The secret a rotation replaced, still accepted until previousKeyExpiresAt (the overlap). */
+  @Column({ name: 'previous_key_digest', type: 'varchar', length: 64, nullable: true })
+  previousKeyDigest: string | null;
+
+  @Column({ name: 'previous_key_expires_at', type: 'datetime', precision: 3, nullable: true })
+  previousKeyExpiresAt: Date | null;
+
   /** The key that created it, null when the administrator did: it expires and is revoked with that key. */
   @Column({ name: 'created_by_key_id', type: 'varchar', length: 36, nullable: true })
   createdByKeyId: string | null;

@@ -12,5 +12,7 @@ export function toApiKeyResponse(row: ApiKeyEntity): ApiKeyResponse {
     key_prefix: row.keyPrefix,
     // Relayer scope: answered only for a key that has one (keys without keep their answer).
     ...(row.relayerIds ? { relayer_ids: [...row.relayerIds] } : {}),
+    // allowed_cidrs: only when bound to addresses, so that other keys answer as they always did
+    ...(row.allowedCidrs && { allowed_cidrs: [...row.allowedCidrs] }),
   };
 }

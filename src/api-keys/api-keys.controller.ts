@@ -2,14 +2,16 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@ne
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import type { Principal } from '../common/auth/principal';
-import { RequirePermission } from '../common/auth/require-permission.decorator';
+import { OrTheKeyItself, RequirePermission } from '../common/auth/require-permission.decorator';
+import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { ApiEnvelope, ApiErrors } from '../common/http/openapi.decorators';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IdempotentReplayOmits } from '../common/http/idempotent-replay.decorator';
 import { ApiKeysService } from './api-keys.service';
 import { apiKeyNotFound } from './api-keys.errors';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, RotateApiKeyDto } from './dto/api-key.dto';
+import { ApiKeyCreateRules } from './api-keys.validation';
 import { Route } from '../common/http/route.decorator';
 
 const ApiKeyId = (): ParameterDecorator => Param('api_key_id', new ParseIdPipe(apiKeyNotFound));
@@ -37,10 +39,38 @@ export class ApiKeysController {
   // A retry with the same Idempotency-Key learns the key's id, never the key a second time.
   @IdempotentReplayOmits('key')
   create(
-    @Body() body: CreateApiKeyDto,
+    @ValidBody(ApiKeyCreateRules) body: CreateApiKeyDto,
     @CurrentPrincipal() caller: Principal,
   ): Promise<CreatedApiKeyResponse> {
     return this.keys.create(body, caller);
+  }
+
+  @Post(':api_key_id/rotate')
+  @Route({
+    permission: 'api_keys:manage',
+    alsoForbidden: 'one of the permissions of the key to rotate (a key rotating itself needs none)',
+    status: 201,
+    response: CreatedApiKeyResponse,
+    body: RotateApiKeyDto,
+    // Absent: no overlap.
+    optionalBody: true,
+    errors: [404, 504],
+  })
+  @OrTheKeyItself('api_key_id')
+  @ApiOperation({
+    description:
+      'A new secret for the same key (same id, permissions and restrictions); the replaced secret keeps working ' +
+      'until overlap_seconds have passed, then answers 401 on every instance. A key may rotate itself with its ' +
+      'current secret; rotating another key needs api_keys:manage and every permission of that key.',
+  })
+  // A retry with the same Idempotency-Key never shows the new key a second time.
+  @IdempotentReplayOmits('key')
+  rotate(
+    @ApiKeyId() id: string,
+    @Body() body: RotateApiKeyDto,
+    @CurrentPrincipal() caller: Principal,
+  ): Promise<CreatedApiKeyResponse> {
+    return this.keys.rotate(id, body, caller);
   }
 
   @Get()

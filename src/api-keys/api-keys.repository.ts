@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, type EntityManager } from 'typeorm';
+import { In, IsNull, MoreThan, type EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-rows';
 import { ApiKeyEntity } from './api-key.entity';
 
@@ -19,8 +19,39 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
     return manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
   }
 
+  /** By its secret's digest, or by the one a rotation replaced (whether its overlap ended is the caller's). */
   findActiveByDigest(keyDigest: string): Promise<ApiKeyEntity | null> {
-    return this.repository.findOneBy({ keyDigest, revokedAt: IsNull() });
+    return this.repository.findOneBy([
+      { keyDigest, revokedAt: IsNull() },
+      { previousKeyDigest: keyDigest, revokedAt: IsNull() },
+    ]);
+  }
+
+  /** Every key neither revoked nor expired that has an expiry (the expiry gauge). */
+  findLiveExpiring(now: Date): Promise<ApiKeyEntity[]> {
+    return this.repository.find({
+      select: { id: true, name: true, expiresAt: true },
+      where: { revokedAt: IsNull(), expiresAt: MoreThan(now) },
+      order: { expiresAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /**
+   * Gives the key a new secret, only while it is not revoked and still has the secret read (a rotation
+   * or revocation in between: false, read again); `previousKeyDigest` is the one it had, or null.
+   */
+  async rotate(
+    manager: EntityManager,
+    current: Pick<ApiKeyEntity, 'id' | 'keyDigest'>,
+    next: Pick<ApiKeyEntity, 'keyDigest' | 'keyPrefix' | 'previousKeyDigest' | 'previousKeyExpiresAt'>,
+  ): Promise<boolean> {
+    const { keyDigest, keyPrefix, previousKeyDigest, previousKeyExpiresAt } = next;
+    const result = await manager.update(
+      ApiKeyEntity,
+      { id: current.id, keyDigest: current.keyDigest, revokedAt: IsNull() },
+      { keyDigest, keyPrefix, previousKeyDigest, previousKeyExpiresAt },
+    );
+    return (result.affected ?? 0) > 0;
   }
 
   async findActivePage(offset: number, limit: number): Promise<{ items: ApiKeyEntity[]; total: number }> {

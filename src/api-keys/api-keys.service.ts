@@ -4,23 +4,19 @@ import { holdsAll, type Principal } from '../common/auth/principal';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
-import { ResourceWrites } from '../database/resource-writes';
+import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
-import { ApiKeyPrincipals, digestOf } from './api-key-principals';
+import { ApiKeyPrincipals, digestOf, earliest } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto';
+import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, RotateApiKeyDto } from './dto/api-key.dto';
 import { apiKeyNotFound } from './api-keys.errors';
 import { toApiKeyResponse } from './api-key.mapper';
 
 const PREFIX_LENGTH = 8;
 
-/** The earlier of two expiries, null standing for never. */
-function earliest(a: Date | null, b: Date | null): Date | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return a.getTime() <= b.getTime() ? a : b;
-}
+/** `rk_` and 43 base64url characters (32 random bytes). */
+const newKey = (): string => `rk_${randomBytes(32).toString('base64url')}`;
 
 /**
  * A key may hand out, or revoke, only a relayer scope inside its own (docs/reference/keys-and-audit.md#3-relayer-scope):
@@ -57,7 +53,7 @@ export class ApiKeysService {
     const relayerIds = dto.relayer_ids ? [...new Set(dto.relayer_ids)] : null;
     if (!scopeWithin(caller, relayerIds)) throw new ForbiddenError();
     const asked = dto.expires_at ?? null;
-    const key = `rk_${randomBytes(32).toString('base64url')}`;
+    const key = newKey();
     const digest = digestOf(key);
     const created = await this.writes.create(async (tx) => {
       const creator = caller.type === 'api_key' ? await this.creator(caller.id, tx) : null;
@@ -73,6 +69,10 @@ export class ApiKeysService {
         revokedAt: null,
         createdByKeyId: creator?.id ?? null,
         relayerIds,
+        // allowed_cidrs (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from)
+        allowedCidrs: dto.allowed_cidrs ? [...dto.allowed_cidrs] : null,
+        previousKeyDigest: null,
+        previousKeyExpiresAt: null,
       });
       await this.keys.insert(tx.manager, row);
       return row;
@@ -116,6 +116,38 @@ export class ApiKeysService {
     });
     await this.principals.revoked(revoked);
     return 'API key revoked successfully';
+  }
+
+  /**
+   * A new secret for the same key (docs/reference/keys-and-audit.md#42-rotation); the one it replaces
+   * works until the overlap ends, then every instance refuses it. A key may rotate itself, with its
+   * current secret only (else a replaced secret could renew itself for ever); rotating another needs
+   * api_keys:manage (the route's) and every permission of that key (docs/reference/hardening.md).
+   */
+  async rotate(id: string, dto: RotateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
+    const itself = caller.type === 'api_key' && caller.id === id;
+    if (itself && caller.replacedSecret) throw new ForbiddenError();
+    const overlapMs = (dto.overlap_seconds ?? 0) * 1000;
+    let key = '';
+    const rotated = await this.writes.update(
+      id,
+      (current) => {
+        if (!itself && !(holdsAll(caller, current.permissions) && scopeWithin(caller, current.relayerIds))) {
+          throw new ForbiddenError();
+        }
+        key = newKey();
+        return {
+          keyDigest: digestOf(key),
+          keyPrefix: key.slice(0, PREFIX_LENGTH),
+          previousKeyDigest: overlapMs > 0 ? current.keyDigest : null,
+          previousKeyExpiresAt: overlapMs > 0 ? new Date(Date.now() + overlapMs) : null,
+        };
+      },
+      async (current, changes, tx) =>
+        (await this.keys.rotate(tx.manager, current, changes)) ? undefined : STALE,
+    );
+    await this.principals.rotated(id, digestOf(key));
+    return { ...rotated.data, key };
   }
 
   /** Revoked or expired since the request was authenticated: refused as the request would be now. */

@@ -227,6 +227,27 @@ describe('loadConfig', () => {
     expect(loadConfig({ API_KEY: KEY, TRUST_PROXY: value }).http.trustProxy).toBe(trustProxy);
   });
 
+  it.each<[string, boolean | number | string]>([
+    ['2', 2],
+    ['10.0.0.0/8,2001:db8::/32', '10.0.0.0/8,2001:db8::/32'],
+    [
+      '192.168.0.0/255.255.0.0, uniquelocal, 203.0.113.7',
+      '192.168.0.0/255.255.0.0, uniquelocal, 203.0.113.7',
+    ],
+  ])('TRUST_PROXY=%j (a hop count or subnets as Express takes them) is %j', (value, trustProxy) => {
+    expect(loadConfig({ API_KEY: KEY, TRUST_PROXY: value }).http.trustProxy).toBe(trustProxy);
+  });
+
+  // Express refuses these only when the application is built: the start names the variable instead.
+  it.each(['10.0.0.0/33', '2001:db8::/129', 'proxy.example.com', '10.0.0.0/8/1', 'loopback,', '10.0.0.0/8;'])(
+    'refuses TRUST_PROXY=%j, naming it',
+    (value) => {
+      expect(() => loadConfig({ API_KEY: KEY, TRUST_PROXY: value })).toThrow(
+        'TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets',
+      );
+    },
+  );
+
   it('lists every problem at once and never the values', () => {
     const secretish = 'mysql://user:hunter2@db';
     try {

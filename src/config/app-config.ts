@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -51,6 +52,24 @@ const host = text.regex(/^(\*\.)?[a-z0-9.:[\]-]+$/, {
 // A trailing dot is dropped the way the URL policy compares hosts.
 const hosts = text.transform((v) => parseHostList(v).map((h) => h.replace(/\.$/, ''))).pipe(z.array(host));
 
+/**
+ * proxy-addr's names, addresses and subnets (a prefix length, or an IPv4 netmask): anything else
+ * Express would refuse only when the application is built.
+ */
+const PROXY_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function isTrustProxy(value: string): boolean {
+  if (/^(true|false|\d+)$/i.test(value)) return true;
+  return value.split(',').every((item) => {
+    const [address, mask, extra] = item.trim().split('/');
+    const version = isIP(address);
+    if (PROXY_NAMES.has(item.trim())) return true;
+    if (version === 0 || extra !== undefined) return false;
+    if (mask === undefined) return true;
+    const bits = version === 4 ? 32 : 128;
+    return (/^\d{1,3}$/.test(mask) && +mask <= bits) || (version === 4 && isIP(mask) === 4);
+  });
+}
+
 /** The whole environment: each variable with its rule and default (optional: null unless said otherwise). */
 const ENV = z
   .object({
@@ -61,10 +80,9 @@ const ENV = z
     LOG_FILE: text.optional(),
     PORT: int(0, 65535).default(8080),
     HOST: text.default('0.0.0.0'),
-    TRUST_PROXY: rule(
-      'must be true, false, a hop count or a list of addresses/subnets',
-      (v) => /^[A-Za-z0-9.:/,\s-]+$/.test(v),
-      (v) => (/^(true|false)$/i.test(v) ? /^true$/i.test(v) : /^\d+$/.test(v) ? Number(v) : v),
+    // Express's `trust proxy`: who may set the client address through X-Forwarded-For (docs/configuration.md).
+    TRUST_PROXY: rule('must be true, false, a hop count or a list of addresses/subnets', isTrustProxy, (v) =>
+      /^(true|false)$/i.test(v) ? /^true$/i.test(v) : /^\d+$/.test(v) ? Number(v) : v,
     ).default(false),
     REQUEST_TIMEOUT_MS: int(1, 3_600_000).default(30_000),
     SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(10_000),

@@ -25,6 +25,7 @@ describe('OpenAPI document', () => {
         'GET /api/v1/config',
         'POST /api/v1/api-keys',
         'DELETE /api/v1/networks/{network_id}/balance-alert',
+        'POST /api/v1/api-keys/{api_key_id}/rotate',
         'DELETE /api/v1/notifications/{notification_id}',
         'DELETE /api/v1/relayers/{relayer_id}',
         'GET /api/v1/health',

@@ -1,8 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  ArrayMaxSize,
   ArrayNotEmpty,
   IsArray,
+  IsInt,
   IsOptional,
+  Max,
+  Min,
   IsString,
   Matches,
   MaxLength,
@@ -20,6 +24,13 @@ const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
 export const EXPIRES_RULE = 'expires_at must be an RFC 3339 date and time in the future';
 /** Read when a body is checked: extensions declare their permissions when the application is built. */
 const permissionsRule = (): string => `permissions must be a non-empty array of: ${knownGrants().join(', ')}`;
+
+/** docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from; each element is ApiKeyCreateRules'. */
+export const MAX_ALLOWED_CIDRS = 100;
+const ALLOWED_CIDRS_RULE = `allowed_cidrs must be null or an array of 1 to ${MAX_ALLOWED_CIDRS} IPv4 or IPv6 CIDRs`;
+/** docs/reference/keys-and-audit.md#42-rotation: up to a week. */
+export const MAX_OVERLAP_SECONDS = 604_800;
+const OVERLAP_RULE = `overlap_seconds must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`;
 
 /** Each element one of knownGrants() (the service's permissions, extensions' permissions, `*`). */
 function IsGrant(): PropertyDecorator {
@@ -110,6 +121,36 @@ export class CreateApiKeyDto {
   @IsOptional()
   @IsRelayerScope()
   relayer_ids?: string[] | null;
+  // allowed_cidrs: where the key may be used from (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from)
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    maxItems: MAX_ALLOWED_CIDRS,
+    example: ['203.0.113.0/24', '2001:db8::/32'],
+    description:
+      'IPv4/IPv6 CIDRs (or single addresses) the key may be used from; from elsewhere it is refused as an ' +
+      'unknown key (401). The client address is the socket’s, or the one TRUST_PROXY designates. Absent or null: anywhere',
+  })
+  @IsOptional()
+  @IsArray({ message: ALLOWED_CIDRS_RULE })
+  @ArrayNotEmpty({ message: ALLOWED_CIDRS_RULE })
+  @ArrayMaxSize(MAX_ALLOWED_CIDRS, { message: ALLOWED_CIDRS_RULE })
+  allowed_cidrs?: string[] | null;
+}
+
+/** POST /api/v1/api-keys/{id}/rotate (docs/reference/keys-and-audit.md#42-rotation). */
+export class RotateApiKeyDto {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: MAX_OVERLAP_SECONDS,
+    default: 0,
+    description: 'How long the replaced secret keeps working; absent or 0: it stops at once',
+  })
+  @IsOptional()
+  @IsInt({ message: OVERLAP_RULE })
+  @Min(0, { message: OVERLAP_RULE })
+  @Max(MAX_OVERLAP_SECONDS, { message: OVERLAP_RULE })
+  overlap_seconds?: number | null;
 }
 
 /** A managed key as listed: never the key itself. */
@@ -141,9 +182,12 @@ export class ApiKeyResponse {
     description: 'The relayers the key may see; present only for a key limited to some relayers',
   })
   relayer_ids?: string[];
+  // allowed_cidrs: shown only for a key bound to addresses (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from)
+  @ApiPropertyOptional({ type: [String], description: 'Present only for a key bound to addresses' })
+  allowed_cidrs?: string[];
 }
 
-/** The create answer: the only time the key is shown. */
+/** The create and rotate answers: the only times a key is shown. */
 export class CreatedApiKeyResponse extends ApiKeyResponse {
   @ApiProperty({
     example: 'rk_…',

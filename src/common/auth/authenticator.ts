@@ -8,12 +8,18 @@ import { ADMIN, type Principal } from './principal';
 export interface ApiKeyStore {
   /**
    * `beforeLookup` is called before the store queries for a token it has never found; it throws to
-   * refuse the request instead (docs/reference/rate-limits.md#17-failed-authentications).
+   * refuse the request instead (docs/reference/rate-limits.md#17-failed-authentications). `address`
+   * is the client's (Express's `request.ip`, after TRUST_PROXY): a key bound to addresses is found
+   * only from them (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from).
    */
-  findPrincipal(token: string, beforeLookup?: () => void): Promise<Principal | null>;
+  findPrincipal(token: string, beforeLookup?: () => void, address?: string): Promise<Principal | null>;
 }
 
-/** docs/reference/auth.md; every failure counts against the client address's budget (429 past it). */
+/**
+ * docs/reference/auth.md; every failure counts against the client address's budget (429 past it). The
+ * client address is Express's `request.ip` (TRUST_PROXY decides whether X-Forwarded-For names it), the
+ * one the request log and the failure budget show.
+ */
 @Injectable()
 export class Authenticator {
   private store: ApiKeyStore | null = null;
@@ -33,7 +39,7 @@ export class Authenticator {
     const address = clientAddress(request.ip);
     const principal =
       token !== null && this.store
-        ? await this.store.findPrincipal(token, () => this.failures.assertWithinBudget(address))
+        ? await this.store.findPrincipal(token, () => this.failures.assertWithinBudget(address), request.ip)
         : null;
     if (principal === null) await this.failures.record(address);
     return principal;

@@ -42,6 +42,13 @@ export interface Principal {
   readonly permissions: readonly Grant[];
   /** The relayers it may see (ids and `prefix*`); absent: every relayer (docs/reference/keys-and-audit.md). */
   readonly relayerIds?: readonly string[];
+  /**
+   * When the secret it authenticated with stops working: its key's expiry, or the end of a rotation's
+   * overlap (docs/reference/keys-and-audit.md#43-expiry-you-can-see-coming); absent or null: never.
+   */
+  readonly secretExpiresAt?: Date | null;
+  /** It authenticated with the secret a rotation replaced (docs/reference/keys-and-audit.md#42-rotation). */
+  readonly replacedSecret?: boolean;
 }
 
 export const ADMIN: Principal = Object.freeze({

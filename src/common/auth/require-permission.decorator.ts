@@ -4,6 +4,7 @@ import { errorEnvelopeSchema } from '../http/openapi.decorators';
 import type { ExtensionPermission, Permission } from './principal';
 
 export const REQUIRED_PERMISSION = 'auth:requiredPermission';
+export const OWN_KEY_PARAMETER = 'auth:ownKeyParameter';
 
 /** The service's permissions, or one a module declares (checked at start: route-permissions.ts). */
 export type RequiredPermission = Permission | ExtensionPermission;
@@ -25,3 +26,13 @@ export const RequirePermission = (
     }),
   );
 };
+
+/**
+ * The API key that the path parameter names may call the route without its permission (a key rotating
+ * itself: docs/reference/keys-and-audit.md#42-rotation); the service decides the rest.
+ */
+export const OrTheKeyItself = (parameter: string): MethodDecorator =>
+  applyDecorators(
+    SetMetadata(OWN_KEY_PARAMETER, parameter),
+    ApiExtension('x-allowed-for-the-key-itself', true),
+  );

@@ -11,6 +11,7 @@ import type { Request, Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import { QueryFailedError } from 'typeorm';
 import { Authenticator } from '../auth/authenticator';
+import { expiryHeader } from '../auth/expiry-header';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { FailedAuthenticationsThrottled } from '../rate-limit/failed-authentications';
 import { DomainError, RetryLaterError, ValidationError } from '../errors/domain-errors';
@@ -70,7 +71,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
     if (exception instanceof NotFoundException && !thrownByRoute.has(exception)) {
-      void this.unknownRoute(request).then(
+      void this.unknownRoute(request, response).then(
         (answer) => this.send(response, exception, answer),
         (error: unknown) => this.send(response, error, this.describe(error)),
       );
@@ -99,10 +100,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   /** Nest's router throws NotFoundException: an unknown path, or a method the path does not answer. */
-  private async unknownRoute(request: Request): Promise<Answer> {
-    if ((await this.authenticator.authenticate(request)) === null) {
-      return { status: 401, message: 'Unauthorized' };
-    }
+  private async unknownRoute(request: Request, response: Response): Promise<Answer> {
+    const principal = await this.authenticator.authenticate(request);
+    if (principal === null) return { status: 401, message: 'Unauthorized' };
+    expiryHeader(principal, response);
     const allow = allowedMethods(request);
     return { status: 404, message: 'Not Found', ...(allow.length > 0 ? { allow } : {}) };
   }

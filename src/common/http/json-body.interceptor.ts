@@ -25,7 +25,7 @@ import {
 import { BodyMemoryBudget, parsedBodyEstimate, type BodyReservation } from './body-memory-budget';
 import { EventLoopTurns } from './event-loop-turns';
 import { jsonShape, parseJson } from './json';
-import { NO_BODY } from './no-body.decorator';
+import { NO_BODY, OPTIONAL_BODY } from './no-body.decorator';
 
 /** Far deeper than any valid body (policies nest four levels). */
 const MAX_NESTING = 32;
@@ -90,7 +90,8 @@ export class JsonBodyInterceptor implements NestInterceptor {
     if (!METHODS_WITH_BODY.has(request.method)) return next.handle();
     const response = http.getResponse<Response>();
     const noBody = this.reflector.get<boolean>(NO_BODY, context.getHandler());
-    const read = noBody && !sendsBody(request) ? Promise.resolve(EMPTY) : this.readBody(request, response);
+    const mayOmit = noBody || this.reflector.get<boolean>(OPTIONAL_BODY, context.getHandler());
+    const read = mayOmit && !sendsBody(request) ? Promise.resolve(EMPTY) : this.readBody(request, response);
     return from(read).pipe(
       mergeMap((bytes) => {
         request.rawBody = bytes;
@@ -220,7 +221,8 @@ export class ParseJsonBodyInterceptor implements NestInterceptor {
     request.rawBody = undefined;
     const noBody = this.reflector.get<boolean>(NO_BODY, context.getHandler());
     if (bytes.length === 0) {
-      request.body = noBody ? {} : parseObject(bytes);
+      const mayOmit = noBody || this.reflector.get<boolean>(OPTIONAL_BODY, context.getHandler());
+      request.body = mayOmit ? {} : parseObject(bytes);
       return next.handle();
     }
     const parsed = bodyTurns.run(() => {

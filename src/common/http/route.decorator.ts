@@ -1,7 +1,7 @@
 import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
 import { RequirePermission, type RequiredPermission } from '../auth/require-permission.decorator';
-import { NoBody } from './no-body.decorator';
+import { NoBody, OptionalBody } from './no-body.decorator';
 import {
   ApiDryRun,
   ApiEnvelope,
@@ -20,6 +20,8 @@ export interface RouteOptions {
   readonly etag?: boolean;
   readonly body?: Type<unknown>;
   readonly noBody?: boolean;
+  /** `body` may be left out (read as `{}`). */
+  readonly optionalBody?: boolean;
   readonly ifMatch?: boolean;
   readonly dryRun?: boolean;
   /** Statuses beyond the global ones and those the options above imply. */
@@ -34,8 +36,11 @@ export function Route(options: RouteOptions): MethodDecorator {
   return applyDecorators(
     RequirePermission(options.permission, { alsoForbidden: options.alsoForbidden }),
     HttpCode(options.status),
-    ...(options.body ? [ApiJsonBody(), ApiBody({ type: options.body })] : []),
+    ...(options.body
+      ? [ApiJsonBody(), ApiBody({ type: options.body, required: options.optionalBody !== true })]
+      : []),
     ...(options.noBody ? [NoBody()] : []),
+    ...(options.optionalBody ? [OptionalBody()] : []),
     ApiEnvelope(options.response, options.status, { list: options.list, etag: options.etag }),
     ...(options.ifMatch ? [ApiIfMatch()] : []),
     ...(options.dryRun ? [ApiDryRun()] : []),

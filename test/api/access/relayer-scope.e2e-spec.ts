@@ -538,5 +538,20 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
         successBody('API key revoked successfully'),
       );
     });
+
+    it('it may rotate its child, not a key that sees more (and nothing changes)', async () => {
+      const child = await createKey(
+        { permissions: ['relayers:read'], relayer_ids: ['team-a-1'] },
+        scopedKey.key,
+      );
+      const wide = await createKey({ permissions: ['relayers:read'] });
+      expectError(await scoped.post(`/api/v1/api-keys/${wide.key.id}/rotate`, {}), 403, 'Forbidden');
+      await as(app(), wide.key.key).get('/api/v1/relayers/team-b-1').expect(200);
+      const rotated = await scoped.post(`/api/v1/api-keys/${child.key.id}/rotate`, {});
+      expect({ status: rotated.status, id: (rotated.body.data as { id: string }).id }).toEqual({
+        status: 201,
+        id: child.key.id,
+      });
+    });
   });
 });

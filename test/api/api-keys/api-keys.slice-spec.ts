@@ -1,5 +1,6 @@
 import { ApiKeysController } from '../../../src/api-keys/api-keys.controller';
 import { ApiKeysService } from '../../../src/api-keys/api-keys.service';
+import { ApiKeyCreateRules } from '../../../src/api-keys/api-keys.validation';
 import { CreateApiKeyDto } from '../../../src/api-keys/dto/api-key.dto';
 import { ADMIN, PERMISSIONS, type Principal } from '../../../src/common/auth/principal';
 import { Page, type PageQueryDto } from '../../../src/common/http/page';
@@ -31,7 +32,10 @@ describe('ApiKeysController slice (no database)', () => {
       permissions: () => ['relayers:read'],
       revoke: () => 'API key revoked',
     });
-    slice = await controllerSlice(ApiKeysController, [{ provide: ApiKeysService, useValue: service }]);
+    slice = await controllerSlice(ApiKeysController, [
+      { provide: ApiKeysService, useValue: service },
+      ApiKeyCreateRules,
+    ]);
   });
   afterAll(() => slice.close());
   beforeEach(() => service.reset());
