@@ -25,6 +25,7 @@ export interface TestApp {
   get(path: string, auth?: boolean): request.Test;
   post(path: string, body?: unknown, auth?: boolean): request.Test;
   patch(path: string, body?: unknown, auth?: boolean): request.Test;
+  put(path: string, body?: unknown, auth?: boolean): request.Test;
   delete(path: string, auth?: boolean): request.Test;
   raw(): ReturnType<typeof request>;
   logText(): string;
@@ -110,6 +111,15 @@ export async function startTestApp(env: Env, extensions: AppExtensions = {}): Pr
           ? agent().patch(p)
           : agent()
               .patch(p)
+              .send(body as object),
+        auth,
+      ),
+    put: (p, body, auth = true) =>
+      withAuth(
+        body === undefined
+          ? agent().put(p)
+          : agent()
+              .put(p)
               .send(body as object),
         auth,
       ),

@@ -44,6 +44,8 @@ const as = (app: TestApp, token: string) => ({
       .send(body ?? {}),
   patch: (path: string, body: object) =>
     request(app.baseUrl).patch(path).set('Authorization', `Bearer ${token}`).send(body),
+  put: (path: string, body: object) =>
+    request(app.baseUrl).put(path).set('Authorization', `Bearer ${token}`).send(body),
   delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
 });
 
@@ -469,6 +471,8 @@ describe('permissions, route by route (generated from the OpenAPI document)', ()
             return client.post(path, {});
           case 'PATCH':
             return client.patch(path, {});
+          case 'PUT':
+            return client.put(path, {});
           default:
             return client.delete(path);
         }
