@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 
@@ -69,6 +70,17 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
     if (filter.since) query.andWhere('d.created_at >= :since', { since: filter.since });
     if (filter.until) query.andWhere('d.created_at < :until', { until: filter.until });
     if (filter.event) query.andWhere('d.event = :event', { event: filter.event });
+    // A key limited to some relayers replays only deliveries about them, and counts only those
+    // (docs/reference/keys-and-audit.md#3-relayer-scope).
+    const scope = RelayerScope.current();
+    if (scope !== null) {
+      const { sql, parameters } = scope.condition(
+        'd.relayer_id',
+        (expression) => this.dialect.bytewise(expression),
+        (index) => `:scope${index}`,
+      );
+      query.andWhere(sql, Object.fromEntries(parameters.map((value, index) => [`scope${index}`, value])));
+    }
     return query;
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
 import { DeliveryEntity } from './delivery.entity';
 
@@ -40,41 +41,45 @@ export function percentileOf(
  * attempts, latency_ms), which holds all the columns it reads but `last_error`: the counts and the
  * latencies cost the deliveries of the window, never the rest of the log; pending and the last ones
  * cost the backlog and one entry. The database groups the latencies; only their distinct values
- * reach Node, never the rows.
+ * reach Node, never the rows. A key limited to some relayers gets the stats of the deliveries about
+ * them alone (docs/reference/keys-and-audit.md#3-relayer-scope): each statement then has the scope's
+ * condition on `relayer_id` too; without a scope, the statements are as they are.
  */
 @Injectable()
 export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
   async countsOf(notificationId: string, since: Date): Promise<DeliveryCounts> {
     const from = this.persisted('endedAt', since);
+    const scope = this.scoped();
+    const [and, p] = [scope.sql, scope.parameters];
     const [delivered, failed, now, lastFailed] = await Promise.all([
       // The delivered ones by latency (whole milliseconds, at most about WEBHOOK_TIMEOUT_MS distinct
       // values, and null): their count, how many were retried and the histogram, in one range.
       this.repository.query<Array<{ latency_ms: Count; n: Count; retried: Count }>>(
         `SELECT latency_ms, COUNT(*) AS n, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried
            FROM webhook_deliveries
-          WHERE notification_id = ? AND status = 'delivered' AND ended_at >= ?
+          WHERE notification_id = ? AND status = 'delivered' AND ended_at >= ?${and}
           GROUP BY latency_ms
           ORDER BY latency_ms`,
-        [notificationId, from],
+        [notificationId, from, ...p],
       ),
       this.repository.query<Array<{ n: Count; retried: Count }>>(
         `SELECT COUNT(*) AS n, SUM(CASE WHEN attempts > 1 THEN 1 ELSE 0 END) AS retried
            FROM webhook_deliveries
-          WHERE notification_id = ? AND status = 'failed' AND ended_at >= ?`,
-        [notificationId, from],
+          WHERE notification_id = ? AND status = 'failed' AND ended_at >= ?${and}`,
+        [notificationId, from, ...p],
       ),
       this.repository.query<Array<{ pending: Count; last_delivered_at: unknown }>>(
         `SELECT (SELECT COUNT(*) FROM webhook_deliveries
-                  WHERE notification_id = ? AND status = 'pending') AS pending,
+                  WHERE notification_id = ? AND status = 'pending'${and}) AS pending,
                 (SELECT MAX(ended_at) FROM webhook_deliveries
-                  WHERE notification_id = ? AND status = 'delivered') AS last_delivered_at`,
-        [notificationId, notificationId],
+                  WHERE notification_id = ? AND status = 'delivered'${and}) AS last_delivered_at`,
+        [notificationId, ...p, notificationId, ...p],
       ),
       this.repository.query<Array<{ ended_at: unknown; last_error: string | null }>>(
         `SELECT ended_at, last_error FROM webhook_deliveries
-          WHERE notification_id = ? AND status = 'failed'
+          WHERE notification_id = ? AND status = 'failed'${and}
           ORDER BY ended_at DESC LIMIT 1`,
-        [notificationId],
+        [notificationId, ...p],
       ),
     ]);
     const sum = (rows: ReadonlyArray<{ n: Count; retried: Count }>, key: 'n' | 'retried') =>
@@ -96,6 +101,16 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
       lastFailedAt: this.hydrated('endedAt', lastFailed[0]?.ended_at),
       lastError: lastFailed[0]?.last_error ?? null,
     };
+  }
+
+  /** The request's relayer scope as ` AND <condition>` on `relayer_id`; `''` for every delivery. */
+  private scoped(): { sql: string; parameters: readonly string[] } {
+    const scope = RelayerScope.current();
+    if (scope === null) return { sql: '', parameters: [] };
+    const { sql, parameters } = scope.condition('relayer_id', (expression) =>
+      this.dialect.bytewise(expression),
+    );
+    return { sql: ` AND ${sql}`, parameters };
   }
 
   /** A value as the driver writes the column (SQLite keeps datetimes as text). */

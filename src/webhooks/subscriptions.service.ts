@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { RelayerScope } from '../common/auth/relayer-scope';
+import { ForbiddenError } from '../common/errors/domain-errors';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions } from '../database/transactions';
 import { notificationNotFound } from '../notifications';
 import { SubscriptionResponse } from './dto/subscription.dto';
+import { ANY_RELAYER } from './subscription-relayer.entity';
 import type { Subscription } from './subscription.validation';
 import { SubscriptionsRepository, type StoredSubscription } from './subscriptions.repository';
 
@@ -15,6 +18,17 @@ function toSubscriptionResponse(
   row: Pick<StoredSubscription, 'events' | 'relayerIds'>,
 ): SubscriptionResponse {
   return { events: row.events, relayer_ids: row.relayerIds };
+}
+
+/**
+ * The subscription as the request's key may see it (docs/reference/keys-and-audit.md#3-relayer-scope):
+ * a key limited to some relayers is shown only the ids inside its scope (`*` as is).
+ */
+function toVisibleResponse(row: Pick<StoredSubscription, 'events' | 'relayerIds'>): SubscriptionResponse {
+  const scope = RelayerScope.current();
+  const ids = row.relayerIds;
+  if (scope === null || ids === null || ids.includes(ANY_RELAYER)) return toSubscriptionResponse(row);
+  return { events: row.events, relayer_ids: ids.filter((id) => scope.covers(id)) };
 }
 
 const sameList = (a: readonly string[] | null, b: readonly string[] | null): boolean =>
@@ -43,11 +57,22 @@ export class SubscriptionsService {
   async get(notificationId: string): Promise<SubscriptionResponse> {
     const found = await this.subscriptions.findOfTarget(notificationId);
     if (!found) throw notificationNotFound();
-    return toSubscriptionResponse(found);
+    return toVisibleResponse(found);
   }
 
-  /** Replaces the subscription; one that changes nothing is answered without a write or a record. */
+  /**
+   * Replaces the subscription; one that changes nothing is answered without a write or a record. A key
+   * limited to some relayers subscribes the target only to relayers inside its scope: `*` or an id
+   * outside it is 403 before anything is read (the subset rule of its keys, RelayerScope.contains);
+   * null (the target's own relayers) names none.
+   */
   async put(notificationId: string, next: Subscription): Promise<SubscriptionResponse> {
+    if (
+      next.relayerIds !== null &&
+      !RelayerScope.contains(RelayerScope.current(), RelayerScope.of(next.relayerIds))
+    ) {
+      throw new ForbiddenError();
+    }
     const written = await this.writes.update(
       notificationId,
       (current) =>

@@ -46,6 +46,8 @@ const as = (app: TestApp, token: string) => ({
       .send(body ?? {}),
   patch: (path: string, body: object) =>
     request(app.baseUrl).patch(path).set('Authorization', `Bearer ${token}`).send(body),
+  put: (path: string, body: object) =>
+    request(app.baseUrl).put(path).set('Authorization', `Bearer ${token}`).send(body),
   delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
 });
 
@@ -240,6 +242,8 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
           system_disabled: false,
           pending_transactions_count: 0,
           last_confirmed_transaction_timestamp: null,
+          // No balance alert for it (docs/reference/balance-alerts.md).
+          low_balance: null,
           nonce: '7',
           checked_at: ISO,
         }),
@@ -551,6 +555,286 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
       expect({ status: rotated.status, id: (rotated.body.data as { id: string }).id }).toEqual({
         status: 201,
         id: child.key.id,
+      });
+    });
+  });
+
+  describe('the routes of balance alerts and webhook operations', () => {
+    const alert = (id: string) => `/api/v1/relayers/${id}/balance-alert`;
+
+    it('GET/PUT/DELETE /relayers/{id}/balance-alert: in the scope as for any key; outside, exactly as a missing relayer and nothing changes', async () => {
+      const put = await scoped.put(alert('team-a-1'), { threshold: '100' });
+      expect({ status: put.status, body: put.body as unknown }).toEqual({
+        status: 200,
+        body: successBody({ threshold: '100', source: 'relayer' }),
+      });
+      const got = await scoped.get(alert('team-a-1'));
+      expect({ status: got.status, body: got.body as unknown }).toEqual({
+        status: 200,
+        body: successBody({ threshold: '100', source: 'relayer' }),
+      });
+      const removed = await scoped.delete(alert('team-a-1'));
+      expect({ status: removed.status, body: removed.body as unknown }).toEqual({
+        status: 200,
+        body: successBody({ threshold: null, source: null }),
+      });
+
+      const missing = {
+        get: await scoped.get(alert(MISSING)),
+        put: await scoped.put(alert(MISSING), { threshold: '5' }),
+        bad: await scoped.put(alert(MISSING), { threshold: '-1' }),
+        delete: await scoped.delete(alert(MISSING)),
+      };
+      for (const res of [missing.get, missing.put, missing.delete]) {
+        expectError(res, 404, `Relayer with ID ${MISSING} not found`);
+      }
+      expect(missing.bad.status).toBe(400);
+      for (const id of OUT_OF_SCOPE) {
+        // A rule of its own, set by the administrator: it must survive every call of the scoped key.
+        await app().put(alert(id), { threshold: '7' }).expect(200);
+        expect(shape(await scoped.get(alert(id)), id)).toEqual(shape(missing.get, MISSING));
+        expect(shape(await scoped.put(alert(id), { threshold: '5' }), id)).toEqual(
+          shape(missing.put, MISSING),
+        );
+        expect(shape(await scoped.put(alert(id), { threshold: '-1' }), id)).toEqual(
+          shape(missing.bad, MISSING),
+        );
+        expect(shape(await scoped.delete(alert(id)), id)).toEqual(shape(missing.delete, MISSING));
+        expect((await app().get(alert(id)).expect(200)).body).toEqual(
+          successBody({ threshold: '7', source: 'relayer' }),
+        );
+      }
+    });
+
+    describe('PUT/GET /notifications/{id}/subscription', () => {
+      const subs = 'scope-subs';
+      const path = `/api/v1/notifications/${subs}/subscription`;
+      const audited = async () =>
+        (
+          (await app().get(`/api/v1/audit?resource_type=notification&resource_id=${subs}`).expect(200)).body
+            .pagination as { total_items: number }
+        ).total_items;
+
+      beforeAll(async () => {
+        await app()
+          .post('/api/v1/notifications', { id: subs, url: receiver.url('/subs') })
+          .expect(201);
+      });
+
+      it('a scoped key subscribes the target to relayers inside its scope (even not created yet), or to none (null)', async () => {
+        const before = await audited();
+        const res = await scoped.put(path, { relayer_ids: ['team-a-2', 'shared-1', 'team-a-future'] });
+        expect({ status: res.status, body: res.body as unknown }).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: ['shared-1', 'team-a-2', 'team-a-future'] }),
+        });
+        expect((await app().get(path).expect(200)).body).toEqual(res.body);
+        const none = await scoped.put(path, { events: ['relayer_created'], relayer_ids: null });
+        expect({ status: none.status, body: none.body as unknown }).toEqual({
+          status: 200,
+          body: successBody({ events: ['relayer_created'], relayer_ids: null }),
+        });
+        expect(await audited()).toBe(before + 2);
+      });
+
+      it.each([
+        [['*']],
+        [['team-b-1']],
+        [['team-a-1', 'team-b-1']],
+        [['shared-10']],
+        [['TEAM-A-1']],
+        [['opsAx-1']],
+        [['team-b-not-yet']],
+      ])('%j: 403, nothing changed, nothing audited', async (relayerIds) => {
+        await app()
+          .put(path, { events: null, relayer_ids: ['team-a-3'] })
+          .expect(200);
+        const before = {
+          subscription: (await app().get(path).expect(200)).body as unknown,
+          audited: await audited(),
+        };
+        const res = await scoped.put(path, { relayer_ids: relayerIds });
+        expect({ status: res.status, body: res.body as unknown }).toEqual({
+          status: 403,
+          body: errorBody('Forbidden'),
+        });
+        expect({
+          subscription: (await app().get(path).expect(200)).body as unknown,
+          audited: await audited(),
+        }).toEqual(before);
+      });
+
+      it('GET answers a scoped key only the ids inside its scope; ["*"] as is; null as null', async () => {
+        const cases: Array<[string[] | null, string[] | null]> = [
+          [
+            ['team-b-1', 'shared-10', 'team-a-1', 'shared-1', 'TEAM-A-9', 'ops_x-1'],
+            ['ops_x-1', 'shared-1', 'team-a-1'],
+          ],
+          [['*'], ['*']],
+          [['team-b-1'], []],
+          [null, null],
+        ];
+        for (const [stored, shown] of cases) {
+          await app()
+            .put(path, { events: ['relayer_updated'], relayer_ids: stored })
+            .expect(200);
+          const admin = (await app().get(path).expect(200)).body as { data: { relayer_ids: unknown } };
+          expect(admin.data.relayer_ids).toEqual(stored === null ? null : [...stored].sort());
+          const res = await scoped.get(path);
+          expect({ status: res.status, body: res.body as unknown }).toEqual({
+            status: 200,
+            body: successBody({ events: ['relayer_updated'], relayer_ids: shown }),
+          });
+        }
+      });
+    });
+
+    describe('POST /notifications/{id}/deliveries/replay and GET /notifications/{id}/stats', () => {
+      const ops = 'scope-ops';
+      type Delivery = {
+        id: string;
+        relayer_id: string | null;
+        status: string;
+        attempts: number;
+        last_error: string | null;
+        delivered_at: string | null;
+      };
+      const deliveries = async () =>
+        (await app().get(`/api/v1/notifications/${ops}/deliveries?per_page=100`).expect(200)).body
+          .data as Delivery[];
+      const about = (list: Delivery[], relayer: string | null) => {
+        const found = list.find((d) => d.relayer_id === relayer);
+        if (!found) throw new Error(`no delivery about ${relayer}`);
+        return found;
+      };
+      /** Until `count` deliveries of the target have ended and none is pending. */
+      const settled = (count: number) =>
+        waitFor(`${count} deliveries of ${ops} ended`, async () => {
+          const list = await deliveries();
+          return list.length === count && list.every((d) => d.status !== 'pending') && list;
+        });
+      const stats = async (client: ReturnType<typeof as>) => {
+        const res = await client.get(`/api/v1/notifications/${ops}/stats?window=1h`);
+        expect(res.status).toBe(200);
+        return res.body.data as Record<string, unknown> & {
+          latency_ms: { p50: number; p95: number; max: number };
+          last_failed_at: string;
+        };
+      };
+
+      beforeAll(async () => {
+        await app()
+          .post('/api/v1/notifications', { id: ops, url: receiver.url('/ops') })
+          .expect(201);
+        // In commit order: a's first delivered, b's first delivered after 400 ms, a's second refused
+        // (HTTP 500), b's second refused (HTTP 503); then a test event (about no relayer) delivered.
+        receiver.script('/ops', [
+          { status: 200 },
+          { status: 200, delayMs: 400 },
+          { status: 500 },
+          { status: 503 },
+        ]);
+        for (const id of ['team-a-op1', 'team-b-op1', 'team-a-op2', 'team-b-op2']) {
+          await app()
+            .post('/api/v1/relayers', relayerBody('evm', { id, notification_id: ops }))
+            .expect(201);
+        }
+        await settled(4);
+        await app().post(`/api/v1/notifications/${ops}/test`).expect(200);
+        const list = await settled(5);
+        expect(list.map((d) => [d.relayer_id, d.status, d.attempts, d.last_error])).toEqual([
+          [null, 'delivered', 1, null],
+          ['team-b-op2', 'failed', 1, 'HTTP 503'],
+          ['team-a-op2', 'failed', 1, 'HTTP 500'],
+          ['team-b-op1', 'delivered', 1, null],
+          ['team-a-op1', 'delivered', 1, null],
+        ]);
+      });
+
+      it('stats: a scoped key gets those of the deliveries about its relayers alone; the administrator those of all', async () => {
+        const list = await deliveries();
+        const admin = await stats(as(app(), app().apiKey));
+        expect(admin).toEqual({
+          window: '1h',
+          delivered: 3,
+          failed: 2,
+          pending: 0,
+          retried: 0,
+          success_rate: 0.6,
+          latency_ms: { p50: expect.any(Number), p95: expect.any(Number), max: expect.any(Number) },
+          last_delivered_at: about(list, null).delivered_at,
+          last_failed_at: ISO,
+          last_error: 'HTTP 503',
+        });
+        expect(admin.latency_ms.max).toBeGreaterThanOrEqual(400);
+        const mine = await stats(scoped);
+        expect(mine).toEqual({
+          window: '1h',
+          delivered: 1,
+          failed: 1,
+          pending: 0,
+          retried: 0,
+          success_rate: 0.5,
+          latency_ms: { p50: mine.latency_ms.max, p95: mine.latency_ms.max, max: expect.any(Number) },
+          last_delivered_at: about(list, 'team-a-op1').delivered_at,
+          last_failed_at: ISO,
+          last_error: 'HTTP 500',
+        });
+        // Only team-a-op1's answer, at once: not team-b-op1's, after 400 ms.
+        expect(mine.latency_ms.max).toBeLessThan(400);
+        // team-a-op2 failed before team-b-op2.
+        expect(Date.parse(mine.last_failed_at)).toBeLessThan(Date.parse(admin.last_failed_at));
+        expect(Date.parse(mine.last_failed_at)).toBeGreaterThanOrEqual(
+          Date.parse(about(list, 'team-a-op1').delivered_at ?? ''),
+        );
+      });
+
+      it('replay: a scoped key queues, and counts as remaining, only deliveries about its relayers', async () => {
+        const failed = await scoped.post(`/api/v1/notifications/${ops}/deliveries/replay`, {
+          status: 'failed',
+        });
+        expect({ status: failed.status, body: failed.body as unknown }).toEqual({
+          status: 202,
+          body: successBody({ queued: 1, remaining: 0 }),
+        });
+        let list = await settled(5);
+        expect(list.map((d) => [d.relayer_id, d.status, d.attempts])).toEqual([
+          [null, 'delivered', 1],
+          ['team-b-op2', 'failed', 1],
+          ['team-a-op2', 'delivered', 2],
+          ['team-b-op1', 'delivered', 1],
+          ['team-a-op1', 'delivered', 1],
+        ]);
+        // Delivered: team-a's two, not team-b-op1 nor the test event (about no relayer).
+        const delivered = await scoped.post(`/api/v1/notifications/${ops}/deliveries/replay`, {
+          status: 'delivered',
+        });
+        expect({ status: delivered.status, body: delivered.body as unknown }).toEqual({
+          status: 202,
+          body: successBody({ queued: 2, remaining: 0 }),
+        });
+        list = await waitFor('team-a delivered again', async () => {
+          const now = await settled(5);
+          return (
+            now.filter((d) => d.attempts === 3 || (d.relayer_id === 'team-a-op1' && d.attempts === 2))
+              .length === 2 && now
+          );
+        });
+        expect(list.map((d) => [d.relayer_id, d.status, d.attempts])).toEqual([
+          [null, 'delivered', 1],
+          ['team-b-op2', 'failed', 1],
+          ['team-a-op2', 'delivered', 3],
+          ['team-b-op1', 'delivered', 1],
+          ['team-a-op1', 'delivered', 2],
+        ]);
+        // The administrator's replay takes every relayer's: team-b-op2, the one failed left.
+        const admin = await app().post(`/api/v1/notifications/${ops}/deliveries/replay`, {
+          status: 'failed',
+        });
+        expect({ status: admin.status, body: admin.body as unknown }).toEqual({
+          status: 202,
+          body: successBody({ queued: 1, remaining: 0 }),
+        });
       });
     });
   });
