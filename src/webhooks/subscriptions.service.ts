@@ -67,6 +67,8 @@ export class SubscriptionsService {
    * null (the target's own relayers) names none.
    */
   async put(notificationId: string, next: Subscription): Promise<SubscriptionResponse> {
+    // As a scope, `["*"]` is the empty prefix (every relayer): inside no key's scope, whose prefixes
+    // are never empty.
     if (
       next.relayerIds !== null &&
       !RelayerScope.contains(RelayerScope.current(), RelayerScope.of(next.relayerIds))
