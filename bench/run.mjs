@@ -6,7 +6,7 @@
 //   npm run bench -- --db sqlite --duration 5  options below
 //   npm run bench -- --scenarios webhooks --quick   only the webhook scenarios (a few minutes)
 //   npm run bench -- --scenarios health-round --db sqlite   one round of health checks (see below)
-//   npm run bench -- --profile --db sqlite     CPU profile of GET by id and POST relayer (bench/lib/profile.mjs)
+//   npm run bench -- --profile --db sqlite     CPU profile of GET by id, POST and PATCH relayer (bench/lib/profile.mjs)
 //   npm run bench -- --soak 600                 memory soak: 600 s of mixed load per database (below)
 //
 // Options: --duration S (per measured run, default 10), --warmup S (default 2), --connections N
@@ -152,7 +152,7 @@ const { values: argv } = parseArgs({
     'soak-connections': { type: 'string', default: '20' },
     'no-b3': { type: 'boolean', default: false },
     'no-b4': { type: 'boolean', default: false },
-    // Profiling mode (bench/lib/profile.mjs): --cpu-prof of GET by id and POST relayer, by category.
+    // Profiling mode (bench/lib/profile.mjs): --cpu-prof of GET by id, POST and PATCH relayer, by category.
     profile: { type: 'boolean', default: false },
     'profile-loads': { type: 'string' },
     'profile-interval': { type: 'string', default: '500' },

@@ -281,6 +281,18 @@ function selectedLoads(ctx, seed) {
         };
       },
     },
+    {
+      id: 'patch-relayer',
+      label: 'PATCH /relayers/{id}',
+      expect: 200,
+      seed,
+      request: (state) => ({
+        method: 'PATCH',
+        path: `${API}/relayers/${seedId((state.n++ % rows) + 1)}`,
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ name: `Bench patched ${state.n}` }),
+      }),
+    },
   ].filter((l) => !options.profileLoads || options.profileLoads.includes(l.id));
 }
 
