@@ -155,6 +155,8 @@ const { values: argv } = parseArgs({
     // Profiling mode (bench/lib/profile.mjs): --cpu-prof of GET by id, POST and PATCH relayer, by category.
     profile: { type: 'boolean', default: false },
     'profile-loads': { type: 'string' },
+    // With --profile-compare: the after side is asked with a key limited to these relayers (e.g. 'seed-*').
+    'compare-after-scope': { type: 'string' },
     'profile-interval': { type: 'string', default: '500' },
     'profile-compare': { type: 'string' },
   },
@@ -209,6 +211,7 @@ const options = {
   b4: !argv['no-b4'],
   profile: argv.profile,
   profileLoads: argv['profile-loads']?.split(',').map((s) => s.trim()) ?? null,
+  compareAfterScope: argv['compare-after-scope'] ?? null,
   profileIntervalUs: Number(argv['profile-interval']),
   // A built service (its dist folder) to compare with, without the profiler: before vs after.
   profileCompare: argv['profile-compare'] ? path.resolve(argv['profile-compare']) : null,

@@ -357,6 +357,22 @@ export function reportProfiles(ctx, summaries) {
   log(`profile summaries: ${path.join(work, 'profile.md')} and profile.json`);
 }
 
+/** A key with relayers:read and relayers:write limited to --compare-after-scope, as its header. */
+async function scopedKey(ctx, url) {
+  const res = await globalThis.fetch(`${url}${API}/api-keys`, {
+    method: 'POST',
+    headers: ctx.JSON_HEADERS,
+    body: JSON.stringify({
+      name: 'bench scoped key',
+      permissions: ['relayers:read', 'relayers:write'],
+      relayer_ids: ctx.options.compareAfterScope.split(','),
+    }),
+  });
+  if (res.status !== 201) throw new Error(`--compare-after-scope: the key was refused (${res.status})`);
+  const { data } = await res.json();
+  return { Authorization: `Bearer ${data.key}` };
+}
+
 /**
  * Before vs after in one run (`--profile --profile-compare DIR`, DIR a build of the "before"
  * sources): both services up at once on databases of their own, no profiler; per load a warm-up of
@@ -381,8 +397,11 @@ export async function benchCompare(ctx, kind) {
       ...(entry ? { entry } : {}),
     });
     await seedRelayers(kind, db, rows);
+    // --compare-after-scope: the after side is asked with a key limited to those relayers
+    // (docs/reference/keys-and-audit.md#3-relayer-scope), the before side as the administrator.
+    const auth = role === 'after' && options.compareAfterScope ? await scopedKey(ctx, service.url) : null;
     // Both sides create from the same signers, each in its own database.
-    targets.push({ role, service, db, state: { n: 0 } });
+    targets.push({ role, service, db, state: { n: 0 }, auth });
   }
   const out = [];
   for (const load of loads) {
@@ -396,7 +415,7 @@ export async function benchCompare(ctx, kind) {
           {
             setupRequest: (req) => {
               const r = load.request(t.state);
-              return { ...req, ...r, headers: { ...req.headers, ...(r.headers ?? {}) } };
+              return { ...req, ...r, headers: { ...req.headers, ...(r.headers ?? {}), ...(t.auth ?? {}) } };
             },
           },
         ],
