@@ -357,20 +357,20 @@ export function reportProfiles(ctx, summaries) {
   log(`profile summaries: ${path.join(work, 'profile.md')} and profile.json`);
 }
 
-/** A key with relayers:read and relayers:write limited to --compare-after-scope, as its header. */
-async function scopedKey(ctx, url) {
+/** A key with relayers:read and relayers:write, limited to `relayerIds` unless null, as its header. */
+async function apiKey(ctx, url, relayerIds) {
   const res = await globalThis.fetch(`${url}${API}/api-keys`, {
     method: 'POST',
     headers: ctx.JSON_HEADERS,
     body: JSON.stringify({
       name: 'bench scoped key',
       permissions: ['relayers:read', 'relayers:write'],
-      relayer_ids: ctx.options.compareAfterScope.split(','),
+      ...(relayerIds && { relayer_ids: relayerIds }),
     }),
   });
   if (res.status !== 201) throw new Error(`--compare-after-scope: the key was refused (${res.status})`);
   const { data } = await res.json();
-  return { Authorization: `Bearer ${data.key}` };
+  return { authorization: `Bearer ${data.key}` };
 }
 
 /**
@@ -398,8 +398,11 @@ export async function benchCompare(ctx, kind) {
     });
     await seedRelayers(kind, db, rows);
     // --compare-after-scope: the after side is asked with a key limited to those relayers
-    // (docs/reference/keys-and-audit.md#3-relayer-scope), the before side as the administrator.
-    const auth = role === 'after' && options.compareAfterScope ? await scopedKey(ctx, service.url) : null;
+    // (docs/reference/keys-and-audit.md#3-relayer-scope).
+    // The before side then uses an API key with the same permissions and no scope: key against key.
+    const auth = options.compareAfterScope
+      ? await apiKey(ctx, service.url, role === 'after' ? options.compareAfterScope.split(',') : null)
+      : null;
     // Both sides create from the same signers, each in its own database.
     targets.push({ role, service, db, state: { n: 0 }, auth });
   }
