@@ -1,12 +1,13 @@
-import request, { type Response } from 'supertest';
+import type { Response } from 'supertest';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { secrets } from '../../support/secrets';
-import { useTestApp, type TestApp } from '../../support/test-app';
+import { useTestApp } from '../../support/test-app';
 import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { ISO, relayerBody, UUID } from '../../factories';
+import { as } from '../../support/as-key';
 
 /**
  * docs/reference/keys-and-audit.md#3-relayer-scope: a key with `relayer_ids` sees only those relayers,
@@ -35,21 +36,6 @@ interface CreatedKey {
   id: string;
   key: string;
 }
-
-/** supertest with another bearer token. */
-const as = (app: TestApp, token: string) => ({
-  get: (path: string) => request(app.baseUrl).get(path).set('Authorization', `Bearer ${token}`),
-  post: (path: string, body?: object) =>
-    request(app.baseUrl)
-      .post(path)
-      .set('Authorization', `Bearer ${token}`)
-      .send(body ?? {}),
-  patch: (path: string, body: object) =>
-    request(app.baseUrl).patch(path).set('Authorization', `Bearer ${token}`).send(body),
-  put: (path: string, body: object) =>
-    request(app.baseUrl).put(path).set('Authorization', `Bearer ${token}`).send(body),
-  delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
-});
 
 /** Status, type and body with the id asked for replaced: what must be the same for two ids. */
 const shape = (res: Response, id: string) => ({

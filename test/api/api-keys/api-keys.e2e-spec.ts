@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { PERMISSIONS, type Permission } from '../../../src/common/auth/principal';
 import { errorBody, expectError, successBody } from '../../support/envelope';
@@ -8,6 +7,7 @@ import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { ISO, relayerBody as factoryRelayerBody, UUID } from '../../factories';
+import { as } from '../../support/as-key';
 
 const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
 
@@ -33,21 +33,6 @@ async function createKey(
   secrets.add(data.key);
   return data;
 }
-
-/** supertest with another bearer token. */
-const as = (app: TestApp, token: string) => ({
-  get: (path: string) => request(app.baseUrl).get(path).set('Authorization', `Bearer ${token}`),
-  post: (path: string, body?: object) =>
-    request(app.baseUrl)
-      .post(path)
-      .set('Authorization', `Bearer ${token}`)
-      .send(body ?? {}),
-  patch: (path: string, body: object) =>
-    request(app.baseUrl).patch(path).set('Authorization', `Bearer ${token}`).send(body),
-  put: (path: string, body: object) =>
-    request(app.baseUrl).put(path).set('Authorization', `Bearer ${token}`).send(body),
-  delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
-});
 
 const relayerBody = (id: string, signer: string) =>
   factoryRelayerBody('evm', { id, name: 'audited', signer_id: signer });

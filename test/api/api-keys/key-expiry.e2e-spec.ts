@@ -3,6 +3,7 @@ import { expectError } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
+import { as } from '../../support/as-key';
 
 /** docs/reference/keys-and-audit.md#43-expiry-you-can-see-coming */
 
@@ -31,12 +32,6 @@ async function createKey(
   secrets.add(created.key);
   return created;
 }
-
-const as = (app: TestApp, token: string) => ({
-  get: (path: string) => request(app.baseUrl).get(path).set('Authorization', `Bearer ${token}`),
-  post: (path: string, body: object) =>
-    request(app.baseUrl).post(path).set('Authorization', `Bearer ${token}`).send(body),
-});
 
 const HEADER = 'x-api-key-expires-at';
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import request from 'supertest';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { ISO_PATTERN } from '../../factories';
+import { as } from '../../support/as-key';
 
 /** docs/reference/keys-and-audit.md#42-rotation */
 
@@ -38,13 +38,6 @@ const LAST_USED = {
     value === null || (typeof value === 'string' && ISO_PATTERN.test(value)),
   toString: () => 'null or an ISO date',
 };
-
-const as = (app: TestApp, token: string) => ({
-  get: (path: string) => request(app.baseUrl).get(path).set('Authorization', `Bearer ${token}`),
-  post: (path: string, body: object = {}) =>
-    request(app.baseUrl).post(path).set('Authorization', `Bearer ${token}`).send(body),
-  delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
-});
 
 async function createKey(
   app: TestApp,

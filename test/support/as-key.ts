@@ -1,0 +1,17 @@
+import request from 'supertest';
+import type { TestApp } from './test-app';
+
+/** supertest against the app with another bearer token (an API key's). */
+export const as = (app: TestApp, token: string) => ({
+  get: (path: string) => request(app.baseUrl).get(path).set('Authorization', `Bearer ${token}`),
+  post: (path: string, body?: object) =>
+    request(app.baseUrl)
+      .post(path)
+      .set('Authorization', `Bearer ${token}`)
+      .send(body ?? {}),
+  patch: (path: string, body: object) =>
+    request(app.baseUrl).patch(path).set('Authorization', `Bearer ${token}`).send(body),
+  put: (path: string, body: object) =>
+    request(app.baseUrl).put(path).set('Authorization', `Bearer ${token}`).send(body),
+  delete: (path: string) => request(app.baseUrl).delete(path).set('Authorization', `Bearer ${token}`),
+});
