@@ -8,7 +8,10 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
-RUN npx nest build
+# The operator console (docs/console.md): bundled into dist/console after the service.
+COPY console ./console
+COPY scripts/build-console.mjs ./scripts/
+RUN npm run build
 
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app

@@ -1,6 +1,6 @@
-// Three projects: unit tests beside the code (src/**/*.spec.ts), controller slices over HTTP without
+// Four projects: unit tests beside the code (src/**/*.spec.ts), controller slices over HTTP without
 // a database (test/api/**/*.slice-spec.ts: one controller, the global pipeline, stub services) and
-// e2e tests over HTTP (test/**/*.e2e-spec.ts, by level: docs/testing.md).
+// e2e tests over HTTP (test/**/*.e2e-spec.ts, by level: docs/testing.md), and the console in a browser.
 // The e2e suite runs once per database; scripts/test.mjs sets TEST_DB for each run. Before any
 // e2e suite runs, dist/ is rebuilt if it is older than the sources (test/support/build-dist.ts):
 // some suites spawn the built service. Every wait in a test has a deadline below testTimeout.
@@ -33,6 +33,18 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      transform,
+      setupFiles: ['<rootDir>/test/setup/env.ts'],
+      globalSetup: '<rootDir>/test/support/build-dist.ts',
+      testTimeout: 60000,
+    },
+    {
+      // The operator console in headless Chromium (test/console, docs/console.md): on SQLite only.
+      displayName: 'console',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/console/**/*.browser-spec.ts'],
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       setupFiles: ['<rootDir>/test/setup/env.ts'],

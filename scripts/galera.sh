@@ -46,8 +46,8 @@ ensure_packages() {
   command -v rsync >/dev/null || missing+=(rsync)
   if ((${#missing[@]})); then
     echo "galera: installing ${missing[*]} from Debian's packages"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null ||
-      { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null; }
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q "${missing[@]}" >/dev/null ||
+      { apt-get -o DPkg::Lock::Timeout=300 update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -q "${missing[@]}" >/dev/null; }
   fi
 }
 

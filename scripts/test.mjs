@@ -1,5 +1,5 @@
-// `npm test`: builds the service, then runs the unit, controller-slice (no database) and e2e suites
-// on SQLite, the e2e suite again on MySQL, and the README's and docs/api.md's examples against the built service (on SQLite, so they
+// `npm test`: builds the service and its console, then runs the unit, controller-slice (no database),
+// e2e and console (a browser) suites on SQLite, the e2e suite again on MySQL, and the README's and docs/api.md's examples against the built service (on SQLite, so they
 // run anywhere). MySQL and Redis suites run when those servers answer; on a machine without
 // them they are skipped with a plain notice, and with CI=true (or REQUIRE_SERVICES=1) a missing
 // server fails the run instead. The last line is "N passed, N failed".
@@ -84,7 +84,7 @@ function readmeExamples() {
   return result;
 }
 
-const build = spawnSync('npx', ['nest', 'build'], { cwd: root, stdio: 'inherit' });
+const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);
@@ -92,8 +92,12 @@ if (build.status !== 0) {
 
 const mysqlProblem = await mysqlUsable();
 const redisOk = await reachable(redisUrl);
+// The console's browser tests drive Debian's chromium (docs/console.md#tests).
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumOk = fs.existsSync(chromium);
 const skipped = [];
 if (mysqlProblem) skipped.push(`MySQL suite: ${mysqlProblem}`);
+if (!chromiumOk) skipped.push(`console browser suite: no Chromium at ${chromium} (apt-get install chromium)`);
 if (!redisOk) skipped.push(`Redis suites: nothing answers at ${new URL(redisUrl).host}`);
 for (const line of skipped) console.log(`${required ? 'MISSING' : 'SKIPPED'} ${line}`);
 
@@ -103,7 +107,13 @@ const add = (r) => {
   totals.failed += r.failed;
 };
 const redisEnv = redisOk ? { REDIS_TEST_URL: redisUrl } : {};
-add(jest('unit + slice + e2e on SQLite', [], { TEST_DB: 'sqlite', ...redisEnv }));
+const projects = chromiumOk ? [] : ['--selectProjects', 'unit', 'slice', 'e2e'];
+add(
+  jest(chromiumOk ? 'unit + slice + e2e + console on SQLite' : 'unit + slice + e2e on SQLite', projects, {
+    TEST_DB: 'sqlite',
+    ...redisEnv,
+  }),
+);
 if (!mysqlProblem) {
   // The e2e project alone: unit and slice tests touch no database, they ran once above. A third
   // worker: these suites spend much of their time waiting on MariaDB, so two leave a core idle.

@@ -9,6 +9,7 @@ import { AppModule, type AppExtensions } from './app.module';
 import { assertRoutePermissionsDeclared } from './common/auth/route-permissions';
 import { applyProviderOverrides } from './common/modules/provider-overrides';
 import { setupOpenApi } from './openapi-document';
+import { serveConsole } from './console/serve-console';
 import type { AppConfig } from './config/app-config';
 import { LifecycleState } from './probes/lifecycle-state';
 import { answerLiveness, LIVENESS_PATH } from './probes/liveness';
@@ -36,6 +37,7 @@ export async function createApp(config: AppConfig, options: AppExtensions = {}) 
   app.set('etag', false);
   const express: Express = app.getHttpAdapter().getInstance();
   express.get(LIVENESS_PATH, answerLiveness);
+  serveConsole(app);
   app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics', 'metrics/:metric_name', 'debug/metrics/scrape'] });
   setupOpenApi(app);
   return app;

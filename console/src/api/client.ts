@@ -1,0 +1,97 @@
+import createClient from 'openapi-fetch';
+import type { components, paths } from './schema';
+import { signOut, storedKey } from '../session';
+
+export type Schemas = components['schemas'];
+export type Relayer = Schemas['RelayerResponse'];
+
+/** The page of a list answer (docs/reference/pagination.md). */
+export interface Pagination {
+  current_page: number;
+  per_page: number;
+  total_items: number;
+}
+
+/** An answer that was not a success: the API's own message, shown as text. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The typed client of the service's own API (types generated from its OpenAPI document by
+ * `npm run console:types`): every call carries the signed-in key, same origin only.
+ */
+export const api = createClient<paths>({ baseUrl: window.location.origin });
+api.use({
+  onRequest({ request }) {
+    const key = storedKey();
+    if (key !== null) request.headers.set('Authorization', `Bearer ${key}`);
+    return request;
+  },
+});
+
+interface Envelope<T> {
+  data?: T;
+  pagination?: Partial<Pagination>;
+}
+
+interface Result<T> {
+  data?: Envelope<T>;
+  error?: unknown;
+  response: Response;
+}
+
+function messageOf(error: unknown, response: Response): string {
+  if (typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string')
+    return error.message;
+  return `${response.status} ${response.statusText}`.trim();
+}
+
+async function settle<T>(call: Promise<Result<T>>): Promise<{ body: Envelope<T>; response: Response }> {
+  let result: Result<T>;
+  try {
+    result = await call;
+  } catch {
+    throw new ApiError(0, 'The service did not answer: check that it is running, then try again.');
+  }
+  const { data, error, response } = result;
+  if (response.status === 401) {
+    signOut('The service refused the key (it may have been revoked, rotated or expired). Sign in again.');
+  }
+  if (!response.ok || data === undefined) throw new ApiError(response.status, messageOf(error, response));
+  return { body: data, response };
+}
+
+/** The `data` of a success, or an ApiError with the API's message. */
+export async function read<T>(call: Promise<Result<T>>): Promise<T> {
+  const { body } = await settle(call);
+  return body.data as T;
+}
+
+/** A page of a list and where it is in the whole. */
+export async function readPage<T>(
+  call: Promise<Result<T[]>>,
+): Promise<{ items: T[]; pagination: Pagination }> {
+  const { body } = await settle(call);
+  const items = body.data ?? [];
+  const p = body.pagination ?? {};
+  return {
+    items,
+    pagination: {
+      current_page: p.current_page ?? 1,
+      per_page: p.per_page ?? items.length,
+      total_items: p.total_items ?? items.length,
+    },
+  };
+}
+
+/** A write's answer with its ETag (docs/reference/safe-writes.md), for the next conditional write. */
+export async function readWithTag<T>(call: Promise<Result<T>>): Promise<{ data: T; etag: string | null }> {
+  const { body, response } = await settle(call);
+  return { data: body.data as T, etag: response.headers.get('ETag') };
+}

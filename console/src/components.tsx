@@ -1,0 +1,214 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type Pagination } from './api/client';
+
+/** What a load is doing: every page shows each of the three states in words. */
+export type Load<T> =
+  { state: 'loading' } | { state: 'error'; error: ApiError } | { state: 'ready'; data: T };
+
+function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError
+    ? error
+    : new ApiError(0, error instanceof Error ? error.message : String(error));
+}
+
+/** Runs `load` when `deps` change (the last call wins); `reload` runs it again. */
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): [Load<T>, () => void] {
+  const [result, setResult] = useState<Load<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setResult({ state: 'loading' });
+    load().then(
+      (data) => current && setResult({ state: 'ready', data }),
+      (error: unknown) => current && setResult({ state: 'error', error: asApiError(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [...deps, round]);
+  return [result, useCallback(() => setRound((n) => n + 1), [])];
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="state loading" role="status" aria-live="polite">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** What went wrong, in the API's words, and what to do about it. */
+export function ErrorState({ error, what, retry }: { error: ApiError; what: string; retry?: () => void }) {
+  const advice =
+    error.status === 403
+      ? 'This key may not read it: ask for a key with the permission, or sign in with another.'
+      : error.status === 404
+        ? 'It does not exist, or it is outside what this key may see.'
+        : error.status === 429
+          ? 'Too many requests: wait a moment, then try again.'
+          : error.status === 0 || error.status >= 500
+            ? 'Try again in a moment; if it persists, check the service.'
+            : null;
+  return (
+    <div class="state error" role="alert">
+      <p>
+        Could not load {what}: {error.message}
+      </p>
+      {advice && <p>{advice}</p>}
+      {retry && (
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ComponentChildren }) {
+  return <p class="state empty">{children}</p>;
+}
+
+/** One of the three states of a load, or its content. */
+export function Loaded<T>({
+  load,
+  what,
+  retry,
+  children,
+}: {
+  load: Load<T>;
+  what: string;
+  retry?: () => void;
+  children: (data: T) => ComponentChildren;
+}) {
+  if (load.state === 'loading') return <Loading what={what} />;
+  if (load.state === 'error') return <ErrorState error={load.error} what={what} retry={retry} />;
+  return <>{children(load.data)}</>;
+}
+
+/** Previous and next over the API's pages, with where this page is. */
+export function Pager({
+  pagination,
+  label,
+  onPage,
+}: {
+  pagination: Pagination;
+  label: string;
+  onPage: (page: number) => void;
+}) {
+  const { current_page: page, per_page: perPage, total_items: total } = pagination;
+  const pages = Math.max(1, Math.ceil(total / Math.max(1, perPage)));
+  const first = total === 0 ? 0 : (page - 1) * perPage + 1;
+  const last = Math.min(total, page * perPage);
+  return (
+    <nav class="pager" aria-label={`${label} pages`}>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span aria-live="polite">
+        {first}–{last} of {total} (page {page} of {pages})
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen, reachable and named for keyboard and reader users. */
+export function Table({
+  caption,
+  head,
+  children,
+}: {
+  caption: string;
+  head: string[];
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="table-wrap" role="region" aria-label={caption} tabIndex={0}>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {head.map((h) => (
+              <th scope="col" key={h}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A result of an action, announced to screen readers. */
+export interface Outcome {
+  kind: 'ok' | 'error';
+  text: string;
+}
+
+export function OutcomeText({ outcome }: { outcome: Outcome | null }) {
+  if (outcome === null) return <p class="outcome" role="status" aria-live="polite" />;
+  return (
+    <p
+      class={`outcome ${outcome.kind}`}
+      role={outcome.kind === 'error' ? 'alert' : 'status'}
+      aria-live="polite"
+    >
+      {outcome.text}
+    </p>
+  );
+}
+
+/**
+ * Runs an action once at a time and says how it went; `done` names a success. Errors show the API's
+ * message (the API refuses what the key may not do, whatever the console offers).
+ */
+export function useAction(): [
+  Outcome | null,
+  boolean,
+  (run: () => Promise<unknown>, done: string) => Promise<boolean>,
+] {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [busy, setBusy] = useState(false);
+  const running = useRef(false);
+  const act = useCallback(async (run: () => Promise<unknown>, done: string) => {
+    if (running.current) return false;
+    running.current = true;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      await run();
+      setOutcome({ kind: 'ok', text: done });
+      return true;
+    } catch (error) {
+      setOutcome({ kind: 'error', text: asApiError(error).message });
+      return false;
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  }, []);
+  return [outcome, busy, act];
+}
+
+/** A date and time as the reader's locale writes it, with the exact value for machines. */
+export function Time({ value }: { value: string | null | undefined }) {
+  if (!value) return <span class="muted">never</span>;
+  const date = new Date(value);
+  return <time dateTime={value}>{date.toLocaleString()}</time>;
+}
+
+/** A page's title, focused on navigation so screen readers announce the new page. */
+export function PageTitle({ children }: { children: ComponentChildren }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <h1 tabIndex={-1} ref={ref}>
+      {children}
+    </h1>
+  );
+}

@@ -1,0 +1,2 @@
+/** Styles are bundled by esbuild (scripts/build-console.mjs). */
+declare module '*.css';

@@ -1,0 +1,80 @@
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import './styles.css';
+import { PageTitle } from './components';
+import { SECTIONS } from './pages';
+import { SignIn } from './pages/sign-in';
+import { href, location, navigate } from './router';
+import { can, me, resume, signOut } from './session';
+
+function Shell() {
+  const principal = me.value;
+  const { segments } = location.value;
+  const visible = SECTIONS.filter((section) => can(section.permission));
+  const section = visible.find((s) => s.path === segments[0]);
+  useEffect(() => {
+    if (principal !== null && section === undefined && visible.length > 0 && segments.length === 0)
+      navigate([visible[0].path]);
+  }, [principal, section, segments.length]);
+  if (principal === null) return <SignIn />;
+  return (
+    <div class="layout">
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => (event.preventDefault(), document.getElementById('main')?.focus())}
+      >
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Relayer console</span>
+        <nav aria-label="Sections">
+          <ul>
+            {visible.map((s) => (
+              <li key={s.path}>
+                <a href={href([s.path])} aria-current={s === section ? 'page' : undefined}>
+                  {s.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span>
+            Signed in as <strong>{principal.name}</strong>
+          </span>
+          <button type="button" onClick={() => signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {section ? (
+          section.render(segments.slice(1))
+        ) : visible.length === 0 ? (
+          <>
+            <PageTitle>Nothing to show</PageTitle>
+            <p class="state empty">
+              This key holds no permission the console can show ({principal.permissions.join(', ') || 'none'}
+              ). Sign in with a key that may read relayers, notifications, signers, networks, keys, audit or
+              configuration.
+            </p>
+          </>
+        ) : (
+          <>
+            <PageTitle>Page not found</PageTitle>
+            <p class="state empty">
+              There is no such page, or this key may not see it.{' '}
+              <a href={href([visible[0].path])}>Go to {visible[0].title}</a>
+            </p>
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
+
+const root = document.getElementById('app');
+if (root !== null) {
+  void resume().finally(() => render(<Shell />, root));
+}

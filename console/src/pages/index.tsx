@@ -1,0 +1,47 @@
+import type { ComponentChildren } from 'preact';
+import { Placeholder } from './placeholder';
+import { RelayersPage } from './relayers';
+
+/** A section of the console: where it lives, its name in the menu, what the key needs to see it. */
+export interface Section {
+  path: string;
+  title: string;
+  permission: string;
+  render: (segments: string[]) => ComponentChildren;
+}
+
+/** Every page, in menu order. A page file per section; each renders the segments after its path. */
+export const SECTIONS: readonly Section[] = [
+  { path: 'relayers', title: 'Relayers', permission: 'relayers:read', render: () => <RelayersPage /> },
+  {
+    path: 'notifications',
+    title: 'Notifications',
+    permission: 'notifications:read',
+    render: () => <Placeholder title="Notifications" />,
+  },
+  {
+    path: 'signers',
+    title: 'Signers',
+    permission: 'signers:read',
+    render: () => <Placeholder title="Signers" />,
+  },
+  {
+    path: 'networks',
+    title: 'Networks',
+    permission: 'networks:read',
+    render: () => <Placeholder title="Networks" />,
+  },
+  {
+    path: 'api-keys',
+    title: 'API keys',
+    permission: 'api_keys:manage',
+    render: () => <Placeholder title="API keys" />,
+  },
+  { path: 'audit', title: 'Audit', permission: 'audit:read', render: () => <Placeholder title="Audit" /> },
+  {
+    path: 'configuration',
+    title: 'Configuration',
+    permission: 'config:read',
+    render: () => <Placeholder title="Configuration" />,
+  },
+];

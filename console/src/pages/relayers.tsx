@@ -1,0 +1,234 @@
+import { api, read, readPage, type Relayer } from '../api/client';
+import { Empty, Loaded, Pager, PageTitle, Table, Time, useLoad } from '../components';
+import { BASE_UNIT, nativeAmount, STATE_LABEL, stateOf, type RelayerState } from '../format';
+import { href, location, navigate } from '../router';
+import { can } from '../session';
+
+const PER_PAGE = 25;
+const NETWORK_TYPES = ['evm', 'solana', 'stellar'] as const;
+type NetworkType = (typeof NETWORK_TYPES)[number];
+const STATES: readonly RelayerState[] = ['enabled', 'paused', 'disabled'];
+
+interface Filters {
+  network_type?: NetworkType;
+  network?: string;
+  state?: RelayerState;
+  page: number;
+}
+
+function filtersOf(query: URLSearchParams): Filters {
+  const type = query.get('network_type');
+  const state = query.get('state');
+  const page = Number(query.get('page'));
+  return {
+    network_type: NETWORK_TYPES.find((t) => t === type),
+    network: query.get('network') || undefined,
+    state: STATES.find((s) => s === state),
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** Every relayer the key may see, a page at a time, filtered by the API (GET /api/v1/relayers). */
+export function RelayersPage() {
+  const filters = filtersOf(location.value.query);
+  const [load, reload] = useLoad(
+    () =>
+      readPage(
+        api.GET('/api/v1/relayers', {
+          params: {
+            query: {
+              page: filters.page,
+              per_page: PER_PAGE,
+              network_type: filters.network_type,
+              network: filters.network,
+              state: filters.state,
+            },
+          },
+        }),
+      ),
+    [filters.page, filters.network_type, filters.network, filters.state],
+  );
+  const show = (change: Partial<Filters>) =>
+    navigate(['relayers'], { ...filters, page: undefined, ...change });
+  const filtered =
+    filters.network_type !== undefined || filters.network !== undefined || filters.state !== undefined;
+  return (
+    <>
+      <PageTitle>Relayers</PageTitle>
+      <form class="filters" aria-label="Filter relayers" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Network type
+          <select
+            value={filters.network_type ?? ''}
+            onChange={(event) =>
+              show({ network_type: NETWORK_TYPES.find((t) => t === event.currentTarget.value) })
+            }
+          >
+            <option value="">Any</option>
+            {NETWORK_TYPES.map((t) => (
+              <option value={t} key={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <NetworkFilter value={filters.network} onChange={(network) => show({ network })} />
+        <label>
+          State
+          <select
+            value={filters.state ?? ''}
+            onChange={(event) => show({ state: STATES.find((s) => s === event.currentTarget.value) })}
+          >
+            <option value="">Any</option>
+            {STATES.map((s) => (
+              <option value={s} key={s}>
+                {STATE_LABEL[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {filtered && (
+          <button type="button" onClick={() => navigate(['relayers'])}>
+            Clear filters
+          </button>
+        )}
+      </form>
+      <Loaded load={load} what="relayers" retry={reload}>
+        {({ items, pagination }) =>
+          items.length === 0 ? (
+            <Empty>
+              {filtered
+                ? 'No relayer matches these filters. Clear them to see every relayer.'
+                : 'No relayers yet. Create one with POST /api/v1/relayers or list them in the configuration file (docs/configuration.md).'}
+            </Empty>
+          ) : (
+            <>
+              <Table
+                caption={`Relayers${filtered ? ' (filtered)' : ''}`}
+                head={['Relayer', 'Network', 'State', 'Balance', 'Alert below', 'Last check']}
+              >
+                {items.map((relayer) => (
+                  <RelayerRow relayer={relayer} key={relayer.id} />
+                ))}
+              </Table>
+              <Pager
+                pagination={pagination}
+                label="Relayers"
+                onPage={(page) => navigate(['relayers'], { ...filters, page })}
+              />
+            </>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+/** The networks the key may read, as choices; a text field for a key without networks:read. */
+function NetworkFilter({ value, onChange }: { value?: string; onChange: (network?: string) => void }) {
+  const [load] = useLoad(
+    () =>
+      can('networks:read')
+        ? readPage(api.GET('/api/v1/networks', { params: { query: { page: 1, per_page: 100 } } })).then((p) =>
+            p.items.map((n) => n.name),
+          )
+        : Promise.resolve(null),
+    [],
+  );
+  const names = load.state === 'ready' ? load.data : null;
+  if (names === null) {
+    return (
+      <label>
+        Network
+        <input
+          type="text"
+          value={value ?? ''}
+          placeholder="Any"
+          onChange={(event) => onChange(event.currentTarget.value.trim() || undefined)}
+        />
+      </label>
+    );
+  }
+  return (
+    <label>
+      Network
+      <select value={value ?? ''} onChange={(event) => onChange(event.currentTarget.value || undefined)}>
+        <option value="">Any</option>
+        {[...new Set(names)].sort().map((name) => (
+          <option value={name} key={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** A relayer with its last check (status) and the threshold that applies to it. */
+function RelayerRow({ relayer }: { relayer: Relayer }) {
+  const state = stateOf(relayer);
+  const [status] = useLoad(
+    () =>
+      Promise.all([
+        read(
+          api.GET('/api/v1/relayers/{relayer_id}/status', { params: { path: { relayer_id: relayer.id } } }),
+        ),
+        read(
+          api.GET('/api/v1/relayers/{relayer_id}/balance-alert', {
+            params: { path: { relayer_id: relayer.id } },
+          }),
+        ),
+      ]),
+    [relayer.id],
+  );
+  const unit = BASE_UNIT[relayer.network_type];
+  return (
+    <tr>
+      <th scope="row">
+        <a href={href(['relayers', relayer.id])}>{relayer.name}</a>
+        <div class="muted id">{relayer.id}</div>
+      </th>
+      <td>
+        {relayer.network} <span class="muted">({relayer.network_type})</span>
+      </td>
+      <td>
+        <span class={`badge ${state}`}>{STATE_LABEL[state]}</span>
+        {relayer.disabled_reason && (
+          <div class="reason">
+            {relayer.disabled_reason.type}: {relayer.disabled_reason.details}
+          </div>
+        )}
+      </td>
+      {status.state === 'ready' ? (
+        <>
+          <td>
+            {status.data[0].balance == null ? (
+              <span class="muted">not checked</span>
+            ) : (
+              <span title={`${status.data[0].balance} ${unit}`}>
+                {nativeAmount(status.data[0].balance, relayer.network_type)}
+              </span>
+            )}
+            {status.data[0].low_balance === true && <span class="badge low">Low</span>}
+          </td>
+          <td>
+            {status.data[1].threshold == null ? (
+              <span class="muted">no alert</span>
+            ) : (
+              <span title={`${status.data[1].threshold} ${unit} (${status.data[1].source ?? ''} rule)`}>
+                {nativeAmount(status.data[1].threshold, relayer.network_type)}
+              </span>
+            )}
+          </td>
+          <td>
+            <Time value={status.data[0].checked_at} />
+          </td>
+        </>
+      ) : (
+        <td colSpan={3} class="muted">
+          {status.state === 'loading' ? 'Loading status…' : `Status unavailable: ${status.error.message}`}
+        </td>
+      )}
+    </tr>
+  );
+}

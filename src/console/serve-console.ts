@@ -1,0 +1,82 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Where the console is served (docs/console.md). */
+export const CONSOLE_PATH = '/console';
+
+/**
+ * The console's policy: its own scripts, styles and API only; no inline script, no eval, no frame, no
+ * request anywhere else (docs/console.md#security).
+ */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONSOLE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/**
+ * The built console (scripts/build-console.mjs writes dist/console): beside the compiled service
+ * (dist/src/console → dist/console), or the checkout's dist/ when the service runs from its sources (tests).
+ */
+export function consoleDirectory(): string | null {
+  const candidates = [
+    path.resolve(__dirname, '../../console'),
+    path.resolve(__dirname, '../../dist/console'),
+  ];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'manifest.json'))) ?? null;
+}
+
+/**
+ * Serves the console's files with Nest's own static serving (express.static under the hood), before the API's routes: no bearer auth (the page signs in
+ * with the key the user types, and every call it makes is authenticated by the API), the API's envelope
+ * and rate limit do not apply. Hashed assets are cached for a year; index.html is revalidated each time.
+ */
+export function serveConsole(
+  app: NestExpressApplication,
+  directory: string | null = consoleDirectory(),
+): void {
+  app.use(CONSOLE_PATH, (request: Request, response: Response, next: NextFunction) => {
+    response.set(SECURITY_HEADERS);
+    if (directory !== null) return next();
+    response
+      .status(503)
+      .type('text/plain')
+      .send('The console is not built: run `npm run build` (docs/console.md).\n');
+  });
+  if (directory === null) return;
+  app.useStaticAssets(directory, {
+    prefix: CONSOLE_PATH,
+    index: 'index.html',
+    redirect: true,
+    dotfiles: 'ignore',
+    fallthrough: true,
+    etag: true,
+    lastModified: false,
+    setHeaders: (response: Response, file: string) => {
+      const asset = path.relative(directory, file).startsWith('assets' + path.sep);
+      response.setHeader('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  // Nothing else lives under /console: an unknown file is a plain 404, not the API's envelope.
+  app.use(CONSOLE_PATH, (request: Request, response: Response) => {
+    response.status(404).type('text/plain').send(`Not found: ${CONSOLE_PATH}${request.path}\n`);
+  });
+}

@@ -1,0 +1,252 @@
+import type { Browser } from 'playwright-core';
+import request from 'supertest';
+import { createRelayer, uid } from '../factories';
+import {
+  consoleAs,
+  DESKTOP,
+  documentWidth,
+  launchBrowser,
+  openConsole,
+  PHONE,
+  requestsElsewhere,
+  screenshot,
+  seriousViolations,
+  storedEntries,
+  type ConsoleTab,
+} from '../support/browser';
+import { secrets } from '../support/secrets';
+import { useTestApp } from '../support/test-app';
+
+/** The CSP of docs/console.md#security, exactly. */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+describe('the operator console: shell, sign-in, security and the relayers table', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+  let browser: Browser;
+  const tabs: ConsoleTab[] = [];
+  const open = async (key: string, hash = '', viewport = DESKTOP) => {
+    const tab = await consoleAs(browser, app(), key, hash, viewport);
+    tabs.push(tab);
+    return tab;
+  };
+  const newKey = async (body: object): Promise<string> => {
+    const res = await app()
+      .post('/api/v1/api-keys', { name: uid('console'), ...body })
+      .expect(201);
+    return secrets.add((res.body as { data: { key: string } }).data.key);
+  };
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    // No page of this file ever asked anything of another host.
+    expect(tabs.flatMap((tab) => requestsElsewhere(tab, app()))).toEqual([]);
+    // Nor broke its policy or threw.
+    expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(tabs.map((tab) => tab.close()));
+  });
+
+  describe('what the service serves', () => {
+    it('redirects /console to /console/, which answers the page with the strict policy and no caching', async () => {
+      const redirect = await request(app().baseUrl).get('/console').expect(301);
+      expect(redirect.headers.location).toBe('/console/');
+      const page = await request(app().baseUrl).get('/console/').expect(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-security-policy']).toBe(CSP);
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
+      // No inline script: the one script is a file of the service, named by its content's hash.
+      const scripts = [...page.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+      expect(scripts.map(([, attributes, body]) => [attributes.trim(), body])).toEqual([
+        [expect.stringMatching(/^type="module" src="\/console\/assets\/main-[A-Z0-9]{8}\.js"$/), ''],
+      ]);
+    });
+
+    it('serves the hashed assets for a year, with the same policy, and answers 404 for an unknown one', async () => {
+      const page = await request(app().baseUrl).get('/console/').expect(200);
+      const assets = [...page.text.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]);
+      expect(assets).toEqual([
+        expect.stringMatching(/^\/console\/assets\/main-[A-Z0-9]{8}\.css$/),
+        expect.stringMatching(/^\/console\/assets\/main-[A-Z0-9]{8}\.js$/),
+      ]);
+      for (const asset of assets) {
+        const res = await request(app().baseUrl).get(asset).expect(200);
+        expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        expect(res.headers['content-security-policy']).toBe(CSP);
+      }
+      const missing = await request(app().baseUrl).get('/console/assets/main-AAAAAAAA.js').expect(404);
+      expect([missing.headers['content-type'], missing.text]).toEqual([
+        'text/plain; charset=utf-8',
+        'Not found: /console/assets/main-AAAAAAAA.js\n',
+      ]);
+    });
+
+    it('loads in at most 250 KB of transfer, every byte from the service', async () => {
+      const tab = await openConsole(browser, app());
+      tabs.push(tab);
+      await tab.page.getByLabel('API key').waitFor();
+      const sizes = await Promise.all(
+        tab.requests.map(async (url) => {
+          const response = await request(app().baseUrl)
+            .get(new URL(url).pathname)
+            .set('Accept-Encoding', 'gzip, br');
+          return Number(response.headers['content-length'] ?? Buffer.byteLength(response.text ?? ''));
+        }),
+      );
+      expect(tab.requests.length).toBe(3);
+      const total = sizes.reduce((a, b) => a + b, 0);
+      expect(total).toBeLessThanOrEqual(250 * 1024);
+      expect(requestsElsewhere(tab, app())).toEqual([]);
+    });
+  });
+
+  describe('signing in', () => {
+    it('refuses an unknown key with the reason, and keeps nothing', async () => {
+      const tab = await openConsole(browser, app());
+      tabs.push(tab);
+      await tab.page.getByLabel('API key').fill('not-a-key-the-service-knows-0123456789');
+      await tab.page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(tab.page.getByRole('alert').textContent()).resolves.toBe(
+        'The service does not know this key. Check that you copied all of it.',
+      );
+      expect((await storedEntries(tab.page))[0]).toBe(0);
+    });
+
+    it('keeps the key in this tab only (sessionStorage), across a reload, and forgets it on sign-out', async () => {
+      const tab = await open(app().apiKey);
+      expect(await storedEntries(tab.page)).toEqual([1, 0]);
+      expect(await tab.context.cookies()).toEqual([]);
+      await tab.page.reload();
+      await tab.page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await tab.page.getByRole('button', { name: 'Sign out' }).click();
+      await tab.page.getByLabel('API key').waitFor();
+      expect((await storedEntries(tab.page))[0]).toBe(0);
+      // Another tab never had it.
+      const other = await openConsole(browser, app());
+      tabs.push(other);
+      await other.page.getByLabel('API key').waitFor();
+      expect((await storedEntries(other.page))[0]).toBe(0);
+    });
+
+    it('shows a key only the sections it may read', async () => {
+      const key = await newKey({ permissions: ['relayers:read', 'audit:read'] });
+      const tab = await open(key);
+      const sections = tab.page.getByRole('navigation', { name: 'Sections' }).getByRole('link');
+      expect(await sections.allTextContents()).toEqual(['Relayers', 'Audit']);
+    });
+
+    it('sends a key whose secret stopped working back to sign-in, saying why', async () => {
+      const created = await app().post('/api/v1/api-keys', {
+        name: 'short-lived',
+        permissions: ['relayers:read'],
+      });
+      const key = secrets.add((created.body as { data: { key: string } }).data.key);
+      const tab = await open(key, '#/relayers');
+      await app()
+        .delete(`/api/v1/api-keys/${(created.body as { data: { id: string } }).data.id}`)
+        .expect(200);
+      // Revocation reaches every cache within 1 s (docs/reference/keys-and-audit.md).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await tab.page.reload();
+      await expect(tab.page.getByRole('alert').textContent()).resolves.toBe(
+        'The key of this tab no longer works (revoked, rotated or expired): sign in again.',
+      );
+      expect((await storedEntries(tab.page))[0]).toBe(0);
+    });
+  });
+
+  describe('the relayers table', () => {
+    const ids: Record<string, string> = {};
+    beforeAll(async () => {
+      const made = [
+        await createRelayer(app(), 'evm', { name: 'evm one' }),
+        await createRelayer(app(), 'solana', { name: 'solana one', paused: true }),
+        await createRelayer(app(), 'stellar', { name: '<img src=x onerror=alert(1)> stellar' }),
+      ];
+      for (const relayer of made) ids[relayer.name as string] = relayer.id as string;
+    });
+
+    const rowNames = (tab: ConsoleTab) =>
+      tab.page
+        .getByRole('table', { name: /^Relayers/ })
+        .locator('tbody th a')
+        .allTextContents();
+
+    it('lists what the API holds, with state, and renders names as text', async () => {
+      const tab = await open(app().apiKey, '#/relayers');
+      await tab.page.getByRole('table', { name: 'Relayers' }).waitFor();
+      expect(await rowNames(tab)).toEqual(['evm one', 'solana one', '<img src=x onerror=alert(1)> stellar']);
+      expect(await tab.page.locator('main img').count()).toBe(0);
+      const states = await tab.page.locator('tbody .badge').allTextContents();
+      expect(states).toEqual(['Enabled', 'Paused', 'Enabled']);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+      await screenshot(tab.page, 'relayers');
+    });
+
+    it('filters by network type and by state through the API', async () => {
+      const tab = await open(app().apiKey, '#/relayers');
+      await tab.page.getByRole('table', { name: 'Relayers' }).waitFor();
+      await tab.page.getByLabel('Network type').selectOption('solana');
+      await tab.page.getByRole('table', { name: 'Relayers (filtered)' }).waitFor();
+      expect(await rowNames(tab)).toEqual(['solana one']);
+      await tab.page.getByRole('button', { name: 'Clear filters' }).click();
+      await tab.page.getByLabel('State').selectOption('paused');
+      await tab.page.getByRole('table', { name: 'Relayers (filtered)' }).waitFor();
+      expect(await rowNames(tab)).toEqual(['solana one']);
+      await tab.page.getByLabel('State').selectOption('disabled');
+      await expect(tab.page.locator('.state.empty').textContent()).resolves.toBe(
+        'No relayer matches these filters. Clear them to see every relayer.',
+      );
+      expect(tab.requests.filter((url) => url.includes('/api/v1/relayers?'))).toContainEqual(
+        expect.stringContaining('state=disabled'),
+      );
+    });
+
+    it('never shows a scoped key a relayer outside its scope', async () => {
+      const key = await newKey({ permissions: ['relayers:read'], relayer_ids: [ids['evm one']] });
+      const tab = await open(key, '#/relayers');
+      await tab.page.getByRole('table', { name: 'Relayers' }).waitFor();
+      expect(await rowNames(tab)).toEqual(['evm one']);
+      await tab.page.goto(`${app().baseUrl}/console/#/relayers/${ids['solana one']}`);
+      await tab.page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await tab.page.locator('main').textContent()).not.toContain('solana one');
+    });
+
+    it('pages through the API, 25 at a time', async () => {
+      for (let i = 0; i < 24; i++)
+        await createRelayer(app(), 'evm', { name: `bulk ${String(i).padStart(2, '0')}` });
+      const tab = await open(app().apiKey, '#/relayers');
+      await tab.page.getByRole('table', { name: 'Relayers' }).waitFor();
+      const pager = tab.page.getByRole('navigation', { name: 'Relayers pages' });
+      await expect(pager.locator('span').textContent()).resolves.toBe('1–25 of 27 (page 1 of 2)');
+      await pager.getByRole('button', { name: 'Next' }).click();
+      await pager.getByText('26–27 of 27 (page 2 of 2)').waitFor();
+      expect(await rowNames(tab)).toEqual(['bulk 22', 'bulk 23']);
+    });
+
+    it('fits a 390 px wide screen: the page does not scroll sideways, the table does', async () => {
+      const tab = await open(app().apiKey, '#/relayers', PHONE);
+      await tab.page.getByRole('table', { name: 'Relayers' }).waitFor();
+      expect(await documentWidth(tab.page)).toBeLessThanOrEqual(PHONE.width);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+      await screenshot(tab.page, 'relayers');
+    });
+  });
+
+  it('has no serious accessibility problem on the sign-in page', async () => {
+    const tab = await openConsole(browser, app());
+    tabs.push(tab);
+    await tab.page.getByLabel('API key').waitFor();
+    expect(await seriousViolations(tab.page)).toEqual([]);
+    await screenshot(tab.page, 'sign-in');
+  });
+});

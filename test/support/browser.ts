@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestApp } from './test-app';
+
+/** Debian's chromium (installed by .ci/run: apt-get install chromium); CHROMIUM_PATH names another. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Viewport {
+  readonly width: number;
+  readonly height: number;
+}
+export const DESKTOP: Viewport = { width: 1280, height: 900 };
+export const PHONE: Viewport = { width: 390, height: 844 };
+
+/**
+ * One headless Chromium per test file. The flags keep it from calling home (updates, sync, safe
+ * browsing): the tests check that every request the console makes goes to the service.
+ */
+export function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-default-apps',
+      '--disable-domain-reliability',
+    ],
+  });
+}
+
+/** A browser tab on the console, with every request it made. */
+export interface ConsoleTab {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Every URL the page requested, in order. */
+  readonly requests: string[];
+  /** What the page wrote to its console as errors, and uncaught errors (a CSP violation shows here). */
+  readonly errors: string[];
+  close(): Promise<void>;
+}
+
+/** Opens the console of the app in a fresh context (its own sessionStorage) at the viewport's size. */
+export async function openConsole(
+  browser: Browser,
+  app: Pick<TestApp, 'baseUrl'>,
+  viewport: Viewport = DESKTOP,
+): Promise<ConsoleTab> {
+  const context = await browser.newContext({
+    viewport,
+    serviceWorkers: 'block',
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  context.on('request', (request) => requests.push(request.url()));
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // A refused request (a 401 on a revoked key, a 403) is logged by the browser itself: not the page's error.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      errors.push(message.text());
+  });
+  await page.goto(`${app.baseUrl}/console/`);
+  return { context, page, requests, errors, close: () => context.close() };
+}
+
+/** Signs in with the key and waits for the first page the key may see. */
+export async function signIn(tab: ConsoleTab, key: string): Promise<void> {
+  await tab.page.getByLabel('API key').fill(key);
+  await tab.page.getByRole('button', { name: 'Sign in' }).click();
+  await tab.page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** A tab signed in with the key, on the console page at `hash` (e.g. `#/relayers`). */
+export async function consoleAs(
+  browser: Browser,
+  app: Pick<TestApp, 'baseUrl'>,
+  key: string,
+  hash = '',
+  viewport: Viewport = DESKTOP,
+): Promise<ConsoleTab> {
+  const tab = await openConsole(browser, app, viewport);
+  await signIn(tab, key);
+  if (hash) await tab.page.goto(`${app.baseUrl}/console/${hash}`);
+  return tab;
+}
+
+/** The requests that went anywhere but the service (data: URLs stay in the page). */
+export function requestsElsewhere(tab: ConsoleTab, app: Pick<TestApp, 'baseUrl'>): string[] {
+  return tab.requests.filter((url) => !url.startsWith(`${app.baseUrl}/`) && !url.startsWith('data:'));
+}
+
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The serious and critical accessibility violations axe-core finds on the page as it is now. */
+export async function seriousViolations(
+  page: Page,
+): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+  await page.evaluate(AXE);
+  // A string: these tests are typed for Node, the expression runs in the page.
+  return page.evaluate<{ id: string; impact: string; nodes: string[] }[]>(`
+    axe.run(document).then((result) =>
+      result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => JSON.stringify(n.target)) })),
+    )`);
+}
+
+/**
+ * docs/console.md's screenshots: written under docs/console/ when UPDATE_SCREENSHOTS=1 (the tests take
+ * them either way, so a page that cannot be drawn fails).
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const width = page.viewportSize()?.width ?? 0;
+  const image = await page.screenshot({ fullPage: false });
+  if (process.env.UPDATE_SCREENSHOTS === '1') {
+    const dir = path.resolve(__dirname, '..', '..', 'docs', 'console');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}-${width}.png`), image);
+  }
+}
+
+/** How many entries the page keeps in [sessionStorage, localStorage]. */
+export function storedEntries(page: Page): Promise<[number, number]> {
+  return page.evaluate<[number, number]>('[window.sessionStorage.length, window.localStorage.length]');
+}
+
+/** How wide the document is drawn: wider than the viewport means the page scrolls sideways. */
+export function documentWidth(page: Page): Promise<number> {
+  return page.evaluate<number>('document.documentElement.scrollWidth');
+}
