@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const logger = new Logger('Bootstrap');
   await app.listen(config.http.port, config.http.host);
   logger.log(
-    `listening on http://${config.http.host}:${config.http.port}/api/v1 (database: ${config.database.kind})`,
+    `listening on http://${config.http.host}:${config.http.port}/api/v1, console at /console/ (database: ${config.database.kind})`,
   );
   if (config.auth.generated) {
     logger.warn(
@@ -47,6 +47,10 @@ function generatedKeyNotice(config: AppConfig): string {
     '',
     `   export KEY=${config.auth.apiKey}`,
     `   curl -H "Authorization: Bearer $KEY" ${origin}/api/v1/relayers`,
+    '',
+    ' Or open the console in a browser and sign in with the key:',
+    '',
+    `   ${origin}/console/`,
     '',
     ' Set API_KEY (at least 32 characters) to keep one key across restarts;',
     ' with NODE_ENV=production the service refuses to start without it.',

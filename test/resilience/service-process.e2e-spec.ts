@@ -81,6 +81,7 @@ describeEmbedded('the service as a process on the embedded default database', ()
       expect(service.log).toContain(
         `curl -H "Authorization: Bearer $KEY" http://localhost:${service.port}/api/v1/relayers`,
       );
+      expect(service.log).toContain(`\n   http://localhost:${service.port}/console/\n`);
       expect((await service.fetch('/api/v1/notifications')).status).toBe(401);
       expect(
         (await service.fetch('/api/v1/notifications', { headers: { Authorization: `Bearer ${key}` } }))
