@@ -1,5 +1,6 @@
 import { ApiKeyEntity } from './api-key.entity';
-import { ApiKeyResponse } from './dto/api-key.dto';
+import type { Principal } from '../common/auth/principal';
+import { ApiKeyResponse, CallerResponse } from './dto/api-key.dto';
 
 export function toApiKeyResponse(row: ApiKeyEntity): ApiKeyResponse {
   return {
@@ -14,5 +15,17 @@ export function toApiKeyResponse(row: ApiKeyEntity): ApiKeyResponse {
     ...(row.relayerIds ? { relayer_ids: [...row.relayerIds] } : {}),
     // allowed_cidrs: only when bound to addresses, so that other keys answer as they always did
     ...(row.allowedCidrs && { allowed_cidrs: [...row.allowedCidrs] }),
+  };
+}
+
+/** The principal of a request as it may see itself: what it holds, never its secret. */
+export function toCallerResponse(principal: Principal): CallerResponse {
+  return {
+    type: principal.type,
+    id: principal.id,
+    name: principal.name,
+    permissions: [...principal.permissions],
+    ...(principal.relayerIds ? { relayer_ids: [...principal.relayerIds] } : {}),
+    expires_at: principal.secretExpiresAt ? principal.secretExpiresAt.toISOString() : null,
   };
 }

@@ -10,7 +10,13 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IdempotentReplayOmits } from '../common/http/idempotent-replay.decorator';
 import { ApiKeysService } from './api-keys.service';
 import { apiKeyNotFound } from './api-keys.errors';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, RotateApiKeyDto } from './dto/api-key.dto';
+import {
+  ApiKeyResponse,
+  CallerResponse,
+  CreateApiKeyDto,
+  CreatedApiKeyResponse,
+  RotateApiKeyDto,
+} from './dto/api-key.dto';
 import { ApiKeyCreateRules } from './api-keys.validation';
 import { Route } from '../common/http/route.decorator';
 
@@ -77,6 +83,18 @@ export class ApiKeysController {
   @Route({ permission: 'api_keys:manage', status: 200, response: ApiKeyResponse, list: true })
   list(@Query() query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
     return this.keys.list(query);
+  }
+
+  // Before ':api_key_id', which would take `self` for an id (key ids are UUIDs: none is `self`).
+  @Get('self')
+  @Route({ permission: 'none', status: 200, response: CallerResponse })
+  @ApiOperation({
+    description:
+      'The caller: the administrator or the API key of the bearer token, with its permissions, its relayer scope ' +
+      'and when the secret used stops working; any valid key may ask, and the secret is never answered.',
+  })
+  self(@CurrentPrincipal() caller: Principal): CallerResponse {
+    return this.keys.self(caller);
   }
 
   @Get(':api_key_id')

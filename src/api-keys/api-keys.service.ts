@@ -9,9 +9,15 @@ import { Transactions, type ReadTx } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf, earliest } from './api-key-principals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
-import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse, RotateApiKeyDto } from './dto/api-key.dto';
+import {
+  ApiKeyResponse,
+  CallerResponse,
+  CreateApiKeyDto,
+  CreatedApiKeyResponse,
+  RotateApiKeyDto,
+} from './dto/api-key.dto';
 import { apiKeyNotFound } from './api-keys.errors';
-import { toApiKeyResponse } from './api-key.mapper';
+import { toApiKeyResponse, toCallerResponse } from './api-key.mapper';
 
 const PREFIX_LENGTH = 8;
 
@@ -84,6 +90,11 @@ export class ApiKeysService {
   async list(query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
     const { items, total } = await this.keys.findActivePage(query.offset, query.per_page);
     return new Page(items.map(toApiKeyResponse), query, total);
+  }
+
+  /** Who the caller is, from its principal: read as it authenticated, nothing looked up again. */
+  self(caller: Principal): CallerResponse {
+    return toCallerResponse(caller);
   }
 
   async get(id: string): Promise<ApiKeyResponse> {

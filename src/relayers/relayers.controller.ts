@@ -2,11 +2,11 @@ import { Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/comm
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Tagged } from '../common/http/tagged';
 import { IfMatch, IfMatchHeader } from '../common/http/if-match';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page } from '../common/http/page';
 import { ParseFlagPipe } from '../common/validation/parse-flag.pipe';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
-import { CreateRelayerDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
+import { CreateRelayerDto, RelayerListQueryDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
 import { RelayerCreateRules, RelayerPatchRules, type NewRelayer } from './relayers.validation';
 import { RelayersService } from './relayers.service';
 import { relayerNotFound } from './relayers.errors';
@@ -39,7 +39,7 @@ export class RelayersController {
 
   @Get()
   @Route({ permission: 'relayers:read', status: 200, response: RelayerResponse, list: true })
-  list(@Query() query: PageQueryDto): Promise<Page<RelayerResponse>> {
+  list(@Query() query: RelayerListQueryDto): Promise<Page<RelayerResponse>> {
     return this.relayers.list(query);
   }
 

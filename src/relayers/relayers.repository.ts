@@ -4,7 +4,22 @@ import type { NetworkType } from '../catalogue';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
+import type { RelayerState } from './dto/relayer.dto';
 import { RelayerEntity } from './relayer.entity';
+
+/** What a list may be narrowed to (docs/reference/relayers.md#33-filtering-the-list); absent: any. */
+export interface RelayerFilter {
+  readonly networkType?: NetworkType;
+  readonly network?: string;
+  readonly state?: RelayerState;
+}
+
+/** Literals, not parameters: SQLite's driver takes no booleans, and both databases store them as 0 and 1. */
+const STATE_CONDITION: Readonly<Record<RelayerState, string>> = {
+  enabled: 'paused = 0 AND system_disabled = 0',
+  paused: 'paused = 1 AND system_disabled = 0',
+  disabled: 'system_disabled = 1',
+};
 
 export type RelayerChanges = Pick<
   RelayerEntity,
@@ -61,22 +76,48 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     return (await this.findById(id)) !== null;
   }
 
-  /** Filtered and counted in the query: every page complete, in the order of every list. */
-  override async findPage(offset: number, limit: number): Promise<{ items: RelayerEntity[]; total: number }> {
+  /**
+   * Filtered (the request's scope and `filter`, all of them) and counted in the query: every page
+   * complete, in the order of every list. Without either, the row count cached for a second.
+   */
+  override async findPage(
+    offset: number,
+    limit: number,
+    filter: RelayerFilter = {},
+  ): Promise<{ items: RelayerEntity[]; total: number }> {
     const scope = this.scoped();
-    if (scope === null) return super.findPage(offset, limit);
-    const where = `WHERE 1 = 1${scope.sql}`;
+    const filtered = this.filtered(filter);
+    if (scope === null && filtered.sql === '') return super.findPage(offset, limit);
+    const where = `WHERE 1 = 1${filtered.sql}${scope?.sql ?? ''}`;
+    const parameters = [...filtered.parameters, ...(scope?.parameters ?? [])];
     const [items, counted] = await Promise.all([
       this.select(
         `SELECT ${this.columns} FROM ${this.table} ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
-        [...scope.parameters, limit, offset],
+        [...parameters, limit, offset],
       ),
       this.repository.query<Array<{ n: number | string }>>(
         `SELECT COUNT(*) AS n FROM ${this.table} ${where}`,
-        [...scope.parameters],
+        parameters,
       ),
     ]);
     return { items, total: Number(counted[0].n) };
+  }
+
+  /** `filter` as conditions to append to a WHERE clause; '' for none. */
+  private filtered(filter: RelayerFilter): { sql: string; parameters: readonly string[] } {
+    const parts: string[] = [];
+    const parameters: string[] = [];
+    if (filter.networkType !== undefined) {
+      parts.push('network_type = ?');
+      parameters.push(filter.networkType);
+    }
+    if (filter.network !== undefined) {
+      // The plain comparison can use an index; the bytewise one makes it exact (MySQL's collation ignores case).
+      parts.push(`network = ? AND ${this.dialect.bytewise('network')} = ?`);
+      parameters.push(filter.network, filter.network);
+    }
+    if (filter.state !== undefined) parts.push(STATE_CONDITION[filter.state]);
+    return { sql: parts.map((part) => ` AND ${part}`).join(''), parameters };
   }
 
   async findIdBySignerOnNetwork(

@@ -11,7 +11,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx, type Tx } from '../database/transactions';
-import { RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
+import { RelayerListQueryDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
 import { changedFields, mergeRelayerPatch, type NewRelayer } from './relayers.validation';
 import {
   RELAYER_EVENTS,
@@ -211,8 +211,12 @@ export class RelayersService {
     return toTaggedRelayer(entity);
   }
 
-  async list(query: PageQueryDto): Promise<Page<RelayerResponse>> {
-    const { items, total } = await this.relayers.findPage(query.offset, query.per_page);
+  async list(query: RelayerListQueryDto): Promise<Page<RelayerResponse>> {
+    const { items, total } = await this.relayers.findPage(query.offset, query.per_page, {
+      networkType: query.network_type,
+      network: query.network,
+      state: query.state,
+    });
     return new Page(items.map(toRelayerResponse), query, total);
   }
 

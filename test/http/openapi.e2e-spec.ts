@@ -21,6 +21,7 @@ describe('OpenAPI document', () => {
         'GET /api/v1/api-keys',
         'GET /api/v1/api-keys/{api_key_id}',
         'GET /api/v1/api-keys/{api_key_id}/permissions',
+        'GET /api/v1/api-keys/self',
         'GET /api/v1/audit',
         'GET /api/v1/config',
         'POST /api/v1/api-keys',

@@ -195,3 +195,33 @@ export class CreatedApiKeyResponse extends ApiKeyResponse {
   })
   key: string;
 }
+
+/** GET /api/v1/api-keys/self: the caller, never its secret (docs/reference/keys-and-audit.md#111-who-am-i). */
+export class CallerResponse {
+  @ApiProperty({ enum: ['admin', 'api_key'], description: '`admin` for the API_KEY' })
+  type: 'admin' | 'api_key';
+
+  @ApiProperty({ example: 'admin', description: '`admin` for the API_KEY, else the key id' })
+  id: string;
+
+  @ApiProperty({ example: 'API_KEY' })
+  name: string;
+
+  @ApiProperty({ type: [String], example: ['relayers:read'], description: '`["*"]` for every permission' })
+  permissions: Grant[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'The relayers the key may see; present only for a key limited to some relayers',
+  })
+  relayer_ids?: string[];
+
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description:
+      'When the secret used for this request stops working: the key’s expiry, or the end of a rotation’s overlap; null: never',
+  })
+  expires_at: string | null;
+}

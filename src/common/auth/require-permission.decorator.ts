@@ -27,6 +27,20 @@ export const RequirePermission = (
   );
 };
 
+/** What `x-required-permission` says of a route any authenticated caller may use. */
+export const ANY_AUTHENTICATED = 'none';
+
+/**
+ * Any valid key may call the route, whatever its permissions (who am I:
+ * docs/reference/keys-and-audit.md#111-who-am-i). The guard checks every one of no permissions, so
+ * only authentication is asked; unlike a route without @RequirePermission, which is the administrator's.
+ */
+export const AnyAuthenticatedKey = (): MethodDecorator =>
+  applyDecorators(
+    SetMetadata(REQUIRED_PERMISSION, []),
+    ApiExtension('x-required-permission', ANY_AUTHENTICATED),
+  );
+
 /**
  * The API key that the path parameter names may call the route without its permission (a key rotating
  * itself: docs/reference/keys-and-audit.md#42-rotation); the service decides the rest.

@@ -28,6 +28,7 @@ export function assertRoutePermissionsDeclared(app: INestApplication): void {
     for (const method of scanner.getAllMethodNames(prototype)) {
       const handler = prototype[method] as object;
       const required = Reflect.getMetadata(REQUIRED_PERMISSION, handler) as readonly string[] | undefined;
+      // An empty list (AnyAuthenticatedKey: any valid key) names nothing to declare.
       const missing = required?.find((permission) => !known.has(permission));
       if (missing) throw new UndeclaredPermissionError(`${wrapper.name}.${method}`, missing);
     }

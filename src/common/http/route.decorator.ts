@@ -1,6 +1,11 @@
 import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
-import { RequirePermission, type RequiredPermission } from '../auth/require-permission.decorator';
+import {
+  ANY_AUTHENTICATED,
+  AnyAuthenticatedKey,
+  RequirePermission,
+  type RequiredPermission,
+} from '../auth/require-permission.decorator';
 import { NoBody, OptionalBody } from './no-body.decorator';
 import {
   ApiDryRun,
@@ -12,7 +17,9 @@ import {
 } from './openapi.decorators';
 
 export interface RouteOptions {
-  readonly permission: RequiredPermission | readonly [RequiredPermission, ...RequiredPermission[]];
+  /** `'none'`: any authenticated key, whatever it holds (AnyAuthenticatedKey). */
+  readonly permission:
+    RequiredPermission | readonly [RequiredPermission, ...RequiredPermission[]] | typeof ANY_AUTHENTICATED;
   readonly alsoForbidden?: string;
   readonly status: number;
   readonly response: Type<unknown> | StringConstructor;
@@ -34,7 +41,9 @@ export function Route(options: RouteOptions): MethodDecorator {
   if (options.body) [413, 415].forEach((status) => errors.add(status));
   if (options.ifMatch) errors.add(412);
   return applyDecorators(
-    RequirePermission(options.permission, { alsoForbidden: options.alsoForbidden }),
+    options.permission === ANY_AUTHENTICATED
+      ? AnyAuthenticatedKey()
+      : RequirePermission(options.permission, { alsoForbidden: options.alsoForbidden }),
     HttpCode(options.status),
     ...(options.body
       ? [ApiJsonBody(), ApiBody({ type: options.body, required: options.optionalBody !== true })]

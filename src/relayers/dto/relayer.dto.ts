@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NETWORK_TYPES, type NetworkType } from '../../catalogue';
+import { PageQueryDto } from '../../common/http/page';
 import { IsOptionalNewId, IsResourceId } from '../../common/validation/field-rules';
 import { RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-config.dto';
 import { MAX_RPC_URLS } from '../../common/validation/rpc-url-list';
@@ -164,4 +165,39 @@ export class RelayerResponse {
 
   @ApiProperty()
   updated_at: string;
+}
+
+/** The states a list may be filtered by: the flags `paused` and `system_disabled` as the console names them. */
+export const RELAYER_STATES = ['enabled', 'paused', 'disabled'] as const;
+export type RelayerState = (typeof RELAYER_STATES)[number];
+const STATE_RULE = `state must be one of: ${RELAYER_STATES.join(', ')}`;
+const NETWORK_FILTER_RULE = 'network must be a string of 1 to 100 characters';
+
+/** `page`, `per_page` and the filters of GET /api/v1/relayers (docs/reference/relayers.md#33-filtering-the-list). */
+export class RelayerListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ enum: NETWORK_TYPES })
+  @IsOptional()
+  @IsIn(NETWORK_TYPES, { message: NETWORK_TYPE_RULE })
+  network_type?: NetworkType;
+
+  @ApiPropertyOptional({
+    example: 'sepolia',
+    maxLength: 100,
+    description: 'A network name, matched exactly (case included)',
+  })
+  @IsOptional()
+  @IsString({ message: NETWORK_FILTER_RULE })
+  @IsNotEmpty({ message: NETWORK_FILTER_RULE })
+  @MaxLength(100, { message: NETWORK_FILTER_RULE })
+  network?: string;
+
+  @ApiPropertyOptional({
+    enum: RELAYER_STATES,
+    description:
+      'enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; ' +
+      'disabled: disabled by the system (system_disabled), paused or not',
+  })
+  @IsOptional()
+  @IsIn(RELAYER_STATES, { message: STATE_RULE })
+  state?: RelayerState;
 }
