@@ -1,16 +1,11 @@
 import { signal } from '@preact/signals';
+import createClient from 'openapi-fetch';
+import type { components, paths } from './api/schema';
 
 const STORAGE_KEY = 'relayer-console.api-key';
 
 /** Who the signed-in key is and what it may do (GET /api/v1/api-keys/self). */
-export interface Me {
-  type: 'admin' | 'api_key';
-  id: string;
-  name: string;
-  permissions: string[];
-  relayer_ids?: string[];
-  expires_at: string | null;
-}
+export type Me = components['schemas']['CallerResponse'];
 
 /** The signed-in key's principal; null while signed out. */
 export const me = signal<Me | null>(null);
@@ -32,21 +27,24 @@ export function can(permission: string): boolean {
 
 /** Signs in with the key if the service accepts it; answers the API's message otherwise. */
 export async function signIn(key: string): Promise<string | null> {
-  let response: Response;
+  // A client of its own: the key is not stored until the service has accepted it.
+  const client = createClient<paths>({ baseUrl: window.location.origin });
+  let answer;
   try {
-    response = await fetch('/api/v1/api-keys/self', { headers: { Authorization: `Bearer ${key}` } });
+    answer = await client.GET('/api/v1/api-keys/self', { headers: { Authorization: `Bearer ${key}` } });
   } catch {
     return 'The service did not answer: check that it is running, then try again.';
   }
-  const body = (await response.json().catch(() => null)) as { data?: Me; message?: string } | null;
-  if (!response.ok || !body?.data) {
-    return response.status === 401
-      ? 'The service does not know this key. Check that you copied all of it.'
-      : (body?.message ?? `The service answered ${response.status}.`);
+  const { data, error, response } = answer;
+  if (data?.data === undefined) {
+    if (response.status === 401)
+      return 'The service does not know this key. Check that you copied all of it.';
+    const message = (error as { message?: unknown } | undefined)?.message;
+    return typeof message === 'string' ? message : `The service answered ${response.status}.`;
   }
   window.sessionStorage.setItem(STORAGE_KEY, key);
   signOutReason.value = null;
-  me.value = body.data;
+  me.value = data.data;
   return null;
 }
 

@@ -68,6 +68,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/api-keys/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller: the administrator or the API key of the bearer token, with its permissions, its relayer scope and when the secret used stops working; any valid key may ask, and the secret is never answered. */
+        get: operations["ApiKeysController_self"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit": {
         parameters: {
             query?: never;
@@ -610,6 +627,34 @@ export interface components {
             balance: number;
             /** @enum {string} */
             unit: "wei" | "lamport" | "stroop";
+        };
+        CallerResponse: {
+            /**
+             * Format: date-time
+             * @description When the secret used for this request stops working: the key’s expiry, or the end of a rotation’s overlap; null: never
+             */
+            expires_at: string | null;
+            /**
+             * @description `admin` for the API_KEY, else the key id
+             * @example admin
+             */
+            id: string;
+            /** @example API_KEY */
+            name: string;
+            /**
+             * @description `["*"]` for every permission
+             * @example [
+             *       "relayers:read"
+             *     ]
+             */
+            permissions: string[];
+            /** @description The relayers the key may see; present only for a key limited to some relayers */
+            relayer_ids?: string[];
+            /**
+             * @description `admin` for the API_KEY
+             * @enum {string}
+             */
+            type: "admin" | "api_key";
         };
         ConfigFileResponse: {
             networks: Record<string, never>[];
@@ -2242,6 +2287,99 @@ export interface operations {
             };
             /** @description Gateway Timeout */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    ApiKeysController_self: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["CallerResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6363,8 +6501,13 @@ export interface operations {
     RelayersController_list: {
         parameters: {
             query?: {
+                /** @description A network name, matched exactly (case included) */
+                network?: string;
+                network_type?: "evm" | "solana" | "stellar";
                 page?: number;
                 per_page?: number;
+                /** @description enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; disabled: disabled by the system (system_disabled), paused or not */
+                state?: "enabled" | "paused" | "disabled";
             };
             header?: never;
             path?: never;
