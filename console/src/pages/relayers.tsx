@@ -202,7 +202,7 @@ function RelayerRow({ relayer }: { relayer: Relayer }) {
       {status.state === 'ready' ? (
         <>
           <td>
-            {status.data[0].balance == null ? (
+            {status.data[0].balance == null || status.data[0].checked_at == null ? (
               <span class="muted">not checked</span>
             ) : (
               <span title={`${status.data[0].balance} ${unit}`}>
