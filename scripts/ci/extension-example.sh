@@ -32,8 +32,8 @@ cd "$work/app"
 tar -tzf relayer-management-service.tgz >"$work/contents"
 npm install --no-audit --no-fund --prefer-offline
 
-echo "extension example: the tarball holds LICENSE and CHANGELOG.md, no source map and no dist/package.json"
-for file in LICENSE CHANGELOG.md index.cjs; do
+echo "extension example: the tarball holds LICENSE, CHANGELOG.md and the built console, no source map and no dist/package.json"
+for file in LICENSE CHANGELOG.md index.cjs dist/console/index.html dist/console/manifest.json; do
   grep -qx "package/$file" "$work/contents" || { echo "extension example: $file missing from the tarball" >&2; exit 1; }
 done
 if grep -E '\.map$|^package/dist/package\.json$' "$work/contents" >&2; then

@@ -62,6 +62,20 @@ function suite(variant) {
     );
   });
 
+  test('the installed package serves its console at /console/, built and with its policy', async () => {
+    const res = await call('GET', '/console/', { key: null });
+    const page = await res.text();
+    assert.deepEqual(
+      [
+        res.status,
+        res.headers.get('content-type'),
+        /<script type="module" src="\/console\/assets\/main-[A-Z0-9]{8}\.js"><\/script>/.test(page),
+      ],
+      [200, 'text/html; charset=utf-8', true],
+    );
+    assert.match(res.headers.get('content-security-policy'), /^default-src 'none'; script-src 'self';/);
+  });
+
   test('the module hears relayer.created after a create through the API', async () => {
     const relayer = {
       id: 'ext-relayer-1',
