@@ -50,11 +50,12 @@ export interface ConsoleTab {
   close(): Promise<void>;
 }
 
-/** Opens the console of the app in a fresh context (its own sessionStorage) at the viewport's size. */
+/** Opens the console of the app, at `hash` (e.g. `#/relayers`), in a fresh context (its own sessionStorage) at the viewport's size. */
 export async function openConsole(
   browser: Browser,
   app: Pick<TestApp, 'baseUrl'>,
   viewport: Viewport = DESKTOP,
+  hash = '',
 ): Promise<ConsoleTab> {
   const context = await browser.newContext({
     viewport,
@@ -72,7 +73,7 @@ export async function openConsole(
     if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
       errors.push(message.text());
   });
-  await page.goto(`${app.baseUrl}/console/`);
+  await page.goto(`${app.baseUrl}/console/${hash}`);
   return { context, page, requests, errors, close: () => context.close() };
 }
 
@@ -83,7 +84,10 @@ export async function signIn(tab: ConsoleTab, key: string): Promise<void> {
   await tab.page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
-/** A tab signed in with the key, on the console page at `hash` (e.g. `#/relayers`). */
+/**
+ * A tab signed in with the key, on the console page at `hash` (e.g. `#/relayers`). The page is opened
+ * there before signing in: the console then stays on it (it goes to the first section only from none).
+ */
 export async function consoleAs(
   browser: Browser,
   app: Pick<TestApp, 'baseUrl'>,
@@ -91,9 +95,8 @@ export async function consoleAs(
   hash = '',
   viewport: Viewport = DESKTOP,
 ): Promise<ConsoleTab> {
-  const tab = await openConsole(browser, app, viewport);
+  const tab = await openConsole(browser, app, viewport, hash);
   await signIn(tab, key);
-  if (hash) await tab.page.goto(`${app.baseUrl}/console/${hash}`);
   return tab;
 }
 
