@@ -233,7 +233,7 @@ function testOutcome(answer: Schemas['TestDeliveryResponse']): Outcome {
     ? { kind: 'ok', text: `Test delivered: ${status} in ${answer.duration_ms} ms.` }
     : {
         kind: 'error',
-        text: `Test not delivered: ${status}${answer.error ? ` (${answer.error})` : ''} after ${answer.duration_ms} ms.`,
+        text: `Test not delivered: ${status}${answer.error && answer.error !== status ? ` (${answer.error})` : ''} after ${answer.duration_ms} ms.`,
       };
 }
 
@@ -483,7 +483,12 @@ function DeliveriesPanel({ id, round, onChange }: { id: string; round: number; o
                     {mayResend && (
                       <td>
                         {delivery.status !== 'pending' && (
-                          <button type="button" disabled={busy} onClick={() => void retry(delivery)}>
+                          <button
+                            type="button"
+                            class="notification-retry"
+                            disabled={busy}
+                            onClick={() => void retry(delivery)}
+                          >
                             Retry<span class="visually-hidden"> delivery {delivery.id}</span>
                           </button>
                         )}
