@@ -384,6 +384,30 @@ describe('the operator console: notification targets and their deliveries', () =
       expect(await tab.page.locator('main').textContent()).not.toContain('r-b');
     });
 
+    it('pages the delivery log through the API, 25 at a time, newest first', async () => {
+      await target('hook-c', '/c');
+      await relayer('r-c', 'hook-c');
+      for (let i = 1; i <= 25; i++)
+        await app()
+          .patch('/api/v1/relayers/r-c', { name: `r-c ${i}` })
+          .expect(200);
+      const log = await settled('hook-c');
+      expect(log.length).toBe(26);
+      const tab = await open(app().apiKey, '#/notifications/hook-c');
+      const pager = tab.page.getByRole('navigation', { name: 'Deliveries pages' });
+      await expect(pager.locator('span').textContent()).resolves.toBe('1–25 of 26 (page 1 of 2)');
+      expect((await cells(tab, 'Deliveries')).map((row) => row[0])).toEqual(
+        log.slice(0, 25).map((d) => `${d.event}${d.id}`),
+      );
+      await pager.getByRole('button', { name: 'Next' }).click();
+      await pager.getByText('26–26 of 26 (page 2 of 2)').waitFor();
+      expect((await cells(tab, 'Deliveries')).map((row) => row[0])).toEqual([`relayer_created${log[25].id}`]);
+      expect(tab.requests.filter((url) => url.includes('/deliveries?'))).toEqual([
+        `${app().baseUrl}/api/v1/notifications/hook-c/deliveries?page=1&per_page=25`,
+        `${app().baseUrl}/api/v1/notifications/hook-c/deliveries?page=2&per_page=25`,
+      ]);
+    });
+
     it('says what to do for an unknown target', async () => {
       const tab = await open(app().apiKey, '#/notifications/no-such-hook');
       const alert = tab.page.getByRole('alert');
