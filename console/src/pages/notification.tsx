@@ -20,7 +20,7 @@ import { latencyText, rateText, StateBadge } from './notification-parts';
 
 const PER_PAGE = 25;
 const WINDOWS = ['1h', '24h', '7d'] as const;
-type Window = (typeof WINDOWS)[number];
+type StatsWindow = (typeof WINDOWS)[number];
 const STATUSES = ['pending', 'delivered', 'failed'] as const;
 type Status = (typeof STATUSES)[number];
 const STATUS_LABEL: Record<Status, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
@@ -42,17 +42,17 @@ type TargetState = Schemas['NotificationStateResponse'];
 type Delivery = Schemas['DeliveryResponse'];
 
 interface View {
-  window: Window;
+  window: StatsWindow;
   status?: Status;
   page: number;
 }
 
 function viewOf(query: URLSearchParams): View {
-  const window = query.get('window');
+  const chosen = query.get('window');
   const status = query.get('status');
   const page = Number(query.get('page'));
   return {
-    window: WINDOWS.find((w) => w === window) ?? '24h',
+    window: WINDOWS.find((w) => w === chosen) ?? '24h',
     status: STATUSES.find((s) => s === status),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
