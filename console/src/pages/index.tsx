@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { NotificationsSection } from './notifications';
 import { Placeholder } from './placeholder';
 import { RelayersPage } from './relayers';
 
@@ -17,7 +18,7 @@ export const SECTIONS: readonly Section[] = [
     path: 'notifications',
     title: 'Notifications',
     permission: 'notifications:read',
-    render: () => <Placeholder title="Notifications" />,
+    render: (segments) => <NotificationsSection segments={segments} />,
   },
   {
     path: 'signers',
