@@ -41,15 +41,9 @@ describe('the operator console: notification targets and their deliveries', () =
   const app = () => handle.current;
   let browser: Browser;
   const tabs: ConsoleTab[] = [];
-  /**
-   * Signed in, on the first page the key may see (the shell moves there after sign-in), then at `hash`:
-   * going to `hash` before that move could be undone by it.
-   */
   const open = async (key: string, hash: string, viewport = DESKTOP) => {
-    const tab = await consoleAs(browser, app(), key, '', viewport);
+    const tab = await consoleAs(browser, app(), key, hash, viewport);
     tabs.push(tab);
-    await tab.page.waitForURL(/#\/[a-z]/);
-    await tab.page.goto(`${app().baseUrl}/console/${hash}`);
     return tab;
   };
   const newKey = async (body: object): Promise<string> => {

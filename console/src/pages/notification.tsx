@@ -507,7 +507,7 @@ function DeliveriesPanel({ id, round, onChange }: { id: string; round: number; o
   );
 }
 
-/** RFC 3339 (UTC) of a datetime-local field's value; undefined when empty. */
+/** A datetime-local field's value (the browser's local time) as RFC 3339 in UTC; undefined when empty. */
 function instant(value: string): string | undefined {
   if (value === '') return undefined;
   const date = new Date(value);
@@ -550,7 +550,7 @@ function ReplayForm({ id, onDone }: { id: string; onDone: () => void }) {
       <h3 id="replay-heading">Replay deliveries</h3>
       <p class="help">
         Queues again every delivery with this status (at most 10,000 a call, oldest first), with its event id
-        unchanged. Times are in UTC and optional.
+        unchanged. Times are optional, in this browser's time zone.
       </p>
       <div class="filters">
         <label>
