@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { ApiKeysPage } from './api-keys';
 import { Placeholder } from './placeholder';
 import { RelayersPage } from './relayers';
 
@@ -35,7 +36,7 @@ export const SECTIONS: readonly Section[] = [
     path: 'api-keys',
     title: 'API keys',
     permission: 'api_keys:manage',
-    render: () => <Placeholder title="API keys" />,
+    render: () => <ApiKeysPage />,
   },
   { path: 'audit', title: 'Audit', permission: 'audit:read', render: () => <Placeholder title="Audit" /> },
   {
