@@ -263,7 +263,7 @@ function KeyRow({
         <div class="muted id">{apiKey.id}</div>
       </th>
       <td>
-        <code>{apiKey.key_prefix}</code>
+        <code class="key-prefix">{apiKey.key_prefix}</code>
       </td>
       <td>
         <List items={apiKey.permissions} none="none" />
@@ -533,7 +533,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
     }
   };
   return (
-    <section class="panel" aria-labelledby="create-key-title">
+    <section class="panel key-create" aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>
       <form class="key-form" onSubmit={(event) => void submit(event)}>
         <label>
