@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { createRelayer, uid } from '../factories';
 import { as } from '../support/as-key';
 import {
@@ -41,6 +41,19 @@ const EVERY_GRANT = [
   '*',
 ];
 const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The locator's text once it reads `text` (an announcement replaced after a click), or what it reads
+ * after 5 s: the caller asserts it, so a wrong text fails naming what was shown.
+ */
+async function settledText(locator: Locator, text: string): Promise<string | null> {
+  const exactly = new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await locator
+    .filter({ hasText: exactly })
+    .waitFor({ timeout: 5000 })
+    .catch(() => undefined);
+  return locator.textContent();
+}
 
 describe('the operator console: the API keys page', () => {
   const handle = useTestApp();
@@ -91,9 +104,9 @@ describe('the operator console: the API keys page', () => {
       "No API keys yet: only the service's API_KEY can sign in. Create a key below for each client, with only the permissions it needs.",
     );
     await tab.page.goto(`${app().baseUrl}/console/#/api-keys?page=3`);
-    await expect(tab.page.locator('.state.empty').textContent()).resolves.toBe(
-      'No keys on page 3. Go to the first page',
-    );
+    expect(
+      await settledText(tab.page.locator('.state.empty'), 'No keys on page 3. Go to the first page'),
+    ).toBe('No keys on page 3. Go to the first page');
   });
 
   it('lists what the API holds: prefix, permissions, scope, addresses and dates', async () => {
@@ -180,7 +193,9 @@ describe('the operator console: the API keys page', () => {
     await row(tab.page, 'ci deploy').waitFor();
 
     await panel.getByRole('button', { name: 'Copy' }).click();
-    await expect(panel.getByRole('status').textContent()).resolves.toBe('Copied to the clipboard.');
+    expect(await settledText(panel.getByRole('status'), 'Copied to the clipboard.')).toBe(
+      'Copied to the clipboard.',
+    );
     expect(await tab.page.evaluate<string>('navigator.clipboard.readText()')).toBe(key);
 
     await panel.getByRole('button', { name: 'Done' }).click();
@@ -202,9 +217,9 @@ describe('the operator console: the API keys page', () => {
     await form.getByRole('button', { name: 'Create key' }).click();
     const panel = tab.page.getByRole('region', { name: 'New key no clipboard' });
     await panel.getByRole('button', { name: 'Copy' }).click();
-    await expect(panel.getByRole('status').textContent()).resolves.toBe(
-      'This browser did not let the console copy it: the key is selected, press Ctrl+C (⌘C on a Mac).',
-    );
+    const fallback =
+      'This browser did not let the console copy it: the key is selected, press Ctrl+C (⌘C on a Mac).';
+    expect(await settledText(panel.getByRole('status'), fallback)).toBe(fallback);
     const key = secrets.add((await secretShown(tab.page)) ?? '');
     expect(key).toMatch(KEY_PATTERN);
     expect(await tab.page.evaluate<string>('String(window.getSelection())')).toBe(key);
@@ -260,9 +275,9 @@ describe('the operator console: the API keys page', () => {
     await expect(form.getByRole('alert').textContent()).resolves.toBe('Forbidden');
     await scope.fill('bad id!');
     await form.getByRole('button', { name: 'Create key' }).click();
-    await expect(form.getByRole('alert').textContent()).resolves.toBe(
-      "relayer_ids[0] must be a relayer id (1 to 36 characters of letters, digits, '-' or '_') or a prefix of 1 to 35 such characters ending in '*'",
-    );
+    const badEntry =
+      "relayer_ids[0] must be a relayer id (1 to 36 characters of letters, digits, '-' or '_') or a prefix of 1 to 35 such characters ending in '*'";
+    expect(await settledText(form.getByRole('alert'), badEntry)).toBe(badEntry);
     expect(await apiNames()).toEqual(before);
 
     await scope.fill('');
@@ -353,7 +368,11 @@ describe('the operator console: the API keys page', () => {
     await expect(tab.page.locator('main > .outcome.ok').textContent()).resolves.toBe(
       'API key revoked successfully',
     );
-    expect(await row(tab.page, 'revoke me').count()).toBe(0);
+    // The list is read again: the row leaves it, and the page shows what the API now holds.
+    await row(tab.page, 'revoke me').waitFor({ state: 'detached' });
+    await table(tab.page).waitFor();
+    expect(await rowNames(tab.page)).toEqual(await apiNames());
+    expect(await rowNames(tab.page)).not.toContain('revoke me');
     expectError(await app().get(`/api/v1/api-keys/${target.id}`), 404, 'API key not found');
     expectError(await as(app(), target.key).get('/api/v1/relayers'), 401, 'Unauthorized');
   });
