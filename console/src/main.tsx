@@ -12,6 +12,8 @@ function Shell() {
   const { segments } = location.value;
   const visible = SECTIONS.filter((section) => can(section.permission));
   const section = visible.find((s) => s.path === segments[0]);
+  // A section the key may not open, reached by its address: say why instead of "not found".
+  const withheld = section ? undefined : SECTIONS.find((s) => s.path === segments[0]);
   useEffect(() => {
     if (principal !== null && section === undefined && visible.length > 0 && segments.length === 0)
       navigate([visible[0].path]);
@@ -59,6 +61,20 @@ function Shell() {
               ). Sign in with a key that may read relayers, notifications, signers, networks, keys, audit or
               configuration.
             </p>
+          </>
+        ) : withheld ? (
+          <>
+            <PageTitle>{withheld.title}</PageTitle>
+            <div class="state error" role="alert">
+              <p>
+                This key may not open {withheld.title}: it needs the {withheld.permission} permission (403
+                Forbidden).
+              </p>
+              <p>
+                Sign in with a key that holds it, or{' '}
+                <a href={href([visible[0].path])}>go to {visible[0].title}</a>.
+              </p>
+            </div>
           </>
         ) : (
           <>

@@ -61,6 +61,14 @@ export async function resume(): Promise<void> {
   );
 }
 
+/**
+ * After the signed-in key rotated itself: the tab goes on with the new secret (the old one stops when
+ * its overlap ends, docs/reference/keys-and-audit.md#42-rotation).
+ */
+export function replaceStoredKey(key: string): void {
+  window.sessionStorage.setItem(STORAGE_KEY, key);
+}
+
 export function signOut(reason: string | null = null): void {
   window.sessionStorage.removeItem(STORAGE_KEY);
   signOutReason.value = reason;

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { NotificationsSection } from './notifications';
+import { ApiKeysPage } from './api-keys';
 import { Placeholder } from './placeholder';
 import { RelayersPage } from './relayers';
 
@@ -36,7 +37,7 @@ export const SECTIONS: readonly Section[] = [
     path: 'api-keys',
     title: 'API keys',
     permission: 'api_keys:manage',
-    render: () => <Placeholder title="API keys" />,
+    render: () => <ApiKeysPage />,
   },
   { path: 'audit', title: 'Audit', permission: 'audit:read', render: () => <Placeholder title="Audit" /> },
   {

@@ -1,0 +1,654 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, read, readPage, type Schemas } from '../api/client';
+import {
+  Empty,
+  Loaded,
+  OutcomeText,
+  Pager,
+  PageTitle,
+  Table,
+  Time,
+  useAction,
+  useLoad,
+  type Outcome,
+} from '../components';
+import { href, location, navigate } from '../router';
+import { can, me, replaceStoredKey, type Me } from '../session';
+
+type ApiKey = Schemas['ApiKeyResponse'];
+type Grant = Schemas['CreateApiKeyDto']['permissions'][number];
+
+const PER_PAGE = 25;
+/** docs/reference/keys-and-audit.md#42-rotation: a week at most. */
+const MAX_OVERLAP_SECONDS = 604_800;
+
+/**
+ * The service's permissions, in its order. Typed by the enum of the OpenAPI document
+ * (CreateApiKeyDto.permissions): a permission the service adds fails the console's type-check until
+ * it is listed here, and one it drops as well.
+ */
+const SERVICE_PERMISSIONS: Record<Exclude<Grant, '*'>, true> = {
+  'relayers:read': true,
+  'relayers:write': true,
+  'notifications:read': true,
+  'notifications:write': true,
+  'signers:read': true,
+  'signers:write': true,
+  'networks:read': true,
+  'networks:write': true,
+  'api_keys:manage': true,
+  'audit:read': true,
+  'metrics:read': true,
+  'config:read': true,
+};
+
+/**
+ * What the signed-in key may give a new key (docs/reference/hardening.md#11-a-key-grants-only-what-it-holds):
+ * what it holds, in the service's order; a `*` key every permission and `*`.
+ */
+export function grantable(held: readonly string[]): string[] {
+  const all = Object.keys(SERVICE_PERMISSIONS);
+  if (held.includes('*')) return [...all, '*'];
+  return [...all.filter((p) => held.includes(p)), ...held.filter((p) => !all.includes(p))];
+}
+
+/** The signed-in key holds every permission of the other (the rule the API applies to revoke and rotate). */
+function holdsAll(principal: Me, permissions: readonly string[]): boolean {
+  if (principal.permissions.includes('*')) return true;
+  return permissions.every((p) => p !== '*' && principal.permissions.includes(p));
+}
+
+/**
+ * Every relayer `inner` sees, `outer` sees (undefined: every relayer), as the API decides it
+ * (docs/reference/keys-and-audit.md#34-keys-a-scoped-key-creates-or-revokes).
+ */
+function scopeWithin(outer: readonly string[] | undefined, inner: readonly string[] | undefined): boolean {
+  if (outer === undefined) return true;
+  if (inner === undefined) return false;
+  const prefixes = outer.filter((e) => e.endsWith('*')).map((e) => e.slice(0, -1));
+  return inner.every((entry) =>
+    entry.endsWith('*')
+      ? prefixes.some((prefix) => entry.slice(0, -1).startsWith(prefix))
+      : outer.includes(entry) || prefixes.some((prefix) => entry.startsWith(prefix)),
+  );
+}
+
+const isSelf = (principal: Me, key: ApiKey) => principal.type === 'api_key' && principal.id === key.id;
+
+/** The non-empty lines of a text area, trimmed. */
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** A secret shown once: after create or rotate, until Done. */
+interface NewSecret {
+  name: string;
+  key: string;
+  rotated: boolean;
+  self: boolean;
+}
+
+/** The keys (GET /api/v1/api-keys, a page at a time), create, rotate and revoke. */
+export function ApiKeysPage() {
+  const principal = me.value;
+  const pageNumber = Number(location.value.query.get('page'));
+  const page = Number.isInteger(pageNumber) && pageNumber >= 1 ? pageNumber : 1;
+  const [load, reload] = useLoad(
+    () => readPage(api.GET('/api/v1/api-keys', { params: { query: { page, per_page: PER_PAGE } } })),
+    [page],
+  );
+  // Held here only, and dropped on Done: never in a signal or in storage.
+  const [secret, setSecret] = useState<NewSecret | null>(null);
+  const [notice, setNotice] = useState<Outcome | null>(null);
+  if (principal === null) return null;
+  const show = (shown: NewSecret) => {
+    setNotice(null);
+    setSecret(shown);
+    reload();
+  };
+  return (
+    <>
+      <PageTitle>API keys</PageTitle>
+      {secret && (
+        <SecretPanel
+          secret={secret}
+          onDone={() => {
+            setSecret(null);
+            document.querySelector<HTMLElement>('main h1')?.focus();
+          }}
+        />
+      )}
+      <OutcomeText outcome={notice} />
+      <Loaded load={load} what="API keys" retry={reload}>
+        {({ items, pagination }) =>
+          items.length === 0 ? (
+            page > 1 ? (
+              <Empty>
+                No keys on page {page}. <a href={href(['api-keys'])}>Go to the first page</a>
+              </Empty>
+            ) : (
+              <Empty>
+                No API keys yet: only the service's API_KEY can sign in. Create a key below for each client,
+                with only the permissions it needs.
+              </Empty>
+            )
+          ) : (
+            <>
+              <Table
+                caption="API keys"
+                head={[
+                  'Key',
+                  'Prefix',
+                  'Permissions',
+                  'Relayers',
+                  'Allowed from',
+                  'Created',
+                  'Expires',
+                  'Last used',
+                  'Actions',
+                ]}
+              >
+                {items.map((key) => (
+                  <KeyRow
+                    apiKey={key}
+                    principal={principal}
+                    key={key.id}
+                    onRotated={show}
+                    onRevoked={(text) => {
+                      setSecret(null);
+                      setNotice({ kind: 'ok', text });
+                      reload();
+                    }}
+                  />
+                ))}
+              </Table>
+              <Pager
+                pagination={pagination}
+                label="API keys"
+                onPage={(next) => navigate(['api-keys'], { page: next })}
+              />
+            </>
+          )
+        }
+      </Loaded>
+      <CreateKey principal={principal} onCreated={show} />
+    </>
+  );
+}
+
+/** The new secret, once: copy it, then Done forgets it. */
+function SecretPanel({ secret, onDone }: { secret: NewSecret; onDone: () => void }) {
+  const title = useRef<HTMLHeadingElement>(null);
+  const text = useRef<HTMLElement>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  useEffect(() => {
+    setOutcome(null);
+    title.current?.focus();
+  }, [secret]);
+  const copy = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(secret.key);
+      setOutcome({ kind: 'ok', text: 'Copied to the clipboard.' });
+    } catch {
+      const selection = window.getSelection();
+      if (text.current && selection) {
+        const range = document.createRange();
+        range.selectNodeContents(text.current);
+        selection.removeAllRanges();
+        selection.addRange(range);
+      }
+      setOutcome({
+        kind: 'ok',
+        text: 'This browser did not let the console copy it: the key is selected, press Ctrl+C (⌘C on a Mac).',
+      });
+    }
+  };
+  return (
+    <section class="panel new-secret" aria-labelledby="new-secret-title">
+      <h2 id="new-secret-title" tabIndex={-1} ref={title}>
+        {secret.rotated ? `New secret for ${secret.name}` : `New key ${secret.name}`}
+      </h2>
+      <p class="warning">
+        Copy it now: it is not shown again. The service keeps only its digest, and this page forgets it when
+        you press Done.
+      </p>
+      {secret.self && (
+        <p>
+          This is the key this console is signed in with: the console now uses the new secret in this tab.
+        </p>
+      )}
+      <p>
+        <code class="secret" ref={text}>
+          {secret.key}
+        </code>
+      </p>
+      <div class="actions">
+        <button type="button" onClick={() => void copy()}>
+          Copy
+        </button>
+        <button type="button" class="primary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+      <OutcomeText outcome={outcome} />
+    </section>
+  );
+}
+
+function KeyRow({
+  apiKey,
+  principal,
+  onRotated,
+  onRevoked,
+}: {
+  apiKey: ApiKey;
+  principal: Me;
+  onRotated: (secret: NewSecret) => void;
+  onRevoked: (message: string) => void;
+}) {
+  const [mode, setMode] = useState<'idle' | 'rotate' | 'revoke'>('idle');
+  const self = isSelf(principal, apiKey);
+  // The API's rule (docs/reference/hardening.md#11-a-key-grants-only-what-it-holds), scope included.
+  const holds =
+    holdsAll(principal, apiKey.permissions) && scopeWithin(principal.relayer_ids, apiKey.relayer_ids);
+  const nameId = `key-${apiKey.id}`;
+  return (
+    <tr>
+      <th scope="row">
+        <span id={nameId}>{apiKey.name}</span>
+        {self && <span class="badge ok">this console</span>}
+        <div class="muted id">{apiKey.id}</div>
+      </th>
+      <td>
+        <code class="key-prefix">{apiKey.key_prefix}</code>
+      </td>
+      <td>
+        <List items={apiKey.permissions} none="none" />
+      </td>
+      <td>
+        <List items={apiKey.relayer_ids} none="All relayers" />
+      </td>
+      <td>
+        <List items={apiKey.allowed_cidrs} none="Anywhere" />
+      </td>
+      <td>
+        <Time value={apiKey.created_at} />
+      </td>
+      <td>
+        <Time value={apiKey.expires_at} />
+      </td>
+      <td>
+        <Time value={apiKey.last_used_at} />
+      </td>
+      <td class="key-actions">
+        {mode === 'idle' && (self || holds) && (
+          <div class="actions">
+            <button type="button" aria-describedby={nameId} onClick={() => setMode('rotate')}>
+              Rotate
+            </button>
+            {holds && (
+              <button
+                type="button"
+                class="danger"
+                aria-describedby={nameId}
+                onClick={() => setMode('revoke')}
+              >
+                Revoke
+              </button>
+            )}
+          </div>
+        )}
+        {mode === 'idle' && !self && !holds && (
+          <span class="muted">Holds more than this key: it may not rotate or revoke it.</span>
+        )}
+        {mode === 'rotate' && (
+          <RotateForm
+            apiKey={apiKey}
+            self={self}
+            onCancel={() => setMode('idle')}
+            onRotated={(secret) => {
+              setMode('idle');
+              onRotated(secret);
+            }}
+          />
+        )}
+        {mode === 'revoke' && (
+          <RevokeConfirm apiKey={apiKey} self={self} onCancel={() => setMode('idle')} onRevoked={onRevoked} />
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function List({ items, none }: { items: readonly string[] | undefined; none: string }) {
+  if (!items || items.length === 0) return <span class="muted">{none}</span>;
+  return (
+    <ul class="plain-list">
+      {items.map((item) => (
+        <li key={item}>
+          <code>{item}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** POST /api/v1/api-keys/{id}/rotate: the old secret works `overlap_seconds` longer. */
+function RotateForm({
+  apiKey,
+  self,
+  onCancel,
+  onRotated,
+}: {
+  apiKey: ApiKey;
+  self: boolean;
+  onCancel: () => void;
+  onRotated: (secret: NewSecret) => void;
+}) {
+  const [overlap, setOverlap] = useState('0');
+  const [outcome, busy, act] = useAction();
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  const id = `overlap-${apiKey.id}`;
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const seconds = overlap.trim() === '' ? 0 : Number(overlap);
+    let rotated: Schemas['CreatedApiKeyResponse'] | null = null;
+    const ok = await act(async () => {
+      rotated = await read(
+        api.POST('/api/v1/api-keys/{api_key_id}/rotate', {
+          params: { path: { api_key_id: apiKey.id } },
+          // The OpenAPI document types overlap_seconds as an object (its DTO lacks `type: Number`): a number.
+          body: { overlap_seconds: seconds } as unknown as Schemas['RotateApiKeyDto'],
+        }),
+      );
+      // Before anything else asks the API: with no overlap the old secret already stopped.
+      if (self) replaceStoredKey(rotated.key);
+    }, 'Rotated.');
+    const done = rotated as Schemas['CreatedApiKeyResponse'] | null;
+    if (ok && done) onRotated({ name: done.name, key: done.key, rotated: true, self });
+  };
+  return (
+    <form class="row-form" aria-label={`Rotate ${apiKey.name}`} onSubmit={(event) => void submit(event)}>
+      <label for={id}>Old secret keeps working for (seconds)</label>
+      <input
+        id={id}
+        ref={field}
+        type="number"
+        min={0}
+        max={MAX_OVERLAP_SECONDS}
+        step={1}
+        inputMode="numeric"
+        value={overlap}
+        onInput={(event) => setOverlap(event.currentTarget.value)}
+        aria-describedby={`${id}-help`}
+      />
+      <p id={`${id}-help`} class="help">
+        0: it stops at once (a leaked key). At most {MAX_OVERLAP_SECONDS} (a week), to roll the new one out.
+        {self &&
+          ' This is the key this console is signed in with: the console switches to the new secret, so it stays signed in.'}
+      </p>
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Rotate {apiKey.name}
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
+    </form>
+  );
+}
+
+/** DELETE /api/v1/api-keys/{id}, after a second, named button. */
+function RevokeConfirm({
+  apiKey,
+  self,
+  onCancel,
+  onRevoked,
+}: {
+  apiKey: ApiKey;
+  self: boolean;
+  onCancel: () => void;
+  onRevoked: (message: string) => void;
+}) {
+  const [outcome, busy, act] = useAction();
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  const revoke = async () => {
+    let message = '';
+    const ok = await act(async () => {
+      message = await read<string>(
+        api.DELETE('/api/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: apiKey.id } } }),
+      );
+    }, 'Revoked.');
+    if (ok) onRevoked(message);
+  };
+  return (
+    <div class="row-form" role="group" aria-label={`Revoke ${apiKey.name}?`}>
+      <p>
+        {self
+          ? 'This is the key this console is signed in with: revoking it signs you out. '
+          : 'Its clients are refused from now on. '}
+        The keys it created are revoked with it.
+      </p>
+      <div class="actions">
+        <button type="button" class="danger" disabled={busy} onClick={() => void revoke()}>
+          Revoke {apiKey.name}
+        </button>
+        <button type="button" ref={cancel} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
+    </div>
+  );
+}
+
+/** The relayers the signed-in key may read (the first 100), to add to a scope. */
+function RelayerPicker({ onPick }: { onPick: (id: string) => void }) {
+  const [load] = useLoad(
+    () =>
+      can('relayers:read')
+        ? readPage(api.GET('/api/v1/relayers', { params: { query: { page: 1, per_page: 100 } } }))
+        : Promise.resolve(null),
+    [],
+  );
+  const [picked, setPicked] = useState('');
+  if (load.state !== 'ready' || load.data === null || load.data.items.length === 0) return null;
+  const { items, pagination } = load.data;
+  return (
+    <div class="picker">
+      <label for="scope-pick">Add a relayer</label>
+      <div class="actions">
+        <select id="scope-pick" value={picked} onChange={(event) => setPicked(event.currentTarget.value)}>
+          <option value="">Choose a relayer</option>
+          {items.map((relayer) => (
+            <option value={relayer.id} key={relayer.id}>
+              {relayer.name} ({relayer.id})
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          disabled={picked === ''}
+          onClick={() => {
+            onPick(picked);
+            setPicked('');
+          }}
+        >
+          Add
+        </button>
+      </div>
+      {pagination.total_items > items.length && (
+        <p class="help">The first {items.length} relayers are listed: type the others' ids.</p>
+      )}
+    </div>
+  );
+}
+
+/** POST /api/v1/api-keys: only what the signed-in key holds, inside its relayer scope. */
+function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret: NewSecret) => void }) {
+  const offered = grantable(principal.permissions);
+  const ownScope = principal.relayer_ids;
+  const [name, setName] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [everyRelayer, setEveryRelayer] = useState(ownScope === undefined);
+  const [scope, setScope] = useState(ownScope?.join('\n') ?? '');
+  const [cidrs, setCidrs] = useState('');
+  const [expires, setExpires] = useState('');
+  const [outcome, busy, act] = useAction();
+  const toggle = (permission: string, on: boolean) =>
+    setChosen((current) =>
+      on
+        ? offered.filter((p) => p === permission || current.includes(p))
+        : current.filter((p) => p !== permission),
+    );
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const allowed = lines(cidrs);
+    const when = expires === '' ? null : new Date(expires);
+    const body: Schemas['CreateApiKeyDto'] = {
+      name,
+      permissions: chosen as Grant[],
+      ...(everyRelayer ? {} : { relayer_ids: lines(scope) }),
+      ...(allowed.length > 0 ? { allowed_cidrs: allowed } : {}),
+      ...(when === null ? {} : { expires_at: Number.isNaN(when.getTime()) ? expires : when.toISOString() }),
+    };
+    let created: Schemas['CreatedApiKeyResponse'] | null = null;
+    const ok = await act(async () => {
+      created = await read(api.POST('/api/v1/api-keys', { body }));
+    }, `Created ${name}.`);
+    const done = created as Schemas['CreatedApiKeyResponse'] | null;
+    if (ok && done) {
+      setName('');
+      setChosen([]);
+      setCidrs('');
+      setExpires('');
+      onCreated({ name: done.name, key: done.key, rotated: false, self: false });
+    }
+  };
+  return (
+    <section class="panel key-create" aria-labelledby="create-key-title">
+      <h2 id="create-key-title">Create a key</h2>
+      <form class="key-form" onSubmit={(event) => void submit(event)}>
+        <label>
+          Name
+          <input
+            type="text"
+            name="name"
+            maxLength={255}
+            required
+            value={name}
+            onInput={(event) => setName(event.currentTarget.value)}
+          />
+        </label>
+        <fieldset>
+          <legend>Permissions</legend>
+          <p class="help" id="permissions-help">
+            {principal.permissions.includes('*')
+              ? 'This key holds every permission: it may give any of them, and * (every permission, present and future).'
+              : 'Only the permissions this key holds can be given.'}
+          </p>
+          <div class="checks">
+            {offered.map((permission) => (
+              <label class="check" key={permission}>
+                <input
+                  type="checkbox"
+                  name="permissions"
+                  value={permission}
+                  checked={chosen.includes(permission)}
+                  onChange={(event) => toggle(permission, event.currentTarget.checked)}
+                />
+                <code>{permission}</code>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Relayers</legend>
+          {ownScope === undefined ? (
+            <div class="checks">
+              <label class="check">
+                <input
+                  type="radio"
+                  name="scope"
+                  checked={everyRelayer}
+                  onChange={() => setEveryRelayer(true)}
+                />
+                All relayers
+              </label>
+              <label class="check">
+                <input
+                  type="radio"
+                  name="scope"
+                  checked={!everyRelayer}
+                  onChange={() => setEveryRelayer(false)}
+                />
+                Only these
+              </label>
+            </div>
+          ) : (
+            <p class="help">
+              This key sees only {ownScope.join(', ')}: the new key's relayers must be inside them.
+            </p>
+          )}
+          {!everyRelayer && (
+            <>
+              <label for="scope-ids">Relayer ids and prefixes ending in *, one per line</label>
+              <textarea
+                id="scope-ids"
+                rows={4}
+                value={scope}
+                spellcheck={false}
+                onInput={(event) => setScope(event.currentTarget.value)}
+              />
+              <RelayerPicker
+                onPick={(id) =>
+                  setScope((current) =>
+                    lines(current).includes(id) ? current : [...lines(current), id].join('\n'),
+                  )
+                }
+              />
+            </>
+          )}
+        </fieldset>
+        <label>
+          Allowed from (optional)
+          <textarea
+            rows={2}
+            value={cidrs}
+            spellcheck={false}
+            aria-describedby="cidrs-help"
+            onInput={(event) => setCidrs(event.currentTarget.value)}
+          />
+        </label>
+        <p class="help" id="cidrs-help">
+          IPv4 or IPv6 CIDRs or addresses, one per line (203.0.113.0/24). Empty: the key works from anywhere.
+        </p>
+        <label>
+          Expires (optional, your local time)
+          <input
+            type="datetime-local"
+            value={expires}
+            aria-describedby="expires-help"
+            onInput={(event) => setExpires(event.currentTarget.value)}
+          />
+        </label>
+        <p class="help" id="expires-help">
+          Empty: never, unless this key expires; a key never outlives the key that creates it.
+        </p>
+        <div class="actions">
+          <button type="submit" class="primary" disabled={busy}>
+            Create key
+          </button>
+        </div>
+        <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
+      </form>
+    </section>
+  );
+}
