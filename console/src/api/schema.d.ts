@@ -1129,7 +1129,7 @@ export interface components {
              * @description How long the replaced secret keeps working; absent or 0: it stops at once
              * @default 0
              */
-            overlap_seconds: Record<string, never>;
+            overlap_seconds: number | null;
         };
         RotateSigningKeyDto: {
             /** @description How long the previous key still signs */

@@ -361,8 +361,7 @@ function RotateForm({
       rotated = await read(
         api.POST('/api/v1/api-keys/{api_key_id}/rotate', {
           params: { path: { api_key_id: apiKey.id } },
-          // The OpenAPI document types overlap_seconds as an object (its DTO lacks `type: Number`): a number.
-          body: { overlap_seconds: seconds } as unknown as Schemas['RotateApiKeyDto'],
+          body: { overlap_seconds: seconds },
         }),
       );
       // Before anything else asks the API: with no overlap the old secret already stopped.

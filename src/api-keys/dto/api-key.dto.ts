@@ -141,6 +141,9 @@ export class CreateApiKeyDto {
 /** POST /api/v1/api-keys/{id}/rotate (docs/reference/keys-and-audit.md#42-rotation). */
 export class RotateApiKeyDto {
   @ApiPropertyOptional({
+    // Explicit: `number | null` reaches the document as an object otherwise.
+    type: 'integer',
+    nullable: true,
     minimum: 0,
     maximum: MAX_OVERLAP_SECONDS,
     default: 0,
