@@ -317,6 +317,59 @@ describe('the operator console: the relayer page', () => {
     expect(await tab.page.getByRole('button', { name: 'Remove its own rule' }).count()).toBe(0);
   });
 
+  it('pages its deliveries and its audit trail through the API, 10 at a time', async () => {
+    const busy = (
+      await app()
+        .post('/api/v1/relayers', relayerBody('evm', { name: 'busy', notification_id: hook }))
+        .expect(201)
+    ).body.data as Made;
+    for (let i = 1; i <= 11; i++)
+      await app()
+        .patch(`/api/v1/relayers/${busy.id}`, { name: `busy ${i}` })
+        .expect(200);
+    const deliveries = (
+      await app()
+        .get(`/api/v1/notifications/${hook}/deliveries?relayer_id=${busy.id}&per_page=10&page=2`)
+        .expect(200)
+    ).body as { data: { event: string }[]; pagination: { total_items: number } };
+    const audit = (
+      await app()
+        .get(`/api/v1/audit?resource_type=relayer&resource_id=${busy.id}&per_page=10&page=2`)
+        .expect(200)
+    ).body as { data: { action: string }[]; pagination: { total_items: number } };
+    expect([deliveries.pagination.total_items, audit.pagination.total_items]).toEqual([12, 12]);
+
+    const tab = await open(app().apiKey, `#/relayers/${busy.id}`);
+    for (const [label, table] of [
+      ['Deliveries', `Deliveries to ${hook}`],
+      ['Audit records', 'Changes of this relayer'],
+    ]) {
+      const pager = tab.page.getByRole('navigation', { name: `${label} pages` });
+      await expect(pager.locator('span').textContent()).resolves.toBe('1–10 of 12 (page 1 of 2)');
+      expect(await tab.page.getByRole('table', { name: table }).locator('tbody tr').count()).toBe(10);
+      await pager.getByRole('button', { name: 'Next' }).click();
+      await pager.getByText('11–12 of 12 (page 2 of 2)').waitFor();
+      expect(
+        await tab.page.getByRole('table', { name: table }).locator('tbody td.mono').allTextContents(),
+      ).toEqual(
+        label === 'Deliveries' ? deliveries.data.map((d) => d.event) : audit.data.map((r) => r.action),
+      );
+    }
+    expect(
+      await tab.page
+        .getByRole('table', { name: 'Changes of this relayer' })
+        .locator('li')
+        .first()
+        .textContent(),
+    ).toBe('name: busy → busy 1');
+    // Never the whole log: every read of it asked the API for a page of one relayer's deliveries.
+    const reads = tab.requests.filter((url) => url.includes('/deliveries'));
+    expect(reads.map((url) => new URL(url).search)).toEqual([
+      `?relayer_id=${busy.id}&page=1&per_page=10`,
+      `?relayer_id=${busy.id}&page=2&per_page=10`,
+    ]);
+  });
+
   it('a read-only key scoped to one relayer: no write control, hidden sections say why, the other relayer is a 404', async () => {
     const key = await newKey({ permissions: ['relayers:read'], relayer_ids: [main.id] });
     const tab = await open(key, `#/relayers/${main.id}`);
