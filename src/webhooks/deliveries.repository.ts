@@ -196,16 +196,25 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
 
   async findPageOfNotification(
     notificationId: string,
-    status: DeliveryStatus | undefined,
+    filters: { status?: DeliveryStatus; relayerId?: string },
     offset: number,
     limit: number,
   ): Promise<{ items: DeliveryEntity[]; total: number }> {
     const scope = this.scoped();
-    const filter = (status === undefined ? '' : ' AND status = ?') + scope.sql;
-    const parameters = [
-      ...(status === undefined ? [notificationId] : [notificationId, status]),
-      ...scope.parameters,
-    ];
+    let filter = '';
+    const parameters: string[] = [notificationId];
+    if (filters.status !== undefined) {
+      filter += ' AND status = ?';
+      parameters.push(filters.status);
+    }
+    if (filters.relayerId !== undefined) {
+      // The plain `=` is a range of idx_webhook_deliveries_relayer; the bytewise one keeps the id's case
+      // (MySQL's collation ignores it).
+      filter += ` AND relayer_id = ? AND ${this.dialect.bytewise('relayer_id')} = ?`;
+      parameters.push(filters.relayerId, filters.relayerId);
+    }
+    filter += scope.sql;
+    parameters.push(...scope.parameters);
     const [items, counted] = await Promise.all([
       this.select(
         `SELECT ${this.columns} FROM webhook_deliveries WHERE notification_id = ?${filter}

@@ -20,7 +20,7 @@ export class WebhooksService {
     await this.assertNotificationExists(notificationId);
     const { items, total } = await this.deliveries.findPageOfNotification(
       notificationId,
-      query.status,
+      { status: query.status, relayerId: query.relayer_id },
       query.offset,
       query.per_page,
     );

@@ -4484,6 +4484,8 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                /** @description Only the deliveries about this relayer (its id exactly, case included) */
+                relayer_id?: string;
                 status?: "pending" | "delivered" | "failed";
             };
             header?: never;

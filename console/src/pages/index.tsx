@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { NotificationsSection } from './notifications';
 import { ApiKeysPage } from './api-keys';
 import { Placeholder } from './placeholder';
+import { RelayerPage } from './relayer';
 import { RelayersPage } from './relayers';
 
 /** A section of the console: where it lives, its name in the menu, what the key needs to see it. */
@@ -14,7 +15,13 @@ export interface Section {
 
 /** Every page, in menu order. A page file per section; each renders the segments after its path. */
 export const SECTIONS: readonly Section[] = [
-  { path: 'relayers', title: 'Relayers', permission: 'relayers:read', render: () => <RelayersPage /> },
+  {
+    path: 'relayers',
+    title: 'Relayers',
+    permission: 'relayers:read',
+    render: (segments) =>
+      segments.length ? <RelayerPage id={segments[0]} key={segments[0]} /> : <RelayersPage />,
+  },
   {
     path: 'notifications',
     title: 'Notifications',

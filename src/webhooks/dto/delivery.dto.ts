@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/http/page';
+import { IsResourceId, RESOURCE_ID_PATTERN } from '../../common/validation/field-rules';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../delivery.entity';
 
 export class DeliveryQueryDto extends PageQueryDto {
@@ -8,6 +9,14 @@ export class DeliveryQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(DELIVERY_STATUSES, { message: `status must be one of: ${DELIVERY_STATUSES.join(', ')}` })
   status?: DeliveryStatus;
+
+  @ApiPropertyOptional({
+    pattern: RESOURCE_ID_PATTERN.source,
+    description: 'Only the deliveries about this relayer (its id exactly, case included)',
+  })
+  @IsOptional()
+  @IsResourceId()
+  relayer_id?: string;
 }
 
 export class DeliveryResponse {

@@ -1,0 +1,613 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, read, readPage, readWithTag, type Relayer, type Schemas } from '../api/client';
+import {
+  Empty,
+  ErrorState,
+  Loaded,
+  Loading,
+  OutcomeText,
+  Pager,
+  PageTitle,
+  Table,
+  Time,
+  useAction,
+  useLoad,
+  type Load,
+} from '../components';
+import { BASE_UNIT, nativeAmount, STATE_LABEL, stateOf } from '../format';
+import { href } from '../router';
+import { can } from '../session';
+
+type Status = Schemas['RelayerStatusResponse'];
+type BalanceAlert = Schemas['BalanceAlertResponse'];
+type Delivery = Schemas['DeliveryResponse'];
+type AuditRecord = Schemas['AuditEventResponse'];
+
+const PER_PAGE = 10;
+
+interface Tagged {
+  data: Relayer;
+  etag: string | null;
+}
+
+/** The relayer with the ETag of its GET (docs/reference/safe-writes.md); `refresh` reads it again in place. */
+function useRelayer(id: string): [Load<Tagged>, () => Promise<void>] {
+  const [load, setLoad] = useState<Load<Tagged>>({ state: 'loading' });
+  const current = useRef(id);
+  current.current = id;
+  const refresh = useCallback(async () => {
+    try {
+      const tagged = await readWithTag(
+        api.GET('/api/v1/relayers/{relayer_id}', { params: { path: { relayer_id: id } } }),
+      );
+      if (current.current === id) setLoad({ state: 'ready', data: tagged });
+    } catch (error) {
+      if (current.current === id)
+        setLoad({
+          state: 'error',
+          error: error instanceof ApiError ? error : new ApiError(0, String(error)),
+        });
+    }
+  }, [id]);
+  useEffect(() => {
+    setLoad({ state: 'loading' });
+    void refresh();
+  }, [id]);
+  return [load, refresh];
+}
+
+/** One relayer: what it is, its last check, its alert, its deliveries and its audit trail. */
+export function RelayerPage({ id }: { id: string }) {
+  const [load, refresh] = useRelayer(id);
+  // Bumped by every action: the deliveries and the audit trail are read again after a change.
+  const [round, setRound] = useState(0);
+  const changed = useCallback(async () => {
+    setRound((n) => n + 1);
+    await refresh();
+  }, [refresh]);
+  if (load.state === 'loading') {
+    return (
+      <>
+        <PageTitle>Relayer</PageTitle>
+        <Loading what="the relayer" />
+      </>
+    );
+  }
+  if (load.state === 'error') {
+    if (load.error.status === 404) {
+      return (
+        <>
+          <PageTitle>Relayer not found</PageTitle>
+          <div class="state empty">
+            <p>No relayer {id}: it does not exist or this key may not see it.</p>
+            <p>
+              <a href={href(['relayers'])}>Back to the relayers</a>
+            </p>
+          </div>
+        </>
+      );
+    }
+    return (
+      <>
+        <PageTitle>Relayer</PageTitle>
+        <ErrorState error={load.error} what="the relayer" retry={() => void refresh()} />
+      </>
+    );
+  }
+  const relayer = load.data.data;
+  return (
+    <>
+      <p class="crumbs">
+        <a href={href(['relayers'])}>Relayers</a> /
+      </p>
+      <PageTitle>{relayer.name}</PageTitle>
+      <RelayerFacts relayer={relayer} etag={load.data.etag} refresh={changed} />
+      <StatusPanel relayer={relayer} refresh={changed} />
+      <AlertPanel relayer={relayer} refresh={changed} />
+      <DeliveriesPanel relayer={relayer} round={round} />
+      <AuditPanel relayer={relayer} round={round} />
+    </>
+  );
+}
+
+function RelayerFacts({
+  relayer,
+  etag,
+  refresh,
+}: {
+  relayer: Relayer;
+  etag: string | null;
+  refresh: () => Promise<void>;
+}) {
+  const state = stateOf(relayer);
+  const [outcome, busy, act] = useAction();
+  const pauseOrResume = () =>
+    act(
+      async () => {
+        try {
+          await read(
+            api.PATCH('/api/v1/relayers/{relayer_id}', {
+              params: {
+                path: { relayer_id: relayer.id },
+                header: etag === null ? undefined : { 'If-Match': etag },
+              },
+              body: { paused: !relayer.paused },
+            }),
+          );
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 412) {
+            await refresh();
+            throw new ApiError(
+              412,
+              'Nothing changed: the relayer was changed elsewhere since this page read it (Precondition Failed). ' +
+                'It has been read again: check it, then try again.',
+            );
+          }
+          throw error;
+        }
+        await refresh();
+      },
+      relayer.paused ? 'Resumed: the relayer takes work again.' : 'Paused: the relayer takes no work.',
+    );
+  return (
+    <section class="panel" aria-labelledby="relayer-facts">
+      <h2 id="relayer-facts">Relayer</h2>
+      <dl class="facts">
+        <dt>State</dt>
+        <dd>
+          <span class={`badge ${state}`}>{STATE_LABEL[state]}</span>
+          {relayer.system_disabled && relayer.paused && <span class="badge paused">Paused</span>}
+          {relayer.disabled_reason && (
+            <div class="reason">
+              {relayer.disabled_reason.type}: {relayer.disabled_reason.details}
+            </div>
+          )}
+        </dd>
+        <dt>Id</dt>
+        <dd class="id">{relayer.id}</dd>
+        <dt>Network</dt>
+        <dd>{relayer.network}</dd>
+        <dt>Network type</dt>
+        <dd>{relayer.network_type}</dd>
+        <dt>Address</dt>
+        <dd class="mono">{relayer.address}</dd>
+        <dt>Signer</dt>
+        <dd class="id">{relayer.signer_id}</dd>
+        <dt>Notification target</dt>
+        <dd>
+          {relayer.notification_id === null ? (
+            <span class="muted">none</span>
+          ) : can('notifications:read') ? (
+            <a class="id" href={href(['notifications', relayer.notification_id])}>
+              {relayer.notification_id}
+            </a>
+          ) : (
+            <span class="id">{relayer.notification_id}</span>
+          )}
+        </dd>
+        <dt>Created</dt>
+        <dd>
+          <Time value={relayer.created_at} />
+        </dd>
+        <dt>Updated</dt>
+        <dd>
+          <Time value={relayer.updated_at} />
+        </dd>
+      </dl>
+      {relayer.system_disabled && (
+        <p class="help">
+          Its health check disabled it; only a check that passes enables it again. Repair the cause above (its
+          RPC URLs, its balance or its policies), then check it now.
+        </p>
+      )}
+      {can('relayers:write') && (
+        <>
+          <div class="actions">
+            <button
+              type="button"
+              class={relayer.paused ? 'primary' : undefined}
+              disabled={busy}
+              onClick={() => void pauseOrResume()}
+            >
+              {relayer.paused ? 'Resume' : 'Pause'}
+            </button>
+          </div>
+          <OutcomeText outcome={outcome} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function StatusPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Promise<void> }) {
+  const [load, reload] = useLoad(
+    () =>
+      read(api.GET('/api/v1/relayers/{relayer_id}/status', { params: { path: { relayer_id: relayer.id } } })),
+    [relayer.id],
+  );
+  const [checked, setChecked] = useState<Status | null>(null);
+  const [outcome, busy, act] = useAction();
+  const checkNow = () =>
+    act(async () => {
+      const status = await read(
+        api.POST('/api/v1/relayers/{relayer_id}/check', { params: { path: { relayer_id: relayer.id } } }),
+      );
+      setChecked(status);
+      await refresh();
+    }, 'Checked: the status below is what this check found.');
+  const shown: Load<Status> = checked === null ? load : { state: 'ready', data: checked };
+  return (
+    <section class="panel" aria-labelledby="relayer-status">
+      <h2 id="relayer-status">Status</h2>
+      <Loaded load={shown} what="its status" retry={reload}>
+        {(status) => <StatusFacts status={status} networkType={relayer.network_type} />}
+      </Loaded>
+      {can('relayers:write') && (
+        <>
+          <div class="actions">
+            <button type="button" disabled={busy} onClick={() => void checkNow()}>
+              {busy ? 'Checking…' : 'Check now'}
+            </button>
+          </div>
+          <OutcomeText outcome={outcome} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function StatusFacts({ status, networkType }: { status: Status; networkType: Relayer['network_type'] }) {
+  if (status.checked_at === null) {
+    return (
+      <p class="state empty">
+        Never checked: the service checks it on its schedule
+        {can('relayers:write') ? ', or now with Check now.' : '.'}
+      </p>
+    );
+  }
+  return (
+    <dl class="facts">
+      <dt>Balance</dt>
+      <dd>
+        {nativeAmount(status.balance, networkType)}{' '}
+        <span class="muted">
+          ({status.balance} {BASE_UNIT[networkType]})
+        </span>
+      </dd>
+      <dt>Low balance</dt>
+      <dd>
+        {status.low_balance === null ? (
+          <span class="muted">not compared (no alert threshold, or none since it was set)</span>
+        ) : status.low_balance ? (
+          <span class="badge low">Low: below its alert threshold</span>
+        ) : (
+          <span class="badge ok">No: at or above its alert threshold</span>
+        )}
+      </dd>
+      {status.nonce !== undefined && (
+        <>
+          <dt>Nonce</dt>
+          <dd class="mono">{status.nonce}</dd>
+        </>
+      )}
+      {status.sequence_number !== undefined && (
+        <>
+          <dt>Sequence number</dt>
+          <dd class="mono">{status.sequence_number}</dd>
+        </>
+      )}
+      <dt>Pending transactions</dt>
+      <dd>{status.pending_transactions_count}</dd>
+      <dt>Last confirmed</dt>
+      <dd>
+        <Time value={status.last_confirmed_transaction_timestamp} />
+      </dd>
+      <dt>Checked</dt>
+      <dd>
+        <Time value={status.checked_at} />
+      </dd>
+    </dl>
+  );
+}
+
+const SOURCE_TEXT: Record<string, string> = {
+  relayer: 'its own rule',
+  network: "its network's default",
+};
+
+function AlertPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Promise<void> }) {
+  const [load, reload] = useLoad(
+    () =>
+      read(
+        api.GET('/api/v1/relayers/{relayer_id}/balance-alert', {
+          params: { path: { relayer_id: relayer.id } },
+        }),
+      ),
+    [relayer.id],
+  );
+  const [changed, setChanged] = useState<BalanceAlert | null>(null);
+  const [threshold, setThreshold] = useState('');
+  const [outcome, busy, act] = useAction();
+  const path = { relayer_id: relayer.id };
+  const put = (value: string | null, done: string) =>
+    act(async () => {
+      setChanged(
+        await read(
+          api.PUT('/api/v1/relayers/{relayer_id}/balance-alert', {
+            params: { path },
+            body: { threshold: value },
+          }),
+        ),
+      );
+      await refresh();
+    }, done);
+  const remove = () =>
+    act(async () => {
+      setChanged(await read(api.DELETE('/api/v1/relayers/{relayer_id}/balance-alert', { params: { path } })));
+      await refresh();
+    }, 'Its own rule is removed: its network’s default applies, if any.');
+  const shown: Load<BalanceAlert> = changed === null ? load : { state: 'ready', data: changed };
+  const unit = BASE_UNIT[relayer.network_type];
+  return (
+    <section class="panel" aria-labelledby="relayer-alert">
+      <h2 id="relayer-alert">Balance alert</h2>
+      <Loaded load={shown} what="its balance alert" retry={reload}>
+        {(alert) => (
+          <>
+            <p class="alert-rule">
+              {alert.threshold === null
+                ? alert.source === 'relayer'
+                  ? 'No alert: its own rule says no alert for this relayer, whatever its network says.'
+                  : 'No alert: neither this relayer nor its network has a threshold.'
+                : `Alert below ${nativeAmount(alert.threshold, relayer.network_type)} (${alert.threshold} ${unit}), from ${SOURCE_TEXT[alert.source ?? ''] ?? 'no rule'}.`}
+            </p>
+            {can('relayers:write') && (
+              <form
+                class="alert-form"
+                aria-label="Change the balance alert"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  void put(threshold, 'Threshold set: the next check compares the balance with it.');
+                }}
+              >
+                <label>
+                  Threshold ({unit})
+                  <input
+                    type="text"
+                    inputMode="numeric"
+                    autoComplete="off"
+                    value={threshold}
+                    aria-describedby="threshold-help"
+                    onInput={(event) => setThreshold(event.currentTarget.value)}
+                  />
+                </label>
+                <p id="threshold-help" class="help">
+                  A whole number of {unit}, every digit written out.
+                </p>
+                <div class="actions">
+                  <button type="submit" class="primary" disabled={busy}>
+                    Set threshold
+                  </button>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    onClick={() => void put(null, 'Set: no alert for this relayer.')}
+                  >
+                    No alert for this relayer
+                  </button>
+                  {alert.source === 'relayer' && (
+                    <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
+                      Remove its own rule
+                    </button>
+                  )}
+                </div>
+              </form>
+            )}
+          </>
+        )}
+      </Loaded>
+      {can('relayers:write') && <OutcomeText outcome={outcome} />}
+    </section>
+  );
+}
+
+function DeliveriesPanel({ relayer, round }: { relayer: Relayer; round: number }) {
+  return (
+    <section class="panel" aria-labelledby="relayer-deliveries">
+      <h2 id="relayer-deliveries">Webhook deliveries</h2>
+      {!can('notifications:read') ? (
+        <p class="muted">
+          Hidden: reading deliveries needs the notifications:read permission, which this key lacks.
+        </p>
+      ) : relayer.notification_id === null ? (
+        <Empty>
+          It has no notification target, so it has no deliveries of its own. Set its notification_id (PATCH
+          /api/v1/relayers/{'{id}'}) to hear of its changes.
+        </Empty>
+      ) : (
+        <DeliveriesTable relayerId={relayer.id} notificationId={relayer.notification_id} round={round} />
+      )}
+    </section>
+  );
+}
+
+function DeliveriesTable({
+  relayerId,
+  notificationId,
+  round,
+}: {
+  relayerId: string;
+  notificationId: string;
+  round: number;
+}) {
+  const [page, setPage] = useState(1);
+  const [load, reload] = useLoad(
+    () =>
+      readPage(
+        api.GET('/api/v1/notifications/{notification_id}/deliveries', {
+          params: {
+            path: { notification_id: notificationId },
+            query: { relayer_id: relayerId, page, per_page: PER_PAGE },
+          },
+        }),
+      ),
+    [relayerId, notificationId, page, round],
+  );
+  return (
+    <Loaded load={load} what="its deliveries" retry={reload}>
+      {({ items, pagination }) =>
+        items.length === 0 ? (
+          <Empty>
+            No deliveries about this relayer yet: its target {notificationId} is sent each of its events as it
+            happens.
+          </Empty>
+        ) : (
+          <>
+            <Table
+              caption={`Deliveries to ${notificationId}`}
+              head={['Created', 'Event', 'Status', 'Attempts', 'Last answer', 'Delivered or next attempt']}
+            >
+              {items.map((delivery) => (
+                <DeliveryRow delivery={delivery} key={delivery.id} />
+              ))}
+            </Table>
+            <Pager pagination={pagination} label="Deliveries" onPage={setPage} />
+          </>
+        )
+      }
+    </Loaded>
+  );
+}
+
+function DeliveryRow({ delivery }: { delivery: Delivery }) {
+  return (
+    <tr>
+      <th scope="row">
+        <Time value={delivery.created_at} />
+      </th>
+      <td class="mono">{delivery.event}</td>
+      <td>
+        <span class={`badge ${delivery.status}`}>{delivery.status}</span>
+      </td>
+      <td>{delivery.attempts}</td>
+      <td>
+        {delivery.last_status_code === null && delivery.last_error === null ? (
+          <span class="muted">none yet</span>
+        ) : (
+          <>
+            {delivery.last_status_code !== null && <span class="mono">HTTP {delivery.last_status_code}</span>}
+            {delivery.last_status_code !== null && delivery.last_error !== null && ': '}
+            {delivery.last_error}
+          </>
+        )}
+      </td>
+      <td>
+        {delivery.status === 'pending' ? (
+          <>
+            next <Time value={delivery.next_attempt_at} />
+          </>
+        ) : (
+          <Time value={delivery.delivered_at} />
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function AuditPanel({ relayer, round }: { relayer: Relayer; round: number }) {
+  return (
+    <section class="panel" aria-labelledby="relayer-audit">
+      <h2 id="relayer-audit">Audit trail</h2>
+      {can('audit:read') ? (
+        <AuditTable relayerId={relayer.id} round={round} />
+      ) : (
+        <p class="muted">
+          Hidden: reading the audit trail needs the audit:read permission, which this key lacks.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function AuditTable({ relayerId, round }: { relayerId: string; round: number }) {
+  const [page, setPage] = useState(1);
+  const [load, reload] = useLoad(
+    () =>
+      readPage(
+        api.GET('/api/v1/audit', {
+          params: { query: { resource_type: 'relayer', resource_id: relayerId, page, per_page: PER_PAGE } },
+        }),
+      ),
+    [relayerId, page, round],
+  );
+  return (
+    <Loaded load={load} what="its audit trail" retry={reload}>
+      {({ items, pagination }) =>
+        items.length === 0 ? (
+          <Empty>No change of this relayer is recorded (records are kept 90 days).</Empty>
+        ) : (
+          <>
+            <Table caption="Changes of this relayer" head={['When', 'Actor', 'Action', 'Change']}>
+              {items.map((record) => (
+                <AuditRow record={record} key={record.id} />
+              ))}
+            </Table>
+            <Pager pagination={pagination} label="Audit records" onPage={setPage} />
+          </>
+        )
+      }
+    </Loaded>
+  );
+}
+
+/** Fields every change moves: not worth a line. */
+const UNTOLD = new Set(['created_at', 'updated_at']);
+
+/** A value of a record as text: JSON for anything but a plain string, `none` for null. */
+function shownValue(value: unknown): string {
+  if (value === null || value === undefined) return 'none';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The fields a record changed, as `field: before → after` (a create lists what it set, a delete nothing). */
+export function changedFields(before: object | null, after: object | null): string[] {
+  if (after === null) return [];
+  const old: Record<string, unknown> = before === null ? {} : { ...before };
+  const now: Record<string, unknown> = { ...after };
+  return Object.keys(now)
+    .filter((key) => !UNTOLD.has(key) && JSON.stringify(old[key]) !== JSON.stringify(now[key]))
+    .filter((key) => before !== null || now[key] !== null)
+    .map((key) =>
+      before === null
+        ? `${key}: ${shownValue(now[key])}`
+        : `${key}: ${shownValue(old[key])} → ${shownValue(now[key])}`,
+    );
+}
+
+function AuditRow({ record }: { record: AuditRecord }) {
+  const lines = changedFields(record.before, record.after);
+  return (
+    <tr>
+      <th scope="row">
+        <Time value={record.at} />
+      </th>
+      <td>
+        {record.actor.name} <span class="muted">({record.actor.type})</span>
+      </td>
+      <td class="mono">{record.action}</td>
+      <td>
+        {record.after === null ? (
+          <span class="muted">deleted</span>
+        ) : lines.length === 0 ? (
+          <span class="muted">nothing it shows changed</span>
+        ) : (
+          <ul class="changes">
+            {lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        )}
+      </td>
+    </tr>
+  );
+}
