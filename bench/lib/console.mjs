@@ -260,6 +260,8 @@ export function bundleConsole(sourceRoot, distDir) {
  * when it is complete (`expected` rows, none loading; a failed status is recorded as such).
  */
 const OBSERVER = `(() => {
+  // Only the console's documents (about:blank between loads has no sessionStorage to read).
+  if (!window.location.pathname.startsWith('/console/')) return;
   const state = { rows: null, done: null, failed: null };
   window.__consoleBench = state;
   const look = () => {
