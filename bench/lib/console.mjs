@@ -564,7 +564,8 @@ export function consoleMarkdown(results, relPath) {
       `${int(s.relayers)} relayers (${int(s.seeded.paused)} paused, ${int(s.seeded.disabled)} disabled by the system), ` +
         `created in ${(s.seedMs / 1000).toFixed(1)} s; Chromium ${s.chromium}; ${s.repetitions} loads of each case; ` +
         `load average ${s.loadavgBefore[0].toFixed(1)} before, ${s.loadavgAfter[0].toFixed(1)} after ` +
-        `(${results.machine.cores} cores).`,
+        `(${results.machine.cores} cores); ${s.requestsElsewhere.length} request(s) to another host, ` +
+        `${s.pageErrors.length} error(s) in the page.`,
       '',
       '| Case | Relayers listed | Page p50 ms | Page p95 ms | Rows shown, p50 ms | List call p50 ms | List call p95 ms |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
