@@ -11,7 +11,8 @@
 // "Memory soak" (--soak S; bench/lib/soak.mjs writes it; a 600 s soak is preferred to a shorter one),
 // and for "Health checks at fleet scale" (--scenarios health-fleet; bench/lib/health-fleet-report.mjs),
 // and for "Hostile bodies" (--scenarios hostile-bodies; bench/lib/hostile-bodies.mjs), and for "Delivery
-// stats" (--scenarios webhook-stats; bench/lib/webhook-stats.mjs).
+// stats" (--scenarios webhook-stats; bench/lib/webhook-stats.mjs), and for "Console: the relayers table"
+// (--scenarios console-relayers; bench/lib/console.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +20,7 @@ import { hasHealth, healthMarkdown } from './lib/health-report.mjs';
 import { fleetMarkdown, hasFleet } from './lib/health-fleet-report.mjs';
 import { hasHostile, hostileMarkdown } from './lib/hostile-bodies.mjs';
 import { hasStats, statsMarkdown } from './lib/webhook-stats.mjs';
+import { consoleMarkdown, hasConsole } from './lib/console.mjs';
 import { hasSoak, soakGoals, soakMarkdown } from './lib/soak.mjs';
 import { B3_METHOD, b3Goals, b3SectionMarkdown } from './lib/b3-report.mjs';
 
@@ -485,6 +487,7 @@ export function renderMarkdown(
   fleet = null,
   hostile = null,
   stats = null,
+  consoleRun = null,
 ) {
   const m = results.machine;
   const o = results.options;
@@ -509,6 +512,9 @@ export function renderMarkdown(
         ? ` (hostile-bodies section from ${hostile.relPath})`
         : '') +
       (stats && stats.relPath !== resultsRelPath ? ` (delivery-stats section from ${stats.relPath})` : '') +
+      (consoleRun && consoleRun.relPath !== resultsRelPath
+        ? ` (console section from ${consoleRun.relPath})`
+        : '') +
       '; edits are overwritten by the next run. -->',
     '',
     'The latest run of each scenario, in full. What each scenario measures, the options, and which runs ' +
@@ -553,6 +559,7 @@ export function renderMarkdown(
   if (fleet) lines.push(...fleetMarkdown(fleet.results, fleet.relPath));
   if (hostile) lines.push(...hostileMarkdown(hostile.results, hostile.relPath));
   if (stats) lines.push(...statsMarkdown(stats.results, stats.relPath));
+  if (consoleRun) lines.push(...consoleMarkdown(consoleRun.results, consoleRun.relPath));
   if (soak) lines.push(...soakMarkdown(soak.results, soak.relPath));
   lines.push(
     '## Machine',
@@ -647,9 +654,9 @@ function pickRuns(results, resultsFile, root, md) {
   }
   let webhooks = hasWebhooks(results) ? { results, file: resultsFile } : null;
   if (!webhooks) {
-    const found = savedRuns(dir)
-      .filter(([, r]) => hasWebhooks(r))
-      .pop();
+    // A full run's before a quick one's (the quick ones kept compare two builds).
+    const runs = savedRuns(dir).filter(([, r]) => hasWebhooks(r));
+    const found = runs.filter(([, r]) => !r.options.quick).pop() ?? runs.pop();
     if (found) webhooks = { file: found[0], results: found[1] };
   }
   // The health-check section likewise (a full run's before a quick one's).
@@ -689,7 +696,14 @@ function pickRuns(results, resultsFile, root, md) {
       .pop();
     if (found) stats = { file: found[0], results: found[1] };
   }
-  return { main, webhooks, health, soak, fleet, hostile, stats };
+  // The console section likewise (a full run's before a quick one's).
+  let consoleRun = hasConsole(results) ? { results, file: resultsFile } : null;
+  if (!consoleRun) {
+    const runs = savedRuns(dir).filter(([, r]) => hasConsole(r));
+    const found = runs.filter(([, r]) => !r.options.quick).pop() ?? runs.pop();
+    if (found) consoleRun = { file: found[0], results: found[1] };
+  }
+  return { main, webhooks, health, soak, fleet, hostile, stats, consoleRun };
 }
 
 export async function writeDocs(results, resultsFile, root) {
@@ -697,7 +711,7 @@ export async function writeDocs(results, resultsFile, root) {
   fs.mkdirSync(docsDir, { recursive: true });
   const md = path.join(docsDir, 'benchmark-results.md');
   const svg = path.join(docsDir, 'benchmarks.svg');
-  const { main, webhooks, health, soak, fleet, hostile, stats } = pickRuns(
+  const { main, webhooks, health, soak, fleet, hostile, stats, consoleRun } = pickRuns(
     results,
     path.resolve(resultsFile),
     root,
@@ -717,6 +731,7 @@ export async function writeDocs(results, resultsFile, root) {
     fleet && { results: fleet.results, relPath: path.relative(root, fleet.file) },
     hostile && { results: hostile.results, relPath: path.relative(root, hostile.file) },
     stats && { results: stats.results, relPath: path.relative(root, stats.file) },
+    consoleRun && { results: consoleRun.results, relPath: path.relative(root, consoleRun.file) },
   );
   fs.writeFileSync(md, await prettier.format(text, { ...config, filepath: md }));
   return [md, svg];

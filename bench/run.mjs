@@ -24,7 +24,8 @@
 // --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call;
 // --no-b4 (leave out B4, the floor of a health round: bench/lib/b4.mjs);
 // --fleet-relayers N (100000), --fleet-interval S (60), --fleet-rounds K (3): health-fleet, below;
-// --hostile-seconds S (25): the soak of hostile-bodies, below; --stats-deliveries N (1000000): webhook-stats, below.
+// --hostile-seconds S (25): the soak of hostile-bodies, below; --stats-deliveries N (1000000): webhook-stats, below;
+// --console-relayers N (10000) and --console-reps K (10, quick 3): console-relayers, below.
 //
 // Soak mode (bench/lib/soak.mjs, `--soak S`): per database, a service of its own on a fresh database
 // under S seconds of mixed load (GET by id, PATCH, list, POST relayer) at --soak-rate req/s (400; 0:
@@ -52,6 +53,11 @@
 // Delivery stats (bench/lib/webhook-stats.mjs, `--scenarios webhook-stats` only, never in the default set;
 // MySQL only): one target with N deliveries in its log over 7 days, seeded with INSERT ... SELECT, and
 // the p50/p95/max of GET /notifications/{id}/stats per window, one request at a time.
+//
+// The console's relayers table (bench/lib/console.mjs, `--scenarios console-relayers` only, never in the
+// default set): N relayers created through the API, then Debian's Chromium (playwright-core) loads the
+// console's relayers page K times per case (page 1, the last page, state=paused, network_type=solana
+// page 50): navigation to every row showing its status, p50/p95, and the list call's own time.
 //
 // Webhook scenarios (bench/lib/webhooks.mjs; `--scenarios webhooks` selects the three): deliveries
 // per second from one instance to a local receiver, and what the outbox adds to POST and PATCH
@@ -107,6 +113,7 @@ import { benchHealthFleet, FLEET_SCENARIOS } from './lib/health-fleet.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
 import { benchHostileBodies, HOSTILE_SCENARIOS } from './lib/hostile-bodies.mjs';
 import { benchWebhookStats, STATS_SCENARIOS } from './lib/webhook-stats.mjs';
+import { benchConsole, bundleConsole, CONSOLE_SCENARIOS } from './lib/console.mjs';
 import { benchSoak } from './lib/soak.mjs';
 import { b3Env, startB3, B3_TITLE } from './lib/b3.mjs';
 import { benchCompare, benchProfile, reportCompare, reportProfiles } from './lib/profile.mjs';
@@ -136,6 +143,8 @@ const { values: argv } = parseArgs({
     'fleet-rounds': { type: 'string', default: '3' },
     'hostile-seconds': { type: 'string', default: '25' },
     'stats-deliveries': { type: 'string', default: '1000000' },
+    'console-relayers': { type: 'string', default: '10000' },
+    'console-reps': { type: 'string' },
     'cold-starts': { type: 'string' },
     'mysql-url': { type: 'string' },
     'quiet-wait': { type: 'string', default: '30' },
@@ -189,6 +198,8 @@ const options = {
   fleetRounds: Number(argv['fleet-rounds']),
   hostileSeconds: Number(argv['hostile-seconds']),
   statsDeliveries: Number(argv['stats-deliveries']),
+  consoleRelayers: Number(argv['console-relayers']),
+  consoleReps: Number(argv['console-reps'] ?? (argv.quick ? 3 : 10)),
   listSmall: 1000,
   listLarge: 100_000,
   mysqlUrl:
@@ -225,6 +236,8 @@ for (const [flag, value] of [
   ['--fleet-rounds', options.fleetRounds],
   ['--hostile-seconds', options.hostileSeconds],
   ['--stats-deliveries', options.statsDeliveries],
+  ['--console-relayers', options.consoleRelayers],
+  ['--console-reps', options.consoleReps],
 ]) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${flag}: a whole number of at least 1`);
 }
@@ -295,7 +308,7 @@ function build() {
   if (options.dist) {
     const entry = path.join(options.dist, 'src', 'main.js');
     if (!fs.existsSync(entry)) throw new Error(`--dist: ${entry} not found`);
-    return { entry, how: `existing build ${options.dist}`, ms: 0 };
+    return { entry, how: `existing build ${options.dist}`, ms: 0, sourceRoot: root };
   }
   // A private copy compiled from src/ (what `nest build` does: tsc with tsconfig.build.json), so a
   // rebuild of dist/ during the run cannot pull the service out from under the benchmark. With
@@ -329,7 +342,7 @@ function build() {
   }
   // The package's layout: the service finds its package.json (its version) above dist/ (src/config/package-root.ts).
   fs.copyFileSync(path.join(sourceRoot, 'package.json'), path.join(work, 'package.json'));
-  return { entry: path.join(outDir, 'src', 'main.js'), how, ms: performance.now() - started };
+  return { entry: path.join(outDir, 'src', 'main.js'), how, ms: performance.now() - started, sourceRoot };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -506,6 +519,7 @@ const ALL_SCENARIOS = [
   ...FLEET_SCENARIOS,
   ...HOSTILE_SCENARIOS,
   ...STATS_SCENARIOS,
+  ...CONSOLE_SCENARIOS,
 ];
 const selected = argv.scenarios
   ? argv.scenarios
@@ -524,6 +538,7 @@ const healthSelected = HEALTH_SCENARIOS.some((s) => selected.includes(s.id));
 const fleetSelected = FLEET_SCENARIOS.some((s) => selected.includes(s.id));
 const hostileSelected = HOSTILE_SCENARIOS.some((s) => selected.includes(s.id));
 const statsSelected = STATS_SCENARIOS.some((s) => selected.includes(s.id));
+const consoleSelected = CONSOLE_SCENARIOS.some((s) => selected.includes(s.id));
 
 function autocannonRequests(scenario, state) {
   return [
@@ -972,6 +987,17 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
       kind,
     );
   }
+  if (consoleSelected) {
+    try {
+      section.consoleRelayers = await benchConsole(
+        { options, log, catalogues, freshDatabase, startService, apiKey, AUTH },
+        kind,
+      );
+    } catch (error) {
+      log(`  FAILED: ${error.message}`);
+      section.consoleRelayers = { failed: error.message };
+    }
+  }
   if (options.soakS) {
     section.soak = await benchSoak(
       { options, log, cleanups, catalogues, freshDatabase, startService, AUTH, JSON_HEADERS },
@@ -992,6 +1018,11 @@ async function main() {
   const built = build();
   serviceEntry = built.entry;
   log(`built the service (${built.how}) in ${(built.ms / 1000).toFixed(1)} s`);
+  if (consoleSelected) {
+    // The service serves the console from dist/console beside dist/src (src/console/serve-console.ts).
+    const bundled = bundleConsole(built.sourceRoot, path.dirname(path.dirname(built.entry)));
+    log(`bundled the console (${bundled.how}) in ${(bundled.ms / 1000).toFixed(1)} s`);
+  }
 
   const catalogues = {
     big: path.join(work, `catalogue-${options.signers}.json`),
