@@ -1,6 +1,10 @@
 import type { ComponentChildren } from 'preact';
+import { AuditPage } from './audit';
+import { ConfigurationPage } from './configuration';
+import { NetworksPage } from './networks';
 import { Placeholder } from './placeholder';
 import { RelayersPage } from './relayers';
+import { SignersPage } from './signers';
 
 /** A section of the console: where it lives, its name in the menu, what the key needs to see it. */
 export interface Section {
@@ -23,13 +27,13 @@ export const SECTIONS: readonly Section[] = [
     path: 'signers',
     title: 'Signers',
     permission: 'signers:read',
-    render: () => <Placeholder title="Signers" />,
+    render: (segments) => <SignersPage segments={segments} />,
   },
   {
     path: 'networks',
     title: 'Networks',
     permission: 'networks:read',
-    render: () => <Placeholder title="Networks" />,
+    render: (segments) => <NetworksPage segments={segments} />,
   },
   {
     path: 'api-keys',
@@ -37,11 +41,11 @@ export const SECTIONS: readonly Section[] = [
     permission: 'api_keys:manage',
     render: () => <Placeholder title="API keys" />,
   },
-  { path: 'audit', title: 'Audit', permission: 'audit:read', render: () => <Placeholder title="Audit" /> },
+  { path: 'audit', title: 'Audit', permission: 'audit:read', render: () => <AuditPage /> },
   {
     path: 'configuration',
     title: 'Configuration',
     permission: 'config:read',
-    render: () => <Placeholder title="Configuration" />,
+    render: () => <ConfigurationPage />,
   },
 ];
