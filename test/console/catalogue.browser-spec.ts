@@ -99,7 +99,6 @@ describe('the operator console: signers, networks, audit and configuration', () 
     return secrets.add((res.body as { data: { key: string } }).data.key);
   };
   const texts = (locator: Locator) => locator.allTextContents();
-  const alertText = (tab: ConsoleTab) => tab.page.locator('main [role="alert"]').innerText();
 
   // Two relayers, made before any page is opened: one on sepolia, one on devnet.
   const relayers = { evm: uid('r'), solana: uid('r') };
@@ -175,7 +174,8 @@ describe('the operator console: signers, networks, audit and configuration', () 
         'transit-1',
       ]);
       expect(await texts(table.locator('tbody th'))).toEqual([KEY1.id, 'ops-signer', 'transit-1']);
-      const row = (id: string) => table.locator('tbody tr').filter({ has: tab.page.getByRole('rowheader', { name: id }) });
+      const row = (id: string) =>
+        table.locator('tbody tr').filter({ has: tab.page.getByRole('rowheader', { name: id }) });
       // A key-holding signer: local, its three addresses, nothing of its config.
       expect(await texts(row(KEY1.id).locator('td'))).toEqual([
         'local',
@@ -267,7 +267,10 @@ describe('the operator console: signers, networks, audit and configuration', () 
         ['Testnet', 'yes'],
         ['Chain id', '11155111'],
         ['Symbol', 'ETH'],
-        ['RPC URLs', 'https://rpc.example.com/v2/***?apikey=*** (weight 100)https://backup.example.com/ (weight 40)'],
+        [
+          'RPC URLs',
+          'https://rpc.example.com/v2/***?apikey=*** (weight 100)https://backup.example.com/ (weight 40)',
+        ],
         ['Explorers', 'https://sepolia.etherscan.io'],
       ]);
       expect(await pairsOf(panel(tab, 'stellar:testnet').locator('dl.facts'))).toEqual([
@@ -314,9 +317,9 @@ describe('the operator console: signers, networks, audit and configuration', () 
         successBody({ threshold: '250000000000000000', source: 'network' }),
       );
       // The relayers on it now have that threshold.
-      expect(
-        (await app().get(`/api/v1/relayers/${relayers.evm}/balance-alert`).expect(200)).body,
-      ).toEqual(successBody({ threshold: '250000000000000000', source: 'network' }));
+      expect((await app().get(`/api/v1/relayers/${relayers.evm}/balance-alert`).expect(200)).body).toEqual(
+        successBody({ threshold: '250000000000000000', source: 'network' }),
+      );
       // A network whose id is not its name.
       const base = panel(tab, 'evm:base-sepolia');
       await base.getByLabel('New threshold in wei').fill('7');
@@ -338,7 +341,9 @@ describe('the operator console: signers, networks, audit and configuration', () 
 
     it('offers a key with networks:read alone no control, and shows it the threshold as set', async () => {
       const key = await newKey({ permissions: ['networks:read'] });
-      await app().put('/api/v1/networks/solana:devnet/balance-alert', { threshold: '5000000000' }).expect(200);
+      await app()
+        .put('/api/v1/networks/solana:devnet/balance-alert', { threshold: '5000000000' })
+        .expect(200);
       const tab = await open(key, '#/networks');
       await tab.page.getByRole('navigation', { name: 'Networks pages' }).waitFor();
       await alertRule(tab, 'solana:devnet').getByText('5 SOL').waitFor();
@@ -378,21 +383,29 @@ describe('the operator console: signers, networks, audit and configuration', () 
       resource_id: string;
     }
     const table = (tab: ConsoleTab, filtered = false) =>
-      tab.page.getByRole('table', { name: filtered ? 'Audit records (filtered)' : 'Audit records', exact: true });
+      tab.page.getByRole('table', {
+        name: filtered ? 'Audit records (filtered)' : 'Audit records',
+        exact: true,
+      });
     const column = (tab: ConsoleTab, n: number, filtered = false) =>
       texts(table(tab, filtered).locator(`tbody tr > :nth-child(${n})`));
 
     it('shows the trail newest first as the API answers it: when, who, what, and a readable change', async () => {
       const tab = await open(app().apiKey, '#/audit');
       await table(tab).waitFor();
-      const api = (await app().get('/api/v1/audit?page=1&per_page=25').expect(200)).body as { data: Record[] };
+      const api = (await app().get('/api/v1/audit?page=1&per_page=25').expect(200)).body as {
+        data: Record[];
+      };
       const when = await table(tab)
         .locator('tbody th time')
         .evaluateAll((times) => times.map((t) => t.getAttribute('datetime')));
       expect(when).toEqual(api.data.map((r) => r.at));
       expect(await column(tab, 2)).toEqual(
-        api.data.map((r) => `${r.actor.name}${r.actor.type}${r.actor.id === null ? '' : ` ${r.actor.id}`}`),
+        api.data.map(
+          (r) => `${r.actor.name}${r.actor.type}${r.actor.id === null ? '' : `, id ${r.actor.id}`}`,
+        ),
       );
+      expect((await column(tab, 2))[0]).toBe('API_KEYadmin, id admin');
       expect(await column(tab, 3)).toEqual(api.data.map((r) => r.action));
       expect(await column(tab, 4)).toEqual(api.data.map((r) => `${r.resource_type}${r.resource_id}`));
       // Oldest last: the relayers and the signer made before any page was opened.
@@ -426,7 +439,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
       await screenshot(tab.page, 'audit');
     });
 
-    it('filters through the API with the filters in the hash, and shows the API\'s 400 for a bad since', async () => {
+    it("filters through the API with the filters in the hash, and shows the API's 400 for a bad since", async () => {
       const tab = await open(app().apiKey, '#/audit');
       await table(tab).waitFor();
       const filters = tab.page.getByRole('form', { name: 'Filter the audit trail' });
@@ -435,9 +448,9 @@ describe('the operator console: signers, networks, audit and configuration', () 
       await filters.getByRole('button', { name: 'Apply filters' }).click();
       await table(tab, true).waitFor();
       expect(new URL(tab.page.url()).hash).toBe(`#/audit?resource_type=relayer&resource_id=${relayers.evm}`);
-      const byResource = (await app()
-        .get(`/api/v1/audit?resource_type=relayer&resource_id=${relayers.evm}`)
-        .expect(200)).body as { data: Record[] };
+      const byResource = (
+        await app().get(`/api/v1/audit?resource_type=relayer&resource_id=${relayers.evm}`).expect(200)
+      ).body as { data: Record[] };
       expect(byResource.data.map((r) => r.action)).toEqual(['relayer.create']);
       expect(await column(tab, 3, true)).toEqual(['relayer.create']);
       expect(await column(tab, 4, true)).toEqual([`relayer${relayers.evm}`]);

@@ -73,12 +73,12 @@ export function AuditPage() {
   return (
     <>
       <PageTitle>Audit</PageTitle>
-      <p class="help">
+      <p class="help page-intro">
         Every change made through the API, newest first, with who made it. Dates are RFC 3339 with an offset
         (2030-01-01T00:00:00Z); since is inclusive, until exclusive.
       </p>
       {scope && (
-        <p class="help">
+        <p class="help page-intro">
           This key sees only the records about its relayers ({scope.join(', ')}); records about notifications,
           signers, networks and keys are not shown to it.
         </p>
@@ -176,12 +176,12 @@ function RecordRow({ record }: { record: AuditRecord }) {
       </th>
       <td>
         {actor.name}
-        <div class="muted id">
+        <div class="muted actor">
           {actor.type}
-          {actor.id !== null && ` ${actor.id}`}
+          {actor.id !== null && `, id ${actor.id}`}
         </div>
       </td>
-      <td>
+      <td class="audit-action">
         <code>{record.action}</code>
       </td>
       <td>

@@ -64,8 +64,9 @@ export function ConfigurationPage() {
       </p>
       <p>
         No secret is exported. Signer keys, webhook signing keys and the RPC URLs the API shows masked are
-        named as environment variables instead ({'{"type": "env", "value": "…"}'}): set them before starting
-        a service on the file. docs/reference/config-file.md describes every field.
+        named as environment variables instead (<code>{'{"type": "env", "value": "…"}'}</code>): set them
+        before starting a service on the file. <code>docs/reference/config-file.md</code> describes every
+        field.
       </p>
       {scope && (
         <p class="panel scope-note">

@@ -17,7 +17,7 @@ export function NetworksPage({ segments }: { segments: string[] }) {
 
 function MaskingHelp() {
   return (
-    <p class="help">
+    <p class="help page-intro">
       RPC URLs are shown as the API answers them: masked, since they often carry a provider's key (no
       credentials; the last path segment and every query value read ***).
     </p>
@@ -230,7 +230,11 @@ function NetworkAlert({ network }: { network: Network }) {
         }
       </Loaded>
       {writable && (
-        <form class="actions" onSubmit={(event) => void set(event)} aria-label={`Default alert threshold of ${network.name}`}>
+        <form
+          class="actions"
+          onSubmit={(event) => void set(event)}
+          aria-label={`Default alert threshold of ${network.name}`}
+        >
           <label for={inputId}>
             New threshold in {unit}
             <input

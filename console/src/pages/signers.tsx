@@ -25,7 +25,7 @@ function SignerList() {
   return (
     <>
       <PageTitle>Signers</PageTitle>
-      <p class="help">
+      <p class="help page-intro">
         The keys relayers sign with. Signers that hold a key (plain or keystore in the configuration file, or
         created through the API) are answered as type local; hosted signers show only their non-secret
         settings. No key or credential is ever shown.
@@ -87,7 +87,7 @@ function SignerRow({ signer }: { signer: Signer }) {
   );
   return (
     <tr>
-      <th scope="row" class="id">
+      <th scope="row" class="id signer-id">
         <a href={href(['signers', signer.id])}>{signer.id}</a>
       </th>
       <td>{signer.type}</td>
@@ -99,7 +99,7 @@ function SignerRow({ signer }: { signer: Signer }) {
             {addresses.map((type) => (
               <div key={type}>
                 <dt>{ADDRESS_LABEL[type]}</dt>
-                <dd class="mono">{signer.addresses[type]}</dd>
+                <dd class="mono address">{signer.addresses[type]}</dd>
               </div>
             ))}
           </dl>
