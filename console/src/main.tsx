@@ -13,7 +13,9 @@ function Shell() {
   const visible = SECTIONS.filter((section) => can(section.permission));
   const section = visible.find((s) => s.path === segments[0]);
   useEffect(() => {
-    if (principal !== null && section === undefined && visible.length > 0 && segments.length === 0)
+    // The hash as it is now, not as it was at render: a page asked for meanwhile is not replaced.
+    const landing = window.location.hash.replace(/^#\/?/, '') === '';
+    if (principal !== null && section === undefined && visible.length > 0 && segments.length === 0 && landing)
       navigate([visible[0].path]);
   }, [principal, section, segments.length]);
   if (principal === null) return <SignIn />;

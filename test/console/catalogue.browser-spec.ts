@@ -503,6 +503,15 @@ describe('the operator console: signers, networks, audit and configuration', () 
         `This key sees only the records about its relayers (${relayers.evm}); records about notifications, signers, networks and keys are not shown to it.`,
       );
       expect(await tab.page.locator('main').textContent()).not.toContain(relayers.solana);
+      // A page past the end (the API answers it empty, with the true total) says where to go.
+      await tab.page.goto(`${app().baseUrl}/console/#/audit?page=9`);
+      await tab.page.locator('main .state.empty').waitFor();
+      expect(await tab.page.locator('main .state.empty').textContent()).toBe(
+        'This page is past the last record. Go to the first page.',
+      );
+      expect(tab.requests.at(-1)).toBe(`${app().baseUrl}/api/v1/audit?page=9&per_page=25`);
+      await tab.page.getByRole('link', { name: 'Go to the first page' }).click();
+      await table(tab).waitFor();
       expect(await documentWidth(tab.page)).toBeLessThanOrEqual(PHONE.width);
       expect(await seriousViolations(tab.page)).toEqual([]);
       await screenshot(tab.page, 'audit');

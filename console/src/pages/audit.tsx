@@ -41,7 +41,8 @@ export function AuditPage() {
   const filters = filtersOf(query);
   const page = pageOf(query);
   const filtered = Object.keys(filters).length > 0;
-  const [load, reload] = useLoad(
+  const asked = JSON.stringify([page, filters]);
+  const [answer, reload] = useLoad(
     () =>
       readPage(
         api.GET('/api/v1/audit', {
@@ -56,9 +57,12 @@ export function AuditPage() {
             },
           },
         }),
-      ),
-    [page, ...FILTER_NAMES.map((name) => filters[name])],
+      ).then((result) => ({ ...result, asked })),
+    [asked],
   );
+  // The render right after the hash changed still holds the previous answer: it is not this query's.
+  const load: typeof answer =
+    answer.state === 'ready' && answer.data.asked !== asked ? { state: 'loading' } : answer;
   const scope = me.value?.relayer_ids;
   const apply = (event: Event) => {
     event.preventDefault();
@@ -137,11 +141,15 @@ export function AuditPage() {
           {({ items, pagination }) =>
             items.length === 0 ? (
               <Empty>
-                {filtered
-                  ? 'No record matches these filters. Widen or clear them to see more.'
-                  : pagination.total_items > 0
-                    ? 'This page is past the last record. Go back to the first page.'
-                    : 'No change has been recorded yet: every change made through the API (relayers, notifications, signers, networks, keys) appears here.'}
+                {filtered ? (
+                  'No record matches these filters. Widen or clear them to see more.'
+                ) : pagination.total_items > 0 ? (
+                  <>
+                    This page is past the last record. <a href={href(['audit'])}>Go to the first page</a>.
+                  </>
+                ) : (
+                  'No change has been recorded yet: every change made through the API (relayers, notifications, signers, networks, keys) appears here.'
+                )}
               </Empty>
             ) : (
               <>

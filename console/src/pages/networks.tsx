@@ -39,9 +39,13 @@ function NetworkList() {
         {({ items, pagination }) =>
           items.length === 0 ? (
             <Empty>
-              {pagination.total_items > 0
-                ? 'This page is past the last network. Go back to the first page.'
-                : 'No networks. List them in the configuration file (docs/reference/networks-and-signers.md), then restart the service.'}
+              {pagination.total_items > 0 ? (
+                <>
+                  This page is past the last network. <a href={href(['networks'])}>Go to the first page</a>.
+                </>
+              ) : (
+                'No networks. List them in the configuration file (docs/reference/networks-and-signers.md), then restart the service.'
+              )}
             </Empty>
           ) : (
             <>

@@ -34,9 +34,13 @@ function SignerList() {
         {({ items, pagination }) =>
           items.length === 0 ? (
             <Empty>
-              {pagination.total_items > 0
-                ? 'This page is past the last signer. Go back to the first page.'
-                : 'No signers yet. Add one to the configuration file (docs/reference/networks-and-signers.md) or create one with POST /api/v1/signers.'}
+              {pagination.total_items > 0 ? (
+                <>
+                  This page is past the last signer. <a href={href(['signers'])}>Go to the first page</a>.
+                </>
+              ) : (
+                'No signers yet. Add one to the configuration file (docs/reference/networks-and-signers.md) or create one with POST /api/v1/signers.'
+              )}
             </Empty>
           ) : (
             <>
