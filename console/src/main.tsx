@@ -15,7 +15,9 @@ function Shell() {
   // A section the key may not open, reached by its address: say why instead of "not found".
   const withheld = section ? undefined : SECTIONS.find((s) => s.path === segments[0]);
   useEffect(() => {
-    if (principal !== null && section === undefined && visible.length > 0 && segments.length === 0)
+    // The hash as it is now, not as it was at render: a page asked for meanwhile is not replaced.
+    const landing = window.location.hash.replace(/^#\/?/, '') === '';
+    if (principal !== null && section === undefined && visible.length > 0 && segments.length === 0 && landing)
       navigate([visible[0].path]);
   }, [principal, section, segments.length]);
   if (principal === null) return <SignIn />;

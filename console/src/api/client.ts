@@ -52,8 +52,10 @@ function messageOf(error: unknown, response: Response): string {
   return `${response.status} ${response.statusText}`.trim();
 }
 
-async function settle<T>(call: Promise<Result<T>>): Promise<{ body: Envelope<T>; response: Response }> {
-  let result: Result<T>;
+async function settle<B>(
+  call: Promise<{ data?: B; error?: unknown; response: Response }>,
+): Promise<{ body: B; response: Response }> {
+  let result: { data?: B; error?: unknown; response: Response };
   try {
     result = await call;
   } catch {
@@ -94,4 +96,17 @@ export async function readPage<T>(
 export async function readWithTag<T>(call: Promise<Result<T>>): Promise<{ data: T; etag: string | null }> {
   const { body, response } = await settle(call);
   return { data: body.data as T, etag: response.headers.get('ETag') };
+}
+
+/**
+ * A file the API answers bare, not in the envelope (GET /api/v1/config?download=true, called with
+ * `parseAs: 'blob'`), with the name its Content-Disposition gives it.
+ */
+export async function readFile(
+  call: Promise<{ data?: Blob; error?: unknown; response: Response }>,
+): Promise<{ blob: Blob; filename: string | null }> {
+  const { body, response } = await settle(call);
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: body, filename };
 }

@@ -1,9 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { NotificationsSection } from './notifications';
 import { ApiKeysPage } from './api-keys';
-import { Placeholder } from './placeholder';
+import { AuditPage } from './audit';
+import { ConfigurationPage } from './configuration';
+import { NetworksPage } from './networks';
 import { RelayerPage } from './relayer';
 import { RelayersPage } from './relayers';
+import { SignersPage } from './signers';
 
 /** A section of the console: where it lives, its name in the menu, what the key needs to see it. */
 export interface Section {
@@ -32,13 +35,13 @@ export const SECTIONS: readonly Section[] = [
     path: 'signers',
     title: 'Signers',
     permission: 'signers:read',
-    render: () => <Placeholder title="Signers" />,
+    render: (segments) => <SignersPage segments={segments} />,
   },
   {
     path: 'networks',
     title: 'Networks',
     permission: 'networks:read',
-    render: () => <Placeholder title="Networks" />,
+    render: (segments) => <NetworksPage segments={segments} />,
   },
   {
     path: 'api-keys',
@@ -46,11 +49,11 @@ export const SECTIONS: readonly Section[] = [
     permission: 'api_keys:manage',
     render: () => <ApiKeysPage />,
   },
-  { path: 'audit', title: 'Audit', permission: 'audit:read', render: () => <Placeholder title="Audit" /> },
+  { path: 'audit', title: 'Audit', permission: 'audit:read', render: () => <AuditPage /> },
   {
     path: 'configuration',
     title: 'Configuration',
     permission: 'config:read',
-    render: () => <Placeholder title="Configuration" />,
+    render: () => <ConfigurationPage />,
   },
 ];

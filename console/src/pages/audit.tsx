@@ -1,0 +1,253 @@
+import { api, readPage, type Schemas } from '../api/client';
+import type { paths } from '../api/schema';
+import { Empty, Loaded, Pager, PageTitle, Table, Time, useLoad } from '../components';
+import { href, location, navigate } from '../router';
+import { me } from '../session';
+import { pageOf } from './page-query';
+
+type AuditRecord = Schemas['AuditEventResponse'];
+type AuditQuery = NonNullable<paths['/api/v1/audit']['get']['parameters']['query']>;
+type ResourceType = NonNullable<AuditQuery['resource_type']>;
+type Action = NonNullable<AuditQuery['action']>;
+
+const PER_PAGE = 25;
+const RESOURCE_TYPES: readonly ResourceType[] = ['relayer', 'notification', 'signer', 'network', 'api_key'];
+const ACTIONS: readonly Action[] = RESOURCE_TYPES.flatMap((type) =>
+  (['create', 'update', 'delete'] as const).map((verb): Action => `${type}.${verb}`),
+);
+const TEXT_FILTERS = [
+  { name: 'resource_id', label: 'Resource id', placeholder: '' },
+  { name: 'actor_id', label: 'Actor id', placeholder: 'admin, or a key id' },
+  { name: 'since', label: 'Since', placeholder: '2030-01-01T00:00:00Z' },
+  { name: 'until', label: 'Until', placeholder: '2030-01-31T00:00:00Z' },
+] as const;
+const FILTER_NAMES = ['resource_type', 'action', ...TEXT_FILTERS.map((f) => f.name)] as const;
+type FilterName = (typeof FILTER_NAMES)[number];
+type Filters = Partial<Record<FilterName, string>>;
+
+/** The filters of the hash query, passed to the API as they are (the API judges them: a 400 says why). */
+function filtersOf(query: URLSearchParams): Filters {
+  const filters: Filters = {};
+  for (const name of FILTER_NAMES) {
+    const value = query.get(name);
+    if (value !== null && value !== '') filters[name] = value;
+  }
+  return filters;
+}
+
+/** The audit trail, newest first as the API answers it (GET /api/v1/audit), with its filters. */
+export function AuditPage() {
+  const query = location.value.query;
+  const filters = filtersOf(query);
+  const page = pageOf(query);
+  const filtered = Object.keys(filters).length > 0;
+  const asked = JSON.stringify([page, filters]);
+  const [answer, reload] = useLoad(
+    () =>
+      readPage(
+        api.GET('/api/v1/audit', {
+          params: {
+            query: {
+              page,
+              per_page: PER_PAGE,
+              ...filters,
+              // As the hash holds them: an unknown value is the API's to refuse (400, shown).
+              resource_type: filters.resource_type as ResourceType | undefined,
+              action: filters.action as Action | undefined,
+            },
+          },
+        }),
+      ).then((result) => ({ ...result, asked })),
+    [asked],
+  );
+  // The render right after the hash changed still holds the previous answer: it is not this query's.
+  const load: typeof answer =
+    answer.state === 'ready' && answer.data.asked !== asked ? { state: 'loading' } : answer;
+  const scope = me.value?.relayer_ids;
+  const apply = (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const next: Filters = {};
+    for (const name of FILTER_NAMES) {
+      const value = form.get(name);
+      if (typeof value === 'string' && value.trim() !== '') next[name] = value.trim();
+    }
+    navigate(['audit'], next);
+  };
+  return (
+    <>
+      <PageTitle>Audit</PageTitle>
+      <p class="help page-intro">
+        Every change made through the API, newest first, with who made it. Dates are RFC 3339 with an offset
+        (2030-01-01T00:00:00Z); since is inclusive, until exclusive.
+      </p>
+      {scope && (
+        <p class="help page-intro">
+          This key sees only the records about its relayers ({scope.join(', ')}); records about notifications,
+          signers, networks and keys are not shown to it.
+        </p>
+      )}
+      <form class="filters" aria-label="Filter the audit trail" onSubmit={apply} key={query.toString()}>
+        <label>
+          Resource type
+          <select name="resource_type">
+            <option value="">Any</option>
+            {RESOURCE_TYPES.map((type) => (
+              <option value={type} key={type} selected={type === filters.resource_type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Action
+          <select name="action">
+            <option value="">Any</option>
+            {ACTIONS.map((action) => (
+              <option value={action} key={action} selected={action === filters.action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        </label>
+        {TEXT_FILTERS.map((filter) => (
+          <label key={filter.name}>
+            {filter.label}
+            <input
+              type="text"
+              name={filter.name}
+              defaultValue={filters[filter.name] ?? ''}
+              placeholder={filter.placeholder}
+              autoComplete="off"
+            />
+          </label>
+        ))}
+        <button type="submit" class="primary">
+          Apply filters
+        </button>
+        {filtered && (
+          <button type="button" onClick={() => navigate(['audit'])}>
+            Clear filters
+          </button>
+        )}
+      </form>
+      {load.state === 'error' && load.error.status === 400 ? (
+        <div class="state error" role="alert">
+          <p>The service refused these filters: {load.error.message}</p>
+          <p>Correct the filter it names, or clear the filters.</p>
+        </div>
+      ) : (
+        <Loaded load={load} what="the audit trail" retry={reload}>
+          {({ items, pagination }) =>
+            items.length === 0 ? (
+              <Empty>
+                {filtered ? (
+                  'No record matches these filters. Widen or clear them to see more.'
+                ) : pagination.total_items > 0 ? (
+                  <>
+                    This page is past the last record. <a href={href(['audit'])}>Go to the first page</a>.
+                  </>
+                ) : (
+                  'No change has been recorded yet: every change made through the API (relayers, notifications, signers, networks, keys) appears here.'
+                )}
+              </Empty>
+            ) : (
+              <>
+                <Table
+                  caption={`Audit records${filtered ? ' (filtered)' : ''}`}
+                  head={['When', 'Actor', 'Action', 'Resource', 'Change']}
+                >
+                  {items.map((record) => (
+                    <RecordRow record={record} key={record.id} />
+                  ))}
+                </Table>
+                <Pager
+                  pagination={pagination}
+                  label="Audit records"
+                  onPage={(next) => navigate(['audit'], { ...filters, page: next })}
+                />
+              </>
+            )
+          }
+        </Loaded>
+      )}
+    </>
+  );
+}
+
+function RecordRow({ record }: { record: AuditRecord }) {
+  const { actor } = record;
+  return (
+    <tr>
+      <th scope="row">
+        <Time value={record.at} />
+      </th>
+      <td>
+        {actor.name}
+        <div class="muted actor">
+          {actor.type}
+          {actor.id !== null && `, id ${actor.id}`}
+        </div>
+      </td>
+      <td class="audit-action">
+        <code>{record.action}</code>
+      </td>
+      <td>
+        {record.resource_type}
+        <div class="id">
+          {record.resource_type === 'relayer' ? (
+            <a href={href(['relayers', record.resource_id])}>{record.resource_id}</a>
+          ) : (
+            record.resource_id
+          )}
+        </div>
+      </td>
+      <td>
+        <Change before={record.before} after={record.after} />
+      </td>
+    </tr>
+  );
+}
+
+/** A value as JSON text: exact (strings quoted, null as null), never markup. */
+function shown(value: unknown): string {
+  return value === undefined ? '(absent)' : JSON.stringify(value);
+}
+
+/** What a record changed: every field of a create or a delete, the fields that differ for an update. */
+function Change({ before, after }: { before: object | null; after: object | null }) {
+  if (before === null && after === null) return <span class="muted">no detail</span>;
+  if (before === null || after === null) {
+    const side = (after ?? before) as Record<string, unknown>;
+    return (
+      <div class="change">
+        <p>{after === null ? 'Deleted; it was:' : 'Created as:'}</p>
+        <ul class="plain">
+          {Object.entries(side).map(([name, value]) => (
+            <li key={name}>
+              <code>{name}</code>: {shown(value)}
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  const old = before as Record<string, unknown>;
+  const now = after as Record<string, unknown>;
+  const names = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter(
+    (name) => JSON.stringify(old[name]) !== JSON.stringify(now[name]),
+  );
+  if (names.length === 0) return <span class="muted">no field changed</span>;
+  return (
+    <div class="change">
+      <p>Changed:</p>
+      <ul class="plain">
+        {names.map((name) => (
+          <li key={name}>
+            <code>{name}</code>: {shown(old[name])} → {shown(now[name])}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
