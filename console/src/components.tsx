@@ -12,22 +12,27 @@ function asApiError(error: unknown): ApiError {
     : new ApiError(0, error instanceof Error ? error.message : String(error));
 }
 
-/** Runs `load` when `deps` change (the last call wins); `reload` runs it again. */
+/**
+ * Runs `load` when `deps` change (the last call wins); `reload` runs it again. What an earlier `deps`
+ * loaded is never answered for the new ones: until their load ends, the state is loading.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): [Load<T>, () => void] {
-  const [result, setResult] = useState<Load<T>>({ state: 'loading' });
+  const key = JSON.stringify(deps);
+  const [result, setResult] = useState<{ key: string; load: Load<T> }>({ key, load: { state: 'loading' } });
   const [round, setRound] = useState(0);
   useEffect(() => {
     let current = true;
-    setResult({ state: 'loading' });
+    setResult({ key, load: { state: 'loading' } });
     load().then(
-      (data) => current && setResult({ state: 'ready', data }),
-      (error: unknown) => current && setResult({ state: 'error', error: asApiError(error) }),
+      (data) => current && setResult({ key, load: { state: 'ready', data } }),
+      (error: unknown) => current && setResult({ key, load: { state: 'error', error: asApiError(error) } }),
     );
     return () => {
       current = false;
     };
-  }, [...deps, round]);
-  return [result, useCallback(() => setRound((n) => n + 1), [])];
+  }, [key, round]);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  return [result.key === key ? result.load : { state: 'loading' }, reload];
 }
 
 export function Loading({ what }: { what: string }) {
