@@ -160,7 +160,7 @@ describe('the operator console: the relayer page', () => {
       'API_KEY (admin)',
       'relayer.create',
     ]);
-    expect(await audit.locator('li').allTextContents()).toContain('name: main <b>relayer</b>');
+    expect(await audit.locator('li').allTextContents()).toContain('name: "main <b>relayer</b>"');
     expect(await seriousViolations(tab.page)).toEqual([]);
   });
 
@@ -230,7 +230,7 @@ describe('the operator console: the relayer page', () => {
     ]);
     expect(await audit.nth(0).locator('li').allTextContents()).toEqual(['paused: true → false']);
     expect(await audit.nth(1).locator('li').allTextContents()).toEqual([
-      'name: main <b>relayer</b> → renamed elsewhere',
+      'name: "main <b>relayer</b>" → "renamed elsewhere"',
     ]);
     expect(await audit.nth(2).locator('li').allTextContents()).toEqual(['paused: false → true']);
     const events = tab.page.getByRole('table', { name: `Deliveries to ${hook}` }).locator('tbody td.mono');
@@ -361,7 +361,7 @@ describe('the operator console: the relayer page', () => {
         .locator('li')
         .first()
         .textContent(),
-    ).toBe('name: busy → busy 1');
+    ).toBe('name: "busy" → "busy 1"');
     // Never the whole log: every read of it asked the API for a page of one relayer's deliveries.
     const reads = tab.requests.filter((url) => url.includes('/deliveries'));
     expect(reads.map((url) => new URL(url).search)).toEqual([

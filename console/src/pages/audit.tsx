@@ -1,3 +1,4 @@
+import { AuditChange } from '../audit-change';
 import { api, readPage, type Schemas } from '../api/client';
 import type { paths } from '../api/schema';
 import { Empty, Loaded, Pager, PageTitle, Table, Time, useLoad } from '../components';
@@ -203,51 +204,8 @@ function RecordRow({ record }: { record: AuditRecord }) {
         </div>
       </td>
       <td>
-        <Change before={record.before} after={record.after} />
+        <AuditChange before={record.before} after={record.after} />
       </td>
     </tr>
-  );
-}
-
-/** A value as JSON text: exact (strings quoted, null as null), never markup. */
-function shown(value: unknown): string {
-  return value === undefined ? '(absent)' : JSON.stringify(value);
-}
-
-/** What a record changed: every field of a create or a delete, the fields that differ for an update. */
-function Change({ before, after }: { before: object | null; after: object | null }) {
-  if (before === null && after === null) return <span class="muted">no detail</span>;
-  if (before === null || after === null) {
-    const side = (after ?? before) as Record<string, unknown>;
-    return (
-      <div class="change">
-        <p>{after === null ? 'Deleted; it was:' : 'Created as:'}</p>
-        <ul class="plain">
-          {Object.entries(side).map(([name, value]) => (
-            <li key={name}>
-              <code>{name}</code>: {shown(value)}
-            </li>
-          ))}
-        </ul>
-      </div>
-    );
-  }
-  const old = before as Record<string, unknown>;
-  const now = after as Record<string, unknown>;
-  const names = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter(
-    (name) => JSON.stringify(old[name]) !== JSON.stringify(now[name]),
-  );
-  if (names.length === 0) return <span class="muted">no field changed</span>;
-  return (
-    <div class="change">
-      <p>Changed:</p>
-      <ul class="plain">
-        {names.map((name) => (
-          <li key={name}>
-            <code>{name}</code>: {shown(old[name])} → {shown(now[name])}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }

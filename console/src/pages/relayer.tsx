@@ -1,3 +1,4 @@
+import { AuditChange } from '../audit-change';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, read, readPage, readWithTag, type Relayer, type Schemas } from '../api/client';
 import {
@@ -560,32 +561,7 @@ function AuditTable({ relayerId, round }: { relayerId: string; round: number }) 
   );
 }
 
-/** Fields every change moves: not worth a line. */
-const UNTOLD = new Set(['created_at', 'updated_at']);
-
-/** A value of a record as text: JSON for anything but a plain string, `none` for null. */
-function shownValue(value: unknown): string {
-  if (value === null || value === undefined) return 'none';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/** The fields a record changed, as `field: before → after` (a create lists what it set, a delete nothing). */
-export function changedFields(before: object | null, after: object | null): string[] {
-  if (after === null) return [];
-  const old: Record<string, unknown> = before === null ? {} : { ...before };
-  const now: Record<string, unknown> = { ...after };
-  return Object.keys(now)
-    .filter((key) => !UNTOLD.has(key) && JSON.stringify(old[key]) !== JSON.stringify(now[key]))
-    .filter((key) => before !== null || now[key] !== null)
-    .map((key) =>
-      before === null
-        ? `${key}: ${shownValue(now[key])}`
-        : `${key}: ${shownValue(old[key])} → ${shownValue(now[key])}`,
-    );
-}
-
 function AuditRow({ record }: { record: AuditRecord }) {
-  const lines = changedFields(record.before, record.after);
   return (
     <tr>
       <th scope="row">
@@ -596,17 +572,7 @@ function AuditRow({ record }: { record: AuditRecord }) {
       </td>
       <td class="mono">{record.action}</td>
       <td>
-        {record.after === null ? (
-          <span class="muted">deleted</span>
-        ) : lines.length === 0 ? (
-          <span class="muted">nothing it shows changed</span>
-        ) : (
-          <ul class="changes">
-            {lines.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        )}
+        <AuditChange before={record.before} after={record.after} />
       </td>
     </tr>
   );
