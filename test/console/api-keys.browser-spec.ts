@@ -1,17 +1,14 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createRelayer, uid } from '../factories';
 import { as } from '../support/as-key';
 import {
-  consoleAs,
   DESKTOP,
   documentWidth,
-  launchBrowser,
   PHONE,
-  requestsElsewhere,
   screenshot,
   seriousViolations,
   storedEntries,
-  type ConsoleTab,
+  useConsole,
 } from '../support/browser';
 import { errorBody, expectError } from '../support/envelope';
 import { secrets } from '../support/secrets';
@@ -58,13 +55,8 @@ async function settledText(locator: Locator, text: string): Promise<string | nul
 describe('the operator console: the API keys page', () => {
   const handle = useTestApp();
   const app = () => handle.current;
-  let browser: Browser;
-  const tabs: ConsoleTab[] = [];
-  const open = async (key: string, hash = '#/api-keys', viewport = DESKTOP) => {
-    const tab = await consoleAs(browser, app(), key, hash, viewport);
-    tabs.push(tab);
-    return tab;
-  };
+  const tabs = useConsole(app);
+  const open = (key: string, hash = '#/api-keys', viewport = DESKTOP) => tabs.open(key, hash, viewport);
   const createKey = async (body: object, by = app().apiKey): Promise<Created> => {
     const res = await as(app(), by)
       .post('/api/v1/api-keys', { name: uid('key'), ...body })
@@ -84,18 +76,6 @@ describe('the operator console: the API keys page', () => {
       (await app().get('/api/v1/api-keys?page=1&per_page=25').expect(200)).body as { data: Created[] }
     ).data.map((k) => k.name);
   const secretShown = (page: Page) => page.locator('.new-secret .secret').textContent();
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    expect(tabs.flatMap((tab) => requestsElsewhere(tab, app()))).toEqual([]);
-    expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await Promise.all(tabs.splice(0).map((tab) => tab.close()));
-  });
 
   it('says what to do when no key but the administrator exists, and on a page past the last', async () => {
     expect(await apiNames()).toEqual([]);

@@ -2,18 +2,15 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { uid } from '../factories';
-import { as } from '../support/as-key';
+import { as, newKey } from '../support/as-key';
 import {
-  consoleAs,
-  DESKTOP,
   documentWidth,
-  launchBrowser,
   PHONE,
-  requestsElsewhere,
   screenshot,
   seriousViolations,
+  useConsole,
   type ConsoleTab,
 } from '../support/browser';
 import { successBody } from '../support/envelope';
@@ -85,26 +82,13 @@ describe('the operator console: signers, networks, audit and configuration', () 
   const catalogue = writeCatalogue();
   const handle = useTestApp({ CONFIG_FILE: catalogue });
   const app = () => handle.current;
-  let browser: Browser;
-  const tabs: ConsoleTab[] = [];
-  const open = async (key: string, hash = '', viewport = DESKTOP) => {
-    const tab = await consoleAs(browser, app(), key, hash, viewport);
-    tabs.push(tab);
-    return tab;
-  };
-  const newKey = async (body: object): Promise<string> => {
-    const res = await app()
-      .post('/api/v1/api-keys', { name: uid('console'), ...body })
-      .expect(201);
-    return secrets.add((res.body as { data: { key: string } }).data.key);
-  };
+  const { open } = useConsole(app);
   const texts = (locator: Locator) => locator.allTextContents();
 
   // Two relayers, made before any page is opened: one on sepolia, one on devnet.
   const relayers = { evm: uid('r'), solana: uid('r') };
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     await app()
       .post('/api/v1/relayers', {
         id: relayers.evm,
@@ -138,16 +122,6 @@ describe('the operator console: signers, networks, audit and configuration', () 
         },
       })
       .expect(201);
-  });
-  afterAll(async () => {
-    // No page of this file ever asked anything of another host.
-    expect(tabs.flatMap((tab) => requestsElsewhere(tab, app()))).toEqual([]);
-    // Nor broke its policy or threw.
-    expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await Promise.all(tabs.splice(0).map((tab) => tab.close()));
   });
 
   /** The `dt`/`dd` pairs of a `dl`, in order. */
@@ -340,7 +314,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('offers a key with networks:read alone no control, and shows it the threshold as set', async () => {
-      const key = await newKey({ permissions: ['networks:read'] });
+      const key = await newKey(app(), { permissions: ['networks:read'] });
       await app()
         .put('/api/v1/networks/solana:devnet/balance-alert', { threshold: '5000000000' })
         .expect(200);
@@ -493,7 +467,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('shows a key limited to one relayer only the records about it, and fits a 390 px screen', async () => {
-      const key = await newKey({ permissions: ['audit:read'], relayer_ids: [relayers.evm] });
+      const key = await newKey(app(), { permissions: ['audit:read'], relayer_ids: [relayers.evm] });
       const tab = await open(key, '#/audit', PHONE);
       await table(tab).waitFor();
       const api = (await as(app(), key).get('/api/v1/audit').expect(200)).body as { data: Record[] };
@@ -577,7 +551,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('tells a key limited to some relayers that its export holds only those, and fits a 390 px screen', async () => {
-      const key = await newKey({ permissions: ['config:read'], relayer_ids: [relayers.solana] });
+      const key = await newKey(app(), { permissions: ['config:read'], relayer_ids: [relayers.solana] });
       const tab = await open(key, '#/configuration', PHONE);
       await tab.page.locator('main dl.config-counts').waitFor();
       expect(await tab.page.locator('main .scope-note').textContent()).toBe(

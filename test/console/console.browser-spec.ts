@@ -1,17 +1,14 @@
-import type { Browser } from 'playwright-core';
 import request from 'supertest';
-import { createRelayer, uid } from '../factories';
+import { createRelayer } from '../factories';
+import { newKey } from '../support/as-key';
 import {
-  consoleAs,
-  DESKTOP,
   documentWidth,
-  launchBrowser,
-  openConsole,
   PHONE,
   requestsElsewhere,
   screenshot,
   seriousViolations,
   storedEntries,
+  useConsole,
   type ConsoleTab,
 } from '../support/browser';
 import { secrets } from '../support/secrets';
@@ -25,33 +22,7 @@ const CSP =
 describe('the operator console: shell, sign-in, security and the relayers table', () => {
   const handle = useTestApp();
   const app = () => handle.current;
-  let browser: Browser;
-  const tabs: ConsoleTab[] = [];
-  const open = async (key: string, hash = '', viewport = DESKTOP) => {
-    const tab = await consoleAs(browser, app(), key, hash, viewport);
-    tabs.push(tab);
-    return tab;
-  };
-  const newKey = async (body: object): Promise<string> => {
-    const res = await app()
-      .post('/api/v1/api-keys', { name: uid('console'), ...body })
-      .expect(201);
-    return secrets.add((res.body as { data: { key: string } }).data.key);
-  };
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    // No page of this file ever asked anything of another host.
-    expect(tabs.flatMap((tab) => requestsElsewhere(tab, app()))).toEqual([]);
-    // Nor broke its policy or threw.
-    expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await Promise.all(tabs.map((tab) => tab.close()));
-  });
+  const { open, openSignedOut } = useConsole(app);
 
   describe('what the service serves', () => {
     it('redirects /console to /console/, which answers the page with the strict policy and no caching', async () => {
@@ -91,8 +62,7 @@ describe('the operator console: shell, sign-in, security and the relayers table'
     });
 
     it('loads in at most 250 KB of transfer, compressed, every byte from the service', async () => {
-      const tab = await openConsole(browser, app());
-      tabs.push(tab);
+      const tab = await openSignedOut();
       const loaded: { url: string; encoding: string | null; bytes: number }[] = [];
       tab.page.on('requestfinished', (finished) => {
         void (async () => {
@@ -124,8 +94,7 @@ describe('the operator console: shell, sign-in, security and the relayers table'
 
   describe('signing in', () => {
     it('refuses an unknown key with the reason, and keeps nothing', async () => {
-      const tab = await openConsole(browser, app());
-      tabs.push(tab);
+      const tab = await openSignedOut();
       await tab.page.getByLabel('API key').fill('not-a-key-the-service-knows-0123456789');
       await tab.page.getByRole('button', { name: 'Sign in' }).click();
       await expect(tab.page.getByRole('alert').textContent()).resolves.toBe(
@@ -144,14 +113,13 @@ describe('the operator console: shell, sign-in, security and the relayers table'
       await tab.page.getByLabel('API key').waitFor();
       expect((await storedEntries(tab.page))[0]).toBe(0);
       // Another tab never had it.
-      const other = await openConsole(browser, app());
-      tabs.push(other);
+      const other = await openSignedOut();
       await other.page.getByLabel('API key').waitFor();
       expect((await storedEntries(other.page))[0]).toBe(0);
     });
 
     it('shows a key only the sections it may read', async () => {
-      const key = await newKey({ permissions: ['relayers:read', 'audit:read'] });
+      const key = await newKey(app(), { permissions: ['relayers:read', 'audit:read'] });
       const tab = await open(key);
       const sections = tab.page.getByRole('navigation', { name: 'Sections' }).getByRole('link');
       expect(await sections.allTextContents()).toEqual(['Relayers', 'Audit']);
@@ -225,7 +193,7 @@ describe('the operator console: shell, sign-in, security and the relayers table'
     });
 
     it('never shows a scoped key a relayer outside its scope', async () => {
-      const key = await newKey({ permissions: ['relayers:read'], relayer_ids: [ids['evm one']] });
+      const key = await newKey(app(), { permissions: ['relayers:read'], relayer_ids: [ids['evm one']] });
       const tab = await open(key, '#/relayers');
       await tab.page.getByRole('table', { name: 'Relayers' }).waitFor();
       expect(await rowNames(tab)).toEqual(['evm one']);
@@ -256,8 +224,7 @@ describe('the operator console: shell, sign-in, security and the relayers table'
   });
 
   it('has no serious accessibility problem on the sign-in page', async () => {
-    const tab = await openConsole(browser, app());
-    tabs.push(tab);
+    const tab = await openSignedOut();
     await tab.page.getByLabel('API key').waitFor();
     expect(await seriousViolations(tab.page)).toEqual([]);
     await screenshot(tab.page, 'sign-in');

@@ -1,14 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { relayerBody, uid } from '../factories';
+import { relayerBody } from '../factories';
+import { newKey } from '../support/as-key';
 import {
-  consoleAs,
-  DESKTOP,
   documentWidth,
-  launchBrowser,
   PHONE,
-  requestsElsewhere,
   screenshot,
   seriousViolations,
+  useConsole,
   type ConsoleTab,
 } from '../support/browser';
 import { secrets } from '../support/secrets';
@@ -39,19 +36,7 @@ describe('the operator console: notification targets and their deliveries', () =
   const receiver = new WebhookReceiver();
   const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
   const app = () => handle.current;
-  let browser: Browser;
-  const tabs: ConsoleTab[] = [];
-  const open = async (key: string, hash: string, viewport = DESKTOP) => {
-    const tab = await consoleAs(browser, app(), key, hash, viewport);
-    tabs.push(tab);
-    return tab;
-  };
-  const newKey = async (body: object): Promise<string> => {
-    const res = await app()
-      .post('/api/v1/api-keys', { name: uid('console'), ...body })
-      .expect(201);
-    return secrets.add((res.body as { data: { key: string } }).data.key);
-  };
+  const { open } = useConsole(app);
   const target = async (id: string, path: string, fields: object = {}) => {
     await app()
       .post('/api/v1/notifications', { id, url: receiver.url(path), ...fields })
@@ -94,18 +79,9 @@ describe('the operator console: notification targets and their deliveries', () =
 
   beforeAll(async () => {
     await receiver.start();
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    // No page of this file ever asked anything of another host.
-    expect(tabs.flatMap((tab) => requestsElsewhere(tab, app()))).toEqual([]);
-    // Nor broke its policy or threw.
-    expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
-    await browser?.close();
     await receiver.close();
-  });
-  afterEach(async () => {
-    await Promise.all(tabs.map((tab) => tab.close()));
   });
 
   it('says how to add a target while there is none', async () => {
@@ -336,7 +312,7 @@ describe('the operator console: notification targets and their deliveries', () =
 
     it('offers no control a key may not use: read only, and write without relayers:read', async () => {
       const reader = await open(
-        await newKey({ permissions: ['notifications:read', 'relayers:read'] }),
+        await newKey(app(), { permissions: ['notifications:read', 'relayers:read'] }),
         '#/notifications/hook-a',
       );
       await reader.page.getByRole('table', { name: 'Deliveries' }).waitFor();
@@ -347,7 +323,7 @@ describe('the operator console: notification targets and their deliveries', () =
       expect(await reader.page.getByRole('form', { name: 'Replay deliveries' }).count()).toBe(0);
 
       const writer = await open(
-        await newKey({ permissions: ['notifications:read', 'notifications:write'] }),
+        await newKey(app(), { permissions: ['notifications:read', 'notifications:write'] }),
         '#/notifications/hook-a',
       );
       await writer.page.getByRole('table', { name: 'Deliveries' }).waitFor();
@@ -366,7 +342,7 @@ describe('the operator console: notification targets and their deliveries', () =
       const all = (await app().get('/api/v1/notifications/hook-a/deliveries?per_page=100').expect(200)).body
         .data as Delivery[];
       expect(all.some((d) => d.relayer_id === 'r-b')).toBe(true);
-      const key = await newKey({
+      const key = await newKey(app(), {
         permissions: ['notifications:read', 'relayers:read'],
         relayer_ids: ['r-a'],
       });

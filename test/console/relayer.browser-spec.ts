@@ -1,18 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { relayerBody, uid } from '../factories';
-import {
-  consoleAs,
-  DESKTOP,
-  documentWidth,
-  launchBrowser,
-  PHONE,
-  requestsElsewhere,
-  screenshot,
-  seriousViolations,
-  type ConsoleTab,
-} from '../support/browser';
+import { newKey } from '../support/as-key';
+import { DESKTOP, documentWidth, PHONE, screenshot, seriousViolations, useConsole } from '../support/browser';
 import { EvmRpc } from '../support/evm-rpc';
-import { secrets } from '../support/secrets';
 import { useTestApp } from '../support/test-app';
 
 /** Sepolia's chain id, as the test catalogue has it: the fake node answers as Sepolia. */
@@ -40,29 +30,20 @@ describe('the operator console: the relayer page', () => {
   const node = new EvmRpc(SEPOLIA);
   const handle = useTestApp();
   const app = () => handle.current;
-  let browser: Browser;
-  const tabs: ConsoleTab[] = [];
+  const tabs = useConsole(app);
   const open = async (key: string, hash: string, viewport = DESKTOP) => {
-    const tab = await consoleAs(browser, app(), key, '', viewport);
-    tabs.push(tab);
+    const tab = await tabs.open(key, '', viewport);
     // Signed in, the shell moves to the first section once drawn: go to the page only after that move,
     // which would otherwise replace the page's hash.
     await tab.page.waitForFunction('window.location.hash !== ""');
     await tab.page.goto(`${app().baseUrl}/console/${hash}`);
     return tab;
   };
-  const newKey = async (body: object): Promise<string> => {
-    const res = await app()
-      .post('/api/v1/api-keys', { name: uid('relayer-page'), ...body })
-      .expect(201);
-    return secrets.add((res.body as { data: { key: string } }).data.key);
-  };
   const hook = uid('hook');
   let main: Made;
   let bare: Made;
 
   beforeAll(async () => {
-    browser = await launchBrowser();
     await node.start();
     // A paused target: its deliveries stay pending, so the page and the API agree while a test reads them.
     await app()
@@ -90,13 +71,7 @@ describe('the operator console: the relayer page', () => {
     node.setBalance(bare.address, 10n);
   });
   afterAll(async () => {
-    expect(tabs.flatMap((tab) => requestsElsewhere(tab, app()))).toEqual([]);
-    expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
-    await browser?.close();
     await node.close();
-  });
-  afterEach(async () => {
-    await Promise.all(tabs.map((tab) => tab.close()));
   });
 
   const relayerNow = async (id: string) =>
@@ -371,7 +346,11 @@ describe('the operator console: the relayer page', () => {
   });
 
   it('a read-only key scoped to one relayer: no write control, hidden sections say why, the other relayer is a 404', async () => {
-    const key = await newKey({ permissions: ['relayers:read'], relayer_ids: [main.id] });
+    const key = await newKey(app(), {
+      name: uid('relayer-page'),
+      permissions: ['relayers:read'],
+      relayer_ids: [main.id],
+    });
     const tab = await open(key, `#/relayers/${main.id}`);
     await tab.page.locator('section[aria-labelledby="relayer-status"] dl.facts').waitFor();
     await tab.page.locator('.alert-rule').waitFor();

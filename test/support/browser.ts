@@ -105,6 +105,65 @@ export function requestsElsewhere(tab: ConsoleTab, app: Pick<TestApp, 'baseUrl'>
   return tab.requests.filter((url) => !url.startsWith(`${app.baseUrl}/`) && !url.startsWith('data:'));
 }
 
+/** The console tabs of a describe block, opened in its one Chromium (see useConsole). */
+export interface ConsoleTabs {
+  /** The block's Chromium (launched in beforeAll). */
+  readonly browser: Browser;
+  /** A tab signed in with the key, at `hash` (consoleAs), tracked. */
+  open(key: string, hash?: string, viewport?: Viewport): Promise<ConsoleTab>;
+  /** A tab on the sign-in page, at `hash` (openConsole), tracked. */
+  openSignedOut(hash?: string, viewport?: Viewport): Promise<ConsoleTab>;
+  /** Closes the tab after the test and checks it in afterAll. */
+  track(tab: ConsoleTab): ConsoleTab;
+}
+
+/**
+ * Gives a describe block one Chromium and tracks every tab it opens there: each test's tabs are
+ * closed after it, and afterAll checks that no tab of the block ever requested another host, broke
+ * its policy or threw. Call it right after useTestApp, so that its hooks run after the app's beforeAll.
+ */
+export function useConsole(app: () => Pick<TestApp, 'baseUrl'>): ConsoleTabs {
+  let browser: Browser | undefined;
+  /** Every tab the block opened, for afterAll. */
+  const tabs: ConsoleTab[] = [];
+  /** The tabs of the running test, closed after it. */
+  const open: ConsoleTab[] = [];
+  const started = (): Browser => {
+    if (!browser) throw new Error('the browser has not started');
+    return browser;
+  };
+  const track = (tab: ConsoleTab): ConsoleTab => {
+    tabs.push(tab);
+    open.push(tab);
+    return tab;
+  };
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    // No page of this file ever asked anything of another host.
+    expect(tabs.flatMap((tab) => requestsElsewhere(tab, app()))).toEqual([]);
+    // Nor broke its policy or threw.
+    expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((tab) => tab.close()));
+  });
+
+  return {
+    get browser(): Browser {
+      return started();
+    },
+    open: async (key, hash = '', viewport = DESKTOP) =>
+      track(await consoleAs(started(), app(), key, hash, viewport)),
+    openSignedOut: async (hash = '', viewport = DESKTOP) =>
+      track(await openConsole(started(), app(), viewport, hash)),
+    track,
+  };
+}
+
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** The serious and critical accessibility violations axe-core finds on the page as it is now. */
