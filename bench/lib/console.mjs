@@ -38,18 +38,10 @@ const PER_PAGE = 25;
 const SEED_CONNECTIONS = 16;
 /** Debian's chromium (test/support/browser.ts); CHROMIUM_PATH names another. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** test/support/browser.ts's flags: no call home (updates, sync, safe browsing). */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-domain-reliability',
-];
+/** The tests' flags (test/support/chromium-args.json): no call home (updates, sync, safe browsing). */
+const CHROMIUM_ARGS = JSON.parse(
+  fs.readFileSync(new URL('../../test/support/chromium-args.json', import.meta.url), 'utf8'),
+);
 const VIEWPORT = { width: 1280, height: 900 };
 /** A load that has not shown its table after this long fails the case. */
 const PAGE_TIMEOUT_MS = 60_000;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import CHROMIUM_ARGS from './chromium-args.json';
 import type { TestApp } from './test-app';
 
 /** Debian's chromium (installed by .ci/run: apt-get install chromium); CHROMIUM_PATH names another. */
@@ -14,7 +15,7 @@ export const DESKTOP: Viewport = { width: 1280, height: 900 };
 export const PHONE: Viewport = { width: 390, height: 844 };
 
 /**
- * One headless Chromium per test file. The flags keep it from calling home (updates, sync, safe
+ * One headless Chromium per test file. The flags (chromium-args.json, which the benchmark reads too) keep it from calling home (updates, sync, safe
  * browsing): the tests check that every request the console makes goes to the service.
  */
 export function launchBrowser(): Promise<Browser> {
@@ -25,17 +26,7 @@ export function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-default-apps',
-      '--disable-domain-reliability',
-    ],
+    args: CHROMIUM_ARGS,
   });
 }
 
