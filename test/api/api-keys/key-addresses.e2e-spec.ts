@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { ISO, UUID } from '../../factories';
 
@@ -170,6 +170,21 @@ describe('allowed_cidrs without TRUST_PROXY: the socket address, X-Forwarded-For
     );
   });
 
+  it('an IPv6 CIDR admits an IPv4 client only inside ::ffff:0:0/96: ::/0 does not, ::ffff:127.0.0.0/104 does', async () => {
+    const everyV6 = await boundKey(app(), ['::/0']);
+    const mappedLoopback = await boundKey(app(), ['::ffff:127.0.0.0/104']);
+    const mapped = await boundKey(app(), ['::ffff:0:0/96']);
+    const otherMapped = await boundKey(app(), ['::ffff:10.0.0.0/104']);
+    const both = await boundKey(app(), ['::/0', '0.0.0.0/0']);
+    expect([
+      await outcome(app(), everyV6.key),
+      await outcome(app(), mappedLoopback.key),
+      await outcome(app(), mapped.key),
+      await outcome(app(), otherMapped.key),
+      await outcome(app(), both.key),
+    ]).toEqual([401, 200, 200, 401, 200]);
+  });
+
   it('a refused use is no use: last_used_at stays null', async () => {
     const elsewhere = await boundKey(app(), ['203.0.113.0/24']);
     expect(await outcome(app(), elsewhere.key)).toBe(401);
@@ -250,5 +265,14 @@ describe('the failure budget and the log see the address the key is checked agai
     expect(
       refusals().map((line) => (JSON.parse(line) as { res: { statusCode: number } }).res.statusCode),
     ).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('TRUST_PROXY=true at start', () => {
+  it('is refused, naming the variable and asking for a hop count or the proxies’ CIDRs', async () => {
+    const started = startTestApp({ DATABASE_URL: 'sqlite::memory:', TRUST_PROXY: 'true' });
+    await expect(started.then((app) => app.close())).rejects.toThrow(
+      "TRUST_PROXY must be a hop count or the proxies' addresses/CIDRs, not true: trusting every hop lets any client claim any address",
+    );
   });
 });
