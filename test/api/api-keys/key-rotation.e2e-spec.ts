@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { expectError, successBody } from '../../support/envelope';
+import type request from 'supertest';
+import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
+import { RequirePermission } from '../../../src';
+import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
@@ -324,15 +327,125 @@ describe('who may rotate a key: the key itself, or a manager holding its permiss
     await rotate(app(), star, {}, star.key);
   });
 
+  // The message was `Forbidden`: every write by a replaced secret answers this one
+  // (docs/reference/keys-and-audit.md#42-rotation).
   it('a replaced secret still in its overlap may not rotate its key (403); the current one may', async () => {
     const own = await createKey(app(), ['relayers:read']);
     const rotated = await rotate(app(), own, { overlap_seconds: 600 }, own.key);
-    expectError(await as(app(), own.key).post(`/api/v1/api-keys/${own.id}/rotate`, {}), 403, 'Forbidden');
+    expectError(
+      await as(app(), own.key).post(`/api/v1/api-keys/${own.id}/rotate`, {}),
+      403,
+      'Forbidden: a replaced secret cannot make changes; use the new key',
+    );
     expect((await app().get(`/api/v1/api-keys/${own.id}`).expect(200)).body.data.key_prefix).toBe(
       rotated.key_prefix,
     );
     expect(await status(app(), own.key)).toBe(200);
     await rotate(app(), rotated, {}, rotated.key);
+  });
+});
+
+/**
+ * docs/reference/keys-and-audit.md#42-rotation: during a rotation's overlap the replaced secret
+ * authenticates for every read route, and no write route, the routes of an added module included.
+ */
+@Controller('ext/writes')
+class ExtensionWritesController {
+  @Get()
+  @HttpCode(200)
+  @RequirePermission('ext:write')
+  read(): { read: true } {
+    return { read: true };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequirePermission('ext:write')
+  write(): { written: true } {
+    return { written: true };
+  }
+}
+
+@Module({ controllers: [ExtensionWritesController] })
+class ExtensionWritesModule {}
+
+const REPLACED = 'Forbidden: a replaced secret cannot make changes; use the new key';
+
+describe('a replaced secret only reads', () => {
+  let database: TestDatabase;
+  let server: TestApp;
+  const app = () => server;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(TEST_DB);
+    server = await startTestApp(
+      { DATABASE_URL: database.url },
+      { imports: [ExtensionWritesModule], permissions: ['ext:write'] },
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+    if (server) expect(secrets.foundIn(server.logText())).toEqual([]);
+  });
+
+  const keyCount = async () =>
+    ((await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination as { total_items: number })
+      .total_items;
+  const auditCount = async () =>
+    ((await app().get('/api/v1/audit?per_page=1').expect(200)).body.pagination as { total_items: number })
+      .total_items;
+
+  it('reads on every read route; every write route, an added module’s too, answers 403 and changes nothing', async () => {
+    const manager = await createKey(app(), ['*']);
+    const sibling = await createKey(app(), ['relayers:read'], {}, manager.key);
+    const rotated = await rotate(app(), manager, { overlap_seconds: 600 }, manager.key);
+    const old = as(app(), manager.key);
+    // Reads: as the key, with the end of the overlap in the header.
+    for (const path of [
+      '/api/v1/relayers',
+      '/api/v1/api-keys',
+      `/api/v1/api-keys/${manager.id}`,
+      `/api/v1/api-keys/${sibling.id}/permissions`,
+      '/api/v1/api-keys/self',
+      '/api/v1/ext/writes',
+    ]) {
+      const res = await old.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      expect(res.headers['x-api-key-expires-at']).toEqual(expect.stringMatching(ISO_PATTERN));
+    }
+    const [keysBefore, auditBefore] = [await keyCount(), await auditCount()];
+    // Writes: a child that never expires, a sibling's or its own rotation (by its id in another case
+    // too), a revocation, a relayer, a network, an added module's route.
+    const writes: Array<[string, () => request.Test]> = [
+      [
+        'a child that never expires',
+        () => old.post('/api/v1/api-keys', { name: 'forever', permissions: ['*'] }),
+      ],
+      ['a sibling’s rotation', () => old.post(`/api/v1/api-keys/${sibling.id}/rotate`, {})],
+      ['its own rotation', () => old.post(`/api/v1/api-keys/${manager.id}/rotate`, {})],
+      [
+        'its own rotation, the id in upper case',
+        () => old.post(`/api/v1/api-keys/${manager.id.toUpperCase()}/rotate`, {}),
+      ],
+      ['a revocation', () => old.delete(`/api/v1/api-keys/${sibling.id}`)],
+      ['a relayer', () => old.post('/api/v1/relayers', { id: 'replaced-1' })],
+      ['a network', () => old.patch('/api/v1/networks/evm:sepolia', {})],
+      ['an added module’s route', () => old.post('/api/v1/ext/writes', {})],
+    ];
+    for (const [write, send] of writes) {
+      const res = await send();
+      expect({ write, status: res.status, body: res.body as unknown }).toEqual({
+        write,
+        status: 403,
+        body: errorBody(REPLACED),
+      });
+    }
+    expect([await keyCount(), await auditCount()]).toEqual([keysBefore, auditBefore]);
+    expect(await status(app(), sibling.key)).toBe(200);
+    // The new secret writes.
+    await rotate(app(), sibling, {}, rotated.key);
+    await as(app(), rotated.key).post('/api/v1/ext/writes', {}).expect(201);
   });
 });
 
