@@ -277,7 +277,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   });
 });
 
-describe('who may rotate a key: the key itself, or a manager holding its permissions', () => {
+describe('who may rotate a key: the key itself, or a manager that created it', () => {
   const handle = useTestApp();
   const app = () => handle.current;
 
@@ -304,26 +304,35 @@ describe('who may rotate a key: the key itself, or a manager holding its permiss
     expect((await auditOf(app(), other.id)).map((r) => r.action)).toEqual(['api_key.create']);
   });
 
-  it('a manager rotates only keys whose permissions it holds: 403 otherwise, and nothing changes', async () => {
+  // Was 403 for a key whose permissions the manager lacks, 201 for any other: a key has authority
+  // over the keys it created alone, any other is to it an unknown id (404)
+  // (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them).
+  it('a manager rotates the keys it created; one it did not create, whatever it holds, is 404 and nothing changes', async () => {
     const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
-    const reader = await createKey(app(), ['relayers:read']);
+    const reader = await createKey(app(), ['relayers:read'], {}, manager.key);
     const writer = await createKey(app(), ['relayers:write']);
     const rotated = await rotate(app(), reader, { overlap_seconds: 60 }, manager.key);
     expect([await status(app(), reader.key), await status(app(), rotated.key)]).toEqual([200, 200]);
     expectError(
       await as(app(), manager.key).post(`/api/v1/api-keys/${writer.id}/rotate`, {}),
-      403,
-      'Forbidden',
+      404,
+      'API key not found',
     );
     expect((await app().get(`/api/v1/api-keys/${writer.id}`).expect(200)).body.data.key_prefix).toBe(
       writer.key_prefix,
     );
     expect((await auditOf(app(), writer.id)).map((r) => r.action)).toEqual(['api_key.create']);
-    // The same holds for a manager holding every permission but *: a * key is the administrator's to rotate.
+    // A manager holding every permission but * did not create these either.
     const star = await createKey(app(), ['*']);
     const wide = await createKey(app(), ['api_keys:manage', 'relayers:read', 'relayers:write']);
-    expectError(await as(app(), wide.key).post(`/api/v1/api-keys/${star.id}/rotate`, {}), 403, 'Forbidden');
-    await rotate(app(), writer, {}, wide.key);
+    for (const target of [star, writer]) {
+      expectError(
+        await as(app(), wide.key).post(`/api/v1/api-keys/${target.id}/rotate`, {}),
+        404,
+        'API key not found',
+      );
+    }
+    await rotate(app(), writer, {});
     await rotate(app(), star, {}, star.key);
   });
 
@@ -342,6 +351,68 @@ describe('who may rotate a key: the key itself, or a manager holding its permiss
     );
     expect(await status(app(), own.key)).toBe(200);
     await rotate(app(), rotated, {}, rotated.key);
+  });
+});
+
+/**
+ * docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them: a key (not the administrator) rotates
+ * only itself and the keys it created, directly or through keys it created; any other key is, to a
+ * manager, exactly an unknown one.
+ */
+describe('authority over keys comes from creating them (rotate)', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  it('a 1-hour manager bound to one address may not rotate a key the administrator made: 404 as an unknown id, and the key keeps its secret', async () => {
+    const lasting = await createKey(app(), ['relayers:read']);
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read'], {
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      allowed_cidrs: ['127.0.0.1'],
+    });
+    const unknown = await as(app(), manager.key).post(
+      '/api/v1/api-keys/00000000-0000-4000-8000-000000000000/rotate',
+      {},
+    );
+    const res = await as(app(), manager.key).post(`/api/v1/api-keys/${lasting.id}/rotate`, {});
+    expect({ status: res.status, body: res.body as unknown }).toEqual({
+      status: unknown.status,
+      body: unknown.body as unknown,
+    });
+    expectError(res, 404, 'API key not found');
+    // Nothing changed: the same secret and prefix, no audit record beyond its creation.
+    expect(await status(app(), lasting.key)).toBe(200);
+    expect((await app().get(`/api/v1/api-keys/${lasting.id}`).expect(200)).body.data.key_prefix).toBe(
+      lasting.key_prefix,
+    );
+    expect((await auditOf(app(), lasting.id)).map((r) => r.action)).toEqual(['api_key.create']);
+  });
+
+  it('a manager rotates the keys it created and theirs; not its creator, its sibling, nor a key holding * it did not create', async () => {
+    const perms = ['api_keys:manage', 'relayers:read'];
+    const root = await createKey(app(), perms);
+    const manager = await createKey(app(), perms, {}, root.key);
+    const sibling = await createKey(app(), ['relayers:read'], {}, root.key);
+    const child = await createKey(app(), perms, {}, manager.key);
+    const grandchild = await createKey(app(), ['relayers:read'], {}, child.key);
+    const star = await createKey(app(), ['*']);
+    await rotate(app(), child, { overlap_seconds: 60 }, manager.key);
+    await rotate(app(), grandchild, {}, manager.key);
+    for (const other of [root, sibling, star]) {
+      expectError(
+        await as(app(), manager.key).post(`/api/v1/api-keys/${other.id}/rotate`, {}),
+        404,
+        'API key not found',
+      );
+      expect(await status(app(), other.key)).toBe(200);
+      expect((await auditOf(app(), other.id)).map((r) => r.action)).toEqual(['api_key.create']);
+    }
+    // A key holding * is no administrator: it too rotates only itself and what it created.
+    expectError(
+      await as(app(), star.key).post(`/api/v1/api-keys/${root.id}/rotate`, {}),
+      404,
+      'API key not found',
+    );
+    await rotate(app(), star, {}, star.key);
   });
 });
 
