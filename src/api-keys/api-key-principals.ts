@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { hash } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { BlockList } from 'node:net';
 import type { ApiKeyStore } from '../common/auth/authenticator';
 import type { Principal } from '../common/auth/principal';
 import { REDIS_CLIENT } from '../common/redis/redis.module';
-import { addressIn, addressList } from '../common/security/cidr';
+import { addressIn, addressList, type AddressList } from '../common/security/cidr';
 import { ApiKeysRepository } from './api-keys.repository';
 
 /** Managed keys: `rk_` and 43 base64url characters (32 random bytes). */
@@ -30,7 +29,7 @@ interface Entry {
   /** When this secret stops working: the key's expiry, or the end of a rotation's overlap. */
   readonly expiresAt: number | null;
   /** Where the key may be used from; null: anywhere. */
-  readonly allowedFrom: BlockList | null;
+  readonly allowedFrom: AddressList | null;
   readonly fetchedAt: number;
 }
 

@@ -22,7 +22,10 @@ import { Route } from '../common/http/route.decorator';
 
 const ApiKeyId = (): ParameterDecorator => Param('api_key_id', new ParseIdPipe(apiKeyNotFound));
 
-/** docs/reference/keys-and-audit.md; create and revoke only what the caller holds (docs/reference/hardening.md). */
+/**
+ * docs/reference/keys-and-audit.md; create only what the caller holds (docs/reference/hardening.md), rotate
+ * and revoke only what it created, read only what its relayer scope covers.
+ */
 @ApiTags('api-keys')
 @ApiBearerAuth()
 @Controller('api-keys')
@@ -32,7 +35,8 @@ export class ApiKeysController {
   @Post()
   @Route({
     permission: 'api_keys:manage',
-    alsoForbidden: 'one of the permissions asked for (* only by a key holding *)',
+    alsoForbidden:
+      'one of the permissions asked for (* only by a key holding *), a relayer scope or allowed_cidrs beyond its own',
     status: 201,
     response: CreatedApiKeyResponse,
     body: CreateApiKeyDto,
@@ -54,7 +58,8 @@ export class ApiKeysController {
   @Post(':api_key_id/rotate')
   @Route({
     permission: 'api_keys:manage',
-    alsoForbidden: 'one of the permissions of the key to rotate (a key rotating itself needs none)',
+    alsoForbidden:
+      'the secret a rotation replaced, which only reads (a key rotating itself needs no permission)',
     status: 201,
     response: CreatedApiKeyResponse,
     body: RotateApiKeyDto,
@@ -66,8 +71,9 @@ export class ApiKeysController {
   @ApiOperation({
     description:
       'A new secret for the same key (same id, permissions and restrictions); the replaced secret keeps working ' +
-      'until overlap_seconds have passed, then answers 401 on every instance. A key may rotate itself with its ' +
-      'current secret; rotating another key needs api_keys:manage and every permission of that key.',
+      'for reads until overlap_seconds have passed, then answers 401 on every instance. A key may rotate itself ' +
+      'with its current secret; rotating another key needs api_keys:manage and that the caller created it, ' +
+      'directly or through keys it created: any other key is 404, as an unknown one.',
   })
   // A retry with the same Idempotency-Key never shows the new key a second time.
   @IdempotentReplayOmits('key')
@@ -81,8 +87,12 @@ export class ApiKeysController {
 
   @Get()
   @Route({ permission: 'api_keys:manage', status: 200, response: ApiKeyResponse, list: true })
-  list(@Query() query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
-    return this.keys.list(query);
+  @ApiOperation({
+    description:
+      'Every key; to a key with relayer_ids, only the keys whose relayer_ids lie inside its own, itself among them.',
+  })
+  list(@Query() query: PageQueryDto, @CurrentPrincipal() caller: Principal): Promise<Page<ApiKeyResponse>> {
+    return this.keys.list(query, caller);
   }
 
   // Before ':api_key_id', which would take `self` for an id (key ids are UUIDs: none is `self`).
@@ -99,8 +109,12 @@ export class ApiKeysController {
 
   @Get(':api_key_id')
   @Route({ permission: 'api_keys:manage', status: 200, response: ApiKeyResponse, errors: [404] })
-  get(@ApiKeyId() id: string): Promise<ApiKeyResponse> {
-    return this.keys.get(id);
+  @ApiOperation({
+    description:
+      'To a key with relayer_ids, a key whose relayer_ids are not inside its own is 404, as an unknown one.',
+  })
+  get(@ApiKeyId() id: string, @CurrentPrincipal() caller: Principal): Promise<ApiKeyResponse> {
+    return this.keys.get(id, caller);
   }
 
   @Get(':api_key_id/permissions')
@@ -108,21 +122,21 @@ export class ApiKeysController {
   @RequirePermission('api_keys:manage')
   @ApiEnvelope(String, 200, { list: true })
   @ApiErrors(401, 404, 429, 500, 503)
-  permissions(@ApiKeyId() id: string): Promise<string[]> {
-    return this.keys.permissions(id);
+  permissions(@ApiKeyId() id: string, @CurrentPrincipal() caller: Principal): Promise<string[]> {
+    return this.keys.permissions(id, caller);
   }
 
   @Delete(':api_key_id')
   @Route({
     permission: 'api_keys:manage',
-    alsoForbidden: 'one of the permissions of the key to revoke',
     status: 200,
     response: String,
     errors: [404, 504],
   })
   @ApiOperation({
     description:
-      'A key grants only what it holds: the caller may revoke only a key whose permissions it holds all of.',
+      'Revokes the key and the keys it created, theirs and so on. A key may revoke only itself and the keys it ' +
+      'created, directly or through keys it created: any other key is 404, as an unknown one.',
   })
   revoke(@ApiKeyId() id: string, @CurrentPrincipal() caller: Principal): Promise<string> {
     return this.keys.revoke(id, caller);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, MoreThan, type EntityManager } from 'typeorm';
+import { In, IsNull, MoreThan, Not, type EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-rows';
 import { ApiKeyEntity } from './api-key.entity';
 
@@ -12,11 +12,71 @@ function chunks(ids: readonly string[]): string[][] {
   return out;
 }
 
-/** Managed API keys; a revoked key keeps its row (revoked_at) and is found by nothing here. */
+/** How many keys one statement reads when a scoped key's list is worked out. */
+const SCAN_BATCH = 500;
+
+/** What a scoped key's list is decided on: a key's id, when it was created, its relayer scope. */
+export type KeyScopeRow = Pick<ApiKeyEntity, 'id' | 'createdAt' | 'relayerIds'>;
+
+/**
+ * Managed API keys; a revoked key keeps its row (revoked_at) and is found by nothing here. Ids are
+ * compared here byte for byte, whatever the column's collation (MySQL's default ignores case): a
+ * key is found only by its own id (docs/reference/keys-and-audit.md#46-ids-compare-exactly).
+ */
 @Injectable()
 export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
-  findActive(id: string, manager = this.repository.manager): Promise<ApiKeyEntity | null> {
-    return manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
+  async findActive(id: string, manager = this.repository.manager): Promise<ApiKeyEntity | null> {
+    const row = await manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
+    return row !== null && row.id === id ? row : null;
+  }
+
+  /** The active keys of `ids` in that order (one statement); those revoked meanwhile are left out. */
+  async findActiveInOrder(ids: readonly string[]): Promise<ApiKeyEntity[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.repository.findBy({ id: In([...ids]), revokedAt: IsNull() });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * Every active key with a relayer scope, in batches of SCAN_BATCH by id: only the columns a scoped
+   * key's list is decided on, so that memory holds one batch at a time.
+   */
+  async *scopedKeys(): AsyncGenerator<KeyScopeRow[]> {
+    let after = '';
+    for (;;) {
+      const batch: KeyScopeRow[] = await this.repository.find({
+        select: { id: true, createdAt: true, relayerIds: true },
+        where: { revokedAt: IsNull(), relayerIds: Not(IsNull()), id: MoreThan(after) },
+        order: { id: 'ASC' },
+        take: SCAN_BATCH,
+      });
+      if (batch.length > 0) yield batch;
+      if (batch.length < SCAN_BATCH) return;
+      after = batch[batch.length - 1].id;
+    }
+  }
+
+  /**
+   * The ids of the keys that created `row`, nearest first: its creator, that key's creator, and so
+   * on, up to a key the administrator created, or up to `stopAt` once met (one statement a
+   * generation). Revoked keys included: a key is revoked with its creator, so an active key's
+   * creators are active, and a chain is history, not permission.
+   */
+  async findCreatorChain(
+    row: Pick<ApiKeyEntity, 'createdByKeyId'>,
+    stopAt: string,
+    manager?: EntityManager,
+  ): Promise<string[]> {
+    const chain: string[] = [];
+    let next = row.createdByKeyId;
+    while (next !== null && !chain.includes(next)) {
+      chain.push(next);
+      if (next === stopAt) break;
+      const creator = await this.findById(next, manager);
+      next = creator !== null && creator.id === next ? creator.createdByKeyId : null;
+    }
+    return chain;
   }
 
   /** By its secret's digest, or by the one a rotation replaced (whether its overlap ended is the caller's). */
@@ -76,7 +136,7 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
       [id],
       manager,
     );
-    return row ?? null;
+    return row !== undefined && row.id === id ? row : null;
   }
 
   /**
@@ -89,12 +149,14 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
     while (parents.length > 0) {
       const children: ApiKeyEntity[] = [];
       for (const chunk of chunks(parents)) {
+        const exact = new Set(chunk);
+        const rows = await this.select(
+          `SELECT ${this.columns} FROM ${this.table} WHERE created_by_key_id IN (${chunk.map(() => '?').join(', ')}) AND revoked_at IS NULL${this.dialect.lockingRead('update')}`,
+          chunk,
+          manager,
+        );
         children.push(
-          ...(await this.select(
-            `SELECT ${this.columns} FROM ${this.table} WHERE created_by_key_id IN (${chunk.map(() => '?').join(', ')}) AND revoked_at IS NULL${this.dialect.lockingRead('update')}`,
-            chunk,
-            manager,
-          )),
+          ...rows.filter((child) => child.createdByKeyId !== null && exact.has(child.createdByKeyId)),
         );
       }
       found.push(...children);

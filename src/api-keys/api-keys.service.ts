@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
+import { cidrsOutside } from '../common/security/cidr';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
@@ -32,6 +34,25 @@ export function scopeWithin(caller: Principal, relayerIds: readonly string[] | n
   return RelayerScope.contains(RelayerScope.of(caller.relayerIds), RelayerScope.of(relayerIds));
 }
 
+/**
+ * A child's addresses (docs/reference/keys-and-audit.md#110-a-keys-children): those asked, when each
+ * lies inside one of its creator's; its creator's when it asks none (absent or null, as an expiry of
+ * never is capped to the creator's); 403 naming each one outside.
+ */
+function cidrsWithin(
+  creator: ApiKeyEntity | null,
+  asked: readonly string[] | null | undefined,
+): string[] | null {
+  const bound = creator?.allowedCidrs ?? null;
+  if (!asked) return bound ? [...bound] : null;
+  const outside = bound ? cidrsOutside(bound, asked) : [];
+  if (outside.length > 0) {
+    const named = outside.map((index) => `allowed_cidrs[${index}]`).join(', ');
+    throw new ForbiddenError(`Forbidden: ${named} must be inside the allowed_cidrs of the key creating it`);
+  }
+  return [...asked];
+}
+
 /** docs/reference/keys-and-audit.md */
 @Injectable()
 export class ApiKeysService {
@@ -52,7 +73,8 @@ export class ApiKeysService {
 
   /**
    * A key grants only what it holds (docs/reference/hardening.md), or a manager could mint itself `*`;
-   * and lives no longer than the key that creates it (docs/reference/keys-and-audit.md#110-a-keys-children).
+   * and a key it creates lives no longer, sees no more and is used from nowhere else than it
+   * (docs/reference/keys-and-audit.md#110-a-keys-children).
    */
   async create(dto: CreateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
     if (!holdsAll(caller, dto.permissions)) throw new ForbiddenError();
@@ -76,7 +98,7 @@ export class ApiKeysService {
         createdByKeyId: creator?.id ?? null,
         relayerIds,
         // allowed_cidrs (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from)
-        allowedCidrs: dto.allowed_cidrs ? [...dto.allowed_cidrs] : null,
+        allowedCidrs: cidrsWithin(creator, dto.allowed_cidrs),
         previousKeyDigest: null,
         previousKeyExpiresAt: null,
       });
@@ -87,9 +109,32 @@ export class ApiKeysService {
     return { ...created.data, key };
   }
 
-  async list(query: PageQueryDto): Promise<Page<ApiKeyResponse>> {
-    const { items, total } = await this.keys.findActivePage(query.offset, query.per_page);
-    return new Page(items.map(toApiKeyResponse), query, total);
+  /**
+   * Every key for the administrator and for keys without a relayer scope; for a scoped key only the
+   * keys whose scope is inside its own, itself among them
+   * (docs/reference/keys-and-audit.md#45-which-keys-a-key-sees): counted and paged as they are listed.
+   */
+  async list(query: PageQueryDto, caller: Principal): Promise<Page<ApiKeyResponse>> {
+    const scope = RelayerScope.of(caller.relayerIds);
+    if (scope === null) {
+      const { items, total } = await this.keys.findActivePage(query.offset, query.per_page);
+      return new Page(items.map(toApiKeyResponse), query, total);
+    }
+    // The scope of a key is a list of patterns: which lie inside the caller's is decided here, one
+    // batch of scoped keys at a time, keeping only the ids and creation times of those seen.
+    const seen: Array<{ id: string; at: number }> = [];
+    for await (const batch of this.keys.scopedKeys()) {
+      for (const row of batch) {
+        if (RelayerScope.contains(scope, RelayerScope.of(row.relayerIds))) {
+          seen.push({ id: row.id, at: row.createdAt.getTime() });
+        }
+      }
+    }
+    // The order of every list: creation time, then id.
+    seen.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const page = seen.slice(query.offset, query.offset + query.per_page).map((key) => key.id);
+    const items = await this.keys.findActiveInOrder(page);
+    return new Page(items.map(toApiKeyResponse), query, seen.length);
   }
 
   /** Who the caller is, from its principal: read as it authenticated, nothing looked up again. */
@@ -97,27 +142,26 @@ export class ApiKeysService {
     return toCallerResponse(caller);
   }
 
-  async get(id: string): Promise<ApiKeyResponse> {
-    return toApiKeyResponse(await this.find(id));
+  async get(id: string, caller: Principal): Promise<ApiKeyResponse> {
+    return toApiKeyResponse(await this.findSeen(id, caller));
   }
 
-  async permissions(id: string): Promise<string[]> {
-    return [...(await this.find(id)).permissions];
+  async permissions(id: string, caller: Principal): Promise<string[]> {
+    return [...(await this.findSeen(id, caller)).permissions];
   }
 
   /**
-   * Only a key whose permissions the caller holds: a narrow manager must not cut off wider keys. The
-   * keys it created, theirs and so on go with it, each with its own audit record: they hold no more
-   * than their creator, so whoever may revoke a key may revoke them.
+   * Only itself, or a key it created, directly or through keys it created; any other key is to the
+   * caller an unknown one (404), whatever it holds
+   * (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them). The keys it
+   * created, theirs and so on go with it, each with its own audit record.
    */
   async revoke(id: string, caller: Principal): Promise<string> {
     const revoked = await this.writes.remove(id, async (row, _, tx) => {
-      if (!holdsAll(caller, row.permissions) || !scopeWithin(caller, row.relayerIds)) {
-        throw new ForbiddenError();
-      }
+      await this.assertAuthority(caller, row, tx.manager);
       const at = new Date();
-      if (!(await this.keys.revoke(tx.manager, id, at))) return false;
-      const descendants = await this.keys.findActiveDescendants(tx.manager, id);
+      if (!(await this.keys.revoke(tx.manager, row.id, at))) return false;
+      const descendants = await this.keys.findActiveDescendants(tx.manager, row.id);
       await this.keys.revokeAll(
         tx.manager,
         descendants.map((descendant) => descendant.id),
@@ -131,21 +175,18 @@ export class ApiKeysService {
 
   /**
    * A new secret for the same key (docs/reference/keys-and-audit.md#42-rotation); the one it replaces
-   * works until the overlap ends, then every instance refuses it. A key may rotate itself, with its
-   * current secret only (else a replaced secret could renew itself for ever); rotating another needs
-   * api_keys:manage (the route's) and every permission of that key (docs/reference/hardening.md).
+   * works until the overlap ends, then every instance refuses it, and meanwhile only reads (the
+   * bearer guard refuses its writes, this one included). A key may rotate itself; rotating another
+   * needs api_keys:manage (the route's) and that the caller created it, directly or through keys it
+   * created (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them).
    */
   async rotate(id: string, dto: RotateApiKeyDto, caller: Principal): Promise<CreatedApiKeyResponse> {
-    const itself = caller.type === 'api_key' && caller.id === id;
-    if (itself && caller.replacedSecret) throw new ForbiddenError();
     const overlapMs = (dto.overlap_seconds ?? 0) * 1000;
     let key = '';
     const rotated = await this.writes.update(
       id,
-      (current) => {
-        if (!itself && !(holdsAll(caller, current.permissions) && scopeWithin(caller, current.relayerIds))) {
-          throw new ForbiddenError();
-        }
+      async (current) => {
+        await this.assertAuthority(caller, current);
         key = newKey();
         return {
           keyDigest: digestOf(key),
@@ -157,8 +198,28 @@ export class ApiKeysService {
       async (current, changes, tx) =>
         (await this.keys.rotate(tx.manager, current, changes)) ? undefined : STALE,
     );
-    await this.principals.rotated(id, digestOf(key));
+    await this.principals.rotated(rotated.data.id, digestOf(key));
     return { ...rotated.data, key };
+  }
+
+  /**
+   * The administrator may change any key; a key itself, and the keys it created, directly or through
+   * keys it created. Ids compared as the rows hold them, never as the path spells them. Any other key
+   * is answered as an unknown one. The keys a key created hold no more than it and see no more
+   * (create's rules), so the subset rule of docs/reference/hardening.md holds with it; it is kept
+   * as a second lock.
+   */
+  private async assertAuthority(
+    caller: Principal,
+    row: ApiKeyEntity,
+    manager?: EntityManager,
+  ): Promise<void> {
+    if (caller.type === 'admin' || row.id === caller.id) return;
+    const creators = await this.keys.findCreatorChain(row, caller.id, manager);
+    if (!creators.includes(caller.id)) throw apiKeyNotFound();
+    if (!holdsAll(caller, row.permissions) || !scopeWithin(caller, row.relayerIds)) {
+      throw new ForbiddenError();
+    }
   }
 
   /** Revoked or expired since the request was authenticated: refused as the request would be now. */
@@ -170,9 +231,10 @@ export class ApiKeysService {
     return row;
   }
 
-  private async find(id: string): Promise<ApiKeyEntity> {
+  /** A key the caller may see (`list`'s rule), else 404 as an unknown key. */
+  private async findSeen(id: string, caller: Principal): Promise<ApiKeyEntity> {
     const row = await this.keys.findActive(id);
-    if (!row) throw apiKeyNotFound();
+    if (!row || !scopeWithin(caller, row.relayerIds)) throw apiKeyNotFound();
     return row;
   }
 }

@@ -72,7 +72,7 @@ describe('loadConfig', () => {
       { STORAGE_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') },
       'STORAGE_ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes',
     ],
-    [{ TRUST_PROXY: 'a;b' }, 'TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets'],
+    [{ TRUST_PROXY: 'a;b' }, 'TRUST_PROXY must be false, a hop count or a list of addresses/subnets'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ LOG_FORMAT: 'yaml' }, 'LOG_FORMAT must be one of json, pretty'],
     [{ RPC_ALLOWED_HOSTS: 'good.example.com,bad host' }, "RPC_ALLOWED_HOSTS has an invalid host 'bad host'"],
@@ -219,8 +219,8 @@ describe('loadConfig', () => {
   });
 
   it.each<[string, boolean | number | string]>([
-    ['true', true],
     ['FALSE', false],
+    ['false', false],
     ['0', 0],
     ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
   ])('TRUST_PROXY=%j is %j', (value, trustProxy) => {
@@ -243,8 +243,18 @@ describe('loadConfig', () => {
     'refuses TRUST_PROXY=%j, naming it',
     (value) => {
       expect(() => loadConfig({ API_KEY: KEY, TRUST_PROXY: value })).toThrow(
-        'TRUST_PROXY must be true, false, a hop count or a list of addresses/subnets',
+        'TRUST_PROXY must be false, a hop count or a list of addresses/subnets',
       );
+    },
+  );
+
+  // `true` was accepted (Express's "trust every hop"): any client could then claim any address.
+  it.each(['true', 'TRUE', 'True', ' true '])(
+    'refuses TRUST_PROXY=%j, naming it and asking for a hop count or the proxies’ CIDRs',
+    (value) => {
+      expect(problems({ TRUST_PROXY: value })).toEqual([
+        "TRUST_PROXY must be a hop count or the proxies' addresses/CIDRs, not true: trusting every hop lets any client claim any address",
+      ]);
     },
   );
 

@@ -58,7 +58,7 @@ const hosts = text.transform((v) => parseHostList(v).map((h) => h.replace(/\.$/,
  */
 const PROXY_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
 function isTrustProxy(value: string): boolean {
-  if (/^(true|false|\d+)$/i.test(value)) return true;
+  if (/^(false|\d+)$/i.test(value)) return true;
   return value.split(',').every((item) => {
     const [address, mask, extra] = item.trim().split('/');
     const version = isIP(address);
@@ -69,6 +69,23 @@ function isTrustProxy(value: string): boolean {
     return (/^\d{1,3}$/.test(mask) && +mask <= bits) || (version === 4 && isIP(mask) === 4);
   });
 }
+
+/**
+ * A hop count, proxy-addr's list, or false; never `true` (every hop trusted): any client could then
+ * name any address, past allowed_cidrs and its own failure budget (docs/configuration.md).
+ */
+const trustProxy = text.transform((v, ctx): false | number | string => {
+  if (/^true$/i.test(v)) {
+    ctx.addIssue(
+      "must be a hop count or the proxies' addresses/CIDRs, not true: trusting every hop lets any client claim any address",
+    );
+  } else if (!isTrustProxy(v)) {
+    ctx.addIssue('must be false, a hop count or a list of addresses/subnets');
+  } else {
+    return /^false$/i.test(v) ? false : /^\d+$/.test(v) ? Number(v) : v;
+  }
+  return z.NEVER;
+});
 
 /** The whole environment: each variable with its rule and default (optional: null unless said otherwise). */
 const ENV = z
@@ -81,9 +98,7 @@ const ENV = z
     PORT: int(0, 65535).default(8080),
     HOST: text.default('0.0.0.0'),
     // Express's `trust proxy`: who may set the client address through X-Forwarded-For (docs/configuration.md).
-    TRUST_PROXY: rule('must be true, false, a hop count or a list of addresses/subnets', isTrustProxy, (v) =>
-      /^(true|false)$/i.test(v) ? /^true$/i.test(v) : /^\d+$/.test(v) ? Number(v) : v,
-    ).default(false),
+    TRUST_PROXY: trustProxy.default(false),
     REQUEST_TIMEOUT_MS: int(1, 3_600_000).default(30_000),
     SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(10_000),
     KEEP_ALIVE_TIMEOUT_MS: int(1000, 3_600_000).default(65_000),

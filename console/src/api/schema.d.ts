@@ -8,6 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** @description Every key; to a key with relayer_ids, only the keys whose relayer_ids lie inside its own, itself among them. */
         get: operations["ApiKeysController_list"];
         put?: never;
         /** @description A key grants only what it holds: the new key may hold only permissions the caller holds, and * only a caller holding *. */
@@ -25,10 +26,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** @description To a key with relayer_ids, a key whose relayer_ids are not inside its own is 404, as an unknown one. */
         get: operations["ApiKeysController_get"];
         put?: never;
         post?: never;
-        /** @description A key grants only what it holds: the caller may revoke only a key whose permissions it holds all of. */
+        /** @description Revokes the key and the keys it created, theirs and so on. A key may revoke only itself and the keys it created, directly or through keys it created: any other key is 404, as an unknown one. */
         delete: operations["ApiKeysController_revoke"];
         options?: never;
         head?: never;
@@ -60,7 +62,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A new secret for the same key (same id, permissions and restrictions); the replaced secret keeps working until overlap_seconds have passed, then answers 401 on every instance. A key may rotate itself with its current secret; rotating another key needs api_keys:manage and every permission of that key. */
+        /** @description A new secret for the same key (same id, permissions and restrictions); the replaced secret keeps working for reads until overlap_seconds have passed, then answers 401 on every instance. A key may rotate itself with its current secret; rotating another key needs api_keys:manage and that the caller created it, directly or through keys it created: any other key is 404, as an unknown one. */
         post: operations["ApiKeysController_rotate"];
         delete?: never;
         options?: never;
@@ -1499,7 +1501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: the API key lacks api_keys:manage, or one of the permissions asked for (* only by a key holding *) */
+            /** @description Forbidden: the API key lacks api_keys:manage, or one of the permissions asked for (* only by a key holding *), a relayer scope or allowed_cidrs beyond its own */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1825,7 +1827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: the API key lacks api_keys:manage, or one of the permissions of the key to revoke */
+            /** @description Forbidden: the API key lacks api_keys:manage */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2132,7 +2134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: the API key lacks api_keys:manage, or one of the permissions of the key to rotate (a key rotating itself needs none) */
+            /** @description Forbidden: the API key lacks api_keys:manage, or the secret a rotation replaced, which only reads (a key rotating itself needs no permission) */
             403: {
                 headers: {
                     [name: string]: unknown;

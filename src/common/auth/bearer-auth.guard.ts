@@ -9,7 +9,19 @@ import { IS_PUBLIC } from './public.decorator';
 import { OWN_KEY_PARAMETER, REQUIRED_PERMISSION } from './require-permission.decorator';
 import { expiryHeader } from './expiry-header';
 
-/** A route without @RequirePermission is the administrator's alone. */
+/** Routes that change nothing: the only ones a replaced secret may call. */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+/**
+ * docs/reference/keys-and-audit.md#42-rotation: during a rotation's overlap the old secret is for
+ * reading while the clients move to the new one; a leaked old secret must not mint, rotate or revoke.
+ */
+const REPLACED_SECRET_WRITES = 'Forbidden: a replaced secret cannot make changes; use the new key';
+
+/**
+ * A route without @RequirePermission is the administrator's alone. Every route goes through here,
+ * an added module's too: what holds for every route (a replaced secret only reads) is decided here.
+ */
 @Injectable()
 export class BearerAuthGuard implements CanActivate {
   constructor(
@@ -26,6 +38,9 @@ export class BearerAuthGuard implements CanActivate {
     expiryHeader(principal, context.switchToHttp().getResponse<Response>());
     const scope = RequestContext.current();
     if (scope) scope.principal = principal;
+    if (principal.replacedSecret && !READ_METHODS.has(request.method)) {
+      throw new ForbiddenError(REPLACED_SECRET_WRITES);
+    }
     const required = this.reflector.get<readonly (Permission | ExtensionPermission)[] | undefined>(
       REQUIRED_PERMISSION,
       context.getHandler(),

@@ -47,7 +47,10 @@ export interface Principal {
    * overlap (docs/reference/keys-and-audit.md#43-expiry-you-can-see-coming); absent or null: never.
    */
   readonly secretExpiresAt?: Date | null;
-  /** It authenticated with the secret a rotation replaced (docs/reference/keys-and-audit.md#42-rotation). */
+  /**
+   * It authenticated with the secret a rotation replaced, during the overlap: it only reads, the
+   * bearer guard refusing its writes (docs/reference/keys-and-audit.md#42-rotation).
+   */
   readonly replacedSecret?: boolean;
 }
 

@@ -1,4 +1,4 @@
-import { addressIn, addressList, isCidr } from './cidr';
+import { addressIn, addressList, cidrsOutside, isCidr } from './cidr';
 
 describe('isCidr (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from)', () => {
   it.each([
@@ -61,5 +61,58 @@ describe('addressIn', () => {
 
   it('an empty list holds no address', () => {
     expect(addressIn(addressList([]), '10.0.0.1')).toBe(false);
+  });
+});
+
+describe('IPv6 CIDRs and IPv4 clients (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from)', () => {
+  it.each<[string, string, boolean]>([
+    // Every IPv6 address, and no IPv4 one: an IPv4 client is in ::/0 only through ::ffff:0:0/96.
+    ['::/0', '10.0.0.1', false],
+    ['::/0', '::ffff:10.0.0.1', false],
+    ['::/0', '2001:db8::1', true],
+    ['::/0', '::1', true],
+    ['::/1', '10.0.0.1', false],
+    ['::/95', '10.0.0.1', false],
+    ['::ffff:0:0/95', '10.0.0.1', false],
+    ['::ffff:0:0/95', '::fffe:0:1', true],
+    ['::/96', '10.0.0.1', false],
+    ['::10.0.0.0/104', '10.0.0.1', false],
+    ['2001:db8::/32', '10.0.0.1', false],
+    // Inside ::ffff:0:0/96: the IPv4 network it maps, in either form of the client.
+    ['::ffff:0:0/96', '10.0.0.1', true],
+    ['::ffff:0:0/96', '::ffff:10.0.0.1', true],
+    ['::ffff:0:0/96', '2001:db8::1', false],
+    ['::ffff:10.0.0.0/104', '10.1.2.3', true],
+    ['::ffff:10.0.0.0/104', '::ffff:a01:203', true],
+    ['::ffff:10.0.0.0/104', '11.0.0.1', false],
+    ['::FFFF:7F00:1', '127.0.0.1', true],
+    ['::ffff:127.0.0.1/128', '127.0.0.2', false],
+    // IPv4 CIDRs: both forms of an IPv4 client, never an IPv6 one.
+    ['10.0.0.0/8', '::ffff:10.0.0.1', true],
+    ['0.0.0.0/0', '2001:db8::1', false],
+    ['0.0.0.0/0', '::a00:1', false],
+    // A zone on a link-local client address is no part of the address.
+    ['fe80::/10', 'fe80::1%eth0', true],
+  ])('%s holds %s: %p', (cidr, address, expected) => {
+    expect(addressIn(addressList([cidr]), address)).toBe(expected);
+  });
+});
+
+describe('cidrsOutside (docs/reference/keys-and-audit.md#110-a-keys-children)', () => {
+  it.each<[string[], string[], number[]]>([
+    [['203.0.113.0/24'], ['203.0.113.0/24', '203.0.113.128/25', '203.0.113.7'], []],
+    [['203.0.113.0/24'], ['203.0.113.0/23', '198.51.100.0/24', '0.0.0.0/0'], [0, 1, 2]],
+    // Host bits are ignored on both sides.
+    [['203.0.113.9/24'], ['203.0.113.200/25'], []],
+    // An IPv4-mapped CIDR is its IPv4 network, either side.
+    [['203.0.113.0/24'], ['::ffff:203.0.113.0/120', '::ffff:203.0.113.0/119'], [1]],
+    [['::ffff:10.0.0.0/104'], ['10.1.0.0/16', '11.0.0.0/16'], [1]],
+    // ::/0 holds every IPv6 network, no IPv4 one.
+    [['::/0'], ['2001:db8::/32', '10.0.0.0/8', '::ffff:10.0.0.0/104'], [1, 2]],
+    [['10.0.0.0/8'], ['::/0', '10.0.0.0/8', '2001:db8::1'], [0, 2]],
+    [['2001:db8::/32', '10.0.0.0/8'], ['2001:db8:1::/48', '10.9.0.0/16', '2001:db9::/32'], [2]],
+    [[], ['10.0.0.1'], [0]],
+  ])('outer %j, inner %j: outside at %j', (outer, inner, expected) => {
+    expect(cidrsOutside(outer, inner)).toEqual(expected);
   });
 });

@@ -513,6 +513,8 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
       expect((await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination).toEqual(before);
     });
 
+    // A key that sees more was 403: any key it did not create is now a missing one (404,
+    // docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them).
     it('its child sees only the child’s scope; it may revoke the child, not a key that sees more', async () => {
       const child = await createKey(
         { permissions: ['relayers:read'], relayer_ids: ['team-a-1'] },
@@ -522,20 +524,21 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
       await asChild.get('/api/v1/relayers/team-a-1').expect(200);
       expectError(await asChild.get('/api/v1/relayers/team-a-2'), 404, 'Relayer with ID team-a-2 not found');
       const wide = await createKey({ permissions: ['relayers:read'] });
-      expectError(await scoped.delete(`/api/v1/api-keys/${wide.key.id}`), 403, 'Forbidden');
+      expectError(await scoped.delete(`/api/v1/api-keys/${wide.key.id}`), 404, 'API key not found');
       await app().get(`/api/v1/api-keys/${wide.key.id}`).expect(200);
       expect((await scoped.delete(`/api/v1/api-keys/${child.key.id}`)).body).toEqual(
         successBody('API key revoked successfully'),
       );
     });
 
+    // As above: 403 before, 404 now.
     it('it may rotate its child, not a key that sees more (and nothing changes)', async () => {
       const child = await createKey(
         { permissions: ['relayers:read'], relayer_ids: ['team-a-1'] },
         scopedKey.key,
       );
       const wide = await createKey({ permissions: ['relayers:read'] });
-      expectError(await scoped.post(`/api/v1/api-keys/${wide.key.id}/rotate`, {}), 403, 'Forbidden');
+      expectError(await scoped.post(`/api/v1/api-keys/${wide.key.id}/rotate`, {}), 404, 'API key not found');
       await as(app(), wide.key.key).get('/api/v1/relayers/team-b-1').expect(200);
       const rotated = await scoped.post(`/api/v1/api-keys/${child.key.id}/rotate`, {});
       expect({ status: rotated.status, id: (rotated.body.data as { id: string }).id }).toEqual({

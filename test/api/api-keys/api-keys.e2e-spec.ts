@@ -6,7 +6,7 @@ import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
-import { ISO, relayerBody as factoryRelayerBody, UUID } from '../../factories';
+import { ISO, relayerBody as factoryRelayerBody, uid, UUID } from '../../factories';
 import { as } from '../../support/as-key';
 
 const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
@@ -311,26 +311,58 @@ describe('a key grants only what it holds (docs/reference/hardening.md)', () => 
     secrets.add((res.body.data as CreatedKey).key);
   });
 
-  it('a manager revokes only keys whose permissions it holds; a refusal revokes nothing', async () => {
+  // Was: 403 for a key whose permissions the manager lacks, 200 for one the administrator made that it
+  // holds. Now a key revokes only itself and the keys it created, any other is 404
+  // (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them).
+  it('a manager revokes only itself and the keys it created; any other key is 404 and stays', async () => {
     const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
     const wider = await createKey(app(), ['relayers:read', 'relayers:write']);
     const root = await createKey(app(), ['*']);
     const narrow = await createKey(app(), ['relayers:read']);
+    const own = (
+      await as(app(), manager.key).post('/api/v1/api-keys', { name: 'own', permissions: ['relayers:read'] })
+    ).body.data as CreatedKey;
+    secrets.add(own.key);
     const [keysBefore, auditBefore] = [await keyIds(), await auditIds()];
-    for (const target of [wider, root]) {
-      expectError(await as(app(), manager.key).delete(`/api/v1/api-keys/${target.id}`), 403, 'Forbidden');
+    for (const target of [wider, root, narrow]) {
+      expectError(
+        await as(app(), manager.key).delete(`/api/v1/api-keys/${target.id}`),
+        404,
+        'API key not found',
+      );
     }
     expect([await keyIds(), await auditIds()]).toEqual([keysBefore, auditBefore]);
-    await as(app(), wider.key).get('/api/v1/relayers').expect(200);
-    await as(app(), root.key).get('/api/v1/relayers').expect(200);
-    expect((await as(app(), manager.key).delete(`/api/v1/api-keys/${narrow.id}`)).body).toEqual(
+    for (const target of [wider, root, narrow])
+      await as(app(), target.key).get('/api/v1/relayers').expect(200);
+    expect((await as(app(), manager.key).delete(`/api/v1/api-keys/${own.id}`)).body).toEqual(
       successBody('API key revoked successfully'),
     );
-    expect(await keyIds()).toEqual(keysBefore.filter((id) => id !== narrow.id));
-    // The manager may revoke itself: it holds what it holds.
+    expect(await keyIds()).toEqual(keysBefore.filter((id) => id !== own.id));
+    // The manager may revoke itself.
     await as(app(), manager.key).delete(`/api/v1/api-keys/${manager.id}`).expect(200);
-    // The administrator holds * and revokes anything.
+    // A key holding * is no administrator: it revokes only what it created. The administrator revokes anything.
+    expectError(await as(app(), root.key).delete(`/api/v1/api-keys/${narrow.id}`), 404, 'API key not found');
+    await app().delete(`/api/v1/api-keys/${narrow.id}`).expect(200);
     await app().delete(`/api/v1/api-keys/${root.id}`).expect(200);
+  });
+
+  it('a 1-hour manager bound to one address may not revoke a key the administrator made: 404 as an unknown id', async () => {
+    const lasting = await createKey(app(), ['relayers:read', 'relayers:write']);
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read', 'relayers:write'], {
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      allowed_cidrs: ['127.0.0.1'],
+    });
+    const unknown = await as(app(), manager.key).delete(
+      '/api/v1/api-keys/00000000-0000-4000-8000-000000000000',
+    );
+    const res = await as(app(), manager.key).delete(`/api/v1/api-keys/${lasting.id}`);
+    expect({ status: res.status, body: res.body as unknown }).toEqual({
+      status: unknown.status,
+      body: unknown.body as unknown,
+    });
+    expectError(res, 404, 'API key not found');
+    await app().delete(`/api/v1/api-keys/${manager.id}`).expect(200);
+    await as(app(), lasting.key).get('/api/v1/relayers').expect(200);
   });
 
   it('the OpenAPI document says so on create and revoke', async () => {
@@ -342,14 +374,129 @@ describe('a key grants only what it holds (docs/reference/hardening.md)', () => 
     };
     const create = doc.paths['/api/v1/api-keys'].post;
     const revoke = doc.paths['/api/v1/api-keys/{api_key_id}'].delete;
+    // Revoke's said "or one of the permissions of the key to revoke": a key now revokes only what it
+    // created, any other being 404 (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them).
     expect([create.responses['403'].description, revoke.responses['403'].description]).toEqual([
-      'Forbidden: the API key lacks api_keys:manage, or one of the permissions asked for (* only by a key holding *)',
-      'Forbidden: the API key lacks api_keys:manage, or one of the permissions of the key to revoke',
+      'Forbidden: the API key lacks api_keys:manage, or one of the permissions asked for (* only by a key holding *), a relayer scope or allowed_cidrs beyond its own',
+      'Forbidden: the API key lacks api_keys:manage',
     ]);
     expect([create.description, revoke.description]).toEqual([
       'A key grants only what it holds: the new key may hold only permissions the caller holds, and * only a caller holding *.',
-      'A key grants only what it holds: the caller may revoke only a key whose permissions it holds all of.',
+      'Revokes the key and the keys it created, theirs and so on. A key may revoke only itself and the keys it created, directly or through keys it created: any other key is 404, as an unknown one.',
     ]);
+  });
+});
+
+/** docs/reference/keys-and-audit.md#45-which-keys-a-key-sees */
+describe('which keys a scoped key sees', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  interface ShownKey {
+    id: string;
+    name: string;
+  }
+
+  it('lists and reads only itself and the keys whose scope is inside its own; any other id is 404', async () => {
+    const team = uid('ta');
+    const other = uid('tb');
+    const scoped = await createKey(app(), ['api_keys:manage', 'relayers:read'], {
+      name: 'scoped',
+      relayer_ids: [`${team}-*`],
+    });
+    const inside = await createKey(app(), ['relayers:read'], { name: 'inside', relayer_ids: [`${team}-1`] });
+    const outside = await createKey(app(), ['relayers:read'], {
+      name: 'outside',
+      relayer_ids: [`${other}-*`],
+    });
+    const wider = await createKey(app(), ['relayers:read'], {
+      name: 'wider',
+      relayer_ids: [`${team}-*`, `${other}-1`],
+    });
+    const unscoped = await createKey(app(), ['relayers:read'], { name: 'unscoped' });
+    const childRes = await as(app(), scoped.key).post('/api/v1/api-keys', {
+      name: 'child',
+      permissions: ['relayers:read'],
+      relayer_ids: [`${team}-2*`],
+    });
+    expect(childRes.status).toBe(201);
+    const child = childRes.body.data as CreatedKey;
+    secrets.add(child.key);
+    const same = await createKey(app(), ['relayers:read'], { name: 'same', relayer_ids: [`${team}-*`] });
+
+    const asScoped = as(app(), scoped.key);
+    const list = await asScoped.get('/api/v1/api-keys?per_page=100');
+    expect({
+      status: list.status,
+      names: (list.body.data as ShownKey[]).map((k) => k.name),
+      pagination: list.body.pagination as unknown,
+    }).toEqual({
+      status: 200,
+      names: ['scoped', 'inside', 'child', 'same'],
+      pagination: { current_page: 1, per_page: 100, total_items: 4 },
+    });
+    // Paged within what it sees: every page full, the true total.
+    const second = await asScoped.get('/api/v1/api-keys?page=2&per_page=2').expect(200);
+    expect({
+      names: (second.body.data as ShownKey[]).map((k) => k.name),
+      pagination: second.body.pagination as unknown,
+    }).toEqual({ names: ['child', 'same'], pagination: { current_page: 2, per_page: 2, total_items: 4 } });
+    expect((await asScoped.get('/api/v1/api-keys?page=3&per_page=2').expect(200)).body.data).toEqual([]);
+    for (const seen of [scoped, inside, child, same]) {
+      expect((await asScoped.get(`/api/v1/api-keys/${seen.id}`).expect(200)).body.data.id).toBe(seen.id);
+      await asScoped.get(`/api/v1/api-keys/${seen.id}/permissions`).expect(200);
+    }
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const hidden of [outside, wider, unscoped]) {
+      for (const suffix of ['', '/permissions']) {
+        const res = await asScoped.get(`/api/v1/api-keys/${hidden.id}${suffix}`);
+        const unknown = await asScoped.get(`/api/v1/api-keys/${missing}${suffix}`);
+        expectError(res, 404, 'API key not found');
+        expect(res.body).toEqual(unknown.body);
+      }
+    }
+    // An unscoped manager sees every key, as before; so does the administrator.
+    const manager = await createKey(app(), ['api_keys:manage'], { name: 'unscoped manager' });
+    const all = (await as(app(), manager.key).get('/api/v1/api-keys?per_page=100').expect(200)).body
+      .data as ShownKey[];
+    expect(all.map((k) => k.name)).toEqual([
+      'scoped',
+      'inside',
+      'outside',
+      'wider',
+      'unscoped',
+      'child',
+      'same',
+      'unscoped manager',
+    ]);
+    await as(app(), manager.key).get(`/api/v1/api-keys/${outside.id}`).expect(200);
+  });
+});
+
+/** docs/reference/keys-and-audit.md#46-ids-compare-exactly */
+describe('key ids compare exactly', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  it('a key id in upper case is an unknown key on every route (404), for the administrator and for the key itself', async () => {
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const upper = manager.id.toUpperCase();
+    expect(upper).not.toBe(manager.id);
+    for (const token of [app().apiKey, manager.key]) {
+      const client = as(app(), token);
+      for (const res of [
+        await client.get(`/api/v1/api-keys/${upper}`),
+        await client.get(`/api/v1/api-keys/${upper}/permissions`),
+        await client.post(`/api/v1/api-keys/${upper}/rotate`, {}),
+        await client.delete(`/api/v1/api-keys/${upper}`),
+      ]) {
+        expectError(res, 404, 'API key not found');
+      }
+    }
+    // Nothing changed: the same secret, one audit record.
+    await as(app(), manager.key).get('/api/v1/relayers').expect(200);
+    const records = await app().get(`/api/v1/audit?resource_type=api_key&per_page=100`).expect(200);
+    expect((records.body.data as Array<{ action: string }>).map((r) => r.action)).toEqual(['api_key.create']);
   });
 });
 

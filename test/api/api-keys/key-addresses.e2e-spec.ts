@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { ISO, UUID } from '../../factories';
 
@@ -170,6 +170,21 @@ describe('allowed_cidrs without TRUST_PROXY: the socket address, X-Forwarded-For
     );
   });
 
+  it('an IPv6 CIDR admits an IPv4 client only inside ::ffff:0:0/96: ::/0 does not, ::ffff:127.0.0.0/104 does', async () => {
+    const everyV6 = await boundKey(app(), ['::/0']);
+    const mappedLoopback = await boundKey(app(), ['::ffff:127.0.0.0/104']);
+    const mapped = await boundKey(app(), ['::ffff:0:0/96']);
+    const otherMapped = await boundKey(app(), ['::ffff:10.0.0.0/104']);
+    const both = await boundKey(app(), ['::/0', '0.0.0.0/0']);
+    expect([
+      await outcome(app(), everyV6.key),
+      await outcome(app(), mappedLoopback.key),
+      await outcome(app(), mapped.key),
+      await outcome(app(), otherMapped.key),
+      await outcome(app(), both.key),
+    ]).toEqual([401, 200, 200, 401, 200]);
+  });
+
   it('a refused use is no use: last_used_at stays null', async () => {
     const elsewhere = await boundKey(app(), ['203.0.113.0/24']);
     expect(await outcome(app(), elsewhere.key)).toBe(401);
@@ -203,6 +218,85 @@ describe('allowed_cidrs with TRUST_PROXY=1: the client is the last X-Forwarded-F
     expect(await outcome(app(), key, '2001:db8:0:1::5')).toBe(200);
     expect(await outcome(app(), key, '2001:db9::5')).toBe(401);
     expect(await outcome(app(), key, '203.0.113.7')).toBe(401);
+  });
+});
+
+/** docs/reference/keys-and-audit.md#110-a-keys-children: a child is bound inside its creator's addresses. */
+describe('a key created by a bound key inherits its allowed_cidrs (TRUST_PROXY=1)', () => {
+  const handle = useTestApp({ TRUST_PROXY: '1' });
+  const app = () => handle.current;
+  const CREATOR = ['203.0.113.0/24'];
+  const HOME = '203.0.113.7';
+
+  /** POST /api-keys with `token`, from `address` (behind the one trusted proxy). */
+  const createAs = (token: string, body: object, address = HOME) =>
+    request(app().baseUrl)
+      .post('/api/v1/api-keys')
+      .set('Authorization', `Bearer ${token}`)
+      .set('X-Forwarded-For', address)
+      .send({ name: 'child', permissions: ['relayers:read'], ...body });
+
+  const creator = async (): Promise<CreatedKey> => {
+    const res = await app().post('/api/v1/api-keys', {
+      name: 'bound manager',
+      permissions: ['api_keys:manage', 'relayers:read'],
+      allowed_cidrs: CREATOR,
+    });
+    expect(res.status).toBe(201);
+    return { ...(res.body.data as CreatedKey), key: secrets.add((res.body.data as CreatedKey).key) };
+  };
+  const keyCount = async () =>
+    ((await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination as { total_items: number })
+      .total_items;
+
+  it.each<[string, object]>([
+    ['absent', {}],
+    ['null', { allowed_cidrs: null }],
+  ])(
+    'allowed_cidrs %s: the creator’s, answered and enforced (the child works from no other address)',
+    async (_what, body) => {
+      const manager = await creator();
+      const res = await createAs(manager.key, body);
+      const child = res.body.data as CreatedKey;
+      if (typeof child?.key === 'string') secrets.add(child.key);
+      expect({ status: res.status, allowed: child?.allowed_cidrs }).toEqual({
+        status: 201,
+        allowed: CREATOR,
+      });
+      expect(await outcome(app(), child.key, '203.0.113.99')).toBe(200);
+      expect(await outcome(app(), child.key, '198.51.100.1')).toBe(401);
+      expect(await outcome(app(), child.key)).toBe(401);
+      expect(
+        (await app().get(`/api/v1/api-keys/${child.id}`).expect(200)).body.data.allowed_cidrs as unknown,
+      ).toEqual(CREATOR);
+    },
+  );
+
+  it('narrower CIDRs, IPv4 or IPv4-mapped IPv6, are kept as given', async () => {
+    const manager = await creator();
+    const cidrs = ['203.0.113.128/25', '203.0.113.7', '::ffff:203.0.113.0/120'];
+    const res = await createAs(manager.key, { allowed_cidrs: cidrs });
+    const child = res.body.data as CreatedKey;
+    if (typeof child?.key === 'string') secrets.add(child.key);
+    expect({ status: res.status, allowed: child?.allowed_cidrs }).toEqual({ status: 201, allowed: cidrs });
+    expect(await outcome(app(), child.key, '203.0.113.200')).toBe(200);
+  });
+
+  it.each<[string[], string]>([
+    [['198.51.100.0/24'], 'allowed_cidrs[0]'],
+    [['203.0.113.0/23'], 'allowed_cidrs[0]'],
+    [['0.0.0.0/0'], 'allowed_cidrs[0]'],
+    [['203.0.113.0/24', '::/0'], 'allowed_cidrs[1]'],
+    [['2001:db8::/32', '203.0.113.1', '10.0.0.1'], 'allowed_cidrs[0], allowed_cidrs[2]'],
+  ])('wider %j: 403 naming %s, nothing created', async (cidrs, named) => {
+    const manager = await creator();
+    const before = await keyCount();
+    const res = await createAs(manager.key, { allowed_cidrs: cidrs });
+    expect({ status: res.status, body: res.body as unknown }).toEqual({
+      status: 403,
+      body: errorBody(`Forbidden: ${named} must be inside the allowed_cidrs of the key creating it`),
+    });
+    expect(await keyCount()).toBe(before);
   });
 });
 
@@ -250,5 +344,14 @@ describe('the failure budget and the log see the address the key is checked agai
     expect(
       refusals().map((line) => (JSON.parse(line) as { res: { statusCode: number } }).res.statusCode),
     ).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('TRUST_PROXY=true at start', () => {
+  it('is refused, naming the variable and asking for a hop count or the proxies’ CIDRs', async () => {
+    const started = startTestApp({ DATABASE_URL: 'sqlite::memory:', TRUST_PROXY: 'true' });
+    await expect(started.then((app) => app.close())).rejects.toThrow(
+      "TRUST_PROXY must be a hop count or the proxies' addresses/CIDRs, not true: trusting every hop lets any client claim any address",
+    );
   });
 });

@@ -7,7 +7,10 @@ import { waitFor } from '../../support/wait';
 import { ISO, ISO_PATTERN, UUID } from '../../factories';
 import { as } from '../../support/as-key';
 
-/** docs/reference/keys-and-audit.md#110-a-keys-children: a key's children do not outlive it. */
+/**
+ * docs/reference/keys-and-audit.md#110-a-keys-children: a key's children do not outlive it, and are
+ * used from nowhere it may not be.
+ */
 
 interface CreatedKey {
   id: string;
@@ -126,6 +129,54 @@ describe("a key's children do not outlive it (docs/reference/keys-and-audit.md#1
       expiresAt: '2031-01-01T00:00:00Z',
       answeredExpiry: '2031-01-01T00:00:00.000Z',
     });
+  });
+
+  it('a child and its own child are bound inside the first key’s addresses: given them when they ask none, 403 naming allowed_cidrs when they ask wider', async () => {
+    const perms = ['api_keys:manage', 'relayers:read'];
+    const bound = (
+      await app().post('/api/v1/api-keys', {
+        name: 'bound',
+        permissions: perms,
+        allowed_cidrs: ['127.0.0.0/8'],
+      })
+    ).body.data as CreatedKey;
+    secrets.add(bound.key);
+    const create = (token: string, body: object) =>
+      as(app(), token).post('/api/v1/api-keys', { name: 'child', permissions: ['relayers:read'], ...body });
+    const childRes = await as(app(), bound.key).post('/api/v1/api-keys', {
+      name: 'child',
+      permissions: perms,
+    });
+    const child = childRes.body.data as CreatedKey & { allowed_cidrs?: string[] };
+    secrets.add(child.key);
+    const grandRes = await create(child.key, {});
+    const grandchild = grandRes.body.data as CreatedKey & { allowed_cidrs?: string[] };
+    secrets.add(grandchild.key);
+    expect([childRes.status, child.allowed_cidrs, grandRes.status, grandchild.allowed_cidrs]).toEqual([
+      201,
+      ['127.0.0.0/8'],
+      201,
+      ['127.0.0.0/8'],
+    ]);
+    await as(app(), grandchild.key).get('/api/v1/relayers').expect(200);
+    const narrower = await create(child.key, { allowed_cidrs: ['127.0.0.1'] });
+    secrets.add((narrower.body.data as CreatedKey).key);
+    expect([narrower.status, (narrower.body.data as { allowed_cidrs: unknown }).allowed_cidrs]).toEqual([
+      201,
+      ['127.0.0.1'],
+    ]);
+    const before = (await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination as object;
+    for (const [cidrs, named] of [
+      [['10.0.0.0/8'], 'allowed_cidrs[0]'],
+      [['127.0.0.1', '::/0'], 'allowed_cidrs[1]'],
+    ] as const) {
+      expectError(
+        await create(child.key, { allowed_cidrs: cidrs }),
+        403,
+        `Forbidden: ${named} must be inside the allowed_cidrs of the key creating it`,
+      );
+    }
+    expect((await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination).toEqual(before);
   });
 
   it('revoking a key revokes the keys it created and theirs, each with its own audit record; nothing else', async () => {

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { expectError, successBody } from '../../support/envelope';
+import type request from 'supertest';
+import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
+import { RequirePermission } from '../../../src';
+import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
@@ -274,7 +277,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   });
 });
 
-describe('who may rotate a key: the key itself, or a manager holding its permissions', () => {
+describe('who may rotate a key: the key itself, or a manager that created it', () => {
   const handle = useTestApp();
   const app = () => handle.current;
 
@@ -301,38 +304,219 @@ describe('who may rotate a key: the key itself, or a manager holding its permiss
     expect((await auditOf(app(), other.id)).map((r) => r.action)).toEqual(['api_key.create']);
   });
 
-  it('a manager rotates only keys whose permissions it holds: 403 otherwise, and nothing changes', async () => {
+  // Was 403 for a key whose permissions the manager lacks, 201 for any other: a key has authority
+  // over the keys it created alone, any other is to it an unknown id (404)
+  // (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them).
+  it('a manager rotates the keys it created; one it did not create, whatever it holds, is 404 and nothing changes', async () => {
     const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
-    const reader = await createKey(app(), ['relayers:read']);
+    const reader = await createKey(app(), ['relayers:read'], {}, manager.key);
     const writer = await createKey(app(), ['relayers:write']);
     const rotated = await rotate(app(), reader, { overlap_seconds: 60 }, manager.key);
     expect([await status(app(), reader.key), await status(app(), rotated.key)]).toEqual([200, 200]);
     expectError(
       await as(app(), manager.key).post(`/api/v1/api-keys/${writer.id}/rotate`, {}),
-      403,
-      'Forbidden',
+      404,
+      'API key not found',
     );
     expect((await app().get(`/api/v1/api-keys/${writer.id}`).expect(200)).body.data.key_prefix).toBe(
       writer.key_prefix,
     );
     expect((await auditOf(app(), writer.id)).map((r) => r.action)).toEqual(['api_key.create']);
-    // The same holds for a manager holding every permission but *: a * key is the administrator's to rotate.
+    // A manager holding every permission but * did not create these either.
     const star = await createKey(app(), ['*']);
     const wide = await createKey(app(), ['api_keys:manage', 'relayers:read', 'relayers:write']);
-    expectError(await as(app(), wide.key).post(`/api/v1/api-keys/${star.id}/rotate`, {}), 403, 'Forbidden');
-    await rotate(app(), writer, {}, wide.key);
+    for (const target of [star, writer]) {
+      expectError(
+        await as(app(), wide.key).post(`/api/v1/api-keys/${target.id}/rotate`, {}),
+        404,
+        'API key not found',
+      );
+    }
+    await rotate(app(), writer, {});
     await rotate(app(), star, {}, star.key);
   });
 
+  // The message was `Forbidden`: every write by a replaced secret answers this one
+  // (docs/reference/keys-and-audit.md#42-rotation).
   it('a replaced secret still in its overlap may not rotate its key (403); the current one may', async () => {
     const own = await createKey(app(), ['relayers:read']);
     const rotated = await rotate(app(), own, { overlap_seconds: 600 }, own.key);
-    expectError(await as(app(), own.key).post(`/api/v1/api-keys/${own.id}/rotate`, {}), 403, 'Forbidden');
+    expectError(
+      await as(app(), own.key).post(`/api/v1/api-keys/${own.id}/rotate`, {}),
+      403,
+      'Forbidden: a replaced secret cannot make changes; use the new key',
+    );
     expect((await app().get(`/api/v1/api-keys/${own.id}`).expect(200)).body.data.key_prefix).toBe(
       rotated.key_prefix,
     );
     expect(await status(app(), own.key)).toBe(200);
     await rotate(app(), rotated, {}, rotated.key);
+  });
+});
+
+/**
+ * docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them: a key (not the administrator) rotates
+ * only itself and the keys it created, directly or through keys it created; any other key is, to a
+ * manager, exactly an unknown one.
+ */
+describe('authority over keys comes from creating them (rotate)', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  it('a 1-hour manager bound to one address may not rotate a key the administrator made: 404 as an unknown id, and the key keeps its secret', async () => {
+    const lasting = await createKey(app(), ['relayers:read']);
+    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read'], {
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      allowed_cidrs: ['127.0.0.1'],
+    });
+    const unknown = await as(app(), manager.key).post(
+      '/api/v1/api-keys/00000000-0000-4000-8000-000000000000/rotate',
+      {},
+    );
+    const res = await as(app(), manager.key).post(`/api/v1/api-keys/${lasting.id}/rotate`, {});
+    expect({ status: res.status, body: res.body as unknown }).toEqual({
+      status: unknown.status,
+      body: unknown.body as unknown,
+    });
+    expectError(res, 404, 'API key not found');
+    // Nothing changed: the same secret and prefix, no audit record beyond its creation.
+    expect(await status(app(), lasting.key)).toBe(200);
+    expect((await app().get(`/api/v1/api-keys/${lasting.id}`).expect(200)).body.data.key_prefix).toBe(
+      lasting.key_prefix,
+    );
+    expect((await auditOf(app(), lasting.id)).map((r) => r.action)).toEqual(['api_key.create']);
+  });
+
+  it('a manager rotates the keys it created and theirs; not its creator, its sibling, nor a key holding * it did not create', async () => {
+    const perms = ['api_keys:manage', 'relayers:read'];
+    const root = await createKey(app(), perms);
+    const manager = await createKey(app(), perms, {}, root.key);
+    const sibling = await createKey(app(), ['relayers:read'], {}, root.key);
+    const child = await createKey(app(), perms, {}, manager.key);
+    const grandchild = await createKey(app(), ['relayers:read'], {}, child.key);
+    const star = await createKey(app(), ['*']);
+    await rotate(app(), child, { overlap_seconds: 60 }, manager.key);
+    await rotate(app(), grandchild, {}, manager.key);
+    for (const other of [root, sibling, star]) {
+      expectError(
+        await as(app(), manager.key).post(`/api/v1/api-keys/${other.id}/rotate`, {}),
+        404,
+        'API key not found',
+      );
+      expect(await status(app(), other.key)).toBe(200);
+      expect((await auditOf(app(), other.id)).map((r) => r.action)).toEqual(['api_key.create']);
+    }
+    // A key holding * is no administrator: it too rotates only itself and what it created.
+    expectError(
+      await as(app(), star.key).post(`/api/v1/api-keys/${root.id}/rotate`, {}),
+      404,
+      'API key not found',
+    );
+    await rotate(app(), star, {}, star.key);
+  });
+});
+
+/**
+ * docs/reference/keys-and-audit.md#42-rotation: during a rotation's overlap the replaced secret
+ * authenticates for every read route, and no write route, the routes of an added module included.
+ */
+@Controller('ext/writes')
+class ExtensionWritesController {
+  @Get()
+  @HttpCode(200)
+  @RequirePermission('ext:write')
+  read(): { read: true } {
+    return { read: true };
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequirePermission('ext:write')
+  write(): { written: true } {
+    return { written: true };
+  }
+}
+
+@Module({ controllers: [ExtensionWritesController] })
+class ExtensionWritesModule {}
+
+const REPLACED = 'Forbidden: a replaced secret cannot make changes; use the new key';
+
+describe('a replaced secret only reads', () => {
+  let database: TestDatabase;
+  let server: TestApp;
+  const app = () => server;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(TEST_DB);
+    server = await startTestApp(
+      { DATABASE_URL: database.url },
+      { imports: [ExtensionWritesModule], permissions: ['ext:write'] },
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+    if (server) expect(secrets.foundIn(server.logText())).toEqual([]);
+  });
+
+  const keyCount = async () =>
+    ((await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination as { total_items: number })
+      .total_items;
+  const auditCount = async () =>
+    ((await app().get('/api/v1/audit?per_page=1').expect(200)).body.pagination as { total_items: number })
+      .total_items;
+
+  it('reads on every read route; every write route, an added module’s too, answers 403 and changes nothing', async () => {
+    const manager = await createKey(app(), ['*']);
+    const sibling = await createKey(app(), ['relayers:read'], {}, manager.key);
+    const rotated = await rotate(app(), manager, { overlap_seconds: 600 }, manager.key);
+    const old = as(app(), manager.key);
+    // Reads: as the key, with the end of the overlap in the header.
+    for (const path of [
+      '/api/v1/relayers',
+      '/api/v1/api-keys',
+      `/api/v1/api-keys/${manager.id}`,
+      `/api/v1/api-keys/${sibling.id}/permissions`,
+      '/api/v1/api-keys/self',
+      '/api/v1/ext/writes',
+    ]) {
+      const res = await old.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      expect(res.headers['x-api-key-expires-at']).toEqual(expect.stringMatching(ISO_PATTERN));
+    }
+    const [keysBefore, auditBefore] = [await keyCount(), await auditCount()];
+    // Writes: a child that never expires, a sibling's or its own rotation (by its id in another case
+    // too), a revocation, a relayer, a network, an added module's route.
+    const writes: Array<[string, () => request.Test]> = [
+      [
+        'a child that never expires',
+        () => old.post('/api/v1/api-keys', { name: 'forever', permissions: ['*'] }),
+      ],
+      ['a sibling’s rotation', () => old.post(`/api/v1/api-keys/${sibling.id}/rotate`, {})],
+      ['its own rotation', () => old.post(`/api/v1/api-keys/${manager.id}/rotate`, {})],
+      [
+        'its own rotation, the id in upper case',
+        () => old.post(`/api/v1/api-keys/${manager.id.toUpperCase()}/rotate`, {}),
+      ],
+      ['a revocation', () => old.delete(`/api/v1/api-keys/${sibling.id}`)],
+      ['a relayer', () => old.post('/api/v1/relayers', { id: 'replaced-1' })],
+      ['a network', () => old.patch('/api/v1/networks/evm:sepolia', {})],
+      ['an added module’s route', () => old.post('/api/v1/ext/writes', {})],
+    ];
+    for (const [write, send] of writes) {
+      const res = await send();
+      expect({ write, status: res.status, body: res.body as unknown }).toEqual({
+        write,
+        status: 403,
+        body: errorBody(REPLACED),
+      });
+    }
+    expect([await keyCount(), await auditCount()]).toEqual([keysBefore, auditBefore]);
+    expect(await status(app(), sibling.key)).toBe(200);
+    // The new secret writes.
+    await rotate(app(), sibling, {}, rotated.key);
+    await as(app(), rotated.key).post('/api/v1/ext/writes', {}).expect(201);
   });
 });
 
