@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { pageSecurityHeaders } from './console/serve-console';
 import { LIVENESS_PATH } from './probes/liveness';
 import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 import { documentGrants } from './api-keys/api-keys.openapi';
@@ -24,8 +26,52 @@ function withLiveness(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** Where Swagger UI is served; the document itself is at /api/docs-json. */
+const SWAGGER_UI_PATH = '/api/docs';
+
+/**
+ * Swagger UI's page, as swagger-ui-dist's own index.html is: every script and style a file of
+ * SwaggerModule's (swagger-ui-dist's assets, and its swagger-ui-init.js holding the document), none
+ * inline, so that it runs under the console's policy (PAGE_CSP). `base` as SwaggerModule's: the
+ * assets relative to `/api/docs` or `/api/docs/`.
+ */
+const swaggerUiPage = (base: string): string => `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Relayer management service: API</title>
+<link rel="stylesheet" href="${base}swagger-ui.css">
+<link rel="stylesheet" href="${base}index.css">
+<link rel="icon" type="image/png" href="${base}favicon-32x32.png" sizes="32x32">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${base}swagger-ui-bundle.js"></script>
+<script src="${base}swagger-ui-standalone-preset.js"></script>
+<script src="${base}swagger-ui-init.js"></script>
+</body>
+</html>
+`;
+
+/**
+ * Swagger UI is on the console's origin: it is served under the console's policy and headers
+ * (PAGE_SECURITY_HEADERS), with a page of its own in place of SwaggerModule's, whose inline styles
+ * that policy refuses (docs/console.md#4-security).
+ */
+function serveSwaggerUiPage(app: INestApplication): void {
+  app.use(SWAGGER_UI_PATH, pageSecurityHeaders);
+  const page = (request: Request, response: Response, next: NextFunction): void => {
+    // Only the page's own paths: SwaggerModule serves the rest (its assets, the init script).
+    if (!['/', '/index.html'].includes(request.path)) return next();
+    const base = request.originalUrl.split('?')[0] === SWAGGER_UI_PATH ? './docs/' : './';
+    response.type('html').send(swaggerUiPage(base));
+  };
+  app.use(SWAGGER_UI_PATH, page);
+}
+
 export function setupOpenApi(app: INestApplication): void {
   documentEnvelopes(app);
+  serveSwaggerUiPage(app);
   const document = () =>
     withLiveness(
       SwaggerModule.createDocument(
@@ -54,6 +100,13 @@ export function setupOpenApi(app: INestApplication): void {
     {
       jsonDocumentUrl: 'api/docs-json',
       useGlobalPrefix: false,
+      swaggerOptions: {
+        // Nothing fetched from another host (the online validator's badge is an image from one).
+        validatorUrl: null,
+        // Without the top bar: its logo carries an inline style the policy refuses, and its box
+        // loads any document by URL (SwaggerModule's page hides it with an inline style too).
+        layout: 'BaseLayout',
+      },
     },
   );
 }

@@ -23,11 +23,12 @@ export interface ExportedConfig {
 }
 
 /**
- * How an RPC URL that answers mask is written: `env`, an environment reference (GET /api/v1/config);
- * `whole`, the URL itself, for the reference system, whose files have no other form
- * (docs/reference/config-file.md#36-going-back-to-the-reference-system).
+ * How a URL that may hold a secret (one that maskUrl would change: an RPC URL an answer masks, a
+ * target's URL with a path beyond `/` or a query) is written: `env`, an environment reference
+ * (GET /api/v1/config); `whole`, the URL itself, for the reference system, whose files have no other
+ * form (docs/reference/config-file.md#36-going-back-to-the-reference-system).
  */
-export type MaskedRpcUrls = 'env' | 'whole';
+export type SecretUrls = 'env' | 'whole';
 
 const RELAYER_FIELDS = ['id', 'name', 'network', 'network_type', 'signer_id', 'paused'] as const;
 const OPTIONAL_RELAYER_FIELDS = ['notification_id', 'policies', 'custom_rpc_urls'] as const;
@@ -42,15 +43,19 @@ export class ConfigExportService {
     @Inject(CONFIG_FILE_CONTENT) private readonly file: ConfigFile,
   ) {}
 
-  /** Secrets, and RPC URLs an answer would mask unless `whole`, become `env` references; runtime state is left out. */
-  async export(maskedRpcUrls: MaskedRpcUrls = 'env'): Promise<ExportedConfig> {
+  /**
+   * Secrets, and URLs that may hold one (unless `whole`), become `env` references; runtime state is
+   * left out. A request's key exports what it may read: its scope's relayers, signers and targets
+   * (docs/reference/keys-and-audit.md#3-relayer-scope), every network.
+   */
+  async export(secretUrls: SecretUrls = 'env'): Promise<ExportedConfig> {
     const env = new EnvNames();
     const networks = (await all((query) => this.networks.listWithRpcUrls(query))).map(
       ({ network: { id, name, network_type: type, rpc_urls: _masked, ...fields }, rpcUrls }) => ({
         type,
         network: name,
         ...fields,
-        rpc_urls: exportRpcUrls(rpcUrls, maskedRpcUrls, env, 'NETWORK', id),
+        rpc_urls: exportRpcUrls(rpcUrls, secretUrls, env, 'NETWORK', id),
       }),
     );
     const signers = (await all((query) => this.signers.list(query))).map(({ id, type, config }) => {
@@ -66,8 +71,9 @@ export class ConfigExportService {
       return { id, type, config: exported };
     });
     const notifications = (await all((query) => this.notifications.list(query))).map(
-      ({ has_signing_key: hasKey, ...notification }) => ({
+      ({ has_signing_key: hasKey, url, ...notification }) => ({
         ...notification,
+        url: exportUrl(url, secretUrls, env, 'NOTIFICATION', notification.id, 'URL'),
         ...(hasKey ? { signing_key: env.reference('NOTIFICATION', notification.id, 'SIGNING_KEY') } : {}),
       }),
     );
@@ -79,7 +85,7 @@ export class ConfigExportService {
         ];
         const exported: Json = Object.fromEntries(fields.map((field) => [field, relayer[field]]));
         if (customRpcUrls !== null)
-          exported.custom_rpc_urls = exportRpcUrls(customRpcUrls, maskedRpcUrls, env, 'RELAYER', relayer.id);
+          exported.custom_rpc_urls = exportRpcUrls(customRpcUrls, secretUrls, env, 'RELAYER', relayer.id);
         return exported;
       },
     );
@@ -102,16 +108,34 @@ export class ConfigExportService {
  */
 function exportRpcUrls(
   urls: readonly RpcUrl[],
-  masked: MaskedRpcUrls,
+  secretUrls: SecretUrls,
   env: EnvNames,
   prefix: string,
   id: string,
 ): unknown[] {
   return urls.map(({ url, weight }, index) => {
-    if (masked === 'whole' || maskUrl(url) === url) return { url, weight };
-    const reference = env.reference(prefix, id, `RPC_URL_${index}`);
-    return weight === RPC_WEIGHT.default ? reference : { url: reference, weight };
+    const exported = exportUrl(url, secretUrls, env, prefix, id, `RPC_URL_${index}`);
+    return typeof exported === 'string' || weight !== RPC_WEIGHT.default
+      ? { url: exported, weight }
+      : exported;
   });
+}
+
+/**
+ * The one rule for URLs that may hold a secret: a URL of which masking hides nothing (`https://host/`,
+ * a port at most: no path beyond `/`, no query, no credentials) is exported whole, any other as the
+ * reference `<PREFIX>_<ID>_<FIELD>`, unless `whole` (docs/reference/config-file.md#32-no-secret-is-exported).
+ */
+function exportUrl(
+  url: string,
+  secretUrls: SecretUrls,
+  env: EnvNames,
+  prefix: string,
+  id: string,
+  field: string,
+): string | ReturnType<EnvNames['reference']> {
+  const hidesNothing = maskUrl(url) === URL.parse(url)?.href;
+  return secretUrls === 'whole' || hidesNothing ? url : env.reference(prefix, id, field);
 }
 
 /** Every item of a paged list, a page of the largest size at a time. */

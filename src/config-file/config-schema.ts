@@ -241,7 +241,12 @@ const notificationEntry = (env: Env) =>
   z.strictObject({
     id: entryId(),
     type: z.literal('webhook', problem('type must be "webhook"')),
-    url: nonEmpty('url'),
+    // A string as the API takes it, or an env reference, as the export writes one that may hold a
+    // secret (docs/reference/config-file.md#32-no-secret-is-exported).
+    url: z.preprocess(
+      (url, ctx) => (isUrlReference(url) ? within(resolvedSecret('url', env), url, ctx) : url),
+      nonEmpty('url'),
+    ),
     // A string as the API takes it, or a secret.
     signing_key: z.preprocess(
       (key, ctx) =>

@@ -8,10 +8,12 @@ import path from 'node:path';
 export const CONSOLE_PATH = '/console';
 
 /**
- * The console's policy: its own scripts, styles and API only; no inline script, no eval, no frame, no
- * request anywhere else (docs/console.md#security).
+ * The policy of every page the service serves on its origin, the console and the API's docs
+ * (/api/docs): their own scripts, styles and API only; no inline script or style, no eval, no frame,
+ * no request anywhere else (docs/console.md#4-security). One definition: a page on the console's
+ * origin without it would be a way around it.
  */
-export const CONSOLE_CSP = [
+export const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -24,14 +26,20 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': CONSOLE_CSP,
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': PAGE_CSP,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
+
+/** Express middleware: PAGE_SECURITY_HEADERS on every answer under the path it is mounted at. */
+export function pageSecurityHeaders(_request: Request, response: Response, next: NextFunction): void {
+  response.set(PAGE_SECURITY_HEADERS);
+  next();
+}
 
 /**
  * The built console (scripts/build-console.mjs writes dist/console): beside the compiled service
@@ -54,8 +62,7 @@ export function serveConsole(
   app: NestExpressApplication,
   directory: string | null = consoleDirectory(),
 ): void {
-  app.use(CONSOLE_PATH, (request: Request, response: Response, next: NextFunction) => {
-    response.set(SECURITY_HEADERS);
+  app.use(CONSOLE_PATH, pageSecurityHeaders, (request: Request, response: Response, next: NextFunction) => {
     if (directory !== null) return next();
     response
       .status(503)

@@ -59,8 +59,8 @@ export class MetricsListener implements OnApplicationBootstrap, BeforeApplicatio
       return;
     }
     try {
-      const { registry } = this.metrics;
-      send(res, 200, registry.contentType, await registry.metrics());
+      // Outside any request: no key, so no scope (every metric).
+      send(res, 200, this.metrics.registry.contentType, await this.metrics.scrape());
     } catch (error) {
       this.logger.error({ err: error }, 'collecting the metrics failed');
       send(res, 500, JSON_TYPE, JSON.stringify(errorEnvelope('Internal Server Error')));

@@ -48,6 +48,6 @@ export class MetricsController {
   @ApiOkResponse({ description: 'Every metric, in Prometheus text', ...prometheusText })
   @ApiErrors(401, 429, 500)
   scrapeMetrics(): Promise<string> {
-    return this.metrics.registry.metrics();
+    return this.metrics.scrape();
   }
 }

@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { NotFoundError } from '../common/errors/domain-errors';
 import { DatabaseDialect } from '../database/dialects/database-dialect';
+import { ScopedMetrics } from './scoped-metrics';
 
-/** A registry per application, so that tests can run several applications in one process. */
+/**
+ * A registry per application, so that tests can run several applications in one process. Every
+ * reading of it goes through `names`, `metricText` and `scrape`, which show a request's key only what
+ * its scope may see (ScopedMetrics, docs/reference/keys-and-audit.md#3-relayer-scope).
+ */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
+  private readonly scoped = new ScopedMetrics(this.registry);
 
   readonly requests = new Counter({
     name: 'http_requests_total',
@@ -49,17 +56,24 @@ export class MetricsService {
     });
   }
 
-  /** Every metric's name, sorted (as the reference system's registry gathers them). */
+  /** Every metric's name the request's key may see, sorted (as the reference system's registry gathers them). */
   names(): string[] {
-    return this.registry
-      .getMetricsAsArray()
+    return this.scoped
+      .visible(RelayerScope.current())
       .map((metric) => metric.name)
       .sort();
   }
 
   async metricText(name: string): Promise<string> {
-    // Looked up among the names: the registry's own lookup is a plain object, where `constructor` exists.
-    if (!this.names().includes(name)) throw new NotFoundError('Metric not found');
-    return `${await this.registry.getSingleMetricAsString(name)}\n`;
+    // Looked up by name among those shown: the registry's own lookup is a plain object, where `constructor` exists.
+    const scope = RelayerScope.current();
+    const metric = this.scoped.visible(scope).find((candidate) => candidate.name === name);
+    if (!metric) throw new NotFoundError('Metric not found');
+    return `${await this.scoped.text(metric, scope)}\n`;
+  }
+
+  /** Every metric the request's key may see, in Prometheus text (every one outside a request). */
+  scrape(): Promise<string> {
+    return this.scoped.scrape(RelayerScope.current());
   }
 }

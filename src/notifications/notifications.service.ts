@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
-import { ConflictError } from '../common/errors/domain-errors';
+import { ConflictError, ForbiddenError } from '../common/errors/domain-errors';
 import type { Tagged } from '../common/http/tagged';
 import type { IfMatch } from '../common/http/if-match';
 import { Page, PageQueryDto } from '../common/http/page';
@@ -63,9 +63,10 @@ export class NotificationsService {
       updatedAt: now,
     });
     return this.writes.create(async (tx) => {
-      if (!(await this.notifications.insertNew(tx.manager, entity))) {
-        throw new ConflictError('Notification with this ID already exists');
-      }
+      const outcome = await this.notifications.insertInScope(tx.manager, entity);
+      // Outside the key's scope (docs/reference/keys-and-audit.md#3-relayer-scope): before any conflict.
+      if (outcome === 'out_of_scope') throw new ForbiddenError();
+      if (outcome === 'duplicate') throw new ConflictError('Notification with this ID already exists');
       return entity;
     });
   }
@@ -135,7 +136,10 @@ export class NotificationsService {
     this.users.register(users);
   }
 
-  /** For the resources that reference one. */
+  /**
+   * For the resources that reference one, and the routes under `/notifications/{id}`: false for one
+   * outside the request's scope, as for a missing one (docs/reference/keys-and-audit.md#3-relayer-scope).
+   */
   exists(id: string): Promise<boolean> {
     return this.notifications.existsById(id);
   }

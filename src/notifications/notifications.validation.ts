@@ -1,13 +1,20 @@
 import { Inject, Injectable, type Type } from '@nestjs/common';
 import type { ClassConstructor } from 'class-transformer';
+import { idRequiredInScope, RelayerScope } from '../common/auth/relayer-scope';
 import { checkUrl } from '../common/security/url-policy';
 import type { BodyRules, Checked, DtoCheck } from '../common/validation/dto-validation.pipe';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { CreateNotificationDto, RotateSigningKeyDto, UpdateNotificationDto } from './dto/notification.dto';
 
-/** The webhook URL policy on a url the DTO accepted (docs/reference/hardening.md). */
-function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>): Type<BodyRules<T, T>> {
+/**
+ * The webhook URL policy on a url the DTO accepted (docs/reference/hardening.md); a create by a scoped
+ * key names its id (docs/reference/keys-and-audit.md#3-relayer-scope).
+ */
+function notificationRules<T extends { url?: string; id?: string | null }>(
+  dto: ClassConstructor<T>,
+  creates: boolean,
+): Type<BodyRules<T, T>> {
   @Injectable()
   class NotificationRules implements BodyRules<T, T> {
     readonly dto = dto;
@@ -18,14 +25,19 @@ function notificationRules<T extends { url?: string }>(dto: ClassConstructor<T>)
         failed.has('url') || value.url === undefined
           ? null
           : checkUrl(value.url, this.config.webhookUrlPolicy);
-      return { value, problems: reason === null ? [] : [`url ${reason}`] };
+      const problems = reason === null ? [] : [`url ${reason}`];
+      // A generated id would fall outside the key's targets.
+      if (creates && value.id == null && RelayerScope.current() !== null) {
+        problems.push(idRequiredInScope('notifications'));
+      }
+      return { value, problems };
     }
   }
   return NotificationRules;
 }
 
-export const NotificationCreateRules = notificationRules(CreateNotificationDto);
-export const NotificationPatchRules = notificationRules(UpdateNotificationDto);
+export const NotificationCreateRules = notificationRules(CreateNotificationDto, true);
+export const NotificationPatchRules = notificationRules(UpdateNotificationDto, false);
 
 /** The shape is all there is to check (docs/reference/webhooks.md#11-rotating-the-signing-key). */
 @Injectable()

@@ -28,18 +28,25 @@ export class RelayersModule implements OnModuleInit {
     private readonly relayers: RelayersRepository,
   ) {}
 
-  /** Relayers reference notifications: a notification they use cannot be deleted (docs/reference/notifications.md). */
+  /**
+   * Relayers reference notifications: a notification they use cannot be deleted (docs/reference/notifications.md).
+   * The 409 names those the request's key may see and counts the others (docs/reference/keys-and-audit.md#3-relayer-scope).
+   */
   onModuleInit(): void {
     this.notifications.registerUsers({
       kind: 'relayers',
       findIdsUsing: (notificationId, limit) =>
         this.relayers.findIdsBy('notification_id', notificationId, limit),
+      countHiddenUsing: (notificationId) =>
+        this.relayers.countOutsideScope('notification_id', notificationId),
     });
     // ...and signers: a signer they use cannot be deleted (docs/reference/networks-and-signers.md#3-signers).
     this.signers.registerUsers({
       kind: 'relayers',
       findIdsUsing: (signerId, limit, manager) =>
         this.relayers.findIdsBy('signer_id', signerId, limit, manager),
+      countHiddenUsing: (signerId, manager) =>
+        this.relayers.countOutsideScope('signer_id', signerId, manager),
     });
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { NetworkType } from '../catalogue';
-import { RelayerScope } from '../common/auth/relayer-scope';
+import { RelayerScope, type ScopeCondition } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
 import type { RelayerState } from './dto/relayer.dto';
@@ -34,12 +34,10 @@ export type RelayerChanges = Pick<
  */
 @Injectable()
 export class RelayersRepository extends EntityRepository(RelayerEntity) {
-  /** The current request's scope as a condition on `relayers.id`; null: every relayer. */
-  private scoped(): { sql: string; parameters: readonly string[] } | null {
-    const scope = RelayerScope.current();
-    if (scope === null) return null;
-    const { sql, parameters } = scope.condition('id', (expression) => this.dialect.bytewise(expression));
-    return { sql: ` AND ${sql}`, parameters };
+  /** The current request's scope as a condition on `relayers.id` (` AND ...`); null: every relayer. */
+  private scoped(): ScopeCondition | null {
+    const scope = RelayerScope.filter('id', (expression) => this.dialect.bytewise(expression));
+    return scope.sql === '' ? null : scope;
   }
 
   override async findById(id: string, manager?: EntityManager): Promise<RelayerEntity | null> {
@@ -133,7 +131,11 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     return rows[0]?.id ?? null;
   }
 
-  /** By signer, on MySQL a locking read: no relayer using it can be inserted until the transaction ends. */
+  /**
+   * The relayers that reference a notification or signer, as the request's key may see them (the
+   * others are counted by countOutsideScope); by signer, on MySQL a locking read: no relayer using it
+   * can be inserted until the transaction ends.
+   */
   async findIdsBy(
     column: 'notification_id' | 'signer_id',
     id: string,
@@ -141,11 +143,32 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     manager: EntityManager = this.repository.manager,
   ): Promise<string[]> {
     const lock = column === 'signer_id' ? this.dialect.lockingRead('share') : '';
+    const scope = this.scoped();
     const rows = await manager.query<Array<{ id: string }>>(
-      `SELECT id FROM relayers WHERE ${column} = ? ORDER BY id LIMIT ?${lock}`,
-      [id, limit],
+      `SELECT id FROM relayers WHERE ${column} = ?${scope?.sql ?? ''} ORDER BY id LIMIT ?${lock}`,
+      [id, ...(scope?.parameters ?? []), limit],
     );
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * How many relayers that reference a notification or signer lie outside the request's scope: a
+   * 409 counts them without naming them (docs/reference/keys-and-audit.md#3-relayer-scope); 0 without
+   * a scope, and no query.
+   */
+  async countOutsideScope(
+    column: 'notification_id' | 'signer_id',
+    id: string,
+    manager: EntityManager = this.repository.manager,
+  ): Promise<number> {
+    const scope = RelayerScope.current();
+    if (scope === null) return 0;
+    const inside = scope.condition('id', (expression) => this.dialect.bytewise(expression));
+    const rows = await manager.query<Array<{ n: number | string }>>(
+      `SELECT COUNT(*) AS n FROM relayers WHERE ${column} = ? AND NOT ${inside.sql}`,
+      [id, ...inside.parameters],
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** Each existing relayer's version, by id: one statement, nothing hydrated. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Catalogue, type NetworkType } from '../catalogue';
 import { stringifyJson } from '../common/http/json';
 import type { UrlPolicyOptions } from '../common/security/url-policy';
-import { RelayerScope } from '../common/auth/relayer-scope';
+import { idRequiredInScope, RelayerScope } from '../common/auth/relayer-scope';
 import { RESOURCE_ID_PATTERN } from '../common/validation/field-rules';
 import { MAX_RPC_URLS, resolveRpcUrlList, type RpcUrl } from '../common/validation/rpc-url-list';
 import type { RpcConfigDto } from '../common/validation/rpc-config.dto';
@@ -19,8 +19,7 @@ import type { RelayerEntity } from './relayer.entity';
 import { RelayersRepository, type RelayerChanges } from './relayers.repository';
 import { notificationMissing, signerCannotSign, unknownSigner } from './relayers.errors';
 
-export const ID_REQUIRED_IN_SCOPE =
-  'id is required: this API key may create only relayers of its relayer_ids, so it must name one';
+export const ID_REQUIRED_IN_SCOPE = idRequiredInScope('relayers');
 
 /** A create body once every rule that needs no lock holds: policies normalised, URLs checked. */
 export interface NewRelayer extends Omit<CreateRelayerDto, 'custom_rpc_urls' | 'policies'> {

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type INestApplicationContext } from '@nestjs/common';
 import { ReferenceRegistry, type ReferenceUsers } from '../common/references/reference-registry';
 import { randomUUID } from 'node:crypto';
-import { ConflictError, ServiceUnavailableError } from '../common/errors/domain-errors';
+import { RelayerScope } from '../common/auth/relayer-scope';
+import { ConflictError, ForbiddenError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page';
 import type { FieldCipher } from '../common/security/field-cipher';
 import { encryptKeystore } from '../common/security/keystore';
@@ -14,6 +15,7 @@ import {
   NETWORK_TYPES,
   type NetworkType,
   type SignerForNetwork,
+  type SignerSummary,
 } from '../catalogue';
 import { SignerResponse } from './dto/signer.dto';
 import type { NewSigner } from './signers.validation';
@@ -27,6 +29,9 @@ import { KeyServices } from './key-services/key-services';
 /**
  * Signers: those of the catalogue file (read-only, in memory) and those created through the API
  * (rows, key encrypted). Lists show the file's first, in file order, then the API's by creation.
+ * A request's key sees only the signers of its scope, of the file as of the API
+ * (docs/reference/keys-and-audit.md#3-relayer-scope): the repository filters the rows, `fileSigner`
+ * the file's; one outside is missing to it.
  */
 @Injectable()
 export class SignersService {
@@ -57,9 +62,16 @@ export class SignersService {
   }
 
   async list(query: PageQueryDto): Promise<Page<SignerResponse>> {
-    const fileCount = this.catalogue.signerCount;
+    const scope = RelayerScope.current();
+    // A scoped key's list of the file's signers is filtered here; every key's page of it is in file order.
+    const file =
+      scope === null ? null : this.catalogue.listSigners().filter((signer) => scope.covers(signer.id));
+    const fileCount = file?.length ?? this.catalogue.signerCount;
+    const end = query.offset + query.per_page;
     const fromFile =
-      query.offset < fileCount ? this.catalogue.listSignerPage(query.offset, query.per_page) : [];
+      query.offset >= fileCount
+        ? []
+        : (file?.slice(query.offset, end) ?? this.catalogue.listSignerPage(query.offset, query.per_page));
     const stored = await this.signers.findPage(
       Math.max(0, query.offset - fileCount),
       query.per_page - fromFile.length,
@@ -69,7 +81,7 @@ export class SignersService {
   }
 
   async get(id: string): Promise<SignerResponse> {
-    const fromFile = this.catalogue.findSigner(id);
+    const fromFile = this.fileSigner(id);
     if (fromFile) return toCatalogueSignerResponse(fromFile);
     const row = await this.signers.findById(id);
     if (!row) throw signerNotFound(id);
@@ -84,6 +96,8 @@ export class SignersService {
       );
     }
     const id = input.id ?? randomUUID();
+    // Outside the key's scope: 403 before any conflict, and before a key service is called.
+    if (!RelayerScope.admits(id)) throw new ForbiddenError();
     if (this.catalogue.hasSigner(id) || (await this.signers.findById(id))) throw duplicateSigner();
     const { hosted, key } = input;
     const entity = Object.assign(new SignerEntity(), {
@@ -111,7 +125,7 @@ export class SignersService {
 
   /** The file's signers are read-only; one that relayers use stays (docs/reference/networks-and-signers.md#3-signers). */
   async remove(id: string): Promise<string> {
-    if (this.catalogue.hasSigner(id)) {
+    if (this.fileSigner(id)) {
       throw new ConflictError(`Signer ${id} is defined in the configuration file`);
     }
     await this.writes.remove(id, async (_, __, tx) => {
@@ -121,14 +135,20 @@ export class SignersService {
     return 'Signer deleted successfully';
   }
 
+  /** `unknown` for a signer outside the request's scope, as for a missing one: a relayer cannot name it. */
   async addressFor(signerId: string, type: NetworkType): Promise<SignerForNetwork> {
-    const inFile = this.catalogue.signerFor(signerId, type);
+    const inFile = RelayerScope.admits(signerId) ? this.catalogue.signerFor(signerId, type) : undefined;
     if (inFile !== undefined) return inFile;
     const row = await this.signers.findById(signerId);
     if (!row) return { kind: 'unknown' };
     const address = row.addresses[type];
     if (address !== undefined) return { kind: 'found', address };
     return { kind: 'unsuitable', signsFor: NETWORK_TYPES.filter((network) => row.addresses[network]) };
+  }
+
+  /** A signer of the file that the request's key may see. */
+  private fileSigner(id: string): SignerSummary | undefined {
+    return RelayerScope.admits(id) ? this.catalogue.findSigner(id) : undefined;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isValidSecp256k1PrivateKey } from '../catalogue';
+import { idRequiredInScope, RelayerScope } from '../common/auth/relayer-scope';
 import { isPlainObject } from '../common/validation/field-rules';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
@@ -35,6 +36,8 @@ export class SignerCreateRules implements BodyRules<CreateSignerDto, NewSigner> 
     const typed = !failed.has('type');
     const configured = !failed.has('config');
     const problems: string[] = [];
+    // A generated id would fall outside the key's signers (docs/reference/keys-and-audit.md#3-relayer-scope).
+    if (dto.id == null && RelayerScope.current() !== null) problems.push(idRequiredInScope('signers'));
     if (typed && isHostedSignerType(dto.type)) {
       const { vaultHosts, ambientCredentialsInApi } = this.config.keyServices;
       const parsed = configured ? parseHostedSignerConfig(dto.type, dto.config, { vaultHosts }) : null;

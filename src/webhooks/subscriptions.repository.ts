@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
 import { parseJson } from '../common/http/json';
@@ -29,14 +30,18 @@ function eventsOf(text: unknown): WebhookEvent[] | null {
 
 @Injectable()
 export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity) {
-  /** The target's subscription (version 0 when it has none), or null when the target does not exist. */
+  /**
+   * The target's subscription (version 0 when it has none), or null when the target does not exist
+   * or is outside the request's scope (docs/reference/keys-and-audit.md#3-relayer-scope).
+   */
   async findOfTarget(notificationId: string, manager?: EntityManager): Promise<StoredSubscription | null> {
     const runner = manager ?? this.repository.manager;
+    const scope = RelayerScope.filter('n.id', (expression) => this.dialect.bytewise(expression));
     const rows = await runner.query<Array<{ events: string | null; version: number | string | null }>>(
       `SELECT s.events AS events, s.version AS version
          FROM notifications n LEFT JOIN webhook_subscriptions s ON s.notification_id = n.id
-        WHERE n.id = ?`,
-      [notificationId],
+        WHERE n.id = ?${scope.sql}`,
+      [notificationId, ...scope.parameters],
     );
     if (rows.length === 0) return null;
     const [row] = rows;

@@ -118,18 +118,20 @@ describe('GET /api/v1/config against the field list (docs/reference/config-file.
     await database?.drop();
   });
 
-  it('exports only fields of the reference system but the two forms of 19.3: `plain` signers and RPC URLs as environment references', async () => {
+  it('exports only fields of the reference system but the forms of 19.3: `plain` signers, RPC URLs and target URLs as environment references', async () => {
     const res = await app.get('/api/v1/config').expect(200);
     const data = (res.body as { data: Json }).data;
     const checker = new Checker();
     checker.configFile(data);
     // The fixture's networks have URLs with a path (masked in answers), so each is exported as an env
-    // reference; the relayer's URL has none and is exported whole. Nothing else leaves the lists.
+    // reference; the relayer's URL has none and is exported whole. The target's URL has a path, so it
+    // is one too (docs/reference/config-file.md#32-no-secret-is-exported). Nothing else leaves the lists.
     expect(checker.problems).toEqual([
       'networks[0].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
       'networks[1].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
       'networks[2].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
       'signers[0].type: "plain" is not a signer type of the reference system',
+      'notifications[0].url: an environment reference, not a URL of the reference system',
     ]);
     const signers = data.signers as Json[];
     expect(signers.map((signer) => signer.type)).toEqual(['plain']);

@@ -564,9 +564,10 @@ describe('the operator console: signers, networks, audit and configuration', () 
       const saved = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as ConfigFile;
       expect(saved).toEqual(await exported(key));
       expect(saved.relayers.map((r) => r.id)).toEqual([relayers.solana]);
+      // Only the signers of its scope, none here (docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
       expect(await pairsOf(tab.page.locator('main dl.config-counts'))).toEqual([
         ['Networks', '4'],
-        ['Signers', '3'],
+        ['Signers', '0'],
         ['Notifications', '0'],
         ['Relayers', '1'],
       ]);

@@ -344,7 +344,8 @@ describe('the operator console: notification targets and their deliveries', () =
       expect(all.some((d) => d.relayer_id === 'r-b')).toBe(true);
       const key = await newKey(app(), {
         permissions: ['notifications:read', 'relayers:read'],
-        relayer_ids: ['r-a'],
+        // The target too: relayer_ids cover targets (docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
+        relayer_ids: ['r-a', 'hook-a'],
       });
       const tab = await open(key, '#/notifications/hook-a');
       await tab.page.getByRole('table', { name: 'Deliveries' }).waitFor();

@@ -292,4 +292,63 @@ describe('OpenAPI document', () => {
     const res = await handle.current.get('/api/docs', false).redirects(1).expect(200);
     expect(res.text).toContain('swagger-ui');
   });
+
+  it('serves the UI under the console’s policy and headers (it is on the console’s origin): no inline script or style', async () => {
+    /** The console's headers (docs/console.md#4-security), exactly. */
+    const headers = {
+      'content-security-policy':
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+        "font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+    };
+    const headersOf = (res: { headers: Record<string, string> }) =>
+      Object.fromEntries(Object.keys(headers).map((name) => [name, res.headers[name]]));
+    const consolePage = await handle.current.get('/console/', false);
+    expect(headersOf(consolePage)).toEqual(headers);
+    for (const [page, base] of [
+      ['/api/docs', '/api/docs/'],
+      ['/api/docs/', '/api/docs/'],
+      ['/api/docs/index.html', '/api/docs/'],
+    ]) {
+      const res = await handle.current.get(page, false).expect(200);
+      expect({ page, type: res.type, headers: headersOf(res) }).toEqual({ page, type: 'text/html', headers });
+      // Nothing inline: every script and style is a file, and no element carries a style.
+      expect(
+        [...res.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].every(
+          ([, a, body]) => /\ssrc=/.test(a) && body.trim() === '',
+        ),
+      ).toBe(true);
+      expect(res.text).not.toMatch(/<style|\sstyle=/);
+      const assets = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map(
+        ([, url]) => new URL(url, `http://x${page}`).pathname,
+      );
+      expect(assets).toEqual(
+        [
+          'swagger-ui.css',
+          'index.css',
+          'favicon-32x32.png',
+          'swagger-ui-bundle.js',
+          'swagger-ui-standalone-preset.js',
+          'swagger-ui-init.js',
+        ].map((file) => `${base}${file}`),
+      );
+      for (const asset of assets) {
+        const file = await handle.current.get(asset, false);
+        expect({ asset, status: file.status, headers: headersOf(file) }).toEqual({
+          asset,
+          status: 200,
+          headers,
+        });
+      }
+    }
+    // No request to another host (the online validator's badge is one), and no top bar (its logo
+    // has an inline style; its box loads any document by URL).
+    const init = await handle.current.get('/api/docs/swagger-ui-init.js', false).expect(200);
+    expect(init.text).toContain('"validatorUrl": null');
+    expect(init.text).toContain('"layout": "BaseLayout"');
+  });
 });

@@ -193,6 +193,10 @@ export class Checker {
   notification(where: string, value: unknown): void {
     const notification = this.keys(where, value, FIELDS.notification);
     this.oneOf(`${where}.type`, notification.type, FIELDS.notificationTypes);
+    // The reference system's `url` is a string: an environment reference is this service's form.
+    if (notification.url !== undefined && typeof notification.url !== 'string') {
+      this.problems.push(`${where}.url: an environment reference, not a URL of the reference system`);
+    }
     this.secret(`${where}.signing_key`, notification.signing_key);
   }
 

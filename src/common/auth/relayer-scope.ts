@@ -7,6 +7,13 @@ export const RELAYER_SCOPE_ENTRY = /^(?:[A-Za-z0-9_-]{1,36}|[A-Za-z0-9_-]{1,35}\
 export const RELAYER_SCOPE_RULE =
   "must be a relayer id (1 to 36 characters of letters, digits, '-' or '_') or a prefix of 1 to 35 such characters ending in '*'";
 
+/**
+ * The 400 of a create without `id` by a scoped key: a generated id would fall outside its scope.
+ * `kind` is the resource in the plural (`relayers`).
+ */
+export const idRequiredInScope = (kind: string): string =>
+  `id is required: this API key may create only ${kind} of its relayer_ids, so it must name one`;
+
 /** A condition on an id column, for a WHERE clause: `sql` has one placeholder per parameter, in order. */
 export interface ScopeCondition {
   readonly sql: string;
@@ -14,10 +21,12 @@ export interface ScopeCondition {
 }
 
 /**
- * The relayers a key may see (docs/reference/keys-and-audit.md#3-relayer-scope): exact ids and
- * prefixes (`team-a-*`), compared byte for byte on every database. The principal of a request
- * carries it; the repositories that read relayers, their audit records and their deliveries filter by
- * `RelayerScope.current()`, so that no route can forget it. Null stands for every relayer.
+ * What a key may see (docs/reference/keys-and-audit.md#3-relayer-scope): exact ids and prefixes
+ * (`team-a-*`), compared byte for byte on every database. Its key's `relayer_ids` name a team's
+ * relayers, signers and notification targets alike (a team names its resources with its prefix; a
+ * shared one is listed by its exact id). The principal of a request carries it; the repositories and
+ * services that read each of those resources (and the audit records and deliveries about relayers)
+ * filter by `RelayerScope.current()`, so that no route can forget it. Null stands for every id.
  */
 export class RelayerScope {
   private readonly ids: ReadonlySet<string>;
@@ -28,7 +37,7 @@ export class RelayerScope {
     this.prefixes = entries.filter((entry) => entry.endsWith('*')).map((entry) => entry.slice(0, -1));
   }
 
-  /** Null for no list (every relayer). */
+  /** Null for no list (every id). */
   static of(entries: readonly string[] | null | undefined): RelayerScope | null {
     return entries ? new RelayerScope(entries) : null;
   }
@@ -41,11 +50,31 @@ export class RelayerScope {
     return RelayerScope.of(RequestContext.current()?.principal?.relayerIds);
   }
 
+  /** Whether the current request's key may see the relayer, signer or target `id` (true without a scope). */
+  static admits(id: string): boolean {
+    return RelayerScope.current()?.covers(id) ?? true;
+  }
+
+  /**
+   * The current request's scope as ` AND <condition>` on `column`, to append to a WHERE clause, or
+   * `''` and no parameters without one (see `condition`).
+   */
+  static filter(
+    column: string,
+    bytewise: (expression: string) => string,
+    placeholder?: (index: number) => string,
+  ): ScopeCondition {
+    const scope = RelayerScope.current();
+    if (scope === null) return { sql: '', parameters: [] };
+    const { sql, parameters } = scope.condition(column, bytewise, placeholder);
+    return { sql: ` AND ${sql}`, parameters };
+  }
+
   covers(id: string): boolean {
     return this.ids.has(id) || this.prefixes.some((prefix) => id.startsWith(prefix));
   }
 
-  /** Every relayer `inner` can see, this one can (null: every relayer, only within null). */
+  /** Every id `inner` can see, this one can (null: every id, only within null). */
   static contains(outer: RelayerScope | null, inner: RelayerScope | null): boolean {
     if (outer === null) return true;
     if (inner === null) return false;

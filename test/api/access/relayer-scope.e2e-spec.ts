@@ -61,7 +61,11 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
   });
   const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_MAX_ATTEMPTS: '1' });
   const app = () => handle.current;
-  const hook = 'scope-hook';
+  /**
+   * The team's target: inside the key's scope (relayer_ids cover targets too: docs/reference/keys-and-audit.md#36-signers-and-notification-targets), so that
+   * its routes are the key's to use.
+   */
+  const hook = 'team-a-hook';
   /** The scoped key: every permission the routes need, and the scope. */
   let scoped: ReturnType<typeof as>;
   let scopedKey: CreatedKey;
@@ -106,7 +110,9 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
         'audit:read',
         'api_keys:manage',
       ],
-      relayer_ids: [...SCOPE, 'team-a-*'],
+      // The test catalogue's signers (`pool-…`), shared by every team: listed so that the key's
+      // relayers may name them (relayer_ids cover signers too: docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
+      relayer_ids: [...SCOPE, 'team-a-*', 'pool-*'],
     });
     expect(created.res.status).toBe(201);
     scopedKey = created.key;
@@ -596,7 +602,7 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
     });
 
     describe('PUT/GET /notifications/{id}/subscription', () => {
-      const subs = 'scope-subs';
+      const subs = 'team-a-subs';
       const path = `/api/v1/notifications/${subs}/subscription`;
       const audited = async () =>
         (
@@ -679,7 +685,7 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
     });
 
     describe('POST /notifications/{id}/deliveries/replay and GET /notifications/{id}/stats', () => {
-      const ops = 'scope-ops';
+      const ops = 'team-a-ops';
       type Delivery = {
         id: string;
         relayer_id: string | null;

@@ -169,6 +169,7 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
     const run = runExport(dir, PASSPHRASES, ['--scrypt-n', '1024']);
     expect(run).toEqual({ status: 0, stdout: `${dir}: 6 files written\n`, stderr: '' });
     expect(fs.readdirSync(dir).sort()).toEqual(['config.json', 'keys', 'networks']);
+    expect((fs.statSync(path.join(dir, 'config.json')).mode & 0o777).toString(8)).toBe('600');
     expect(fs.readdirSync(path.join(dir, 'keys')).sort()).toEqual([
       'api-signer.json',
       'file-local.json',
@@ -182,8 +183,22 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
       type: 'local',
       config: { path: `config/keys/${id}.json`, passphrase: { type: 'env', value: variable } },
     });
+    // Target URLs whole, as GET /notifications answers them to the administrator: the HTTP export
+    // gives a URL beyond `/` as NOTIFICATION_<ID>_URL (docs/reference/notifications.md#16-who-sees-a-targets-url), this one is the operator's, 0600.
+    const targets = (await app.get('/api/v1/notifications?per_page=100').expect(200)).body as {
+      data: Array<{ id: string; url: string }>;
+    };
+    const urls = new Map(targets.data.map(({ id, url }) => [id, url]));
+    expect((inApi.data.notifications as Json[]).map(({ url }) => url)).toEqual([
+      { type: 'env', value: 'NOTIFICATION_FIXTURE_HOOK_URL' },
+      { type: 'env', value: 'NOTIFICATION_API_HOOK_URL' },
+    ]);
     expect(written).toEqual({
       ...inApi.data,
+      notifications: (inApi.data.notifications as Json[]).map((target) => ({
+        ...target,
+        url: urls.get(String(target.id)),
+      })),
       networks: './config/networks',
       signers: [
         local('fixture-signer', 'SIGNER_FIXTURE_SIGNER_PASSPHRASE'),

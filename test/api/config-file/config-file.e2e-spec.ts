@@ -776,23 +776,24 @@ describe('reconciliation at every start, and the export', () => {
         config: { key: { type: 'env', value: 'SIGNER_FIXTURE_SIGNER_KEY_2' } },
       },
     ]);
+    // Target URLs with a path beyond `/` as env references, as masked RPC URLs are (docs/reference/config-file.md#32-no-secret-is-exported).
     expect(data.notifications).toEqual([
       {
         id: 'fixture-hook',
         type: 'webhook',
-        url: receiver.url(hookPath),
+        url: { type: 'env', value: 'NOTIFICATION_FIXTURE_HOOK_URL' },
         signing_key: { type: 'env', value: 'NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY' },
       },
       {
         id: 'n-a',
         type: 'webhook',
-        url: 'https://hooks.example.com/n-a',
+        url: { type: 'env', value: 'NOTIFICATION_N_A_URL_2' },
         signing_key: { type: 'env', value: 'NOTIFICATION_N_A_SIGNING_KEY_2' },
       },
       {
         id: 'N_A',
         type: 'webhook',
-        url: 'https://hooks.example.com/N_A',
+        url: { type: 'env', value: 'NOTIFICATION_N_A_URL' },
         signing_key: { type: 'env', value: 'NOTIFICATION_N_A_SIGNING_KEY' },
       },
     ]);
@@ -842,6 +843,9 @@ describe('reconciliation at every start, and the export', () => {
       NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY,
       NOTIFICATION_N_A_SIGNING_KEY: hookKeys.N_A,
       NOTIFICATION_N_A_SIGNING_KEY_2: hookKeys['n-a'],
+      NOTIFICATION_FIXTURE_HOOK_URL: receiver.url(hookPath),
+      NOTIFICATION_N_A_URL: 'https://hooks.example.com/N_A',
+      NOTIFICATION_N_A_URL_2: 'https://hooks.example.com/n-a',
       NETWORK_EVM_HOLLOW_MAIN_RPC_URL_0: 'https://1rpc.io/sepolia',
       NETWORK_EVM_HOLLOW_MAIN_RPC_URL_2: 'https://1rpc.io/holesky',
       RELAYER_KEYED_RELAYER_RPC_URL_0: `https://eth.keyed.example/v2/${relayerKey}`,

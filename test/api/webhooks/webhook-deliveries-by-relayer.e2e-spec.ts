@@ -97,7 +97,8 @@ describe('GET /notifications/{id}/deliveries?relayer_id=: the deliveries about o
       .post('/api/v1/api-keys', {
         name: 'deliveries-scope',
         permissions: ['notifications:read'],
-        relayer_ids: [first],
+        // The target too: a key's relayer_ids cover targets (docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
+        relayer_ids: [first, hook],
       })
       .expect(201);
     const key = secrets.add((created.body as { data: { key: string } }).data.key);
