@@ -1,11 +1,12 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import type { Grant } from '../common/auth/principal';
+import { IdColumn, IdPrimaryColumn } from '../database/id-column';
 import { jsonColumn } from '../database/json-column';
 
 /** A managed API key: its SHA-256 digest, never the key. */
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdPrimaryColumn()
   id: string;
 
   @Column({ type: 'varchar', length: 255 })
@@ -45,7 +46,7 @@ export class ApiKeyEntity {
   previousKeyExpiresAt: Date | null;
 
   /** The key that created it, null when the administrator did: it expires and is revoked with that key. */
-  @Column({ name: 'created_by_key_id', type: 'varchar', length: 36, nullable: true })
+  @IdColumn({ name: 'created_by_key_id', nullable: true })
   createdByKeyId: string | null;
 
   /** The relayers it may see, ids and `prefix*` (docs/reference/keys-and-audit.md#3-relayer-scope); null: every relayer. */

@@ -1,11 +1,12 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import { DocumentColumn } from '../database/document-column';
+import { IdColumn, IdPrimaryColumn } from '../database/id-column';
 import { jsonColumn } from '../database/json-column';
 
 /** One change made through the API: who, what, when, and the resource before and after. */
 @Entity({ name: 'audit_events' })
 export class AuditEventEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdPrimaryColumn()
   id: string;
 
   @Column({ type: 'datetime', precision: 3 })
@@ -15,7 +16,7 @@ export class AuditEventEntity {
   actorType: string;
 
   /** Null for the configuration file. */
-  @Column({ name: 'actor_id', type: 'varchar', length: 36, nullable: true })
+  @IdColumn({ name: 'actor_id', nullable: true, characters: 'text' })
   actorId: string | null;
 
   @Column({ name: 'actor_name', type: 'varchar', length: 255 })
@@ -27,7 +28,7 @@ export class AuditEventEntity {
   @Column({ name: 'resource_type', type: 'varchar', length: 16 })
   resourceType: string;
 
-  @Column({ name: 'resource_id', type: 'varchar', length: 120 })
+  @IdColumn({ name: 'resource_id', length: 120, characters: 'text' })
   resourceId: string;
 
   @Column({ name: 'request_id', type: 'varchar', length: 128 })

@@ -11,17 +11,29 @@ export class AuditRepository extends EntityRepository(AuditEventEntity) {
     const select = this.repository.createQueryBuilder('e');
     if (query.resource_type !== undefined)
       select.andWhere('e.resource_type = :type', { type: query.resource_type });
-    if (query.resource_id !== undefined) select.andWhere('e.resource_id = :rid', { rid: query.resource_id });
-    if (query.actor_id !== undefined) select.andWhere('e.actor_id = :actor', { actor: query.actor_id });
+    // Filters of any string: the plain comparison uses an index, the bytewise one keeps trailing spaces,
+    // which MySQL's binary collations ignore (docs/reference/running.md#37-ids-compare-exactly).
+    if (query.resource_id !== undefined) {
+      select.andWhere(`e.resource_id = :rid AND ${this.dialect.bytewise('e.resource_id')} = :rid`, {
+        rid: query.resource_id,
+      });
+    }
+    if (query.actor_id !== undefined) {
+      select.andWhere(`e.actor_id = :actor AND ${this.dialect.bytewise('e.actor_id')} = :actor`, {
+        actor: query.actor_id,
+      });
+    }
     if (query.action !== undefined) select.andWhere('e.action = :action', { action: query.action });
     if (query.since !== undefined) select.andWhere('e.at >= :since', { since: query.since });
     if (query.until !== undefined) select.andWhere('e.at < :until', { until: query.until });
     // A key limited to some relayers reads only their records (docs/reference/keys-and-audit.md#3-relayer-scope).
     const scope = RelayerScope.current();
     if (scope !== null) {
+      // `resource_id` is binary (1797600000000-ExactIds) and scope entries hold no space: compared as
+      // it stands, so that idx_audit_events_resource serves an exact entry.
       const { sql, parameters } = scope.condition(
         'e.resource_id',
-        (expression) => this.dialect.bytewise(expression),
+        (expression) => expression,
         (index) => `:scope${index}`,
       );
       select.andWhere(`e.resource_type = 'relayer' AND ${sql}`, {

@@ -1,10 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { IdPrimaryColumn } from '../database/id-column';
 
 /** The balance alert of every relayer on a network that has none of its own. */
 @Entity({ name: 'network_balance_alerts' })
 export class NetworkBalanceAlertEntity {
   /** `<type>:<name>`, as in the API. */
-  @PrimaryColumn({ name: 'network_id', type: 'varchar', length: 120 })
+  @IdPrimaryColumn({ name: 'network_id', length: 120, characters: 'text' })
   id: string;
 
   /** A decimal string, in the network's base unit. */

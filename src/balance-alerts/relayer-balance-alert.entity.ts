@@ -1,9 +1,10 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { IdPrimaryColumn } from '../database/id-column';
 
 /** A relayer's own balance alert: it replaces its network's. */
 @Entity({ name: 'relayer_balance_alerts' })
 export class RelayerBalanceAlertEntity {
-  @PrimaryColumn({ name: 'relayer_id', type: 'varchar', length: 36 })
+  @IdPrimaryColumn({ name: 'relayer_id' })
   id: string;
 
   /** A decimal string in the relayer's base unit; null: no alert for it, whatever its network says. */

@@ -96,9 +96,9 @@ export class Catalogue {
     return network?.type === type && network.network === name ? network : undefined;
   }
 
-  /** By API id (`<type>:<name>`, any case). */
+  /** By API id, exactly: `<type>:<name>` in lower case (docs/reference/running.md#37-ids-compare-exactly). */
   findNetworkById(id: string): CatalogueNetwork | undefined {
-    return this.#networks.get(id.toLowerCase());
+    return this.#networks.get(id);
   }
 
   listNetworks(type?: NetworkType): CatalogueNetwork[] {

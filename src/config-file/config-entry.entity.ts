@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { IdPrimaryColumn } from '../database/id-column';
 import { jsonColumn } from '../database/json-column';
 
 /** The digest of a configuration-file entry as last applied (docs/reference/config-file.md#2-reconciliation-at-every-start). */
@@ -8,7 +9,7 @@ export class ConfigEntryEntity {
   @PrimaryColumn({ type: 'varchar', length: 16 })
   kind: string;
 
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdPrimaryColumn()
   id: string;
 
   /** SHA-256 (hex) of the entry as the file gave it, secrets resolved. */

@@ -147,7 +147,7 @@ describe('loadCatalogue: valid configs', () => {
     ]);
   });
 
-  it('keeps the optional descriptive fields of a network and finds it by its API id in any case', async () => {
+  it('keeps the optional descriptive fields of a network and finds it by its API id, exactly', async () => {
     const details = {
       symbol: 'ETH',
       explorer_urls: ['https://sepolia.etherscan.io'],
@@ -167,7 +167,7 @@ describe('loadCatalogue: valid configs', () => {
         }),
       ),
     );
-    expect(catalogue.findNetworkById('EVM:holesky')).toEqual({
+    expect(catalogue.findNetworkById('evm:holesky')).toEqual({
       type: 'evm',
       network: 'Holesky',
       chain_id: 17000,
@@ -175,6 +175,10 @@ describe('loadCatalogue: valid configs', () => {
       is_testnet: false,
       ...details,
     });
+    // The id is the lower-case `<type>:<name>`: another case names no network
+    // (docs/reference/running.md#37-ids-compare-exactly).
+    expect(catalogue.findNetworkById('EVM:holesky')).toBeUndefined();
+    expect(catalogue.findNetworkById('evm:Holesky')).toBeUndefined();
     expect(catalogue.findNetworkById('evm:nowhere')).toBeUndefined();
   });
 

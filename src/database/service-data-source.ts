@@ -4,6 +4,7 @@ import type { DatabaseDialect } from './dialects/database-dialect';
 import { MysqlDialect } from './dialects/mysql-dialect';
 import { SqliteDialect } from './dialects/sqlite-dialect';
 import { isDocumentColumn } from './document-column';
+import { idCharactersOf } from './id-column';
 
 /** The application's and the CLI's data source: its dialect is chosen once, by its driver. */
 export class ServiceDataSource extends DataSource {
@@ -19,8 +20,13 @@ export class ServiceDataSource extends DataSource {
     for (const entity of this.entityMetadatas) {
       for (const column of entity.columns) {
         const target = column.target;
-        if (typeof target === 'function' && isDocumentColumn(target, column.propertyName)) {
-          column.type = this.dialect.documentType;
+        if (typeof target !== 'function') continue;
+        if (isDocumentColumn(target, column.propertyName)) column.type = this.dialect.documentType;
+        const characters = idCharactersOf(target, column.propertyName);
+        if (characters !== undefined) {
+          const exact = characters === 'ascii' ? this.dialect.exactAscii : this.dialect.exactText;
+          column.charset = exact.charset;
+          column.collation = exact.collation;
         }
       }
     }

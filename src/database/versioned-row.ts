@@ -1,8 +1,9 @@
-import { Column, PrimaryColumn } from 'typeorm';
+import { Column } from 'typeorm';
+import { IdPrimaryColumn } from './id-column';
 
 /** The columns of a resource written with `If-Match` (EntityRepository's updateVersioned, deleteVersioned). */
 export abstract class VersionedRow {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdPrimaryColumn()
   id: string;
 
   /** Optimistic lock: every update checks and bumps it, so concurrent merges never lose a change. */

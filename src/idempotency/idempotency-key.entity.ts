@@ -1,14 +1,15 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import { DocumentColumn } from '../database/document-column';
+import { IdPrimaryColumn } from '../database/id-column';
 
 /** Claimed by INSERT: the primary key decides races, across instances and Galera nodes. */
 @Entity({ name: 'idempotency_keys' })
 export class IdempotencyKeyEntity {
   /** The principal's id. */
-  @PrimaryColumn({ type: 'varchar', length: 64 })
+  @IdPrimaryColumn({ length: 64 })
   scope: string;
 
-  @PrimaryColumn({ name: 'idempotency_key', type: 'varchar', length: 255 })
+  @IdPrimaryColumn({ name: 'idempotency_key', length: 255 })
   key: string;
 
   @Column({ type: 'varchar', length: 2048 })

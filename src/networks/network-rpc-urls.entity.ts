@@ -1,5 +1,6 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import { DocumentColumn } from '../database/document-column';
+import { IdPrimaryColumn } from '../database/id-column';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { jsonColumn } from '../database/json-column';
 
@@ -7,7 +8,7 @@ import { jsonColumn } from '../database/json-column';
 @Entity({ name: 'network_rpc_urls' })
 export class NetworkRpcUrlsEntity {
   /** `<type>:<name>`, as in the API. */
-  @PrimaryColumn({ name: 'network_id', type: 'varchar', length: 120 })
+  @IdPrimaryColumn({ name: 'network_id', length: 120, characters: 'text' })
   networkId: string;
 
   @DocumentColumn({ name: 'rpc_urls', transformer: jsonColumn })

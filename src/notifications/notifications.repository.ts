@@ -23,7 +23,8 @@ export type PauseChanges = Pick<NotificationEntity, 'pausedAt' | 'pausedReason'>
 export class NotificationsRepository extends EntityRepository(NotificationEntity) {
   /** The current request's scope as a condition on `notifications.id`; null: every target. */
   private scoped(): ScopeCondition | null {
-    const scope = RelayerScope.filter('id', (expression) => this.dialect.bytewise(expression));
+    // `id` is binary (1797600000000-ExactIds): compared as it stands, its index serves an exact entry.
+    const scope = RelayerScope.filter('id', (expression) => expression);
     return scope.sql === '' ? null : scope;
   }
 

@@ -1,8 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { IdPrimaryColumn } from '../database/id-column';
 
 @Entity({ name: 'relayer_checks' })
 export class RelayerCheckEntity {
-  @PrimaryColumn({ name: 'relayer_id', type: 'varchar', length: 36 })
+  @IdPrimaryColumn({ name: 'relayer_id' })
   relayerId: string;
 
   @Column({ name: 'next_check_at', type: 'datetime', precision: 3 })

@@ -1,6 +1,7 @@
 import { Column, Entity } from 'typeorm';
 import { VersionedRow } from '../database/versioned-row';
 import { DocumentColumn } from '../database/document-column';
+import { IdColumn } from '../database/id-column';
 import type { NetworkType } from '../catalogue';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import { jsonColumn } from '../database/json-column';
@@ -15,7 +16,8 @@ export class RelayerEntity extends VersionedRow {
   @Column({ type: 'varchar', length: 255 })
   name: string;
 
-  @Column({ type: 'varchar', length: 100 })
+  /** A network's name, as the catalogue has it. */
+  @IdColumn({ length: 100, characters: 'text' })
   network: string;
 
   @Column({ name: 'network_type', type: 'varchar', length: 16 })
@@ -24,10 +26,10 @@ export class RelayerEntity extends VersionedRow {
   @Column({ type: 'varchar', length: 128 })
   address: string;
 
-  @Column({ name: 'signer_id', type: 'varchar', length: 36 })
+  @IdColumn({ name: 'signer_id' })
   signerId: string;
 
-  @Column({ name: 'notification_id', type: 'varchar', length: 36, nullable: true })
+  @IdColumn({ name: 'notification_id', nullable: true })
   notificationId: string | null;
 
   @Column({ type: 'boolean' })

@@ -36,7 +36,8 @@ export type RelayerChanges = Pick<
 export class RelayersRepository extends EntityRepository(RelayerEntity) {
   /** The current request's scope as a condition on `relayers.id` (` AND ...`); null: every relayer. */
   private scoped(): ScopeCondition | null {
-    const scope = RelayerScope.filter('id', (expression) => this.dialect.bytewise(expression));
+    // `id` is binary (1797600000000-ExactIds): compared as it stands, its index serves an exact entry.
+    const scope = RelayerScope.filter('id', (expression) => expression);
     return scope.sql === '' ? null : scope;
   }
 
@@ -61,10 +62,7 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     );
   }
 
-  /**
-   * Whether any relayer has `id`, whatever the request's scope: which unique key refused an insert
-   * (on MySQL `team-a-1` is taken by `TEAM-A-1`, which a `team-a-*` key does not see).
-   */
+  /** Whether any relayer has `id`, whatever the request's scope: which unique key refused an insert. */
   async idTaken(id: string, manager: EntityManager): Promise<boolean> {
     const rows = await manager.query<unknown[]>('SELECT 1 AS found FROM relayers WHERE id = ?', [id]);
     return rows.length > 0;
@@ -110,7 +108,8 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
       parameters.push(filter.networkType);
     }
     if (filter.network !== undefined) {
-      // The plain comparison can use an index; the bytewise one makes it exact (MySQL's collation ignores case).
+      // The plain comparison can use an index; the bytewise one keeps trailing spaces, which MySQL's
+      // binary collations ignore (docs/reference/relayers.md#33-filtering-the-list).
       parts.push(`network = ? AND ${this.dialect.bytewise('network')} = ?`);
       parameters.push(filter.network, filter.network);
     }

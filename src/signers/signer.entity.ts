@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { IdPrimaryColumn } from '../database/id-column';
 import { jsonColumn } from '../database/json-column';
 import type { SignerAddresses } from '../catalogue';
 import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer-config';
@@ -6,7 +7,7 @@ import type { HostedSignerType, ShownConfig } from './key-services/hosted-signer
 /** A signer created through the API (the file's signers live in the Catalogue, never in a row). */
 @Entity({ name: 'signers' })
 export class SignerEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdPrimaryColumn()
   id: string;
 
   @Column({ type: 'varchar', length: 16 })

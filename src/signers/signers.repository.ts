@@ -14,7 +14,8 @@ import { SignerEntity } from './signer.entity';
 export class SignersRepository extends EntityRepository(SignerEntity) {
   /** The current request's scope as a condition on `signers.id`; null: every signer. */
   private scoped(): ScopeCondition | null {
-    const scope = RelayerScope.filter('id', (expression) => this.dialect.bytewise(expression));
+    // `id` is binary (1797600000000-ExactIds): compared as it stands, its index serves an exact entry.
+    const scope = RelayerScope.filter('id', (expression) => expression);
     return scope.sql === '' ? null : scope;
   }
 

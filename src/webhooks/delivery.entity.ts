@@ -1,5 +1,6 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import { DocumentColumn } from '../database/document-column';
+import { IdColumn, IdPrimaryColumn } from '../database/id-column';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -7,19 +8,19 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** The outbox row, and then its delivery log entry. */
 @Entity({ name: 'webhook_deliveries' })
 export class DeliveryEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdPrimaryColumn()
   id: string;
 
-  @Column({ name: 'notification_id', type: 'varchar', length: 36 })
+  @IdColumn({ name: 'notification_id' })
   notificationId: string;
 
-  @Column({ name: 'event_id', type: 'varchar', length: 36 })
+  @IdColumn({ name: 'event_id' })
   eventId: string;
 
   @Column({ type: 'varchar', length: 32 })
   event: string;
 
-  @Column({ name: 'relayer_id', type: 'varchar', length: 36, nullable: true })
+  @IdColumn({ name: 'relayer_id', nullable: true })
   relayerId: string | null;
 
   @DocumentColumn()

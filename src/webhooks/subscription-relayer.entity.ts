@@ -1,4 +1,5 @@
-import { Entity, PrimaryColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { IdPrimaryColumn } from '../database/id-column';
 
 /** `*` stands for every relayer. */
 export const ANY_RELAYER = '*';
@@ -9,9 +10,9 @@ export const ANY_RELAYER = '*';
  */
 @Entity({ name: 'webhook_subscription_relayers' })
 export class SubscriptionRelayerEntity {
-  @PrimaryColumn({ name: 'relayer_id', type: 'varchar', length: 36 })
+  @IdPrimaryColumn({ name: 'relayer_id' })
   relayerId: string;
 
-  @PrimaryColumn({ name: 'notification_id', type: 'varchar', length: 36 })
+  @IdPrimaryColumn({ name: 'notification_id' })
   notificationId: string;
 }

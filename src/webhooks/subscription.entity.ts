@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { IdPrimaryColumn } from '../database/id-column';
 import { jsonColumn } from '../database/json-column';
 import type { WebhookEvent } from './webhook-events';
 
@@ -8,7 +9,7 @@ import type { WebhookEvent } from './webhook-events';
  */
 @Entity({ name: 'webhook_subscriptions' })
 export class SubscriptionEntity {
-  @PrimaryColumn({ name: 'notification_id', type: 'varchar', length: 36 })
+  @IdPrimaryColumn({ name: 'notification_id' })
   notificationId: string;
 
   @Column({ type: 'varchar', length: 512, nullable: true, transformer: jsonColumn })

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { IdPrimaryColumn } from '../database/id-column';
 
 /**
  * docs/reference/webhooks.md#27-order: the instance sending a target's deliveries now, so that no
@@ -6,7 +7,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'webhook_target_leases' })
 export class TargetLeaseEntity {
-  @PrimaryColumn({ name: 'notification_id', type: 'varchar', length: 36 })
+  @IdPrimaryColumn({ name: 'notification_id' })
   notificationId: string;
 
   @Column({ name: 'lease_owner', type: 'varchar', length: 64, nullable: true })

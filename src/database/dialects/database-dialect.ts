@@ -1,6 +1,12 @@
 import type { Logger } from '@nestjs/common';
 import type { ColumnType } from 'typeorm';
 
+/** The character set and collation of a column compared byte for byte; none where every comparison is (SQLite). */
+export interface ExactColumn {
+  readonly charset?: string;
+  readonly collation?: string;
+}
+
 /** A pool's connections by state, for the metric database_pool_connections. */
 export type PoolConnections = Partial<Record<'total' | 'free' | 'waiting', number>>;
 
@@ -8,8 +14,13 @@ export type PoolConnections = Partial<Record<'total' | 'free' | 'waiting', numbe
 export abstract class DatabaseDialect {
   /** The column type of a whole document (DocumentColumn). */
   abstract readonly documentType: ColumnType;
-  /** Column options for ASCII text compared byte for byte (MySQL's default collation ignores case). */
-  abstract readonly exactAscii: { readonly charset?: string; readonly collation?: string };
+  /**
+   * Column options for ASCII text compared byte for byte (MySQL's default collation ignores case): the
+   * ids the service checks (IdColumn). MySQL's binary collations still ignore trailing spaces.
+   */
+  abstract readonly exactAscii: ExactColumn;
+  /** Column options for any text compared byte for byte (code point by code point): names taken as given (IdColumn). */
+  abstract readonly exactText: ExactColumn;
   /** A server unreachable at start is waited for (MySQL); a file that cannot be opened is fatal (SQLite). */
   abstract readonly waitsForServer: boolean;
   /** `expression` compared byte for byte, case included (MySQL's default collation ignores case). */

@@ -33,6 +33,7 @@ export class MysqlDialect extends DatabaseDialect {
   readonly waitsForServer = true;
   readonly pooled = true;
   readonly exactAscii = { charset: 'ascii', collation: 'ascii_bin' };
+  readonly exactText = { charset: 'utf8mb4', collation: 'utf8mb4_bin' };
   /** The SET SESSION of the statement timeout, once migrations are applied. */
   private sessionSql: string | null = null;
   private maxWaitMs = 0;

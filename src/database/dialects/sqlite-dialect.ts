@@ -7,7 +7,9 @@ export class SqliteDialect extends DatabaseDialect {
   readonly documentType = 'text';
   readonly waitsForServer = false;
   readonly pooled = false;
+  /** SQLite's BINARY collation, every column's, compares bytes. */
   readonly exactAscii = {};
+  readonly exactText = {};
   private readonly gate: SqliteReadGate;
 
   constructor(private readonly dataSource: DataSource) {

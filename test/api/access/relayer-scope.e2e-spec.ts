@@ -3,7 +3,6 @@ import { errorBody, expectError, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
-import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { ISO, relayerBody, UUID } from '../../factories';
@@ -21,8 +20,8 @@ const SCOPE = ['team-a-*', 'shared-1', 'ops_x*'];
 /** In the scope: the prefix's, the exact id, the prefix with `_` (a LIKE wildcard) taken as itself. */
 const IN_SCOPE = ['team-a-1', 'team-a-2', 'team-a-3', 'team-a-4', 'team-a-5', 'shared-1', 'ops_x-1'];
 /**
- * Outside it: another team, an id the exact entry is a prefix of, another case (MySQL's collation
- * ignores it, the scope does not), and a character where `_` stands in `ops_x*`.
+ * Outside it: another team, an id the exact entry is a prefix of, another case (ids compare
+ * exactly, on MySQL too), and a character where `_` stands in `ops_x*`.
  */
 const OUT_OF_SCOPE = ['team-b-1', 'shared-10', 'TEAM-A-9', 'opsAx-1'];
 /** Never created: the answer every out-of-scope id must match. */
@@ -292,7 +291,7 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
           'Forbidden',
         );
       }
-      // Nothing created (by the list: on MySQL a GET of `team-A-1` finds `team-a-1`, ids ignore case there).
+      // Nothing created.
       const ids = (
         (await app().get('/api/v1/relayers?per_page=100').expect(200)).body.data as Array<{ id: string }>
       ).map((relayer) => relayer.id);
@@ -314,22 +313,19 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
       );
     });
 
-    it('POST /relayers with a taken id: 409; on MySQL an id taken in another case too (SQLite: another id)', async () => {
+    it('POST /relayers with a taken id: 409; the same id in another case is another id, on every database', async () => {
       expectError(
         await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-1' })),
         409,
         'Relayer with this ID already exists',
       );
-      // `TEAM-A-9` exists, outside the scope; MySQL's collation makes `team-a-9` the same key.
+      // `TEAM-A-9` exists, outside the scope: ids compare exactly, on MySQL too
+      // (docs/reference/running.md#37-ids-compare-exactly).
       const res = await scoped.post('/api/v1/relayers', relayerBody('evm', { id: 'team-a-9' }));
-      if (TEST_DB === 'mysql') {
-        expectError(res, 409, 'Relayer with this ID already exists');
-      } else {
-        expect({ status: res.status, id: (res.body.data as { id: string }).id }).toEqual({
-          status: 201,
-          id: 'team-a-9',
-        });
-      }
+      expect({ status: res.status, id: (res.body.data as { id: string }).id }).toEqual({
+        status: 201,
+        id: 'team-a-9',
+      });
     });
 
     it('POST /relayers with a signer an out-of-scope relayer uses: 400 without naming that relayer', async () => {
