@@ -24,20 +24,28 @@ export class ReferenceRegistry {
     this.users.push(users);
   }
 
-  /** One line per kind of user: `relayers: a, b`, and `... and 2 more outside this key's scope`. */
+  /**
+   * One line per kind of user: `relayers: a, b`; past MAX_USERS_NAMED, `a, …, x and more`; and
+   * `... and 2 more outside this key's scope` (docs/reference/keys-and-audit.md#3-relayer-scope).
+   */
   async describeUsesOf(referencedId: string, manager?: EntityManager): Promise<string[]> {
     const lines: string[] = [];
     for (const users of this.users) {
-      const ids = await users.findIdsUsing(referencedId, MAX_USERS_NAMED, manager);
+      // One more than is named: whether there are more is said, never guessed.
+      const found = await users.findIdsUsing(referencedId, MAX_USERS_NAMED + 1, manager);
       const hidden = (await users.countHiddenUsing?.(referencedId, manager)) ?? 0;
-      if (ids.length > 0 || hidden > 0) lines.push(`${users.kind}: ${describeUsers(ids, hidden)}`);
+      if (found.length > 0 || hidden > 0) {
+        const named = found.slice(0, MAX_USERS_NAMED);
+        lines.push(`${users.kind}: ${describeUsers(named, found.length > named.length, hidden)}`);
+      }
     }
     return lines;
   }
 }
 
-function describeUsers(ids: readonly string[], hidden: number): string {
-  if (hidden === 0) return ids.join(', ');
-  const outside = `${hidden} ${ids.length > 0 ? 'more ' : ''}outside this key's scope`;
-  return ids.length > 0 ? `${ids.join(', ')} and ${outside}` : outside;
+function describeUsers(ids: readonly string[], more: boolean, hidden: number): string {
+  const named = more ? `${ids.join(', ')} and more` : ids.join(', ');
+  if (hidden === 0) return named;
+  if (ids.length === 0) return `${hidden} outside this key's scope`;
+  return `${named}${more ? ',' : ''} and ${hidden} more outside this key's scope`;
 }
