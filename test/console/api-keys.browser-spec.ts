@@ -165,6 +165,7 @@ describe('the operator console: the API keys page', () => {
       expires_at: '2031-02-03T04:05:00.000Z',
       last_used_at: null,
       key_prefix: key.slice(0, 8),
+      created_by_key_id: null,
     });
     // The key works, with what the form asked for.
     await as(app(), key).get('/api/v1/audit').expect(200);
