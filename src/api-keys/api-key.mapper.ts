@@ -11,6 +11,8 @@ export function toApiKeyResponse(row: ApiKeyEntity): ApiKeyResponse {
     expires_at: row.expiresAt ? row.expiresAt.toISOString() : null,
     last_used_at: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
     key_prefix: row.keyPrefix,
+    // Its creator (docs/reference/keys-and-audit.md#110-a-keys-children); null: the administrator.
+    created_by_key_id: row.createdByKeyId,
     // Relayer scope: answered only for a key that has one (keys without keep their answer).
     ...(row.relayerIds ? { relayer_ids: [...row.relayerIds] } : {}),
     // allowed_cidrs: only when bound to addresses, so that other keys answer as they always did

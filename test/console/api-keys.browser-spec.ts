@@ -165,6 +165,7 @@ describe('the operator console: the API keys page', () => {
       expires_at: '2031-02-03T04:05:00.000Z',
       last_used_at: null,
       key_prefix: key.slice(0, 8),
+      created_by_key_id: null,
     });
     // The key works, with what the form asked for.
     await as(app(), key).get('/api/v1/audit').expect(200);
@@ -214,15 +215,122 @@ describe('the operator console: the API keys page', () => {
       await form.getByRole('group', { name: 'Permissions' }).locator('label.check').allTextContents(),
     ).toEqual(['relayers:read', 'api_keys:manage']);
     expect(await form.getByRole('checkbox', { name: '*' }).count()).toBe(0);
-    // It holds less than `wide`: no control on that row; its own row it may rotate and revoke.
+    // The administrator made `wide`: no control on that row; its own row it may rotate and revoke.
     await row(tab.page, 'wide').waitFor();
     expect(await row(tab.page, 'wide').getByRole('button').count()).toBe(0);
     await expect(row(tab.page, 'wide').locator('td.key-actions').textContent()).resolves.toBe(
-      'Holds more than this key: it may not rotate or revoke it.',
+      'Made by the administrator: only the administrator or the key itself may rotate or revoke it.',
     );
     expect(await row(tab.page, 'narrow').getByRole('button').allTextContents()).toEqual(['Rotate', 'Revoke']);
     expect(await row(tab.page, 'narrow').locator('.badge').textContent()).toBe('this console');
     await app().get(`/api/v1/api-keys/${wide.id}`).expect(200);
+  });
+
+  // docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them
+  describe('offers Rotate and Revoke only where the API allows them', () => {
+    const roots: Created[] = [];
+    /** A key for these tests, revoked after each with every key it made: the next tests find the list as it was. */
+    const made = async (body: object, by = app().apiKey): Promise<Created> => {
+      const key = await createKey(body, by);
+      if (by === app().apiKey) roots.push(key);
+      return key;
+    };
+    afterEach(async () => {
+      for (const key of roots.splice(0)) await app().delete(`/api/v1/api-keys/${key.id}`);
+    });
+
+    it('to a manager: on the keys it made and their keys, not on a key the administrator made', async () => {
+      const manager = await made({ name: 'manager', permissions: ['relayers:read', 'api_keys:manage'] });
+      // It holds every permission of this one and sees every relayer: the old rule offered it.
+      const adminMade = await made({ name: 'admin made', permissions: ['relayers:read'] });
+      const child = await made(
+        { name: 'child', permissions: ['relayers:read', 'api_keys:manage'] },
+        manager.key,
+      );
+      const grandchild = await made({ name: 'grandchild', permissions: ['relayers:read'] }, child.key);
+      // A key another manager made, holding what this one holds.
+      const other = await made({ name: 'other manager', permissions: ['relayers:read', 'api_keys:manage'] });
+      await made({ name: 'made by other', permissions: ['relayers:read'] }, other.key);
+
+      const tab = await open(manager.key);
+      await row(tab.page, 'made by other').waitFor();
+      const buttons = (name: string) => row(tab.page, name).getByRole('button').allTextContents();
+      expect(await buttons('manager')).toEqual(['Rotate', 'Revoke']);
+      expect(await buttons('child')).toEqual(['Rotate', 'Revoke']);
+      expect(await buttons('grandchild')).toEqual(['Rotate', 'Revoke']);
+      expect(await buttons('admin made')).toEqual([]);
+      expect(await buttons('other manager')).toEqual([]);
+      expect(await buttons('made by other')).toEqual([]);
+      const actions = (name: string) => row(tab.page, name).locator('td.key-actions').textContent();
+      await expect(actions('admin made')).resolves.toBe(
+        'Made by the administrator: only the administrator or the key itself may rotate or revoke it.',
+      );
+      await expect(actions('made by other')).resolves.toBe(
+        'Made by another key: only the key that made it, the keys that made that one, or the administrator may rotate or revoke it.',
+      );
+      expect(await seriousViolations(tab.page)).toEqual([]);
+      // The API agrees: to this manager the key the administrator made is an unknown one.
+      expectError(
+        await as(app(), manager.key).delete(`/api/v1/api-keys/${adminMade.id}`),
+        404,
+        'API key not found',
+      );
+
+      // What it is offered works, from the keyboard: rotate the child, revoke the grandchild.
+      await row(tab.page, 'child').getByRole('button', { name: 'Rotate' }).focus();
+      await tab.page.keyboard.press('Enter');
+      await row(tab.page, 'child').getByRole('button', { name: 'Rotate child' }).click();
+      await tab.page.getByRole('region', { name: 'New secret for child' }).waitFor();
+      secrets.add((await secretShown(tab.page)) ?? '');
+      expectError(await as(app(), child.key).get('/api/v1/relayers'), 401, 'Unauthorized');
+      await tab.page.getByRole('button', { name: 'Done' }).click();
+      await row(tab.page, 'grandchild').getByRole('button', { name: 'Revoke' }).focus();
+      await tab.page.keyboard.press('Enter');
+      await row(tab.page, 'grandchild')
+        .getByRole('button', { name: 'Revoke grandchild', exact: true })
+        .click();
+      await expect(tab.page.locator('main > .outcome.ok').textContent()).resolves.toBe(
+        'API key revoked successfully',
+      );
+      await row(tab.page, 'grandchild').waitFor({ state: 'detached' });
+      expectError(await app().get(`/api/v1/api-keys/${grandchild.id}`), 404, 'API key not found');
+    });
+
+    it('offers nothing on a key whose creator is not on the page: it cannot tell who made it', async () => {
+      const listed = (await app().get('/api/v1/api-keys?per_page=1').expect(200)).body as {
+        pagination: { total_items: number };
+      };
+      const before = listed.pagination.total_items;
+      expect(before).toBeLessThan(23);
+      const manager = await made({
+        name: 'pager manager',
+        permissions: ['relayers:read', 'api_keys:manage'],
+      });
+      const child = await made(
+        { name: 'pager child', permissions: ['relayers:read', 'api_keys:manage'] },
+        manager.key,
+      );
+      // 25 a page: the keys there were, the manager, its child and fillers fill the first; the
+      // grandchild, made by the child, is alone on the second.
+      for (let i = before + 2; i < 25; i += 1)
+        await made({ name: `filler ${i}`, permissions: ['relayers:read'] });
+      await made({ name: 'pager grandchild', permissions: ['relayers:read'] }, child.key);
+      const tab = await open(manager.key, '#/api-keys?page=2');
+      await row(tab.page, 'pager grandchild').waitFor();
+      expect(await rowNames(tab.page)).toEqual(['pager grandchild']);
+      expect(await row(tab.page, 'pager grandchild').getByRole('button').count()).toBe(0);
+      await expect(row(tab.page, 'pager grandchild').locator('td.key-actions').textContent()).resolves.toBe(
+        'Made by a key not on this page: the console cannot tell whether this key may rotate or revoke it.',
+      );
+      // The key it made itself it may rotate and revoke, on any page.
+      await tab.page.goto(`${app().baseUrl}/console/#/api-keys?page=1`);
+      await row(tab.page, 'pager child').waitFor();
+      expect(await row(tab.page, 'pager child').getByRole('button').allTextContents()).toEqual([
+        'Rotate',
+        'Revoke',
+      ]);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+    });
   });
 
   it("keeps a scoped key inside its relayers: its scope offered, the API's 400 and 403 shown as they are", async () => {

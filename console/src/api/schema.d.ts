@@ -576,6 +576,8 @@ export interface components {
             /** @description Present only for a key bound to addresses */
             allowed_cidrs?: string[];
             created_at: string;
+            /** @description The id of the key that created it; null when the administrator (API_KEY) did. A key may rotate and revoke only itself and the keys it created, directly or through keys it created */
+            created_by_key_id: string | null;
             expires_at: string | null;
             id: string;
             /**
@@ -704,6 +706,8 @@ export interface components {
             /** @description Present only for a key bound to addresses */
             allowed_cidrs?: string[];
             created_at: string;
+            /** @description The id of the key that created it; null when the administrator (API_KEY) did. A key may rotate and revoke only itself and the keys it created, directly or through keys it created */
+            created_by_key_id: string | null;
             expires_at: string | null;
             id: string;
             /**

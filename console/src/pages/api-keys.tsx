@@ -52,28 +52,56 @@ export function grantable(held: readonly string[]): string[] {
   return [...all.filter((p) => held.includes(p)), ...held.filter((p) => !all.includes(p))];
 }
 
-/** The signed-in key holds every permission of the other (the rule the API applies to revoke and rotate). */
-function holdsAll(principal: Me, permissions: readonly string[]): boolean {
-  if (principal.permissions.includes('*')) return true;
-  return permissions.every((p) => p !== '*' && principal.permissions.includes(p));
-}
-
 /**
- * Every relayer `inner` sees, `outer` sees (undefined: every relayer), as the API decides it
- * (docs/reference/keys-and-audit.md#34-keys-a-scoped-key-creates-or-revokes).
+ * Why the signed-in key may, or may not, rotate and revoke a key, as the API decides it
+ * (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them): the
+ * administrator every key; a key itself and the keys it created, directly or through keys it created.
+ * Which key created which is read from `created_by_key_id`, up the keys of the page shown (`byId`):
+ * where the chain leaves them, the console cannot tell, and offers nothing.
  */
-function scopeWithin(outer: readonly string[] | undefined, inner: readonly string[] | undefined): boolean {
-  if (outer === undefined) return true;
-  if (inner === undefined) return false;
-  const prefixes = outer.filter((e) => e.endsWith('*')).map((e) => e.slice(0, -1));
-  return inner.every((entry) =>
-    entry.endsWith('*')
-      ? prefixes.some((prefix) => entry.slice(0, -1).startsWith(prefix))
-      : outer.includes(entry) || prefixes.some((prefix) => entry.startsWith(prefix)),
-  );
+type Authority = 'admin' | 'self' | 'made' | 'by-admin' | 'by-other' | 'unknown';
+
+function authorityOver(principal: Me, key: ApiKey, byId: ReadonlyMap<string, ApiKey>): Authority {
+  if (principal.type === 'admin') return 'admin';
+  if (principal.id === key.id) return 'self';
+  if (key.created_by_key_id === null) return 'by-admin';
+  const seen = new Set<string>([key.id]);
+  let creator: string | null = key.created_by_key_id;
+  while (creator !== null) {
+    if (creator === principal.id) return 'made';
+    const next = byId.get(creator);
+    // Not on this page (or a loop, which the API never makes): who made it is not known here.
+    if (next === undefined || seen.has(creator)) return 'unknown';
+    seen.add(creator);
+    creator = next.created_by_key_id;
+  }
+  return 'by-other';
 }
 
-const isSelf = (principal: Me, key: ApiKey) => principal.type === 'api_key' && principal.id === key.id;
+/** The keys of a page, each with the signed-in key's authority over it. */
+function withAuthority(
+  principal: Me,
+  items: readonly ApiKey[],
+): Array<{ key: ApiKey; authority: Authority }> {
+  const byId = new Map(items.map((key) => [key.id, key]));
+  return items.map((key) => ({ key, authority: authorityOver(principal, key, byId) }));
+}
+
+/** What a row says instead of Rotate and Revoke; null where it offers them. */
+function notOffered(authority: Authority): string | null {
+  switch (authority) {
+    case 'by-admin':
+      return 'Made by the administrator: only the administrator or the key itself may rotate or revoke it.';
+    case 'by-other':
+      return 'Made by another key: only the key that made it, the keys that made that one, or the administrator may rotate or revoke it.';
+    case 'unknown':
+      return 'Made by a key not on this page: the console cannot tell whether this key may rotate or revoke it.';
+    case 'admin':
+    case 'self':
+    case 'made':
+      return null;
+  }
+}
 
 /** The non-empty lines of a text area, trimmed. */
 const lines = (text: string) =>
@@ -150,10 +178,10 @@ export function ApiKeysPage() {
                   'Actions',
                 ]}
               >
-                {items.map((key) => (
+                {withAuthority(principal, items).map(({ key, authority }) => (
                   <KeyRow
                     apiKey={key}
-                    principal={principal}
+                    authority={authority}
                     key={key.id}
                     onRotated={show}
                     onRevoked={(text) => {
@@ -240,20 +268,21 @@ function SecretPanel({ secret, onDone }: { secret: NewSecret; onDone: () => void
 
 function KeyRow({
   apiKey,
-  principal,
+  authority,
   onRotated,
   onRevoked,
 }: {
   apiKey: ApiKey;
-  principal: Me;
+  authority: Authority;
   onRotated: (secret: NewSecret) => void;
   onRevoked: (message: string) => void;
 }) {
   const [mode, setMode] = useState<'idle' | 'rotate' | 'revoke'>('idle');
-  const self = isSelf(principal, apiKey);
-  // The API's rule (docs/reference/hardening.md#11-a-key-grants-only-what-it-holds), scope included.
-  const holds =
-    holdsAll(principal, apiKey.permissions) && scopeWithin(principal.relayer_ids, apiKey.relayer_ids);
+  const self = authority === 'self';
+  const refusal = notOffered(authority);
+  // Rotate: a key it may change, itself even without a permission. Revoke: the route needs
+  // api_keys:manage, for itself too.
+  const revokes = refusal === null && (!self || can('api_keys:manage'));
   const nameId = `key-${apiKey.id}`;
   return (
     <tr>
@@ -284,12 +313,12 @@ function KeyRow({
         <Time value={apiKey.last_used_at} />
       </td>
       <td class="key-actions">
-        {mode === 'idle' && (self || holds) && (
+        {mode === 'idle' && refusal === null && (
           <div class="actions">
             <button type="button" aria-describedby={nameId} onClick={() => setMode('rotate')}>
               Rotate
             </button>
-            {holds && (
+            {revokes && (
               <button
                 type="button"
                 class="danger"
@@ -301,9 +330,7 @@ function KeyRow({
             )}
           </div>
         )}
-        {mode === 'idle' && !self && !holds && (
-          <span class="muted">Holds more than this key: it may not rotate or revoke it.</span>
-        )}
+        {mode === 'idle' && refusal !== null && <span class="muted">{refusal}</span>}
         {mode === 'rotate' && (
           <RotateForm
             apiKey={apiKey}

@@ -179,6 +179,16 @@ export class ApiKeyResponse {
   @ApiProperty({ example: 'rk_AbCd', description: 'The first characters of the key, to recognise it' })
   key_prefix: string;
 
+  // docs/reference/keys-and-audit.md#110-a-keys-children: who may rotate and revoke it (#44).
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'The id of the key that created it; null when the administrator (API_KEY) did. A key may rotate and ' +
+      'revoke only itself and the keys it created, directly or through keys it created',
+  })
+  created_by_key_id: string | null;
+
   // Relayer scope (docs/reference/keys-and-audit.md#3-relayer-scope).
   @ApiPropertyOptional({
     type: [String],

@@ -132,6 +132,7 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
         expires_at: null,
         last_used_at: null,
         key_prefix: key.key.slice(0, 8),
+        created_by_key_id: null,
         relayer_ids: ['b-*', 'a'],
       };
       expect({ status: res.status, body: res.body as unknown }).toEqual({
@@ -153,6 +154,7 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
         'expires_at',
         'last_used_at',
         'key_prefix',
+        'created_by_key_id',
       ]);
     });
 

@@ -58,6 +58,7 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
         expires_at: null,
         last_used_at: null,
         key_prefix: created.key.slice(0, 8),
+        created_by_key_id: null,
         key: expect.stringMatching(KEY_PATTERN) as unknown as string,
       }),
     );

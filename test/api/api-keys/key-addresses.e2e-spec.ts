@@ -46,6 +46,7 @@ async function boundKey(app: TestApp, cidrs: string[] | null, name = 'bound'): P
       expires_at: null,
       last_used_at: null,
       key_prefix: created.key.slice(0, 8),
+      created_by_key_id: null,
       key: expect.stringMatching(/^rk_[A-Za-z0-9_-]{43}$/) as unknown as string,
       ...(cidrs === null ? {} : { allowed_cidrs: cidrs }),
     }),
@@ -88,6 +89,7 @@ describe('allowed_cidrs without TRUST_PROXY: the socket address, X-Forwarded-For
     const got = (await app().get(`/api/v1/api-keys/${free.id}`).expect(200)).body.data as CreatedKey;
     expect(Object.keys(got).sort()).toEqual([
       'created_at',
+      'created_by_key_id',
       'expires_at',
       'id',
       'key_prefix',

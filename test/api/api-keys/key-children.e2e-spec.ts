@@ -21,6 +21,7 @@ interface CreatedKey {
   expires_at: string | null;
   last_used_at: string | null;
   key_prefix: string;
+  created_by_key_id: string | null;
 }
 
 interface AuditRecord {
@@ -40,19 +41,22 @@ const LAST_USED = {
   toString: () => 'null or an ISO date',
 };
 
-/** Creates a key as `token` (the administrator's when absent) and checks the whole 201 answer. */
+/**
+ * Creates a key as `by` (the administrator when absent) and checks the whole 201 answer, its creator
+ * among it: `by`'s id, or null for the administrator.
+ */
 async function createKey(
   app: TestApp,
   name: string,
   permissions: string[],
-  options: { token?: string; expiresAt?: string | null; answeredExpiry?: string | null } = {},
+  options: { by?: CreatedKey; expiresAt?: string | null; answeredExpiry?: string | null } = {},
 ): Promise<CreatedKey> {
   const body = {
     name,
     permissions,
     ...(options.expiresAt === undefined ? {} : { expires_at: options.expiresAt }),
   };
-  const res = await as(app, options.token ?? app.apiKey).post('/api/v1/api-keys', body);
+  const res = await as(app, options.by?.key ?? app.apiKey).post('/api/v1/api-keys', body);
   const created = res.body.data as CreatedKey;
   const key = typeof created?.key === 'string' ? secrets.add(created.key) : '';
   expect({ status: res.status, body: res.body as unknown }).toEqual({
@@ -65,6 +69,7 @@ async function createKey(
       expires_at: options.answeredExpiry ?? null,
       last_used_at: null,
       key_prefix: key.slice(0, 8),
+      created_by_key_id: options.by?.id ?? null,
       key: expect.stringMatching(/^rk_[A-Za-z0-9_-]{43}$/) as unknown as string,
     }),
   });
@@ -77,6 +82,29 @@ describe("a key's children do not outlive it (docs/reference/keys-and-audit.md#1
   const handle = useTestApp();
   const app = () => handle.current;
 
+  it('answers its creator: created_by_key_id the id of the key that made it, null for the administrator', async () => {
+    const perms = ['api_keys:manage', 'relayers:read'];
+    // createKey checks each 201: null for the administrator's, the creator's id for the others.
+    const manager = await createKey(app(), 'creator manager', perms);
+    const child = await createKey(app(), 'creator child', perms, { by: manager });
+    const grandchild = await createKey(app(), 'creator grandchild', ['relayers:read'], { by: child });
+    const creators = { [manager.id]: null, [child.id]: manager.id, [grandchild.id]: child.id };
+    for (const [id, creator] of Object.entries(creators)) {
+      const got = (await app().get(`/api/v1/api-keys/${id}`).expect(200)).body.data as CreatedKey;
+      expect(got.created_by_key_id).toBe(creator);
+    }
+    const listed = (await app().get('/api/v1/api-keys?per_page=100').expect(200)).body.data as CreatedKey[];
+    expect(listed.filter((k) => k.id in creators).map((k) => [k.id, k.created_by_key_id])).toEqual(
+      Object.entries(creators),
+    );
+    // A key that rotates another is not its creator: the answer still names the key that made it.
+    const rotated = await as(app(), manager.key)
+      .post(`/api/v1/api-keys/${grandchild.id}/rotate`, {})
+      .expect(201);
+    secrets.add((rotated.body.data as CreatedKey).key);
+    expect((rotated.body.data as CreatedKey).created_by_key_id).toBe(child.id);
+  });
+
   it('a child of an expiring key asked with no expiry or a later one expires with its creator; an earlier one is kept', async () => {
     const managerExpiry = new Date(Date.now() + 4000).toISOString();
     const manager = await createKey(app(), 'expiring manager', ['api_keys:manage', 'relayers:read'], {
@@ -84,22 +112,22 @@ describe("a key's children do not outlive it (docs/reference/keys-and-audit.md#1
       answeredExpiry: managerExpiry,
     });
     const forever = await createKey(app(), 'asked never', ['relayers:read'], {
-      token: manager.key,
+      by: manager,
       answeredExpiry: managerExpiry,
     });
     const explicitNull = await createKey(app(), 'asked null', ['relayers:read'], {
-      token: manager.key,
+      by: manager,
       expiresAt: null,
       answeredExpiry: managerExpiry,
     });
     const later = await createKey(app(), 'asked later', ['relayers:read'], {
-      token: manager.key,
+      by: manager,
       expiresAt: '2030-01-01T00:00:00Z',
       answeredExpiry: managerExpiry,
     });
     const earlierExpiry = new Date(Date.parse(managerExpiry) - 1000).toISOString();
     const earlier = await createKey(app(), 'asked earlier', ['relayers:read'], {
-      token: manager.key,
+      by: manager,
       expiresAt: earlierExpiry,
       answeredExpiry: earlierExpiry,
     });
@@ -123,9 +151,9 @@ describe("a key's children do not outlive it (docs/reference/keys-and-audit.md#1
 
   it('a child of a key without expiry keeps what it asked for', async () => {
     const manager = await createKey(app(), 'lasting manager', ['api_keys:manage', 'relayers:read']);
-    await createKey(app(), 'asked never', ['relayers:read'], { token: manager.key });
+    await createKey(app(), 'asked never', ['relayers:read'], { by: manager });
     await createKey(app(), 'asked 2031', ['relayers:read'], {
-      token: manager.key,
+      by: manager,
       expiresAt: '2031-01-01T00:00:00Z',
       answeredExpiry: '2031-01-01T00:00:00.000Z',
     });
@@ -182,12 +210,12 @@ describe("a key's children do not outlive it (docs/reference/keys-and-audit.md#1
   it('revoking a key revokes the keys it created and theirs, each with its own audit record; nothing else', async () => {
     const perms = ['api_keys:manage', 'relayers:read'];
     const parent = await createKey(app(), 'parent', perms);
-    const child = await createKey(app(), 'child', perms, { token: parent.key });
-    const grandchild = await createKey(app(), 'grandchild', perms, { token: child.key });
+    const child = await createKey(app(), 'child', perms, { by: parent });
+    const grandchild = await createKey(app(), 'grandchild', perms, { by: child });
     const greatGrandchild = await createKey(app(), 'great-grandchild', ['relayers:read'], {
-      token: grandchild.key,
+      by: grandchild,
     });
-    const sibling = await createKey(app(), 'sibling', ['relayers:read'], { token: parent.key });
+    const sibling = await createKey(app(), 'sibling', ['relayers:read'], { by: parent });
     const unrelated = await createKey(app(), 'unrelated', perms);
     const all = [parent, child, grandchild, greatGrandchild, sibling, unrelated];
     for (const key of all) await as(app(), key.key).get('/api/v1/relayers').expect(200);
@@ -275,8 +303,8 @@ describe('children revoked with their creator on two instances', () => {
     const [one, two] = apps;
     const perms = ['api_keys:manage', 'relayers:read'];
     const parent = await createKey(one, 'parent', perms);
-    const child = await createKey(one, 'child', perms, { token: parent.key });
-    const grandchild = await createKey(two, 'grandchild', ['relayers:read'], { token: child.key });
+    const child = await createKey(one, 'child', perms, { by: parent });
+    const grandchild = await createKey(two, 'grandchild', ['relayers:read'], { by: child });
     // The second instance has them in its cache when the revocation happens.
     for (const key of [child, grandchild]) await as(two, key.key).get('/api/v1/relayers').expect(200);
     await one.delete(`/api/v1/api-keys/${parent.id}`).expect(200);

@@ -170,6 +170,7 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
           expires_at: null,
           last_used_at: null,
           key_prefix: key.body.data.key_prefix,
+          created_by_key_id: null,
         },
       ],
     ]);
