@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import type { ApiKeyStore } from '../common/auth/authenticator';
 import type { Principal } from '../common/auth/principal';
 import { REDIS_CLIENT } from '../common/redis/redis.module';
-import { addressIn, addressList, type AddressList } from '../common/security/cidr';
+import { addressIn, addressList, type AddressList } from '../config/cidr';
 import { ApiKeysRepository } from './api-keys.repository';
 
 /** Managed keys: `rk_` and 43 base64url characters (32 random bytes). */

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
-import { cidrsOutside } from '../common/security/cidr';
+import { cidrsOutside } from '../config/cidr';
 import { Page, PageQueryDto } from '../common/http/page';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';

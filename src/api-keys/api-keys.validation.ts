@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isCidr } from '../common/security/cidr';
+import { isCidr } from '../config/cidr';
 import type { BodyRules, Checked, DtoCheck } from '../common/validation/dto-validation.pipe';
 import { CreateApiKeyDto } from './dto/api-key.dto';
 

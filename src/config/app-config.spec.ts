@@ -258,6 +258,20 @@ describe('loadConfig', () => {
     },
   );
 
+  // Lists that trust every address are `true` by another name (a /0 crashed the start unnamed).
+  it.each([
+    '0.0.0.0/0',
+    '::/0',
+    '10.0.0.0/8, 0.0.0.0/0',
+    '0.0.0.0/1,128.0.0.0/1',
+    '0.0.0.0/0.0.0.0',
+    '::/1, 8000::/1',
+  ])('refuses TRUST_PROXY=%j, which trusts every address, naming it', (value) => {
+    expect(problems({ TRUST_PROXY: value })).toEqual([
+      "TRUST_PROXY must be a hop count or the proxies' addresses/CIDRs, not every address: trusting every hop lets any client claim any address",
+    ]);
+  });
+
   it('lists every problem at once and never the values', () => {
     const secretish = 'mysql://user:hunter2@db';
     try {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { databaseUrl } from './database-url';
 import { parseHostList } from './host-list';
 import { SHIPPED_CONFIG_FILE } from './package-root';
+import { coversEveryAddress } from './cidr';
 
 export interface UrlPolicyConfig {
   readonly allowedHosts: string[];
@@ -70,8 +71,18 @@ function isTrustProxy(value: string): boolean {
   });
 }
 
+/** An element of a TRUST_PROXY list as a CIDR: an IPv4 netmask (`/255.255.0.0`) as its prefix length. */
+function asCidr(item: string): string {
+  const [address, netmask] = item.trim().split('/');
+  if (netmask === undefined || isIP(netmask) !== 4) return item.trim();
+  const bits = netmask
+    .split('.')
+    .reduce((n, octet) => n + (Number(octet).toString(2).match(/1/g)?.length ?? 0), 0);
+  return `${address}/${bits}`;
+}
+
 /**
- * A hop count, proxy-addr's list, or false; never `true` (every hop trusted): any client could then
+ * A hop count, proxy-addr's list, or false; never `true`, nor a list holding every address (every hop trusted): any client could then
  * name any address, past allowed_cidrs and its own failure budget (docs/configuration.md).
  */
 const trustProxy = text.transform((v, ctx): false | number | string => {
@@ -81,6 +92,10 @@ const trustProxy = text.transform((v, ctx): false | number | string => {
     );
   } else if (!isTrustProxy(v)) {
     ctx.addIssue('must be false, a hop count or a list of addresses/subnets');
+  } else if (coversEveryAddress(v.split(',').map(asCidr))) {
+    ctx.addIssue(
+      "must be a hop count or the proxies' addresses/CIDRs, not every address: trusting every hop lets any client claim any address",
+    );
   } else {
     return /^false$/i.test(v) ? false : /^\d+$/.test(v) ? Number(v) : v;
   }

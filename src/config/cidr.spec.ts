@@ -1,4 +1,4 @@
-import { addressIn, addressList, cidrsOutside, isCidr } from './cidr';
+import { addressIn, addressList, cidrsOutside, coversEveryAddress, isCidr } from './cidr';
 
 describe('isCidr (docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from)', () => {
   it.each([
@@ -114,5 +114,21 @@ describe('cidrsOutside (docs/reference/keys-and-audit.md#110-a-keys-children)', 
     [[], ['10.0.0.1'], [0]],
   ])('outer %j, inner %j: outside at %j', (outer, inner, expected) => {
     expect(cidrsOutside(outer, inner)).toEqual(expected);
+  });
+});
+
+describe('coversEveryAddress (TRUST_PROXY: docs/configuration.md)', () => {
+  it.each<[string[], boolean]>([
+    [['0.0.0.0/0'], true],
+    [['::/0'], true],
+    [['0.0.0.0/1', '128.0.0.0/1'], true],
+    [['128.0.0.0/1', '10.0.0.0/8', '0.0.0.0/1'], true],
+    [['::ffff:0:0/96'], true],
+    [['0.0.0.0/1', '128.0.0.0/2'], false],
+    [['10.0.0.0/8', '2001:db8::/32'], false],
+    [['0.0.0.0/1', '::/1'], false],
+    [[], false],
+  ])('%j: %j', (cidrs, every) => {
+    expect(coversEveryAddress(cidrs)).toBe(every);
   });
 });

@@ -126,3 +126,26 @@ export function cidrsOutside(outer: readonly string[], inner: readonly string[])
     return net !== null && networks.some((o) => inside(net, o)) ? [] : [index];
   });
 }
+
+/**
+ * The CIDRs together hold every IPv4 address or every IPv6 address (an IPv6 CIDR inside
+ * `::ffff:0:0/96` counting as the IPv4 it maps): `0.0.0.0/0`, `::/0`, `0.0.0.0/1,128.0.0.0/1`. A
+ * TRUST_PROXY list that does trusts every hop (docs/configuration.md). Elements that are no CIDR
+ * are left out.
+ */
+export function coversEveryAddress(cidrs: readonly string[]): boolean {
+  const networks = cidrs.map(parseCidr).filter((net): net is Network => net !== null);
+  return ([4, 6] as const).some((family) => {
+    const size = 1n << BigInt(BITS[family]);
+    const ranges = networks
+      .filter((net) => net.family === family)
+      .map((net) => ({ start: net.base, end: net.base + (size >> BigInt(net.prefix)) }))
+      .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+    let next = 0n;
+    for (const { start, end } of ranges) {
+      if (start > next) return false;
+      if (end > next) next = end;
+    }
+    return next === size;
+  });
+}
