@@ -1,0 +1,21 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { DocumentColumn } from '../database/document-column';
+
+/**
+ * An event's body, stored once whatever the number of targets it goes to
+ * (docs/reference/webhooks.md#21-a-transactional-outbox): each target's DeliveryEntity references it
+ * by `event_id`. Removed with the last delivery that references it.
+ */
+@Entity({ name: 'webhook_events' })
+export class WebhookEventEntity {
+  /** The body's `id`, sent as `X-Event-Id`. */
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  /** The exact bytes sent (and signed) to every target, on every attempt. */
+  @DocumentColumn()
+  body: string;
+
+  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  createdAt: Date;
+}
