@@ -25,11 +25,14 @@ export class FanOutLimit {
     this.max = config.webhooks.maxTargetsPerRelayer;
   }
 
-  /** A relayer whose own target is now `ownTarget` (created with it, or PATCHed to it). */
+  /**
+   * A relayer whose own target is now `ownTarget` (created with it, or PATCHed to it, in this
+   * transaction, which holds the relayer's row): one locking read of its subscribers.
+   */
   async assertOwnTarget(manager: EntityManager, relayerId: string, ownTarget: string): Promise<void> {
-    const hearers = (await this.subscriptions.hearersOf(manager, [relayerId])).get(relayerId);
-    if (!hearers || hearers.subscribed.has(ownTarget)) return;
-    if (hearers.subscribed.size + 1 > this.max) throw tooManyTargets(this.max, [relayerId]);
+    const subscribed = await this.subscriptions.subscribersOf(manager, relayerId);
+    if (subscribed.has(ownTarget)) return;
+    if (subscribed.size + 1 > this.max) throw tooManyTargets(this.max, [relayerId]);
   }
 
   /** The subscription of `notificationId` went from `before` to `after` (relayer ids, `["*"]` or null). */

@@ -143,6 +143,23 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
     return hearers;
   }
 
+  /**
+   * The targets subscribed to `relayerId` by id or by `*`, with a locking read (hearersOf): one range
+   * of the primary key. For a relayer whose own target the caller's transaction has just written.
+   */
+  async subscribersOf(manager: EntityManager, relayerId: string): Promise<Set<string>> {
+    const rows = await manager.query<Array<{ relayer_id: string; notification_id: string }>>(
+      `SELECT relayer_id, notification_id FROM webhook_subscription_relayers
+        WHERE relayer_id IN (?, ?)${this.dialect.lockingRead('share')}`,
+      [relayerId, ANY_RELAYER],
+    );
+    return new Set(
+      rows
+        .filter((row) => row.relayer_id === relayerId || row.relayer_id === ANY_RELAYER)
+        .map((row) => row.notification_id),
+    );
+  }
+
   /** The targets subscribed to every relayer (`*`), with a locking read (hearersOf). */
   async subscribersOfEvery(manager: EntityManager): Promise<string[]> {
     const rows = await manager.query<Array<{ notification_id: string }>>(
