@@ -31,7 +31,7 @@ const WINDOWS = [
 const WITHOUT_INDEX = { window: '24h', requests: 5 };
 const MAX_SECONDS_PER_WINDOW = 90;
 
-/** A body of about the size of a relayer event (the stats never read it; the table's size does matter). */
+/** A body of about the size of a relayer event (the stats never read it; the log's size does matter). */
 const BODY = JSON.stringify({
   id: '00000000-0000-4000-8000-000000000000',
   event: 'relayer_updated',
@@ -52,11 +52,20 @@ const stored = (ms) => new Date(ms).toISOString().replace('T', ' ').replace('Z',
  */
 async function seedBatch(c, first, count, total, newest) {
   const stepUs = Math.floor((WEEK_MS * 1000) / total);
+  const numbers = `SELECT ? + a.d + 10 * b.d + 100 * c.d + 1000 * d.d + 10000 * e.d AS n
+                     FROM digits a, digits b, digits c, digits d, digits e`;
+  // Each delivery's event, with its body (src/webhooks/webhook-event.entity.ts): one target each.
   await c.query(
-    `INSERT INTO webhook_deliveries (id, notification_id, event_id, event, relayer_id, body, status, attempts,
+    `INSERT INTO webhook_events (id, body, created_at)
+     SELECT CONCAT('event-', LPAD(n, 10, '0')), ?, TIMESTAMPADD(MICROSECOND, -n * ? - 1000, ?)
+       FROM (${numbers}) numbers WHERE n < ?`,
+    [BODY, stepUs, stored(newest), first, Math.min(first + count, total)],
+  );
+  await c.query(
+    `INSERT INTO webhook_deliveries (id, notification_id, event_id, event, relayer_id, status, attempts,
        last_status_code, last_error, next_attempt_at, lease_owner, lease_until, created_at, delivered_at,
        ended_at, latency_ms)
-     SELECT CONCAT('stats-', LPAD(n, 10, '0')), ?, CONCAT('event-', LPAD(n, 10, '0')), 'relayer_updated', NULL, ?,
+     SELECT CONCAT('stats-', LPAD(n, 10, '0')), ?, CONCAT('event-', LPAD(n, 10, '0')), 'relayer_updated', NULL,
             CASE WHEN n % 100 = 0 THEN 'pending' WHEN n % 100 < 4 THEN 'failed' ELSE 'delivered' END,
             CASE WHEN n % 10 = 5 THEN 2 ELSE 1 END,
             CASE WHEN n % 100 = 0 THEN NULL WHEN n % 100 < 4 THEN 410 ELSE 200 END,
@@ -66,10 +75,9 @@ async function seedBatch(c, first, count, total, newest) {
             CASE WHEN n % 100 = 0 THEN NULL ELSE ended END,
             CASE WHEN n % 100 = 0 THEN NULL ELSE 20 + (n * 7919) % 480 + CASE WHEN n % 50 = 7 THEN (n * 31) % 2000 ELSE 0 END END
        FROM (SELECT n, TIMESTAMPADD(MICROSECOND, -n * ?, ?) AS ended
-               FROM (SELECT ? + a.d + 10 * b.d + 100 * c.d + 1000 * d.d + 10000 * e.d AS n
-                       FROM digits a, digits b, digits c, digits d, digits e) numbers
+               FROM (${numbers}) numbers
               WHERE n < ?) rows_`,
-    [TARGET, BODY, stepUs, stored(newest), first, Math.min(first + count, total)],
+    [TARGET, stepUs, stored(newest), first, Math.min(first + count, total)],
   );
 }
 

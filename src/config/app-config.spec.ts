@@ -92,6 +92,10 @@ describe('loadConfig', () => {
       { WEBHOOK_PAUSE_AFTER_FAILURES: '-1' },
       'WEBHOOK_PAUSE_AFTER_FAILURES must be a whole number from 0 to 1000000',
     ],
+    [
+      { WEBHOOK_MAX_TARGETS_PER_RELAYER: '0' },
+      'WEBHOOK_MAX_TARGETS_PER_RELAYER must be a whole number from 1 to 1000',
+    ],
     [{ RPC_TIMEOUT_MS: '1e3' }, 'RPC_TIMEOUT_MS must be a whole number from 1 to 600000'],
     [
       { RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '0' },
@@ -156,6 +160,7 @@ describe('loadConfig', () => {
       KEY_SERVICE_ALLOWED_HOSTS: 'vault.example.com',
       KEY_SERVICE_AMBIENT_CREDENTIALS_IN_API: '1',
       WEBHOOK_MAX_ATTEMPTS: '3',
+      WEBHOOK_MAX_TARGETS_PER_RELAYER: '20',
       RELAYER_HEALTH_CHECKS: 'False',
       RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '0.5',
     });
@@ -187,7 +192,13 @@ describe('loadConfig', () => {
         privateIpsVariable: 'KEY_SERVICE_BLOCK_PRIVATE_IPS',
       },
       keyServices: { vaultHosts: ['vault.example.com'], ambientCredentialsInApi: true },
-      webhooks: { timeoutMs: 5000, maxAttempts: 3, retryBaseMs: 5000, pauseAfterFailures: 50 },
+      webhooks: {
+        timeoutMs: 5000,
+        maxAttempts: 3,
+        retryBaseMs: 5000,
+        pauseAfterFailures: 50,
+        maxTargetsPerRelayer: 20,
+      },
       healthChecks: { enabled: false, intervalSeconds: 0.5, retrySeconds: 10, rpcTimeoutMs: 5000 },
     });
     expect(loadConfig({ API_KEY: KEY, CONFIG_FILE: '/srv/c.json', CONFIG_DIR: '/etc/x' }).configFile).toBe(

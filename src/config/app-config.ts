@@ -156,6 +156,8 @@ const ENV = z
     WEBHOOK_RETRY_BASE_MS: int(1, 3_600_000).default(5000),
     // docs/reference/webhooks.md#10-pausing-a-target: 0 turns auto-pause off.
     WEBHOOK_PAUSE_AFTER_FAILURES: int(0, 1_000_000).default(50),
+    // docs/reference/webhooks.md#65-how-many-targets-may-hear-a-relayer: what one relayer change may write and send.
+    WEBHOOK_MAX_TARGETS_PER_RELAYER: int(1, 1000).default(50),
     RELAYER_HEALTH_CHECKS: bool.default(true),
     RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: positive.default(60),
     RELAYER_HEALTH_RETRY_SECONDS: positive.default(10),
@@ -241,6 +243,7 @@ export function loadConfig(env: Env) {
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       pauseAfterFailures: e.WEBHOOK_PAUSE_AFTER_FAILURES,
+      maxTargetsPerRelayer: e.WEBHOOK_MAX_TARGETS_PER_RELAYER,
     },
     healthChecks: {
       enabled: e.RELAYER_HEALTH_CHECKS,

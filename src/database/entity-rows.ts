@@ -191,7 +191,8 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     return this.repository.metadata.primaryColumns[0].databaseName;
   }
 
-  private hydrate(row: Record<string, unknown>): E {
+  /** A row read by column name (a SELECT of `columns`, or of them with another table's joined). */
+  protected hydrate(row: Record<string, unknown>): E {
     const { metadata, manager } = this.repository;
     const found = metadata.create() as E;
     for (const column of metadata.columns) {

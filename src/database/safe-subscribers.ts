@@ -11,10 +11,23 @@ const SAFE = Symbol('safe-subscriber');
 const committingPayloads = new WeakSet<object>();
 const committedPayloads = new WeakSet<object>();
 
+/** The runs of the `.committing` subscribers each such payload was handed, until they are done. */
+const committingRuns = new WeakMap<object, Array<Promise<unknown>>>();
+
 /** A subscriber of it that fails rolls the change back. */
 export function markCommitting<T extends object>(payload: T): T {
   committingPayloads.add(payload);
+  committingRuns.set(payload, []);
   return payload;
+}
+
+/**
+ * Once every `.committing` subscriber handed `payload` is done, failed or not: a change is rolled
+ * back only then, so that no subscriber still at work writes with the transaction's manager after
+ * the rollback (on SQLite such a write would stand on its own).
+ */
+export async function committingSettled(payload: object): Promise<void> {
+  await Promise.allSettled(committingRuns.get(payload) ?? []);
 }
 
 /** A subscriber of it that fails is logged: the change is committed. */
@@ -70,7 +83,12 @@ export class SafeSubscribers implements OnModuleInit {
 
     const safe = function (this: object, ...args: unknown[]): unknown {
       const [payload] = args;
-      if (isObject(payload) && committingPayloads.has(payload)) return listener.apply(this, args);
+      if (isObject(payload) && committingPayloads.has(payload)) {
+        // A throw becomes a rejection, so that the subscribers after it run too (committingSettled).
+        const running = new Promise<unknown>((resolve) => resolve(listener.apply(this, args)));
+        committingRuns.get(payload)?.push(running);
+        return running;
+      }
       // Called now; a throw becomes a rejection.
       const run = () => new Promise<unknown>((resolve) => resolve(listener.apply(this, args)));
       if (isObject(payload) && committedPayloads.has(payload)) {

@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DeadlineExceededError, RequestDeadline } from '../common/http/request-deadline';
 import { DatabaseDialect } from './dialects/database-dialect';
-import { markCommitted, markCommitting } from './safe-subscribers';
+import { committingSettled, markCommitted, markCommitting } from './safe-subscribers';
 
 /** What subscribers of `<name>.committing` receive: the change, and the transaction it is part of. */
 export interface CommittingEvent<T> {
@@ -96,11 +96,15 @@ export class Transactions {
           this.dataSource.transaction(async (manager) => {
             const publish = async (name: string, event: object): Promise<void> => {
               if (options.rollback) return;
-              // A subscriber that throws or rejects rolls the change back (SafeSubscribers).
-              await this.events.emitAsync(
-                `${name}.committing`,
-                markCommitting({ manager, event } satisfies CommittingEvent<object>),
-              );
+              // A subscriber that throws or rejects rolls the change back (SafeSubscribers), once
+              // the others are done.
+              const payload = markCommitting({ manager, event } satisfies CommittingEvent<object>);
+              try {
+                await this.events.emitAsync(`${name}.committing`, payload);
+              } catch (error) {
+                await committingSettled(payload);
+                throw error;
+              }
               published.push([name, event]);
             };
             const value = await work({

@@ -5,6 +5,9 @@ import { EntityRepository } from '../database/entity-rows';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 import { TargetLeaseEntity } from './target-lease.entity';
 
+/** A claimed delivery with the body of its event, read in the claim's one statement. */
+export type OutgoingDelivery = DeliveryEntity & { readonly body: string };
+
 export type AttemptOutcome = Pick<
   DeliveryEntity,
   | 'status'
@@ -17,6 +20,9 @@ export type AttemptOutcome = Pick<
   | 'latencyMs'
 >;
 
+/** Rows per INSERT of one event's deliveries: well below every driver's limit of parameters. */
+const INSERT_CHUNK = 100;
+
 /**
  * Due, not leased, and of a target not paused (docs/reference/webhooks.md#10-pausing-a-target); `d.`
  * qualifies the columns where the statement joins another table.
@@ -28,6 +34,8 @@ const due = (d = '') =>
 /** Claims are conditional UPDATEs with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
+  #joined: string | undefined;
+
   /**
    * Due deliveries in the order they are to be attempted (docs/reference/webhooks.md#27-order), of
    * targets no other instance is sending to, at most `perTarget` of each target: the first ones of
@@ -89,15 +97,60 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return rows.map((row) => row.id);
   }
 
-  /** Those of `ids` still due, leased to `owner` until `until` (EntityRows.claimByIds). */
-  claimAll(
+  /**
+   * Those of `ids` still due, leased to `owner` until `until` with one conditional UPDATE (as
+   * EntityRows.claimByIds), then read in the order of `ids` with their events' bodies: one statement,
+   * a join on the primary key of webhook_events, whatever the number of deliveries.
+   */
+  async claimAll(
     manager: EntityManager,
     ids: readonly string[],
     owner: string,
     now: Date,
     until: Date,
-  ): Promise<DeliveryEntity[]> {
-    return this.claimByIds(manager, ids, { owner, until }, due(), { now });
+  ): Promise<OutgoingDelivery[]> {
+    if (ids.length === 0) return [];
+    await manager
+      .createQueryBuilder()
+      .update(DeliveryEntity)
+      .set({ leaseOwner: owner, leaseUntil: until })
+      .where(`id IN (:...ids) AND ${due()}`, { ids, now })
+      .execute();
+    const rows = await manager.query<Array<Record<string, unknown> & { event_body: string }>>(
+      `SELECT ${this.joinedColumns}, e.body AS event_body
+         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.id IN (${ids.map(() => '?').join(', ')}) AND d.lease_owner = ?`,
+      [...ids, owner],
+    );
+    const taken = new Map(
+      rows.map((row) => {
+        const delivery: OutgoingDelivery = Object.assign(this.hydrate(row), { body: row.event_body });
+        return [delivery.id, delivery];
+      }),
+    );
+    return ids.flatMap((id) => {
+      const delivery = taken.get(id);
+      return delivery ? [delivery] : [];
+    });
+  }
+
+  /** The deliveries of one event (its targets'), in as few statements as the drivers allow. */
+  async insertAll(manager: EntityManager, deliveries: readonly DeliveryEntity[]): Promise<void> {
+    const { columns } = this.repository.metadata;
+    const driver = manager.connection.driver;
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
+      const chunk = deliveries.slice(i, i + INSERT_CHUNK);
+      await manager.query(
+        `INSERT INTO webhook_deliveries (${this.columns}) VALUES ${chunk.map(() => row).join(', ')}`,
+        chunk.flatMap((delivery) =>
+          columns.map(
+            (column): unknown =>
+              driver.preparePersistentValue(column.getEntityValue(delivery), column) as unknown,
+          ),
+        ),
+      );
+    }
   }
 
   /** Only while `owner` still holds the lease: whether it did. */
@@ -167,6 +220,15 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       { status: 'pending', nextAttemptAt: now, endedAt: null, leaseOwner: null, leaseUntil: null },
     );
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Every column of `d`, named as the database names them (no clash with the joined table's). */
+  private get joinedColumns(): string {
+    const escape = (name: string) => this.repository.manager.connection.driver.escape(name);
+    this.#joined ??= this.repository.metadata.columns
+      .map((column) => `d.${escape(column.databaseName)} AS ${escape(column.databaseName)}`)
+      .join(', ');
+    return this.#joined;
   }
 
   /**

@@ -16,14 +16,15 @@ import {
   type NotificationEvent,
   type NotificationResumedEvent,
 } from '../notifications/notification-events';
-import { DeliveriesRepository, type AttemptOutcome } from './deliveries.repository';
+import { DeliveriesRepository, type AttemptOutcome, type OutgoingDelivery } from './deliveries.repository';
 import type { DeliveryEntity } from './delivery.entity';
 import { WebhookSender, type AttemptResult } from './webhook-sender';
-import { newDelivery } from './delivery-factory';
+import { newDelivery, newEvent } from './delivery-factory';
 import { WebhookMetrics } from './webhook-metrics';
 import { signatureHeaders } from './webhook-signature';
 import { TargetLeasesRepository } from './target-leases.repository';
 import { DeliveredWriter } from './delivered-writer';
+import { WebhookEventsRepository } from './webhook-events.repository';
 
 /** Deliveries in flight at once, all targets together; a round claims at most this many. */
 const BATCH = 200;
@@ -32,6 +33,7 @@ const TARGET_SHARE = 20;
 const IDLE_POLL_MS = 500;
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 3600 * 1000;
+const FULL_CLEAN_EVERY_MS = 24 * 3600 * 1000;
 const MAX_ERROR_TEXT = 500;
 /**
  * How long a run trusts what it read of its target (pause, URL, keys) before reading it again: a
@@ -48,6 +50,11 @@ function retryDelayMs(baseMs: number, failedAttempts: number): number {
 export class DeliveryDispatcher extends PollingService {
   private readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private lastSweep = 0;
+  /** When cleanBodies last looked through every body (0: not since the start). */
+  private lastFullClean = 0;
+  /** A target was deleted through this instance since then (cleanBodies). */
+  private targetDeleted = false;
+  private cleaning: Promise<void> | null = null;
   /** The targets this instance is sending to, each run on its own (docs/reference/webhooks.md#29-batches). */
   private readonly runs = new Map<string, Promise<void>>();
   /** Deliveries claimed by the runs under way and not yet ended. */
@@ -71,6 +78,7 @@ export class DeliveryDispatcher extends PollingService {
     private readonly worker: WorkerDatabase,
     private readonly targetLeases: TargetLeasesRepository,
     private readonly states: NotificationStateService,
+    private readonly events: WebhookEventsRepository,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
     this.delivered = new DeliveredWriter(async (delivered, notificationIds, lease, statusCode, at) => {
@@ -92,7 +100,7 @@ export class DeliveryDispatcher extends PollingService {
   override async onApplicationShutdown(): Promise<void> {
     // In-flight attempts are cut short: their rows stay pending and are sent again after the lease.
     await this.loop.stop(() => this.sender.close());
-    await Promise.all(this.runs.values());
+    await Promise.all([...this.runs.values(), this.cleaning]);
   }
 
   /**
@@ -115,6 +123,12 @@ export class DeliveryDispatcher extends PollingService {
     await this.targetLeases.clearFailures(manager, [event.notification.id]);
   }
 
+  /** Its deliveries went with it: the next sweep looks through every body (cleanBodies). */
+  @OnEvent(NOTIFICATION_EVENTS.deleted)
+  onTargetDeleted(): void {
+    this.targetDeleted = true;
+  }
+
   /** Its backlog goes out now, in commit order. */
   @OnEvent(NOTIFICATION_RESUMED)
   onResumed(): void {
@@ -123,13 +137,20 @@ export class DeliveryDispatcher extends PollingService {
 
   /** docs/reference/webhooks.md#4-trying-a-target; leased to this instance from the start, so no poller takes it. */
   async sendTest(notificationId: string): Promise<AttemptResult> {
-    const delivery = newDelivery(notificationId, 'notification_test', null, {
+    const event = newEvent('notification_test', {
       payload_type: 'notification_test',
       notification_id: notificationId,
     });
+    const delivery: OutgoingDelivery = Object.assign(
+      newDelivery(notificationId, event, 'notification_test', null),
+      { body: event.body },
+    );
     delivery.leaseOwner = this.owner;
     delivery.leaseUntil = new Date(Date.now() + this.leaseMs());
-    await this.transactions.run((tx) => this.deliveries.insert(tx.manager, delivery));
+    await this.transactions.run(async (tx) => {
+      await this.events.insert(tx.manager, event);
+      await this.deliveries.insertAll(tx.manager, [delivery]);
+    });
     const result = await this.attempt(await this.notifications.findTarget(notificationId), delivery, true);
     await this.deliveries.recordAttempt(delivery.id, this.owner, this.outcomeOf(delivery, result, true));
     return result;
@@ -192,7 +213,7 @@ export class DeliveryDispatcher extends PollingService {
   private async run(
     manager: EntityManager,
     notificationId: string,
-    claimed: DeliveryEntity[],
+    claimed: OutgoingDelivery[],
     lease: string,
     claimedUntil: number,
   ): Promise<void> {
@@ -239,7 +260,7 @@ export class DeliveryDispatcher extends PollingService {
   private async sendInOrder(
     manager: EntityManager,
     notificationId: string,
-    queue: DeliveryEntity[],
+    queue: OutgoingDelivery[],
     lease: string,
     leaseUntil: number,
   ): Promise<boolean> {
@@ -316,7 +337,7 @@ export class DeliveryDispatcher extends PollingService {
 
   private async attempt(
     target: DeliveryTarget | null,
-    delivery: DeliveryEntity,
+    delivery: OutgoingDelivery,
     oneShot: boolean,
   ): Promise<AttemptResult> {
     const result: AttemptResult = target
@@ -377,12 +398,47 @@ export class DeliveryDispatcher extends PollingService {
     return 2 * this.config.webhooks.timeoutMs + 5000;
   }
 
+  /**
+   * docs/reference/webhooks.md#33-retention: deliveries that ended 7 days ago, then, beside the
+   * rounds, the bodies no delivery references any more (cleanBodies).
+   */
   private async sweep(): Promise<void> {
     const now = Date.now();
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
-    const removed = await this.deliveries.deleteEndedBefore(new Date(now - RETENTION_MS));
+    const before = new Date(now - RETENTION_MS);
+    const removed = await this.deliveries.deleteEndedBefore(before);
     await this.targetLeases.deleteUnused(new Date(now));
     if (removed > 0) this.logger.log(`removed ${removed} deliveries that ended more than 7 days ago`);
+    this.cleanBodies(now, before);
+  }
+
+  /**
+   * The bodies older than the deliveries kept that none references; every body none references at
+   * the first sweep, once a day, and after a target was deleted through this instance (its deliveries
+   * went with it). In short statements, beside the rounds: a pass over every body takes a while.
+   */
+  private cleanBodies(now: number, before: Date): void {
+    if (this.cleaning) return;
+    const everyBody = this.targetDeleted || now - this.lastFullClean >= FULL_CLEAN_EVERY_MS;
+    this.targetDeleted = false;
+    if (everyBody) this.lastFullClean = now;
+    const stopped = () => this.loop.isStopped;
+    this.cleaning = (async () => {
+      const manager = await this.worker.manager();
+      return everyBody
+        ? this.events.deleteUnreferenced(manager, stopped)
+        : this.events.deleteUnreferencedBefore(manager, before, stopped);
+    })()
+      .then((bodies) => {
+        if (bodies > 0) this.logger.log(`removed ${bodies} event bodies no delivery references`);
+      })
+      .catch((error: unknown) => {
+        if (everyBody) this.lastFullClean = 0;
+        this.logger.warn({ err: error }, 'removing the event bodies no delivery references failed');
+      })
+      .finally(() => {
+        this.cleaning = null;
+      });
   }
 }

@@ -1,22 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { DeliveryEntity } from './delivery.entity';
+import { WebhookEventEntity } from './webhook-event.entity';
 
+/** An event's body (docs/reference/webhooks.md#11-the-body), written once for all its targets. */
+export function newEvent(
+  event: string,
+  payload: Record<string, unknown>,
+  now = new Date(),
+): WebhookEventEntity {
+  const id = randomUUID();
+  return Object.assign(new WebhookEventEntity(), {
+    id,
+    body: JSON.stringify({ id, event, payload, timestamp: now.toISOString() }),
+    createdAt: now,
+  });
+}
+
+/** One target's delivery of `webhookEvent`, due at once. */
 export function newDelivery(
   notificationId: string,
+  webhookEvent: WebhookEventEntity,
   event: string,
   relayerId: string | null,
-  payload: Record<string, unknown>,
 ): DeliveryEntity {
-  const now = new Date();
-  const eventId = randomUUID();
+  const now = webhookEvent.createdAt;
   return Object.assign(new DeliveryEntity(), {
     id: randomUUID(),
     notificationId,
-    eventId,
+    eventId: webhookEvent.id,
     event,
     relayerId,
-    // docs/reference/webhooks.md#1-events
-    body: JSON.stringify({ id: eventId, event, payload, timestamp: now.toISOString() }),
     status: 'pending',
     attempts: 0,
     lastStatusCode: null,
@@ -27,6 +40,7 @@ export function newDelivery(
     createdAt: now,
     deliveredAt: null,
     endedAt: null,
+    replayedAt: null,
     latencyMs: null,
   });
 }

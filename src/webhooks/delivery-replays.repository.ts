@@ -18,22 +18,58 @@ export interface ReplayFilter {
 /** Rows updated per statement. */
 const UPDATE_CHUNK = 500;
 
+/** What one replay did (docs/reference/webhooks.md#7-replay). */
+export interface ReplayOutcome {
+  readonly queued: number;
+  /** Matching, not replayed since `replayedSince`, and left for another call. */
+  readonly remaining: number;
+  /** Matching, and replayed since `replayedSince`: not queued. */
+  readonly skipped: number;
+}
+
 /** A range of idx_webhook_deliveries_notification (the target, then created_at, id). */
 @Injectable()
 export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) {
   /**
+   * In the caller's transaction, first: takes the target's row for the rest of it (a locking read on
+   * MySQL; SQLite has one writer at a time), so that two replays of one target are one after the
+   * other. False when the target does not exist.
+   */
+  async lockTarget(manager: EntityManager, notificationId: string): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(
+      `SELECT id FROM notifications WHERE id = ?${this.dialect.lockingRead('update')}`,
+      [notificationId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The target's deliveries a replay queued that are still pending, whoever's they are. */
+  async countPendingReplayed(manager: EntityManager, notificationId: string): Promise<number> {
+    const [counted] = await manager.query<Array<{ n: number | string }>>(
+      `SELECT COUNT(*) AS n FROM webhook_deliveries
+        WHERE notification_id = ? AND status = 'pending' AND replayed_at IS NOT NULL`,
+      [notificationId],
+    );
+    return Number(counted.n);
+  }
+
+  /**
    * In the caller's transaction: queues again, as the retry of one delivery does, the oldest `limit`
-   * deliveries that match (commit order: created_at, then id), all due at `now`, so that they are
-   * sent in that order and before the target's later events. Answers how many it queued and how
-   * many that match are left.
+   * deliveries that match and were not replayed since `replayedSince` (commit order: created_at,
+   * then id), all due at `now` and marked replayed at `now`, so that they are sent in that order and
+   * before the target's later events. Answers how many it queued, how many that match are left, and
+   * how many it skipped (replayed since `replayedSince`).
    */
   async requeue(
     manager: EntityManager,
     filter: ReplayFilter,
     now: Date,
+    replayedSince: Date,
     limit: number,
-  ): Promise<{ queued: number; remaining: number }> {
+  ): Promise<ReplayOutcome> {
+    const notRecently = '(d.replayed_at IS NULL OR d.replayed_at < :replayedSince)';
     const rows = await this.matching(manager, filter)
+      .andWhere(notRecently, { replayedSince })
       .select('d.id', 'id')
       .orderBy('d.created_at')
       .addOrderBy('d.id')
@@ -45,19 +81,31 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
       const result = await manager
         .createQueryBuilder()
         .update(DeliveryEntity)
-        .set({ status: 'pending', nextAttemptAt: now, endedAt: null, leaseOwner: null, leaseUntil: null })
+        .set({
+          status: 'pending',
+          nextAttemptAt: now,
+          endedAt: null,
+          leaseOwner: null,
+          leaseUntil: null,
+          replayedAt: now,
+        })
         // Only while it still has the status it was chosen for.
         .where('id IN (:...ids) AND status = :status', { ids, status: filter.status })
         .execute();
       queued += result.affected ?? 0;
     }
     // A locking read sees what a replay committed meanwhile queued (MySQL's plain read, its snapshot, would not).
-    const [sql, parameters] = this.matching(manager, filter).select('COUNT(*)', 'n').getQueryAndParameters();
-    const counted = await manager.query<Array<{ n: number | string }>>(
+    const [sql, parameters] = this.matching(manager, filter)
+      .select(`SUM(CASE WHEN ${notRecently} THEN 1 ELSE 0 END)`, 'remaining')
+      .addSelect('COUNT(*)', 'n')
+      .setParameter('replayedSince', replayedSince)
+      .getQueryAndParameters();
+    const [counted] = await manager.query<Array<{ remaining: number | string | null; n: number | string }>>(
       sql + this.dialect.lockingRead('share'),
       parameters,
     );
-    return { queued, remaining: Number(counted[0].n) };
+    const remaining = Number(counted.remaining ?? 0);
+    return { queued, remaining, skipped: Number(counted.n) - remaining };
   }
 
   private matching(manager: EntityManager, filter: ReplayFilter): SelectQueryBuilder<DeliveryEntity> {

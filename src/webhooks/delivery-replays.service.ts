@@ -5,14 +5,20 @@ import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryReplaysRepository } from './delivery-replays.repository';
 import type { ReplayResponse } from './dto/replay.dto';
 import type { ReplayRequest } from './replay.validation';
+import { replayInProgress } from './webhooks.errors';
 
 /** docs/reference/webhooks.md#7-replay: at most this many deliveries are queued by one call. */
 export const MAX_REPLAYED = 10_000;
 
+/** docs/reference/webhooks.md#7-replay: a delivery is replayed at most once in this long. */
+export const REPLAY_AGAIN_AFTER_MS = 3600_000;
+
 /**
  * docs/reference/webhooks.md#7-replay: a target's ended deliveries queued again as the retry of one
  * is (WebhooksService.retry), many at once, in one transaction: the same rows, so the same bodies
- * and `X-Event-Id`s, sent by the dispatcher in commit order.
+ * and `X-Event-Id`s, sent by the dispatcher in commit order. Bounded: at most MAX_REPLAYED per call,
+ * a delivery at most once per REPLAY_AGAIN_AFTER_MS, and no call while the target still has
+ * replayed deliveries pending.
  */
 @Injectable()
 export class DeliveryReplaysService {
@@ -25,9 +31,19 @@ export class DeliveryReplaysService {
 
   async replay(notificationId: string, request: ReplayRequest): Promise<ReplayResponse> {
     if (!(await this.notifications.exists(notificationId))) throw notificationNotFound();
-    const answer = await this.transactions.run((tx) =>
-      this.replays.requeue(tx.manager, { notificationId, ...request }, new Date(), MAX_REPLAYED),
-    );
+    const answer = await this.transactions.run(async (tx) => {
+      if (!(await this.replays.lockTarget(tx.manager, notificationId))) throw notificationNotFound();
+      const pending = await this.replays.countPendingReplayed(tx.manager, notificationId);
+      if (pending > 0) throw replayInProgress(pending);
+      const now = new Date();
+      return this.replays.requeue(
+        tx.manager,
+        { notificationId, ...request },
+        now,
+        new Date(now.getTime() - REPLAY_AGAIN_AFTER_MS),
+        MAX_REPLAYED,
+      );
+    });
     if (answer.queued > 0) this.dispatcher.wake(notificationId);
     return answer;
   }

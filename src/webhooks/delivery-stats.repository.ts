@@ -43,7 +43,9 @@ export function percentileOf(
  * cost the backlog and one entry. The database groups the latencies; only their distinct values
  * reach Node, never the rows. A key limited to some relayers gets the stats of the deliveries about
  * them alone (docs/reference/keys-and-audit.md#3-relayer-scope): each statement then has the scope's
- * condition on `relayer_id` too; without a scope, the statements are as they are.
+ * condition on `relayer_id` too, which the index does not hold, so that the last ones are looked for
+ * within the window (a range of it, as the counts), not through the whole log until one of the
+ * scope's turns up; without a scope, the statements are as they are.
  */
 @Injectable()
 export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
@@ -51,6 +53,9 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
     const from = this.persisted('endedAt', since);
     const scope = this.scoped();
     const [and, p] = [scope.sql, scope.parameters];
+    // A scoped key's condition on relayer_id is none of the index's columns: its last ones are looked
+    // for in the window only, never in the whole log (docs/reference/webhooks.md#94-the-cost).
+    const [last, lastParameters] = and === '' ? ['', []] : [' AND ended_at >= ?', [from]];
     const [delivered, failed, now, lastFailed] = await Promise.all([
       // The delivered ones by latency (whole milliseconds, at most about WEBHOOK_TIMEOUT_MS distinct
       // values, and null): their count, how many were retried and the histogram, in one range.
@@ -72,14 +77,14 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
         `SELECT (SELECT COUNT(*) FROM webhook_deliveries
                   WHERE notification_id = ? AND status = 'pending'${and}) AS pending,
                 (SELECT MAX(ended_at) FROM webhook_deliveries
-                  WHERE notification_id = ? AND status = 'delivered'${and}) AS last_delivered_at`,
-        [notificationId, ...p, notificationId, ...p],
+                  WHERE notification_id = ? AND status = 'delivered'${last}${and}) AS last_delivered_at`,
+        [notificationId, ...p, notificationId, ...lastParameters, ...p],
       ),
       this.repository.query<Array<{ ended_at: unknown; last_error: string | null }>>(
         `SELECT ended_at, last_error FROM webhook_deliveries
-          WHERE notification_id = ? AND status = 'failed'${and}
+          WHERE notification_id = ? AND status = 'failed'${last}${and}
           ORDER BY ended_at DESC LIMIT 1`,
-        [notificationId, ...p],
+        [notificationId, ...lastParameters, ...p],
       ),
     ]);
     const sum = (rows: ReadonlyArray<{ n: Count; retried: Count }>, key: 'n' | 'retried') =>

@@ -1,11 +1,13 @@
 import { Column, Entity } from 'typeorm';
-import { DocumentColumn } from '../database/document-column';
 import { IdColumn, IdPrimaryColumn } from '../database/id-column';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** The outbox row, and then its delivery log entry. */
+/**
+ * The outbox row of one target, and then its delivery log entry; the body it sends is its event's
+ * (WebhookEventEntity, by `event_id`), shared with the event's other targets.
+ */
 @Entity({ name: 'webhook_deliveries' })
 export class DeliveryEntity {
   @IdPrimaryColumn()
@@ -14,6 +16,7 @@ export class DeliveryEntity {
   @IdColumn({ name: 'notification_id' })
   notificationId: string;
 
+  /** The WebhookEventEntity whose body it sends. */
   @IdColumn({ name: 'event_id' })
   eventId: string;
 
@@ -22,9 +25,6 @@ export class DeliveryEntity {
 
   @IdColumn({ name: 'relayer_id', nullable: true })
   relayerId: string | null;
-
-  @DocumentColumn()
-  body: string;
 
   @Column({ type: 'varchar', length: 16 })
   status: DeliveryStatus;
@@ -55,6 +55,10 @@ export class DeliveryEntity {
 
   @Column({ name: 'ended_at', type: 'datetime', precision: 3, nullable: true })
   endedAt: Date | null;
+
+  /** When a replay last queued it again (docs/reference/webhooks.md#7-replay): at most once an hour. */
+  @Column({ name: 'replayed_at', type: 'datetime', precision: 3, nullable: true })
+  replayedAt: Date | null;
 
   /** How long its last attempt took (docs/reference/webhooks.md#9-stats); null until one is made. */
   @Column({ name: 'latency_ms', type: 'integer', nullable: true })

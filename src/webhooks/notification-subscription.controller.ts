@@ -30,7 +30,7 @@ export class NotificationSubscriptionController {
     status: 200,
     response: SubscriptionResponse,
     body: PutSubscriptionDto,
-    errors: [404],
+    errors: [404, 409],
   })
   put(
     @NotificationId() id: string,

@@ -21,6 +21,15 @@ export interface StoredSubscription {
 
 /** Rows inserted per statement: two parameters each, well below every driver's limit. */
 const INSERT_CHUNK = 500;
+/** Relayer ids looked up per statement. */
+const LOOKUP_CHUNK = 500;
+
+/** Who hears a relayer beside its own target: the targets subscribed to it by id or by `*`. */
+export interface Hearers {
+  readonly subscribed: ReadonlySet<string>;
+  /** Its own target (`notification_id`), null without one or when it does not exist (yet). */
+  readonly own: string | null;
+}
 
 function eventsOf(text: unknown): WebhookEvent[] | null {
   if (typeof text !== 'string') return null;
@@ -107,6 +116,104 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
       );
     }
     return 'written';
+  }
+
+  /**
+   * For the limit of targets per relayer (docs/reference/webhooks.md#65-how-many-targets-may-hear-a-relayer),
+   * in the caller's transaction, with locking reads (MySQL; SQLite has one writer at a time), so that a
+   * change that would add a hearer at the same time waits for this one or deadlocks with it (and is
+   * retried): for each of `relayerIds`, the targets subscribed to it by id or by `*`, and its own
+   * target. Ranges of the primary key and of the relayers' one; ids compared exactly.
+   */
+  async hearersOf(manager: EntityManager, relayerIds: readonly string[]): Promise<Map<string, Hearers>> {
+    const hearers = new Map<string, Hearers>();
+    const ids = [...new Set(relayerIds)];
+    for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
+      const chunk = ids.slice(i, i + LOOKUP_CHUNK);
+      const subscribed = await manager.query<Array<{ relayer_id: string; notification_id: string }>>(
+        `SELECT relayer_id, notification_id FROM webhook_subscription_relayers
+          WHERE relayer_id IN (${chunk.map(() => '?').join(', ')}, ?)${this.dialect.lockingRead('share')}`,
+        [...chunk, ANY_RELAYER],
+      );
+      const owned = await this.ownTargetsOf(manager, chunk);
+      const everyRelayer = subscribed.filter((row) => row.relayer_id === ANY_RELAYER);
+      for (const id of chunk) {
+        const rows = [...everyRelayer, ...subscribed.filter((row) => row.relayer_id === id)];
+        hearers.set(id, {
+          subscribed: new Set(rows.map((row) => row.notification_id)),
+          own: owned.get(id) ?? null,
+        });
+      }
+    }
+    return hearers;
+  }
+
+  /**
+   * The targets subscribed to `relayerId` by id or by `*`, with a locking read (hearersOf): one range
+   * of the primary key. For a relayer whose own target the caller's transaction has just written.
+   */
+  async subscribersOf(manager: EntityManager, relayerId: string): Promise<Set<string>> {
+    const rows = await manager.query<Array<{ relayer_id: string; notification_id: string }>>(
+      `SELECT relayer_id, notification_id FROM webhook_subscription_relayers
+        WHERE relayer_id IN (?, ?)${this.dialect.lockingRead('share')}`,
+      [relayerId, ANY_RELAYER],
+    );
+    return new Set(
+      rows
+        .filter((row) => row.relayer_id === relayerId || row.relayer_id === ANY_RELAYER)
+        .map((row) => row.notification_id),
+    );
+  }
+
+  /** The targets subscribed to every relayer (`*`), with a locking read (hearersOf). */
+  async subscribersOfEvery(manager: EntityManager): Promise<string[]> {
+    const rows = await manager.query<Array<{ notification_id: string }>>(
+      `SELECT notification_id FROM webhook_subscription_relayers WHERE relayer_id = ?${this.dialect.lockingRead('share')}`,
+      [ANY_RELAYER],
+    );
+    return rows.map((row) => row.notification_id);
+  }
+
+  /**
+   * The relayer ids that at least `count` targets are subscribed to by id, with how many, reading
+   * (and, on MySQL, locking) every subscription by id: `*` is about every relayer.
+   */
+  async subscribedByAtLeast(manager: EntityManager, count: number): Promise<Map<string, number>> {
+    const rows = await manager.query<Array<{ relayer_id: string; n: number | string }>>(
+      `SELECT relayer_id, COUNT(*) AS n FROM webhook_subscription_relayers WHERE relayer_id <> ?
+        GROUP BY relayer_id HAVING COUNT(*) >= ?${this.dialect.lockingRead('share')}`,
+      [ANY_RELAYER, count],
+    );
+    return new Map(rows.map((row) => [row.relayer_id, Number(row.n)]));
+  }
+
+  /** The relayers whose own target is none of `notificationIds`; locking what it reads (hearersOf). */
+  async relayersWithOwnTargetBesides(
+    manager: EntityManager,
+    notificationIds: readonly string[],
+  ): Promise<string[]> {
+    const besides =
+      notificationIds.length === 0
+        ? ''
+        : ` AND notification_id NOT IN (${notificationIds.map(() => '?').join(', ')})`;
+    const rows = await manager.query<Array<{ id: string }>>(
+      `SELECT id FROM relayers WHERE notification_id IS NOT NULL${besides}${this.dialect.lockingRead('share')}`,
+      [...notificationIds],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Each of `relayerIds` that exists with a target of its own, that target; locking (hearersOf). */
+  async ownTargetsOf(manager: EntityManager, relayerIds: readonly string[]): Promise<Map<string, string>> {
+    if (relayerIds.length === 0) return new Map();
+    const rows = await manager.query<Array<{ id: string; notification_id: string }>>(
+      `SELECT id, notification_id FROM relayers
+        WHERE id IN (${relayerIds.map(() => '?').join(', ')}) AND notification_id IS NOT NULL${this.dialect.lockingRead('share')}`,
+      [...relayerIds],
+    );
+    // `IN` follows the column's collation (MySQL's may ignore case): the ids asked for, exactly.
+    const asked = new Set(relayerIds);
+    return new Map(rows.filter((row) => asked.has(row.id)).map((row) => [row.id, row.notification_id]));
   }
 
   /**

@@ -5,6 +5,7 @@ import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions } from '../database/transactions';
 import { notificationNotFound } from '../notifications';
 import { SubscriptionResponse } from './dto/subscription.dto';
+import { FanOutLimit } from './fan-out-limit';
 import { ANY_RELAYER } from './subscription-relayer.entity';
 import type { Subscription } from './subscription.validation';
 import { SubscriptionsRepository, type StoredSubscription } from './subscriptions.repository';
@@ -44,6 +45,7 @@ export class SubscriptionsService {
 
   constructor(
     private readonly subscriptions: SubscriptionsRepository,
+    private readonly limit: FanOutLimit,
     transactions: Transactions,
   ) {
     this.writes = new ResourceWrites(transactions, {
@@ -64,7 +66,8 @@ export class SubscriptionsService {
    * Replaces the subscription; one that changes nothing is answered without a write or a record. A key
    * limited to some relayers subscribes the target only to relayers inside its scope: `*` or an id
    * outside it is 403 before anything is read (the subset rule of its keys, RelayerScope.contains);
-   * null (the target's own relayers) names none.
+   * null (the target's own relayers) names none. One that would make a relayer heard by more than
+   * WEBHOOK_MAX_TARGETS_PER_RELAYER targets is a 409 naming it, nothing written (FanOutLimit).
    */
   async put(notificationId: string, next: Subscription): Promise<SubscriptionResponse> {
     // As a scope, `["*"]` is the empty prefix (every relayer): inside no key's scope, whose prefixes
@@ -90,6 +93,12 @@ export class SubscriptionsService {
         );
         if (outcome === 'gone') throw notificationNotFound();
         if (outcome === 'stale') return STALE;
+        await this.limit.assertSubscription(
+          tx.manager,
+          notificationId,
+          current.relayerIds,
+          changes.relayerIds ?? null,
+        );
       },
     );
     return written.data.subscription;

@@ -11,9 +11,11 @@ import {
 } from '../relayers/relayer-events';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
-import { newDelivery } from './delivery-factory';
+import { FanOutLimit } from './fan-out-limit';
+import { newDelivery, newEvent } from './delivery-factory';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { ALWAYS_SENT, type WebhookEvent } from './webhook-events';
+import { WebhookEventsRepository } from './webhook-events.repository';
 
 const STATE_UPDATE = 'relayer_state_update';
 
@@ -27,16 +29,26 @@ export class WebhookOutbox {
     private readonly deliveries: DeliveriesRepository,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly subscriptions: SubscriptionsRepository,
+    private readonly events: WebhookEventsRepository,
+    private readonly limit: FanOutLimit,
   ) {}
 
+  /** A relayer created with a target of its own adds a hearer: within WEBHOOK_MAX_TARGETS_PER_RELAYER (FanOutLimit). */
   @OnCommitting(RELAYER_EVENTS.created)
-  onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
-    return this.write(manager, event, 'relayer_created');
+  async onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
+    const { id, notification_id: ownTarget } = event.relayer;
+    if (ownTarget !== null) await this.limit.assertOwnTarget(manager, id, ownTarget);
+    await this.write(manager, event, 'relayer_created');
   }
 
+  /** So does a PATCH that gives it another. */
   @OnCommitting(RELAYER_EVENTS.updated)
-  onUpdated({ manager, event }: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
-    return this.write(manager, event, 'relayer_updated', { changed: event.changed });
+  async onUpdated({ manager, event }: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
+    const { id, notification_id: ownTarget } = event.relayer;
+    if (ownTarget !== null && event.changed.includes('notification_id')) {
+      await this.limit.assertOwnTarget(manager, id, ownTarget);
+    }
+    await this.write(manager, event, 'relayer_updated', { changed: event.changed });
   }
 
   @OnCommitting(RELAYER_EVENTS.deleted)
@@ -75,7 +87,8 @@ export class WebhookOutbox {
    * The payload is `{ payload_type, relayer, ...more }`, in that order. One delivery for each target
    * that hears of the relayer (docs/reference/webhooks.md#6-subscriptions): its own, and those
    * subscribed to it or to every relayer, each once, unless the target's subscription leaves the
-   * event out. Each is a row of the target's outbox, in commit order with its other events.
+   * event out. Each is a row of the target's outbox, in commit order with its other events, and all
+   * reference the event's one body.
    */
   private async write(
     manager: CommittingEvent<RelayerEvent>['manager'],
@@ -89,9 +102,14 @@ export class WebhookOutbox {
     const wanted = [...targets]
       .filter(([, events]) => wants(events, event))
       .map(([notificationId]) => notificationId);
-    const payload = { payload_type: payloadType, relayer, ...more };
-    for (const notificationId of wanted) {
-      await this.deliveries.insert(manager, newDelivery(notificationId, event, relayer.id, payload));
+    if (wanted.length > 0) {
+      // One body for every target (docs/reference/webhooks.md#21-a-transactional-outbox).
+      const body = newEvent(event, { payload_type: payloadType, relayer, ...more });
+      await this.events.insert(manager, body);
+      await this.deliveries.insertAll(
+        manager,
+        wanted.map((notificationId) => newDelivery(notificationId, body, event, relayer.id)),
+      );
     }
     this.written.set(change, wanted);
   }

@@ -22,7 +22,7 @@ export class WebhookReplayController {
     status: 202,
     response: ReplayResponse,
     body: ReplayDeliveriesDto,
-    errors: [404],
+    errors: [404, 409],
   })
   replay(
     @Param('notification_id', new ParseIdPipe(notificationNotFound)) id: string,

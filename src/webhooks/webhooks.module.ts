@@ -9,8 +9,11 @@ import { DeliveryStatsController } from './delivery-stats.controller';
 import { DeliveryStatsRepository } from './delivery-stats.repository';
 import { DeliveryStatsService } from './delivery-stats.service';
 import { DeliveryEntity } from './delivery.entity';
+import { FanOutLimit } from './fan-out-limit';
 import { TargetLeaseEntity } from './target-lease.entity';
 import { TargetLeasesRepository } from './target-leases.repository';
+import { WebhookEventEntity } from './webhook-event.entity';
+import { WebhookEventsRepository } from './webhook-events.repository';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookOutbox } from './webhook-outbox';
 import { WebhookSender } from './webhook-sender';
@@ -34,6 +37,7 @@ import { WebhookReplayController } from './webhook-replay.controller';
       TargetLeaseEntity,
       SubscriptionEntity,
       SubscriptionRelayerEntity,
+      WebhookEventEntity,
     ]),
     MetricsModule,
     NotificationsModule,
@@ -47,6 +51,7 @@ import { WebhookReplayController } from './webhook-replay.controller';
   ],
   providers: [
     DeliveriesRepository,
+    WebhookEventsRepository,
     TargetLeasesRepository,
     DeliveryDispatcher,
     WebhookOutbox,
@@ -55,6 +60,7 @@ import { WebhookReplayController } from './webhook-replay.controller';
     WebhooksService,
     SubscriptionsRepository,
     SubscriptionsService,
+    FanOutLimit,
     SubscriptionRules,
     DeliveryReplaysRepository,
     DeliveryReplaysService,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { errorBody, successBody } from '../support/envelope';
 import { secrets } from '../support/secrets';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
@@ -14,7 +15,7 @@ interface Delivery {
 }
 
 describeMysql(
-  'three instances on one MySQL database: a replay is queued once (docs/reference/webhooks.md#7-replay)',
+  'three instances on one MySQL database: a replay is queued once, and one at a time (docs/reference/webhooks.md#7-replay)',
   () => {
     const EVENTS = 20;
     let database: TestDatabase;
@@ -51,7 +52,7 @@ describeMysql(
       }
     };
 
-    it('two instances replay the same failed deliveries at once: each is queued by one of them and received once, in commit order, with its X-Event-Id', async () => {
+    it('two instances replay the same failed deliveries at once: one queues them, the other is a 409 while they are pending; each is received once, in commit order, with its X-Event-Id', async () => {
       // Refused at first (failed after one attempt), then a slow receiver: the three dispatchers all see the backlog due.
       receiver.script('/replayed', [
         ...Array.from({ length: EVENTS }, () => ({ status: 410 })),
@@ -69,20 +70,18 @@ describeMysql(
       const failed = await settled(hook);
       expect(failed.map((d) => [d.status, d.attempts])).toEqual(Array(EVENTS).fill(['failed', 1]));
 
+      // One queues them all; the other, one after it (the target is locked for the replay), finds them
+      // pending: a replay in progress (the first is in flight for 30 ms at least).
       const answers = await Promise.all(
-        [apps[0], apps[1]].map(
-          async (app) =>
-            (
-              await app
-                .post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed' })
-                .expect(202)
-            ).body.data as { queued: number; remaining: number },
-        ),
+        [apps[0], apps[1]].map(async (app) => {
+          const res = await app.post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed' });
+          return { status: res.status, body: res.body as unknown };
+        }),
       );
-      expect({
-        queued: answers[0].queued + answers[1].queued,
-        remaining: answers.map((a) => a.remaining),
-      }).toEqual({ queued: EVENTS, remaining: [0, 0] });
+      expect(answers.sort((a, b) => a.status - b.status)).toEqual([
+        { status: 202, body: successBody({ queued: EVENTS, remaining: 0, skipped: 0 }) },
+        { status: 409, body: errorBody(`Replay in progress: ${EVENTS} deliveries pending`) },
+      ]);
 
       await receiver.waitFor('/replayed', 2 * EVENTS, 30_000);
       // Three dispatchers keep polling: give them a few rounds to (wrongly) send anything again.

@@ -1129,6 +1129,8 @@ export interface components {
             queued: number;
             /** @description Deliveries that match and were left for another call */
             remaining: number;
+            /** @description Deliveries that match but were replayed in the last hour: not queued */
+            skipped: number;
         };
         RotateApiKeyDto: {
             /**
@@ -4914,7 +4916,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A request with this Idempotency-Key is still in progress: retry later */
+            /** @description Conflict; or: A request with this Idempotency-Key is still in progress: retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6084,6 +6086,23 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

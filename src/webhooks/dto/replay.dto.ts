@@ -42,4 +42,7 @@ export class ReplayResponse {
 
   @ApiProperty({ description: 'Deliveries that match and were left for another call' })
   remaining: number;
+
+  @ApiProperty({ description: 'Deliveries that match but were replayed in the last hour: not queued' })
+  skipped: number;
 }

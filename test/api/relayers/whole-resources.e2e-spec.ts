@@ -178,7 +178,7 @@ describe('whole resources on every database (docs/reference/hardening.md)', () =
         'relayers.disabled_reason',
         'audit_events.before',
         'audit_events.after',
-        'webhook_deliveries.body',
+        'webhook_events.body',
         'network_rpc_urls.rpc_urls',
         'idempotency_keys.response_body',
       ].filter((column) => !migrated.includes(`${column} ${documentType}`)),

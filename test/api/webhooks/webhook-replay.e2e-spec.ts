@@ -57,6 +57,12 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
         .expect(200);
     return id;
   };
+  /** Makes the target's last replays `ms` old (the service writes when it queues a delivery again). */
+  const replayedAgo = (notificationId: string, ms: number) =>
+    handle.database.exec(
+      `UPDATE webhook_deliveries SET replayed_at = '${new Date(Date.now() - ms).toISOString().replace('T', ' ').replace('Z', '')}'
+        WHERE notification_id = '${notificationId}' AND replayed_at IS NOT NULL`,
+    );
   const names = (path: string, from = 0) =>
     receiver
       .to(path)
@@ -74,7 +80,7 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
     expect(failed.map((d) => [d.status, d.attempts])).toEqual(Array(6).fill(['failed', 1]));
 
     expect((await replay(hook, { status: 'failed' }).expect(202)).body as unknown).toEqual(
-      successBody({ queued: 6, remaining: 0 }),
+      successBody({ queued: 6, remaining: 0, skipped: 0 }),
     );
     const got = (await receiver.waitFor('/down', 12)).slice(6);
     expect(got.map((r) => r.headers['x-event-id'])).toEqual(failed.map((d) => d.event_id));
@@ -83,13 +89,14 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
     expect((await settled(hook)).map((d) => [d.id, d.status, d.attempts])).toEqual(
       failed.map((d) => [d.id, 'delivered', 2]),
     );
-    // Nothing failed is left; the delivered ones can be sent again too.
+    // Nothing failed is left; the delivered ones can be sent again too, once their replay is an hour old.
     expect((await replay(hook, { status: 'failed' }).expect(202)).body as unknown).toEqual(
-      successBody({ queued: 0, remaining: 0 }),
+      successBody({ queued: 0, remaining: 0, skipped: 0 }),
     );
+    await replayedAgo(hook, 61 * 60_000);
     expect(
       (await replay(hook, { status: 'delivered', event: 'relayer_created' }).expect(202)).body as unknown,
-    ).toEqual(successBody({ queued: 1, remaining: 0 }));
+    ).toEqual(successBody({ queued: 1, remaining: 0, skipped: 0 }));
     const [again] = (await receiver.waitFor('/down', 13)).slice(12);
     expect([again.headers['x-event-id'], again.json.event]).toEqual([failed[0].event_id, 'relayer_created']);
   });
@@ -114,7 +121,7 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
 
     const window = { status: 'failed', since: failed[1].created_at, until: failed[3].created_at };
     expect((await replay(hook, window).expect(202)).body as unknown).toEqual(
-      successBody({ queued: 2, remaining: 0 }),
+      successBody({ queued: 2, remaining: 0, skipped: 0 }),
     );
     await receiver.waitFor('/window', 7);
     await settled(hook);
@@ -122,7 +129,7 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
 
     expect(
       (await replay(hook, { status: 'failed', event: 'relayer_created' }).expect(202)).body as unknown,
-    ).toEqual(successBody({ queued: 1, remaining: 0 }));
+    ).toEqual(successBody({ queued: 1, remaining: 0, skipped: 0 }));
     await receiver.waitFor('/window', 8);
     await settled(hook);
     // An offset other than Z names the same instant.
@@ -130,11 +137,85 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
     expect(
       (await replay(hook, { status: 'failed', since: failed[3].created_at, until }).expect(202))
         .body as unknown,
-    ).toEqual(successBody({ queued: 2, remaining: 0 }));
+    ).toEqual(successBody({ queued: 2, remaining: 0, skipped: 0 }));
     await receiver.waitFor('/window', 10);
     await settled(hook);
     expect(names('/window', 5)).toEqual(['n1', 'n2', 'n0', 'n3', 'n4']);
     expect((await settled(hook)).map((d) => d.status)).toEqual(Array(5).fill('delivered'));
+  });
+
+  it('a delivery replayed in the last hour is not queued again: the answer counts it in skipped', async () => {
+    receiver.script(
+      '/skipped',
+      Array.from({ length: 3 }, () => ({ status: 410 })),
+    );
+    const hook = await target('/skipped');
+    await events(hook, 2);
+    const failed = await settled(hook);
+    expect(failed.map((d) => d.status)).toEqual(['failed', 'failed', 'failed']);
+    // The replayed ones fail again (refused): they match the next replay, which skips them.
+    receiver.script(
+      '/skipped',
+      Array.from({ length: 2 }, () => ({ status: 410 })),
+    );
+    const window = { status: 'failed', since: failed[1].created_at };
+    expect((await replay(hook, window).expect(202)).body as unknown).toEqual(
+      successBody({ queued: 2, remaining: 0, skipped: 0 }),
+    );
+    await receiver.waitFor('/skipped', 5);
+    expect((await settled(hook)).map((d) => [d.status, d.attempts])).toEqual([
+      ['failed', 1],
+      ['failed', 2],
+      ['failed', 2],
+    ]);
+    expect((await replay(hook, { status: 'failed' }).expect(202)).body as unknown).toEqual(
+      successBody({ queued: 1, remaining: 0, skipped: 2 }),
+    );
+    await receiver.waitFor('/skipped', 6);
+    expect((await settled(hook)).map((d) => [d.status, d.attempts])).toEqual([
+      ['delivered', 2],
+      ['failed', 2],
+      ['failed', 2],
+    ]);
+    // All three were replayed within the hour: nothing is queued, nothing is sent.
+    expect((await replay(hook, { status: 'failed' }).expect(202)).body as unknown).toEqual(
+      successBody({ queued: 0, remaining: 0, skipped: 2 }),
+    );
+    expect((await replay(hook, { status: 'delivered' }).expect(202)).body as unknown).toEqual(
+      successBody({ queued: 0, remaining: 0, skipped: 1 }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.to('/skipped')).toHaveLength(6);
+    // An hour later they may be replayed again.
+    await replayedAgo(hook, 61 * 60_000);
+    expect((await replay(hook, { status: 'failed' }).expect(202)).body as unknown).toEqual(
+      successBody({ queued: 2, remaining: 0, skipped: 0 }),
+    );
+    await receiver.waitFor('/skipped', 8);
+    expect(names('/skipped')).toEqual(['n0', 'n1', 'n2', 'n1', 'n2', 'n0', 'n1', 'n2']);
+  });
+
+  it('while a replay of the target has deliveries pending, another replay is a 409 Replay in progress: <n> deliveries pending', async () => {
+    receiver.script('/busy', [
+      ...Array.from({ length: 3 }, () => ({ status: 410 })),
+      { status: 200, delayMs: 1500 },
+    ]);
+    const hook = await target('/busy');
+    await events(hook, 2);
+    await settled(hook);
+    expect((await replay(hook, { status: 'failed' }).expect(202)).body as unknown).toEqual(
+      successBody({ queued: 3, remaining: 0, skipped: 0 }),
+    );
+    // The first is in flight for 1.5 s: all three are pending.
+    for (const body of [{ status: 'failed' }, { status: 'delivered', event: 'relayer_deleted' }]) {
+      expectError(await replay(hook, body), 409, 'Replay in progress: 3 deliveries pending');
+    }
+    await receiver.waitFor('/busy', 6);
+    expect((await settled(hook)).map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
+    // Sent: replays are taken again (these three were replayed within the hour).
+    expect((await replay(hook, { status: 'delivered' }).expect(202)).body as unknown).toEqual(
+      successBody({ queued: 0, remaining: 0, skipped: 3 }),
+    );
   });
 
   it('400 names the field (validation, before anything is queued); 404 for an unknown target', async () => {
@@ -181,13 +262,13 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
     const both = await replayWith(await keyWith(['notifications:write', 'relayers:read']));
     expect({ status: both.status, body: both.body as unknown }).toEqual({
       status: 202,
-      body: successBody({ queued: 1, remaining: 0 }),
+      body: successBody({ queued: 1, remaining: 0, skipped: 0 }),
     });
     await receiver.waitFor('/perm', 2);
   });
 });
 
-describe('a replay queues at most 10,000 deliveries, the oldest (docs/reference/webhooks.md#7-replay)', () => {
+describe('a replay queues at most 10,000 deliveries, the oldest, and the next waits until they are sent (docs/reference/webhooks.md#7-replay)', () => {
   const SEEDED = 10_003;
   const receiver = new WebhookReceiver();
   // The first attempt hangs for the whole test: the target's run holds the rest back, pending.
@@ -198,7 +279,7 @@ describe('a replay queues at most 10,000 deliveries, the oldest (docs/reference/
 
   const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
-  it('10,003 failed, 10,002 in the window: the first call queues the 10,000 oldest of those and leaves 2; the next queues the 3 left', async () => {
+  it('10,003 failed, 10,002 in the window: the first call queues the 10,000 oldest of those and leaves 2; the next is a 409 while they are pending', async () => {
     receiver.script('/bulk', [{ never: true }]);
     const hook = uid('hook');
     await app()
@@ -222,12 +303,18 @@ describe('a replay queues at most 10,000 deliveries, the oldest (docs/reference/
           },
           timestamp: new Date(start + i).toISOString(),
         });
-        return `('${id}', '${hook}', '${eventId}', 'relayer_updated', 'r-bulk', '${body}', 'failed', 1, 410, 'HTTP 410', '${at(start + i)}', NULL, NULL, '${at(start + i)}', NULL, '${at(start + i)}')`;
+        return [
+          `('${eventId}', '${body}', '${at(start + i)}')`,
+          `('${id}', '${hook}', '${eventId}', 'relayer_updated', 'r-bulk', 'failed', 1, 410, 'HTTP 410', '${at(start + i)}', NULL, NULL, '${at(start + i)}', NULL, '${at(start + i)}')`,
+        ];
       });
       await handle.database.exec(
-        `INSERT INTO webhook_deliveries (id, notification_id, event_id, event, relayer_id, body, status, attempts,
+        `INSERT INTO webhook_events (id, body, created_at) VALUES ${rows.map(([event]) => event).join(', ')}`,
+      );
+      await handle.database.exec(
+        `INSERT INTO webhook_deliveries (id, notification_id, event_id, event, relayer_id, status, attempts,
            last_status_code, last_error, next_attempt_at, lease_owner, lease_until, created_at, delivered_at, ended_at)
-         VALUES ${rows.join(', ')}`,
+         VALUES ${rows.map(([, delivery]) => delivery).join(', ')}`,
       );
     }
     // The window leaves the oldest out: 10,002 match.
@@ -238,7 +325,7 @@ describe('a replay queues at most 10,000 deliveries, the oldest (docs/reference/
           .post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed', since })
           .expect(202)
       ).body as unknown,
-    ).toEqual(successBody({ queued: 10_000, remaining: 2 }));
+    ).toEqual(successBody({ queued: 10_000, remaining: 2, skipped: 0 }));
     const left = (await app().get(`/api/v1/notifications/${hook}/deliveries?status=failed`).expect(200))
       .body as { data: Delivery[]; pagination: { total_items: number } };
     expect({ ids: left.data.map((d) => d.id), total: left.pagination.total_items }).toEqual({
@@ -254,9 +341,11 @@ describe('a replay queues at most 10,000 deliveries, the oldest (docs/reference/
     expect([first.headers['x-event-id'], first.json.id]).toEqual([eventIds[1], eventIds[1]]);
     expect(String((first.json.payload.relayer as { name: string }).name)).toBe('n1');
 
-    expect(
-      (await app().post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed' }).expect(202))
-        .body as unknown,
-    ).toEqual(successBody({ queued: 3, remaining: 0 }));
+    // The 10,000 are still pending (the first one hangs): no other replay until they are sent.
+    expectError(
+      await app().post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed' }),
+      409,
+      'Replay in progress: 10000 deliveries pending',
+    );
   }, 60_000);
 });

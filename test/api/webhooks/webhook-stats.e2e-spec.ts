@@ -61,19 +61,21 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   };
-  /** Deliveries written straight into the log, ended (or created) that long before `now`. */
+  /** Deliveries written straight into the log (each with its event's body), ended (or created) that long before `now`. */
   const insert = async (notificationId: string, now: number, rows: Row[]) => {
+    const text = (v: string | null) => (v === null ? 'NULL' : `'${v}'`);
+    const events: string[] = [];
     const values = rows.map((row) => {
       const created = new Date(now - (row.createdAgoMs ?? row.endedAgoMs ?? 0) - 1000);
       const ended = row.endedAgoMs === undefined ? null : new Date(now - row.endedAgoMs);
-      const text = (v: string | null) => (v === null ? 'NULL' : `'${v}'`);
+      const eventId = randomUUID();
+      events.push(`(${[text(eventId), text('{}'), text(stored(created))].join(', ')})`);
       return `(${[
         text(randomUUID()),
         text(notificationId),
-        text(randomUUID()),
+        text(eventId),
         text('notification_test'),
         'NULL',
-        text('{}'),
         text(row.status),
         String(row.attempts),
         row.status === 'delivered' ? '200' : 'NULL',
@@ -87,7 +89,10 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
       ].join(', ')})`;
     });
     await handle.database.exec(
-      `INSERT INTO webhook_deliveries (id, notification_id, event_id, event, relayer_id, body, status, attempts,
+      `INSERT INTO webhook_events (id, body, created_at) VALUES ${events.join(', ')}`,
+    );
+    await handle.database.exec(
+      `INSERT INTO webhook_deliveries (id, notification_id, event_id, event, relayer_id, status, attempts,
          last_status_code, last_error, next_attempt_at, created_at, delivered_at, ended_at, latency_ms)
        VALUES ${values.join(', ')}`,
     );
@@ -230,6 +235,95 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
       success_rate: 0.9167,
       latency_ms: { p50: 108, p95: 300, max: 900 },
       ...last,
+    });
+  });
+
+  it('a key limited to some relayers reads only the window: its counts and its last_* are those of the deliveries about its relayers that ended within it', async () => {
+    const hook = uid('team-a-hook');
+    await app()
+      .post('/api/v1/notifications', { id: hook, url: receiver.url('/scoped') })
+      .expect(201);
+    const [mine, theirs] = [uid('team-a'), uid('team-b')];
+    // Mine: created (delivered), renamed (refused, failed). Theirs: created (delivered).
+    receiver.script('/scoped', [{ status: 200 }, { status: 410 }, { status: 200 }]);
+    await app()
+      .post('/api/v1/relayers', relayerBody('evm', { id: mine, name: 'mine', notification_id: hook }))
+      .expect(201);
+    await app().patch(`/api/v1/relayers/${mine}`, { name: 'mine, renamed' }).expect(200);
+    await settled(hook, 2);
+    await app()
+      .post('/api/v1/relayers', relayerBody('evm', { id: theirs, name: 'theirs', notification_id: hook }))
+      .expect(201);
+    const items = await settled(hook, 3);
+    // Mine ended three hours ago: outside 1h, inside 24h.
+    const ended = new Date(Date.now() - 3 * HOUR);
+    await handle.database.exec(
+      `UPDATE webhook_deliveries SET ended_at = '${stored(ended)}',
+         delivered_at = CASE WHEN status = 'delivered' THEN '${stored(ended)}' ELSE NULL END
+       WHERE notification_id = '${hook}' AND relayer_id = '${mine}'`,
+    );
+    const res = await app().post('/api/v1/api-keys', {
+      name: 'team a',
+      permissions: ['notifications:read'],
+      relayer_ids: ['team-a-*'],
+    });
+    expect(res.status).toBe(201);
+    const key = secrets.add((res.body.data as { key: string }).key);
+    const statsAs = async (window: string, bearer: string) => {
+      const got = await app()
+        .raw()
+        .get(`/api/v1/notifications/${hook}/stats?window=${window}`)
+        .set('Authorization', `Bearer ${bearer}`);
+      return { status: got.status, body: got.body as unknown };
+    };
+    const none = { p50: null, p95: null, max: null };
+    // Nothing of mine ended within the hour: no row outside it is read, not even for last_*.
+    expect(await statsAs('1h', key)).toEqual({
+      status: 200,
+      body: successBody({
+        window: '1h',
+        delivered: 0,
+        failed: 0,
+        pending: 0,
+        retried: 0,
+        success_rate: null,
+        latency_ms: none,
+        last_delivered_at: null,
+        last_failed_at: null,
+        last_error: null,
+      }),
+    });
+    expect(await statsAs('24h', key)).toEqual({
+      status: 200,
+      body: successBody({
+        window: '24h',
+        delivered: 1,
+        failed: 1,
+        pending: 0,
+        retried: 0,
+        success_rate: 0.5,
+        latency_ms: { p50: expect.any(Number), p95: expect.any(Number), max: expect.any(Number) },
+        last_delivered_at: ended.toISOString(),
+        last_failed_at: ended.toISOString(),
+        last_error: 'HTTP 410',
+      }),
+    });
+    // The administrator's last_* still come from the whole log.
+    const theirsDelivered = items.find((d) => d.relayer_id === theirs)?.delivered_at;
+    expect(await statsAs('1h', app().apiKey)).toEqual({
+      status: 200,
+      body: successBody({
+        window: '1h',
+        delivered: 1,
+        failed: 0,
+        pending: 0,
+        retried: 0,
+        success_rate: 1,
+        latency_ms: { p50: expect.any(Number), p95: expect.any(Number), max: expect.any(Number) },
+        last_delivered_at: theirsDelivered,
+        last_failed_at: ended.toISOString(),
+        last_error: 'HTTP 410',
+      }),
     });
   });
 
