@@ -18,7 +18,7 @@ export async function createApp(
   return app;
 }
 
-export { API_PREFIX, exitGracefullyOnSignals } from './bootstrap';
+export { exitGracefullyOnSignals } from './bootstrap';
 export { ConfigError, loadConfig, type AppConfig, type Env } from './config/app-config';
 
 // Authentication and permissions
@@ -36,7 +36,6 @@ export {
 
 // Tables and resources of an extension (docs/reference/extension-events.md)
 export { declareResource, type ResourceDeclaration } from './common/auth/resources';
-export type { EntityClass, MigrationClass } from './database/data-source-options';
 
 // Feature modules and the services they export
 export { RelayersModule } from './relayers/relayers.module';
@@ -49,12 +48,10 @@ export { NetworksModule } from './networks/networks.module';
 export { NetworksService } from './networks';
 export { CatalogueModule } from './config-file/catalogue.module';
 export { Catalogue } from './catalogue';
-export { DatabaseModule } from './database/database.module';
 
 // Change events, and writing in the transaction of a change
 export {
   RELAYER_EVENTS,
-  PATCHABLE_FIELDS,
   type PatchableField,
   type RelayerEvent,
   type RelayerBalanceEvent,
@@ -89,7 +86,6 @@ export {
   ConflictError,
   DomainError,
   ForbiddenError,
-  MAX_NAMED_PROBLEMS,
   NotFoundError,
   PayloadTooLargeError,
   PreconditionFailedError,
@@ -104,17 +100,16 @@ export { ApiEnvelope, ApiErrors, ApiIfMatch } from './common/http/openapi.decora
 export { RawResponse } from './common/http/raw-response.decorator';
 export { IfMatch, IfMatchHeader } from './common/http/if-match';
 export { Tagged, entityTag } from './common/http/tagged';
-export { MAX_PER_PAGE, Page, PageQueryDto } from './common/http/page';
+export { Page, PageQueryDto } from './common/http/page';
 export type { UrlPolicyConfig } from './config/app-config';
 export type { NetworkType, SignerForNetwork, SignerSummary } from './catalogue/catalogue.types';
 export { RpcConfigResponse } from './common/validation/rpc-config.dto';
 export type { RpcUrl } from './common/validation/rpc-url-list';
 export { NetworkResponse, UpdateNetworkDto } from './networks/dto/network.dto';
-export { SignerAddressesResponse, SignerResponse } from './signers/dto/signer.dto';
+export { SignerResponse } from './signers/dto/signer.dto';
 export type { NewSigner } from './signers/signers.validation';
 export { CreateNotificationDto, UpdateNotificationDto } from './notifications/dto/notification.dto';
-export { CreateRelayerDto, RelayerListQueryDto, UpdateRelayerDto } from './relayers/dto/relayer.dto';
-export type { RelayerState } from './relayers/dto/relayer.dto';
+export { RelayerListQueryDto, UpdateRelayerDto } from './relayers/dto/relayer.dto';
 export type { NewRelayer } from './relayers/relayers.validation';
 export type { CatalogueNetwork, HostedSignerView } from './catalogue/catalogue.types';
 export { RpcConfigDto } from './common/validation/rpc-config.dto';
@@ -135,9 +130,7 @@ export {
   type DisableReasonCode,
   type HealthCheck,
   type HealthCheckTarget,
-  type CheckLearnt,
   type CheckResult,
-  type CheckTarget,
 } from './relayer-health/network-checks';
 export { WebhookSender, type AttemptResult } from './webhooks/webhook-sender';
 export { ConfigFileLoader, type ConfigFile, type FileEntry } from './config-file/config-file-loader';

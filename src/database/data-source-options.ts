@@ -1,4 +1,5 @@
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions, EntitySchema, MigrationInterface } from 'typeorm';
 import type { DatabaseConfig } from '../config/database-url';
@@ -47,6 +48,9 @@ export function buildDataSourceOptions(
       return {
         ...common,
         type: 'better-sqlite3',
+        // The service's own driver: TypeORM's optional peer range (^12) would otherwise load the copy a
+        // consumer's npm install puts beside it, not the 13 the service depends on (docs/extending.md).
+        driver: BetterSqlite3,
         database: database.path,
         timeout: 5000,
         enableWAL: true,
