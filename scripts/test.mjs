@@ -46,10 +46,12 @@ async function mysqlUsable() {
   }
 }
 
-function jest(label, args, env) {
+/** One jest run, its exit awaited without blocking (the README examples may run beside it). */
+async function jest(label, args, env) {
   const out = path.join(os.tmpdir(), `relayer-jest-${label}-${process.pid}.json`);
   console.log(`\n=== ${label} ===`);
-  const r = spawnSync('npx', ['jest', '--json', `--outputFile=${out}`, ...args, ...extraArgs], {
+  const started = Date.now();
+  const child = spawn('npx', ['jest', '--json', `--outputFile=${out}`, ...args, ...extraArgs], {
     cwd: root,
     stdio: 'inherit',
     env: {
@@ -58,16 +60,42 @@ function jest(label, args, env) {
       ...env,
     },
   });
+  const status = await new Promise((resolve) => child.on('close', resolve));
   let passed = 0;
   let failed = 0;
   if (fs.existsSync(out)) {
     const result = JSON.parse(fs.readFileSync(out, 'utf8'));
     passed = result.numPassedTests;
     failed = result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
+    reportTimes(label, result, Date.now() - started);
     fs.rmSync(out);
   }
-  if (r.status !== 0 && failed === 0) failed = 1;
+  if (status !== 0 && failed === 0) failed = 1;
   return { passed, failed };
+}
+
+/** The run's wall time, each project's summed file time and the slowest files (docs/testing.md#how-long-it-takes). */
+function reportTimes(label, result, wallMs) {
+  const files = result.testResults.map((file) => ({
+    name: path.relative(root, file.name),
+    seconds: (file.endTime - file.startTime) / 1000,
+  }));
+  const byProject = new Map();
+  for (const file of files) {
+    const project = file.name.endsWith('.browser-spec.ts')
+      ? 'console'
+      : file.name.endsWith('.slice-spec.ts')
+        ? 'slice'
+        : file.name.startsWith('src/')
+          ? 'unit'
+          : 'e2e';
+    byProject.set(project, (byProject.get(project) ?? 0) + file.seconds);
+  }
+  const sums = [...byProject].map(([project, seconds]) => `${project} ${seconds.toFixed(0)} s`).join(', ');
+  console.log(`\n${label}: ${(wallMs / 1000).toFixed(0)} s of wall time; summed per file: ${sums}`);
+  for (const file of files.sort((a, b) => b.seconds - a.seconds).slice(0, 8)) {
+    console.log(`  ${file.seconds.toFixed(1).padStart(6)} s  ${file.name}`);
+  }
 }
 
 /**
@@ -120,10 +148,14 @@ const add = (r) => {
 const redisEnv = redisOk ? { REDIS_TEST_URL: redisUrl } : {};
 const projects = chromiumOk ? [] : ['--selectProjects', 'unit', 'slice', 'e2e'];
 add(
-  jest(chromiumOk ? 'unit + slice + e2e + console on SQLite' : 'unit + slice + e2e on SQLite', projects, {
-    TEST_DB: 'sqlite',
-    ...redisEnv,
-  }),
+  await jest(
+    chromiumOk ? 'unit + slice + e2e + console on SQLite' : 'unit + slice + e2e on SQLite',
+    projects,
+    {
+      TEST_DB: 'sqlite',
+      ...redisEnv,
+    },
+  ),
 );
 // A jest filter (npm test -- <pattern>) asks for some suites only: the README run is left out then.
 // Otherwise it runs beside the MySQL pass, which leaves the CPU waiting on MariaDB often enough.
@@ -132,7 +164,7 @@ if (!mysqlProblem) {
   // The e2e project alone: unit and slice tests touch no database, they ran once above. A third
   // worker: these suites spend much of their time waiting on MariaDB, so two leave a core idle.
   add(
-    jest('e2e on MySQL', ['--selectProjects', 'e2e', '--maxWorkers=3'], {
+    await jest('e2e on MySQL', ['--selectProjects', 'e2e', '--maxWorkers=3'], {
       TEST_DB: 'mysql',
       MYSQL_TEST_URL: mysqlUrl,
       ...redisEnv,
