@@ -2,8 +2,9 @@
 // a database (test/api/**/*.slice-spec.ts: one controller, the global pipeline, stub services) and
 // e2e tests over HTTP (test/**/*.e2e-spec.ts, by level: docs/testing.md), and the console in a browser.
 // The e2e suite runs once per database; scripts/test.mjs sets TEST_DB for each run. Before any
-// e2e suite runs, dist/ is rebuilt if it is older than the sources (test/support/build-dist.ts):
-// some suites spawn the built service. Every wait in a test has a deadline below testTimeout.
+// e2e suite runs, dist/ is rebuilt if it is older than the sources (test/support/global-setup.ts),
+// some suites spawn the built service; then the migrations run once into the template every test
+// database is copied from (test/support/migrated-template.ts). Every wait in a test has a deadline below testTimeout.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 /** @type {import('jest').Config} */
@@ -36,7 +37,8 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       setupFiles: ['<rootDir>/test/setup/env.ts'],
-      globalSetup: '<rootDir>/test/support/build-dist.ts',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       testTimeout: 60000,
     },
     {
@@ -48,7 +50,8 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       setupFiles: ['<rootDir>/test/setup/env.ts'],
-      globalSetup: '<rootDir>/test/support/build-dist.ts',
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
       testTimeout: 60000,
     },
   ],

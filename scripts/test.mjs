@@ -1,9 +1,10 @@
 // `npm test`: builds the service and its console, then runs the unit, controller-slice (no database),
-// e2e and console (a browser) suites on SQLite, the e2e suite again on MySQL, and the README's and docs/api.md's examples against the built service (on SQLite, so they
-// run anywhere). MySQL and Redis suites run when those servers answer; on a machine without
+// e2e and console (a browser) suites on SQLite, then the e2e suite again on MySQL and, beside it, the
+// README's and docs/api.md's examples against the built service (on SQLite, so they run anywhere).
+// MySQL and Redis suites run when those servers answer; on a machine without
 // them they are skipped with a plain notice, and with CI=true (or REQUIRE_SERVICES=1) a missing
 // server fails the run instead. The last line is "N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -45,10 +46,12 @@ async function mysqlUsable() {
   }
 }
 
-function jest(label, args, env) {
+/** One jest run, its exit awaited without blocking (the README examples may run beside it). */
+async function jest(label, args, env) {
   const out = path.join(os.tmpdir(), `relayer-jest-${label}-${process.pid}.json`);
   console.log(`\n=== ${label} ===`);
-  const r = spawnSync('npx', ['jest', '--json', `--outputFile=${out}`, ...args, ...extraArgs], {
+  const started = Date.now();
+  const child = spawn('npx', ['jest', '--json', `--outputFile=${out}`, ...args, ...extraArgs], {
     cwd: root,
     stdio: 'inherit',
     env: {
@@ -57,31 +60,67 @@ function jest(label, args, env) {
       ...env,
     },
   });
+  const status = await new Promise((resolve) => child.on('close', resolve));
   let passed = 0;
   let failed = 0;
   if (fs.existsSync(out)) {
     const result = JSON.parse(fs.readFileSync(out, 'utf8'));
     passed = result.numPassedTests;
     failed = result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
+    reportTimes(label, result, Date.now() - started);
     fs.rmSync(out);
   }
-  if (r.status !== 0 && failed === 0) failed = 1;
+  if (status !== 0 && failed === 0) failed = 1;
   return { passed, failed };
 }
 
-/** scripts/readme-examples.mjs; its last line is "N passed, N failed". */
-function readmeExamples() {
-  console.log('\n=== README and API examples ===');
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'readme-examples.mjs')], {
+/** The run's wall time, each project's summed file time and the slowest files (docs/testing.md#how-long-it-takes). */
+function reportTimes(label, result, wallMs) {
+  const files = result.testResults.map((file) => ({
+    name: path.relative(root, file.name),
+    seconds: (file.endTime - file.startTime) / 1000,
+  }));
+  const byProject = new Map();
+  for (const file of files) {
+    const project = file.name.endsWith('.browser-spec.ts')
+      ? 'console'
+      : file.name.endsWith('.slice-spec.ts')
+        ? 'slice'
+        : file.name.startsWith('src/')
+          ? 'unit'
+          : 'e2e';
+    byProject.set(project, (byProject.get(project) ?? 0) + file.seconds);
+  }
+  const sums = [...byProject].map(([project, seconds]) => `${project} ${seconds.toFixed(0)} s`).join(', ');
+  console.log(`\n${label}: ${(wallMs / 1000).toFixed(0)} s of wall time; summed per file: ${sums}`);
+  for (const file of files.sort((a, b) => b.seconds - a.seconds).slice(0, 8)) {
+    console.log(`  ${file.seconds.toFixed(1).padStart(6)} s  ${file.name}`);
+  }
+}
+
+/**
+ * scripts/readme-examples.mjs, started in the background (it mostly waits on the service it starts);
+ * its output is printed when it is awaited. Its last line is "N passed, N failed".
+ */
+function startReadmeExamples() {
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'readme-examples.mjs')], {
     cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  process.stdout.write(r.stdout ?? '');
-  const m = /(\d+) passed, (\d+) failed\s*$/.exec(r.stdout ?? '');
-  const result = m ? { passed: Number(m[1]), failed: Number(m[2]) } : { passed: 0, failed: 0 };
-  if (r.status !== 0 && result.failed === 0) result.failed = 1;
-  return result;
+  let output = '';
+  let errors = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (errors += chunk));
+  return new Promise((resolve) => {
+    child.on('close', (status) => {
+      console.log('\n=== README and API examples ===');
+      process.stdout.write(errors + output);
+      const m = /(\d+) passed, (\d+) failed\s*$/.exec(output);
+      const result = m ? { passed: Number(m[1]), failed: Number(m[2]) } : { passed: 0, failed: 0 };
+      if (status !== 0 && result.failed === 0) result.failed = 1;
+      resolve(result);
+    });
+  });
 }
 
 const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
@@ -109,24 +148,30 @@ const add = (r) => {
 const redisEnv = redisOk ? { REDIS_TEST_URL: redisUrl } : {};
 const projects = chromiumOk ? [] : ['--selectProjects', 'unit', 'slice', 'e2e'];
 add(
-  jest(chromiumOk ? 'unit + slice + e2e + console on SQLite' : 'unit + slice + e2e on SQLite', projects, {
-    TEST_DB: 'sqlite',
-    ...redisEnv,
-  }),
+  await jest(
+    chromiumOk ? 'unit + slice + e2e + console on SQLite' : 'unit + slice + e2e on SQLite',
+    projects,
+    {
+      TEST_DB: 'sqlite',
+      ...redisEnv,
+    },
+  ),
 );
+// A jest filter (npm test -- <pattern>) asks for some suites only: the README run is left out then.
+// Otherwise it runs beside the MySQL pass, which leaves the CPU waiting on MariaDB often enough.
+const readme = extraArgs.length === 0 ? startReadmeExamples() : undefined;
 if (!mysqlProblem) {
   // The e2e project alone: unit and slice tests touch no database, they ran once above. A third
   // worker: these suites spend much of their time waiting on MariaDB, so two leave a core idle.
   add(
-    jest('e2e on MySQL', ['--selectProjects', 'e2e', '--maxWorkers=3'], {
+    await jest('e2e on MySQL', ['--selectProjects', 'e2e', '--maxWorkers=3'], {
       TEST_DB: 'mysql',
       MYSQL_TEST_URL: mysqlUrl,
       ...redisEnv,
     }),
   );
 }
-// A jest filter (npm test -- <pattern>) asks for some suites only: the README run is left out then.
-if (extraArgs.length === 0) add(readmeExamples());
+if (readme) add(await readme);
 if (skipped.length > 0 && !required) console.log(`\nNot run here: ${skipped.join('; ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 ? 0 : 1);

@@ -164,7 +164,7 @@ const MADE_EXACT = {
 
 /** A database at 1797500000000 holding SEED: its schema and rows then. */
 async function seededDatabase() {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ empty: true });
   const earlier = await open(database.url, { migrations: migrationFiles('1797500000000') });
   try {
     await earlier.runMigrations({ transaction: 'each' });
@@ -321,7 +321,7 @@ describeSqlite('1797600000000-ExactIds on SQLite: nothing to do, SQLite compares
   });
 
   it('leaves the schema and the rows as they were, up and down', async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
     const master = (source: ServiceDataSource) =>
       source.query<unknown[]>('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name');
     const earlier = await open(database.url, { migrations: migrationFiles('1797500000000') });

@@ -598,7 +598,7 @@ describe('the notification version migration', () => {
   let database: TestDatabase;
   let app: TestApp | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
   });
   afterAll(async () => {
     await app?.close();

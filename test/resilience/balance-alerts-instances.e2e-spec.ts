@@ -25,7 +25,7 @@ describeMysql(
 
     beforeAll(async () => {
       await Promise.all([node.start(), receiver.start()]);
-      database = await createTestDatabase('mysql');
+      database = await createTestDatabase({ kind: 'mysql' });
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-alert-instances-'));
       const file = path.join(dir, 'config.json');
       fs.writeFileSync(

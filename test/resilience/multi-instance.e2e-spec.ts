@@ -19,7 +19,7 @@ describeCluster('three instances on one MySQL and one Redis', () => {
   const auth = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
 
   beforeAll(async () => {
-    database = await createTestDatabase('mysql');
+    database = await createTestDatabase({ kind: 'mysql', empty: true });
     const keyPrefix = `cluster-${randomBytes(4).toString('hex')}`;
     instances = [0, 1, 2].map(
       () =>

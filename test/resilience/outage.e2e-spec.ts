@@ -26,7 +26,7 @@ describeMysql('database outage through a proxy (MySQL)', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    database = await createTestDatabase('mysql');
+    database = await createTestDatabase({ kind: 'mysql' });
     const url = new URL(database.url);
     proxy = new TcpProxy(url.hostname, Number(url.port || 3306));
     url.port = String(await proxy.start());

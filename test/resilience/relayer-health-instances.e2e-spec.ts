@@ -21,7 +21,7 @@ describeMysql(`${INSTANCES} instances on one MySQL database check each relayer o
   beforeAll(async () => {
     await anvil.start();
     proxy = await new CountingProxy(anvil.url).start();
-    database = await createTestDatabase('mysql');
+    database = await createTestDatabase({ kind: 'mysql' });
     const file = writeProxiedAnvilCatalogue(
       proxy,
       Array.from({ length: RELAYERS }, (_, i) => `round-${i}`),

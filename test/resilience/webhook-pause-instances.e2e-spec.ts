@@ -22,7 +22,7 @@ describeMysql(
     const apiKey = secrets.add(randomBytes(32).toString('hex'));
 
     beforeAll(async () => {
-      database = await createTestDatabase('mysql');
+      database = await createTestDatabase({ kind: 'mysql' });
       await receiver.start();
       instances = [0, 1, 2].map(
         () =>

@@ -23,7 +23,7 @@ describeMysql(
     const apps: TestApp[] = [];
 
     beforeAll(async () => {
-      database = await createTestDatabase('mysql');
+      database = await createTestDatabase({ kind: 'mysql' });
       await receiver.start();
       const apiKey = secrets.add(randomBytes(32).toString('hex'));
       for (let i = 0; i < 3; i++)

@@ -47,7 +47,7 @@ afterAll(() => {
 
 /**
  * The compiled service run as its own process. The e2e project's global setup
- * (test/support/build-dist.ts) rebuilds dist/ before the run when it is older than the sources.
+ * (test/support/global-setup.ts) rebuilds dist/ before the run when it is older than the sources.
  */
 export class ServiceProcess {
   private child: ChildProcess | null = null;

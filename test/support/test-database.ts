@@ -12,6 +12,15 @@ export const TEST_DB: 'sqlite' | 'mysql' = process.env.TEST_DB === 'mysql' ? 'my
 export const MYSQL_TEST_URL =
   process.env.MYSQL_TEST_URL ?? 'mysql://relayer_test:relayer_test@127.0.0.1:3306';
 
+/** Where the global set-up left the migrated template (test/support/migrated-template.ts). */
+export const TEMPLATE_ENV = 'TEST_DB_TEMPLATE';
+
+export interface TestDatabaseOptions {
+  readonly kind?: 'sqlite' | 'mysql';
+  /** No table at all, for the suites about migrating (the service migrates it when it starts). */
+  readonly empty?: boolean;
+}
+
 export interface TestDatabase {
   readonly url: string;
   /** Raw bytes of everything stored (to prove what is not in there). */
@@ -32,11 +41,36 @@ async function mysqlAdmin<T>(
   }
 }
 
-/** A fresh, empty database of the kind under test, owned by the calling test file. */
-export async function createTestDatabase(kind: 'sqlite' | 'mysql' = TEST_DB): Promise<TestDatabase> {
+/** Copies every table of the template, rows included (the migrations table), into an empty database. */
+async function copyMysqlTemplate(template: string, name: string): Promise<void> {
+  await mysqlAdmin(async (c) => {
+    const [tables] = await c.query<import('mysql2').RowDataPacket[]>(
+      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ?',
+      [template],
+    );
+    await c.query(`USE \`${name}\``);
+    await c.query('SET SESSION foreign_key_checks = 0');
+    for (const { name: table } of tables as Array<{ name: string }>) {
+      const [[created]] = await c.query<import('mysql2').RowDataPacket[]>(
+        `SHOW CREATE TABLE \`${template}\`.\`${table}\``,
+      );
+      await c.query(String(created['Create Table']));
+      await c.query(`INSERT INTO \`${table}\` SELECT * FROM \`${template}\`.\`${table}\``);
+    }
+  });
+}
+
+/**
+ * A fresh database of the kind under test, owned by the calling test file: migrated (a copy of the
+ * run's template) unless `empty`.
+ */
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const { kind = TEST_DB, empty = false } = options;
+  const template = empty || kind !== TEST_DB ? undefined : process.env[TEMPLATE_ENV];
   if (kind === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-test-'));
     const file = path.join(dir, 'relayer.sqlite');
+    if (template) fs.copyFileSync(template, file);
     return {
       url: `sqlite:${file}`,
       dump: () =>
@@ -63,6 +97,7 @@ export async function createTestDatabase(kind: 'sqlite' | 'mysql' = TEST_DB): Pr
   await mysqlAdmin((c) =>
     c.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`),
   );
+  if (template) await copyMysqlTemplate(template, name);
   return {
     url: `${MYSQL_TEST_URL}/${name}`,
     dump: () =>

@@ -681,7 +681,7 @@ describe('revocation on two instances', () => {
   });
 
   it.each(variants)('a key revoked on one is refused by the other within 1 s (%s)', async (_name, redis) => {
-    database = await createTestDatabase(TEST_DB);
+    database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
     apps = [await startTestApp(env), await startTestApp(env)];
     const [one, two] = apps;

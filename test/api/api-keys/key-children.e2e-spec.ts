@@ -297,7 +297,7 @@ describe('children revoked with their creator on two instances', () => {
   });
 
   it.each(variants)('a grandchild is refused by the other instance within 1 s (%s)', async (_name, redis) => {
-    database = await createTestDatabase(TEST_DB);
+    database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
     apps = [await startTestApp(env), await startTestApp(env)];
     const [one, two] = apps;

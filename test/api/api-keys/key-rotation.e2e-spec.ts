@@ -448,7 +448,7 @@ describe('a replaced secret only reads', () => {
   const app = () => server;
 
   beforeAll(async () => {
-    database = await createTestDatabase(TEST_DB);
+    database = await createTestDatabase();
     server = await startTestApp(
       { DATABASE_URL: database.url },
       { imports: [ExtensionWritesModule], permissions: ['ext:write'] },
@@ -535,7 +535,7 @@ describe('rotation on two instances', () => {
   });
 
   const start = async (redis: string | undefined): Promise<[TestApp, TestApp]> => {
-    database = await createTestDatabase(TEST_DB);
+    database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
     apps = [await startTestApp(env), await startTestApp(env)];
     return [apps[0], apps[1]];

@@ -31,7 +31,7 @@ describe('the migration that stores each event body once (1797700000000): delive
   let database: TestDatabase;
   let app: TestApp | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
     await receiver.start();
   });
   afterAll(async () => {
