@@ -242,10 +242,9 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       parameters.push(filters.status);
     }
     if (filters.relayerId !== undefined) {
-      // The plain `=` is a range of idx_webhook_deliveries_relayer; the bytewise one keeps the id's case
-      // (MySQL's collation ignores it).
-      filter += ` AND relayer_id = ? AND ${this.dialect.bytewise('relayer_id')} = ?`;
-      parameters.push(filters.relayerId, filters.relayerId);
+      // A range of idx_webhook_deliveries_relayer; the id compared exactly (1797600000000-ExactIds).
+      filter += ' AND relayer_id = ?';
+      parameters.push(filters.relayerId);
     }
     filter += scope.sql;
     parameters.push(...scope.parameters);
