@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull, MoreThan, Not, type EntityManager } from 'typeorm';
+import { In, IsNull, MoreThan, Not } from 'typeorm';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { ApiKeyEntity } from './api-key.entity';
 
 /** Far below SQLite's and MySQL's limits on the parameters of one statement. */
@@ -25,8 +26,8 @@ export type KeyScopeRow = Pick<ApiKeyEntity, 'id' | 'createdAt' | 'relayerIds'>;
  */
 @Injectable()
 export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
-  async findActive(id: string, manager = this.repository.manager): Promise<ApiKeyEntity | null> {
-    const row = await manager.findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
+  async findActive(id: string, tx?: ReadTx): Promise<ApiKeyEntity | null> {
+    const row = await this.managerOf(tx).findOneBy(ApiKeyEntity, { id, revokedAt: IsNull() });
     return row !== null && row.id === id ? row : null;
   }
 
@@ -66,14 +67,14 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
   async findCreatorChain(
     row: Pick<ApiKeyEntity, 'createdByKeyId'>,
     stopAt: string,
-    manager?: EntityManager,
+    tx?: ReadTx,
   ): Promise<string[]> {
     const chain: string[] = [];
     let next = row.createdByKeyId;
     while (next !== null && !chain.includes(next)) {
       chain.push(next);
       if (next === stopAt) break;
-      const creator = await this.findById(next, manager);
+      const creator = await this.findById(next, tx);
       next = creator !== null && creator.id === next ? creator.createdByKeyId : null;
     }
     return chain;
@@ -101,9 +102,9 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
    * or revocation in between: false, read again); `previousKeyDigest` is the one it had, or null.
    */
   async rotate(
-    manager: EntityManager,
     current: Pick<ApiKeyEntity, 'id' | 'keyDigest'>,
     next: Pick<ApiKeyEntity, 'keyDigest' | 'keyPrefix' | 'previousKeyDigest' | 'previousKeyExpiresAt'>,
+    { manager }: ReadTx,
   ): Promise<boolean> {
     const { keyDigest, keyPrefix, previousKeyDigest, previousKeyExpiresAt } = next;
     const result = await manager.update(
@@ -130,11 +131,11 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
    * for the new key and then finds it among the creator's children, or commits first and the creator
    * is not found here.
    */
-  async findActiveCreator(manager: EntityManager, id: string): Promise<ApiKeyEntity | null> {
+  async findActiveCreator(id: string, tx: ReadTx): Promise<ApiKeyEntity | null> {
     const [row] = await this.select(
       `SELECT ${this.columns} FROM ${this.table} WHERE id = ? AND revoked_at IS NULL${this.dialect.lockingRead('share')}`,
       [id],
-      manager,
+      tx,
     );
     return row !== undefined && row.id === id ? row : null;
   }
@@ -143,7 +144,7 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
    * Every active key `id` created, their children, and so on: one statement per generation. Locking
    * reads, so that a child committed while this transaction ran is seen (MySQL reads the latest rows).
    */
-  async findActiveDescendants(manager: EntityManager, id: string): Promise<ApiKeyEntity[]> {
+  async findActiveDescendants(id: string, tx: ReadTx): Promise<ApiKeyEntity[]> {
     const found: ApiKeyEntity[] = [];
     let parents = [id];
     while (parents.length > 0) {
@@ -153,7 +154,7 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
         const rows = await this.select(
           `SELECT ${this.columns} FROM ${this.table} WHERE created_by_key_id IN (${chunk.map(() => '?').join(', ')}) AND revoked_at IS NULL${this.dialect.lockingRead('update')}`,
           chunk,
-          manager,
+          tx,
         );
         children.push(
           ...rows.filter((child) => child.createdByKeyId !== null && exact.has(child.createdByKeyId)),
@@ -165,12 +166,12 @@ export class ApiKeysRepository extends EntityRepository(ApiKeyEntity) {
     return found;
   }
 
-  async revoke(manager: EntityManager, id: string, at: Date): Promise<boolean> {
+  async revoke(id: string, at: Date, { manager }: ReadTx): Promise<boolean> {
     const result = await manager.update(ApiKeyEntity, { id, revokedAt: IsNull() }, { revokedAt: at });
     return (result.affected ?? 0) > 0;
   }
 
-  async revokeAll(manager: EntityManager, ids: readonly string[], at: Date): Promise<void> {
+  async revokeAll(ids: readonly string[], at: Date, { manager }: ReadTx): Promise<void> {
     for (const chunk of chunks(ids)) {
       await manager.update(ApiKeyEntity, { id: In(chunk), revokedAt: IsNull() }, { revokedAt: at });
     }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { holdsAll, type Principal } from '../common/auth/principal';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
@@ -66,7 +65,7 @@ export class ApiKeysService {
     this.writes = new ResourceWrites(transactions, {
       name: 'api_key',
       notFound: () => apiKeyNotFound(),
-      read: (id, tx) => this.keys.findActive(id, tx?.manager),
+      read: (id, tx) => this.keys.findActive(id, tx),
       toResponse: toApiKeyResponse,
     });
   }
@@ -102,7 +101,7 @@ export class ApiKeysService {
         previousKeyDigest: null,
         previousKeyExpiresAt: null,
       });
-      await this.keys.insert(tx.manager, row);
+      await this.keys.insert(row, tx);
       return row;
     });
     this.principals.created(digest);
@@ -158,14 +157,14 @@ export class ApiKeysService {
    */
   async revoke(id: string, caller: Principal): Promise<string> {
     const revoked = await this.writes.remove(id, async (row, _, tx) => {
-      await this.assertAuthority(caller, row, tx.manager);
+      await this.assertAuthority(caller, row, tx);
       const at = new Date();
-      if (!(await this.keys.revoke(tx.manager, row.id, at))) return false;
-      const descendants = await this.keys.findActiveDescendants(tx.manager, row.id);
+      if (!(await this.keys.revoke(row.id, at, tx))) return false;
+      const descendants = await this.keys.findActiveDescendants(row.id, tx);
       await this.keys.revokeAll(
-        tx.manager,
         descendants.map((descendant) => descendant.id),
         at,
+        tx,
       );
       return descendants;
     });
@@ -195,8 +194,7 @@ export class ApiKeysService {
           previousKeyExpiresAt: overlapMs > 0 ? new Date(Date.now() + overlapMs) : null,
         };
       },
-      async (current, changes, tx) =>
-        (await this.keys.rotate(tx.manager, current, changes)) ? undefined : STALE,
+      async (current, changes, tx) => ((await this.keys.rotate(current, changes, tx)) ? undefined : STALE),
     );
     await this.principals.rotated(rotated.data.id, digestOf(key));
     return { ...rotated.data, key };
@@ -209,13 +207,9 @@ export class ApiKeysService {
    * (create's rules), so the subset rule of docs/reference/hardening.md holds with it; it is kept
    * as a second lock.
    */
-  private async assertAuthority(
-    caller: Principal,
-    row: ApiKeyEntity,
-    manager?: EntityManager,
-  ): Promise<void> {
+  private async assertAuthority(caller: Principal, row: ApiKeyEntity, tx?: ReadTx): Promise<void> {
     if (caller.type === 'admin' || row.id === caller.id) return;
-    const creators = await this.keys.findCreatorChain(row, caller.id, manager);
+    const creators = await this.keys.findCreatorChain(row, caller.id, tx);
     if (!creators.includes(caller.id)) throw apiKeyNotFound();
     if (!holdsAll(caller, row.permissions) || !scopeWithin(caller, row.relayerIds)) {
       throw new ForbiddenError();
@@ -224,7 +218,7 @@ export class ApiKeysService {
 
   /** Revoked or expired since the request was authenticated: refused as the request would be now. */
   private async creator(id: string, tx: ReadTx): Promise<ApiKeyEntity> {
-    const row = await this.keys.findActiveCreator(tx.manager, id);
+    const row = await this.keys.findActiveCreator(id, tx);
     if (!row || (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now())) {
       throw new UnauthorizedError();
     }

@@ -48,22 +48,26 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
    * request's principal; a change made outside a request (an extension's job) is the `system`'s.
    */
   @OnCommitting(CHANGE_RECORDED)
-  async record({ manager, event }: CommittingEvent<AuditChange>): Promise<void> {
+  async record(committing: CommittingEvent<AuditChange>): Promise<void> {
+    const { event } = committing;
     const context = RequestContext.current();
     const actor = context?.principal ?? context?.actor ?? { type: 'system', id: 'system', name: 'service' };
-    await this.events.insert(manager, {
-      id: nextId(),
-      at: new Date(),
-      actorType: actor.type,
-      actorId: actor.id,
-      actorName: actor.name,
-      action: `${event.resource}.${event.operation}`,
-      resourceType: event.resource,
-      resourceId: event.id,
-      requestId: context?.requestId ?? '',
-      before: auditSnapshot(event.resource, event.before),
-      after: auditSnapshot(event.resource, event.after),
-    });
+    await this.events.insert(
+      {
+        id: nextId(),
+        at: new Date(),
+        actorType: actor.type,
+        actorId: actor.id,
+        actorName: actor.name,
+        action: `${event.resource}.${event.operation}`,
+        resourceType: event.resource,
+        resourceId: event.id,
+        requestId: context?.requestId ?? '',
+        before: auditSnapshot(event.resource, event.before),
+        after: auditSnapshot(event.resource, event.after),
+      },
+      committing,
+    );
   }
 
   async list(query: AuditQueryDto): Promise<Page<AuditEventResponse>> {

@@ -54,7 +54,7 @@ export class BalanceAlertsService {
       name: 'network',
       notFound: networkNotFound,
       read: async (id, tx) => {
-        const row = await this.networkAlerts.findById(id, tx?.manager);
+        const row = await this.networkAlerts.findById(id, tx);
         return { id, version: row?.version ?? 0, threshold: row?.threshold ?? null };
       },
       toResponse: ({ threshold }) => (threshold === null ? NONE : { threshold, source: 'network' }),
@@ -83,7 +83,7 @@ export class BalanceAlertsService {
       key,
       (current) => (current.threshold === threshold ? null : { threshold }),
       async (current, _changes, tx) =>
-        (await this.networkAlerts.put(tx.manager, key, threshold, current.version)) ? undefined : STALE,
+        (await this.networkAlerts.put(key, threshold, current.version, tx)) ? undefined : STALE,
     );
     return written.data;
   }
@@ -94,7 +94,7 @@ export class BalanceAlertsService {
       key,
       (current) => (current.version === 0 ? null : { threshold: null }),
       async (current, _changes, tx) =>
-        (await this.networkAlerts.remove(tx.manager, key, current.version)) ? undefined : STALE,
+        (await this.networkAlerts.remove(key, current.version, tx)) ? undefined : STALE,
     );
     return written.data;
   }
@@ -108,7 +108,7 @@ export class BalanceAlertsService {
       id,
       (current) => (current.own && current.threshold === threshold ? null : { own: true, threshold }),
       async (current, _changes, tx) => {
-        const outcome = await this.relayerAlerts.put(tx.manager, id, threshold, current.version);
+        const outcome = await this.relayerAlerts.put(id, threshold, current.version, tx);
         if (outcome === 'missing') throw relayerNotFound(id);
         return outcome === 'stale' ? STALE : undefined;
       },
@@ -121,7 +121,7 @@ export class BalanceAlertsService {
       id,
       (current) => (current.own ? { own: false, threshold: null } : null),
       async (current, _changes, tx) =>
-        (await this.relayerAlerts.remove(tx.manager, id, current.version)) ? undefined : STALE,
+        (await this.relayerAlerts.remove(id, current.version, tx)) ? undefined : STALE,
     );
     return written.data;
   }
@@ -136,9 +136,9 @@ export class BalanceAlertsService {
     const [own, byNetwork] = await Promise.all([
       this.relayerAlerts.findByIds(
         relayers.map((relayer) => relayer.id),
-        tx?.manager,
+        tx,
       ),
-      this.networkAlerts.findAll(tx?.manager),
+      this.networkAlerts.findAll(tx),
     ]);
     const ownById = new Map(own.map((row) => [row.id, row.threshold]));
     return new Map(
@@ -183,8 +183,8 @@ export class BalanceAlertsService {
     const relayer = await this.relayers.findEntity(id, tx);
     if (!relayer) return null;
     const [own, network] = await Promise.all([
-      this.relayerAlerts.findById(id, tx?.manager),
-      this.networkAlerts.findById(networkId(relayer.networkType, relayer.network), tx?.manager),
+      this.relayerAlerts.findById(id, tx),
+      this.networkAlerts.findById(networkId(relayer.networkType, relayer.network), tx),
     ]);
     return {
       id,

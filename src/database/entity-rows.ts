@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, ObjectLiteral, Repository } from 'typeorm';
+import { RelayerScope, type ScopeCondition } from '../common/auth/relayer-scope';
 import { isUniqueViolation } from '../common/errors/database-errors';
 import { CachedRowCount } from './cached-row-count';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { asColumnValues } from './json-column';
+import type { ReadTx } from './transactions';
+
+const UNSCOPED: ScopeCondition = { sql: '', parameters: [] };
 
 /** The body of EntityRepository(entity), a named class so that its type can be declared (the package's types). */
 export abstract class EntityRows<E extends ObjectLiteral> {
@@ -36,23 +40,37 @@ export abstract class EntityRows<E extends ObjectLiteral> {
   }
 
   /**
-   * Inside a transaction pass its manager: a read outside it takes a second pool connection, and with as
+   * The column the request's key scope filters on (docs/reference/keys-and-audit.md#3-relayer-scope):
+   * a row outside the scope is missing to every read here (findById, findByIds, existsById,
+   * findPage). Undefined: the table is not scoped.
+   */
+  protected readonly scopeColumn: string | undefined = undefined;
+
+  /** The current request's scope as ` AND <condition>` on `scopeColumn` (ids compare exactly); '' for none. */
+  protected scoped(): ScopeCondition {
+    return this.scopeColumn === undefined ? UNSCOPED : RelayerScope.filter(this.scopeColumn);
+  }
+
+  /**
+   * Inside a unit of work pass it: a read outside it takes a second pool connection, and with as
    * many such transactions as the pool has connections the pool stalls for good (MySQL).
    */
-  async findById(id: string, manager?: EntityManager): Promise<E | null> {
+  async findById(id: string, tx?: ReadTx): Promise<E | null> {
+    const scope = this.scoped();
     this.#byId ??= `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} = ?`;
-    const [found] = await this.select(this.#byId, [id], manager);
+    const [found] = await this.select(this.#byId + scope.sql, [id, ...scope.parameters], tx);
     return found ?? null;
   }
 
   /** The rows of `ids` that exist, in no particular order; one statement. */
-  async findByIds(ids: readonly string[], manager?: EntityManager): Promise<E[]> {
+  async findByIds(ids: readonly string[], tx?: ReadTx): Promise<E[]> {
     if (ids.length === 0) return [];
+    const scope = this.scoped();
     const list = ids.map(() => '?').join(', ');
     return this.select(
-      `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} IN (${list})`,
-      [...ids],
-      manager,
+      `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} IN (${list})${scope.sql}`,
+      [...ids, ...scope.parameters],
+      tx,
     );
   }
 
@@ -63,15 +81,15 @@ export abstract class EntityRows<E extends ObjectLiteral> {
    * in the order of `ids`.
    */
   protected async claimByIds(
-    manager: EntityManager,
     ids: readonly string[],
     lease: { owner: string; until: Date },
     condition: string,
     parameters: ObjectLiteral,
+    tx: ReadTx,
   ): Promise<E[]> {
     // `IN ()` is a syntax error on MySQL.
     if (ids.length === 0) return [];
-    await manager
+    await tx.manager
       .createQueryBuilder()
       .update(this.repository.target)
       // The columns every leased table has (RelayerCheckEntity, DeliveryEntity).
@@ -80,7 +98,7 @@ export abstract class EntityRows<E extends ObjectLiteral> {
       .execute();
     const key = this.repository.metadata.primaryColumns[0];
     const taken = new Map(
-      (await this.findByIds(ids, manager))
+      (await this.findByIds(ids, tx))
         .filter((row) => (row as { leaseOwner?: unknown }).leaseOwner === lease.owner)
         .map((row) => [key.getEntityValue(row) as string, row]),
     );
@@ -91,21 +109,44 @@ export abstract class EntityRows<E extends ObjectLiteral> {
   }
 
   async existsById(id: string): Promise<boolean> {
+    const scope = this.scoped();
     const rows = await this.repository.query<unknown[]>(
-      `SELECT 1 AS found FROM ${this.table} WHERE ${this.primaryKey} = ?`,
-      [id],
+      `SELECT 1 AS found FROM ${this.table} WHERE ${this.primaryKey} = ?${scope.sql}`,
+      [id, ...scope.parameters],
     );
     return rows.length > 0;
   }
 
   /** One page in the order of every list (docs/reference/pagination.md), with the row count. */
-  async findPage(offset: number, limit: number): Promise<{ items: E[]; total: number }> {
+  findPage(offset: number, limit: number): Promise<{ items: E[]; total: number }> {
+    return this.findPageWhere(offset, limit, UNSCOPED);
+  }
+
+  /**
+   * A page of the rows meeting `filter` (` AND <conditions>`) and the request's scope, counted in the
+   * query; without either, the row count cached for a second.
+   */
+  protected async findPageWhere(
+    offset: number,
+    limit: number,
+    filter: ScopeCondition,
+  ): Promise<{ items: E[]; total: number }> {
+    const scope = this.scoped();
+    const where = `WHERE 1 = 1${filter.sql}${scope.sql}`;
+    const parameters = [...filter.parameters, ...scope.parameters];
     const [items, total] = await Promise.all([
-      this.select(`SELECT ${this.columns} FROM ${this.table} ORDER BY created_at, id LIMIT ? OFFSET ?`, [
-        limit,
-        offset,
-      ]),
-      this.count(),
+      this.select(
+        `SELECT ${this.columns} FROM ${this.table} ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
+        [...parameters, limit, offset],
+      ),
+      where === 'WHERE 1 = 1'
+        ? this.count()
+        : this.repository
+            .query<Array<{ n: number | string }>>(
+              `SELECT COUNT(*) AS n FROM ${this.table} ${where}`,
+              parameters,
+            )
+            .then((rows) => Number(rows[0].n)),
     ]);
     return { items, total };
   }
@@ -116,7 +157,7 @@ export abstract class EntityRows<E extends ObjectLiteral> {
   }
 
   /** Every column, each value converted by the driver as `manager.insert` would (and with its errors). */
-  async insert(manager: EntityManager, values: Partial<E>): Promise<unknown> {
+  async insert(values: Partial<E>, { manager }: ReadTx): Promise<unknown> {
     const { metadata } = this.repository;
     const driver = manager.connection.driver;
     this.#insert ??= `INSERT INTO ${this.table} (${this.columns}) VALUES (${metadata.columns.map(() => '?').join(', ')})`;
@@ -134,9 +175,9 @@ export abstract class EntityRows<E extends ObjectLiteral> {
   }
 
   /** False when the key is taken (also when two requests race). */
-  async insertNew(manager: EntityManager, values: Partial<E>): Promise<boolean> {
+  async insertNew(values: Partial<E>, tx: ReadTx): Promise<boolean> {
     try {
-      await this.insert(manager, values);
+      await this.insert(values, tx);
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -146,10 +187,10 @@ export abstract class EntityRows<E extends ObjectLiteral> {
 
   /** Writes `values` and bumps the version; with `version`, only while the row still has it, else false. */
   protected async updateVersioned(
-    manager: EntityManager,
     id: string,
     version: number | undefined,
     values: Partial<E>,
+    { manager }: ReadTx,
   ): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
@@ -161,7 +202,11 @@ export abstract class EntityRows<E extends ObjectLiteral> {
   }
 
   /** With `version`, only while the row still has it; false when no such row (at that version). */
-  protected async deleteVersioned(manager: EntityManager, id: string, version?: number): Promise<boolean> {
+  protected async deleteVersioned(
+    id: string,
+    version: number | undefined,
+    { manager }: ReadTx,
+  ): Promise<boolean> {
     try {
       const result = await manager
         .createQueryBuilder()
@@ -175,12 +220,14 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     }
   }
 
-  protected async select(sql: string, parameters: unknown[] = [], manager?: EntityManager): Promise<E[]> {
-    const rows = await (manager ?? this.repository.manager).query<Array<Record<string, unknown>>>(
-      sql,
-      parameters,
-    );
+  protected async select(sql: string, parameters: unknown[] = [], tx?: ReadTx): Promise<E[]> {
+    const rows = await this.managerOf(tx).query<Array<Record<string, unknown>>>(sql, parameters);
     return rows.map((row) => this.hydrate(row));
+  }
+
+  /** The unit of work's manager; without one, the repository's own connection (a read outside any). */
+  protected managerOf(tx?: ReadTx): EntityManager {
+    return (tx ?? this.repository).manager;
   }
 
   private byId(version?: number): string {

@@ -157,7 +157,7 @@ export class ResourceWrites<E extends WrittenRow, R extends object> {
   }
 
   private async assertUnused(id: string, tx: Tx): Promise<void> {
-    const uses = (await this.resource.users?.describeUsesOf(id, tx.manager)) ?? [];
+    const uses = (await this.resource.users?.describeUsesOf(id, tx)) ?? [];
     if (uses.length > 0) throw this.inUse(id, uses);
   }
 

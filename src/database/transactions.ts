@@ -36,9 +36,10 @@ export interface Tx {
 }
 
 /**
- * What a read needs of the unit of work it is part of: a transaction, or a connection of the
- * background work (`{ manager: await worker.manager() }`, WorkerDatabase). Service methods take it,
- * never an EntityManager, as their last parameter.
+ * The unit of work a read or write is part of: a transaction (`Tx`), a `.committing` subscriber's
+ * `CommittingEvent`, or a connection of the background work (`WorkerDatabase.connection()`). Service
+ * and repository methods take it (or `Tx`) as their last parameter, never an EntityManager
+ * (docs/architecture.md#the-change-pipeline).
  */
 export type ReadTx = Pick<Tx, 'manager'>;
 

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
+import type { DataSource, DataSourceOptions } from 'typeorm';
 import { DatabaseDialect } from './dialects/database-dialect';
 import { ServiceDataSource } from './service-data-source';
+import type { ReadTx } from './transactions';
 
 /** A health-check batch and the webhook dispatcher at once; the API keeps its whole pool. */
 const CONNECTIONS = 2;
@@ -22,23 +23,26 @@ export class WorkerDatabase {
     private readonly dialect: DatabaseDialect,
   ) {}
 
-  async manager(): Promise<EntityManager> {
-    if (!this.dialect.pooled) return this.main.manager;
+  /** The unit of work of a background read or write outside a transaction: these connections. */
+  async connection(): Promise<ReadTx> {
+    if (!this.dialect.pooled) return this.main;
     // A failed start is tried again by the next round (the database may be down).
     this.source ??= this.open().catch((error: unknown) => {
       this.source = null;
       throw error;
     });
-    return (await this.source).manager;
+    return this.source;
   }
 
   /**
    * One transaction on these connections: on SQLite alone on its connection, on MySQL run again
    * after a conflict the database rolled back (DatabaseDialect).
    */
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const manager = await this.manager();
-    return this.dialect.retryConflicts(() => this.dialect.serialise(() => manager.transaction(work)));
+  async transaction<T>(work: (tx: ReadTx) => Promise<T>): Promise<T> {
+    const { manager } = await this.connection();
+    return this.dialect.retryConflicts(() =>
+      this.dialect.serialise(() => manager.transaction((inner) => work({ manager: inner }))),
+    );
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 
 /** What a finished request leaves for its repeats. */
@@ -33,24 +33,21 @@ export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEn
    * Takes over a key whose claim ran out (an answer older than 24 hours, or a request that never
    * finished): false when another request took it over, released it or completed it first.
    */
-  takeOver(manager: EntityManager, previousToken: string, claim: IdempotencyKeyEntity): Promise<boolean> {
+  takeOver(previousToken: string, claim: IdempotencyKeyEntity, tx: ReadTx): Promise<boolean> {
     const { scope, key } = claim;
     const values = { ...claim, responseStatus: null, responseBody: null, responseHeaders: null };
-    return this.updateClaim(manager, { scope, key, token: previousToken }, values);
+    return this.updateClaim({ scope, key, token: previousToken }, values, tx);
   }
 
   /** Stores the answer of the claim's request; false when the claim was taken over meanwhile. */
-  complete(manager: EntityManager, claim: ClaimRef, answer: StoredAnswer): Promise<boolean> {
-    return this.updateClaim(manager, claim, {
-      state: 'done',
-      responseStatus: answer.status,
-      responseBody: answer.body,
-      responseHeaders: JSON.stringify(answer.headers),
-    });
+  complete(claim: ClaimRef, answer: StoredAnswer, tx: ReadTx): Promise<boolean> {
+    const { status, body, headers } = answer;
+    const values = { state: 'done', responseStatus: status, responseBody: body } as const;
+    return this.updateClaim(claim, { ...values, responseHeaders: JSON.stringify(headers) }, tx);
   }
 
   /** Gives the key up (its request failed with a 5xx): the next request with it runs. */
-  async release(manager: EntityManager, { scope, key, token }: ClaimRef): Promise<void> {
+  async release({ scope, key, token }: ClaimRef, { manager }: ReadTx): Promise<void> {
     await manager.delete(IdempotencyKeyEntity, { scope, key, claimToken: token });
   }
 
@@ -58,7 +55,7 @@ export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEn
    * Removes up to about `batch` keys claimed before `before`, oldest first: a bounded DELETE keeps
    * each transaction small (Galera replicates a transaction as one write set).
    */
-  async deleteCreatedBefore(manager: EntityManager, before: Date, batch: number): Promise<number> {
+  async deleteCreatedBefore(before: Date, batch: number, { manager }: ReadTx): Promise<number> {
     const [last] = await manager
       .createQueryBuilder(IdempotencyKeyEntity, 'k')
       .select('k.created_at', 'createdAt')
@@ -75,9 +72,9 @@ export class IdempotencyKeysRepository extends EntityRepository(IdempotencyKeyEn
   }
 
   private async updateClaim(
-    manager: EntityManager,
     { scope, key, token }: ClaimRef,
     values: QueryDeepPartialEntity<IdempotencyKeyEntity>,
+    { manager }: ReadTx,
   ): Promise<boolean> {
     const result = await manager.update(IdempotencyKeyEntity, { scope, key, claimToken: token }, values);
     return (result.affected ?? 0) > 0;

@@ -75,7 +75,7 @@ export class IdempotencyKeysService extends PollingService {
   /** Stores the answer (2xx, or a 4xx: the request was processed) for the key's repeats. */
   async complete(claim: ClaimRef, answer: StoredAnswer): Promise<void> {
     try {
-      const stored = await this.write((tx) => this.keys.complete(tx.manager, claim, answer));
+      const stored = await this.write((tx) => this.keys.complete(claim, answer, tx));
       if (!stored) this.logger.warn('an idempotency key was taken over before its answer was stored');
     } catch (error) {
       // The change is made and answered; only its repeats get 409 until the lease runs out.
@@ -85,7 +85,7 @@ export class IdempotencyKeysService extends PollingService {
 
   async release(claim: ClaimRef): Promise<void> {
     try {
-      await this.write((tx) => this.keys.release(tx.manager, claim));
+      await this.write((tx) => this.keys.release(claim, tx));
     } catch (error) {
       this.logger.warn(
         { err: error },
@@ -98,7 +98,7 @@ export class IdempotencyKeysService extends PollingService {
     const before = new Date(Date.now() - RETENTION_MS);
     let removed = 0;
     for (;;) {
-      const batch = await this.write((tx) => this.keys.deleteCreatedBefore(tx.manager, before, SWEEP_BATCH));
+      const batch = await this.write((tx) => this.keys.deleteCreatedBefore(before, SWEEP_BATCH, tx));
       removed += batch;
       if (batch < SWEEP_BATCH || this.loop.isStopped) break;
     }
@@ -117,9 +117,7 @@ export class IdempotencyKeysService extends PollingService {
       createdAt: new Date(),
     } satisfies IdempotencyKeyEntity);
     const claimed = await this.write((tx) =>
-      previousToken === null
-        ? this.keys.insertNew(tx.manager, row)
-        : this.keys.takeOver(tx.manager, previousToken, row),
+      previousToken === null ? this.keys.insertNew(row, tx) : this.keys.takeOver(previousToken, row, tx),
     );
     return claimed ? { scope: row.scope, key: row.key, token: row.claimToken } : null;
   }

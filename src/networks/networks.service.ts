@@ -41,7 +41,7 @@ export class NetworksService {
       read: async (id, tx) => {
         const network = this.catalogue.findNetworkById(id);
         if (!network) return null;
-        const row = await this.overrides.findById(networkId(network.type, network.network), tx?.manager);
+        const row = await this.overrides.findById(networkId(network.type, network.network), tx);
         return { id, network, stored: row?.rpcUrls ?? null, rpcUrls: row?.rpcUrls ?? network.rpc_urls };
       },
       toResponse: ({ network, rpcUrls }) => toNetworkResponse(network, rpcUrls),
@@ -88,7 +88,7 @@ export class NetworksService {
   async rpcUrlsOfAll(
     tx?: ReadTx,
   ): Promise<(type: NetworkType, name: string) => readonly RpcUrl[] | undefined> {
-    const stored = await this.overrides.findAllRpcUrls(tx?.manager);
+    const stored = await this.overrides.findAllRpcUrls(tx);
     return (type, name) => {
       const network = this.catalogue.findNetwork(type, name);
       return network && (stored.get(networkId(network.type, network.network)) ?? network.rpc_urls);
@@ -106,13 +106,9 @@ export class NetworksService {
         rpcUrls: resolveNetworkRpcUrls(network, dto, current.rpcUrls, this.config.rpcUrlPolicy),
       }),
       async (current, { rpcUrls }, tx) => {
-        const row = await this.overrides.findForUpdate(tx.manager, key);
+        const row = await this.overrides.findForUpdate(key, tx);
         if (JSON.stringify(row?.rpcUrls ?? null) !== JSON.stringify(current.stored)) return STALE;
-        await this.overrides.put(
-          tx.manager,
-          { networkId: key, rpcUrls, updatedAt: new Date() },
-          row !== null,
-        );
+        await this.overrides.put({ networkId: key, rpcUrls, updatedAt: new Date() }, row !== null, tx);
       },
     );
     return updated.data;
@@ -125,7 +121,7 @@ export class NetworksService {
   }
 
   private async rpcUrlsOfNetwork(network: CatalogueNetwork, tx?: ReadTx): Promise<readonly RpcUrl[]> {
-    const row = await this.overrides.findById(networkId(network.type, network.network), tx?.manager);
+    const row = await this.overrides.findById(networkId(network.type, network.network), tx);
     return row?.rpcUrls ?? network.rpc_urls;
   }
 }

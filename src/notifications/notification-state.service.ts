@@ -35,7 +35,7 @@ export class NotificationStateService {
     transactions: Transactions,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {
-    const read = (id: string, tx?: ReadTx) => this.notifications.findById(id, tx?.manager);
+    const read = (id: string, tx?: ReadTx) => this.notifications.findById(id, tx);
     this.pauses = new ResourceWrites(transactions, {
       name: 'notification',
       notFound: () => notificationNotFound(),
@@ -103,7 +103,7 @@ export class NotificationStateService {
         };
       },
       async (current, write, tx) => {
-        if (!(await this.notifications.update(tx.manager, id, write, current.version))) return STALE;
+        if (!(await this.notifications.update(id, write, current.version, tx))) return STALE;
       },
     );
     return this.get(id);
@@ -115,7 +115,7 @@ export class NotificationStateService {
       id,
       (current) => ((current.pausedAt !== null) === pausing ? null : changes),
       async (_, write, tx) => {
-        if (!(await this.notifications.setPause(tx.manager, id, write))) return STALE;
+        if (!(await this.notifications.setPause(id, write, tx))) return STALE;
         if (!pausing) await tx.publish(NOTIFICATION_RESUMED, { notificationId: id });
       },
     );

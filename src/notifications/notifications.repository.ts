@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { RelayerScope, type ScopeCondition } from '../common/auth/relayer-scope';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { NotificationEntity } from './notification.entity';
 
 export type NotificationChanges = Partial<
@@ -21,79 +21,32 @@ export type PauseChanges = Pick<NotificationEntity, 'pausedAt' | 'pausedReason'>
  */
 @Injectable()
 export class NotificationsRepository extends EntityRepository(NotificationEntity) {
-  /** The current request's scope as a condition on `notifications.id`; null: every target. */
-  private scoped(): ScopeCondition | null {
-    // `id` is binary (1797600000000-ExactIds): compared as it stands, its index serves an exact entry.
-    const scope = RelayerScope.filter('id', (expression) => expression);
-    return scope.sql === '' ? null : scope;
-  }
-
-  override async findById(id: string, manager?: EntityManager): Promise<NotificationEntity | null> {
-    const scope = this.scoped();
-    if (scope === null) return super.findById(id, manager);
-    const [found] = await this.select(
-      `SELECT ${this.columns} FROM ${this.table} WHERE id = ?${scope.sql}`,
-      [id, ...scope.parameters],
-      manager,
-    );
-    return found ?? null;
-  }
-
-  override async existsById(id: string): Promise<boolean> {
-    const scope = this.scoped();
-    if (scope === null) return super.existsById(id);
-    const rows = await this.repository.query<unknown[]>(
-      `SELECT 1 AS found FROM ${this.table} WHERE id = ?${scope.sql}`,
-      [id, ...scope.parameters],
-    );
-    return rows.length > 0;
-  }
-
-  /** Without a scope, the row count cached for a second; with one, counted in the query. */
-  override async findPage(
-    offset: number,
-    limit: number,
-  ): Promise<{ items: NotificationEntity[]; total: number }> {
-    const scope = this.scoped();
-    if (scope === null) return super.findPage(offset, limit);
-    const where = `WHERE 1 = 1${scope.sql}`;
-    const [items, counted] = await Promise.all([
-      this.select(
-        `SELECT ${this.columns} FROM ${this.table} ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
-        [...scope.parameters, limit, offset],
-      ),
-      this.repository.query<Array<{ n: number | string }>>(
-        `SELECT COUNT(*) AS n FROM ${this.table} ${where}`,
-        [...scope.parameters],
-      ),
-    ]);
-    return { items, total: Number(counted[0].n) };
-  }
+  protected override readonly scopeColumn = 'id';
 
   /** 'out_of_scope': the id is not one the request's key may see (nothing written); 'duplicate': taken. */
   async insertInScope(
-    manager: EntityManager,
     entity: NotificationEntity,
+    tx: ReadTx,
   ): Promise<'inserted' | 'duplicate' | 'out_of_scope'> {
     if (!RelayerScope.admits(entity.id)) return 'out_of_scope';
-    return (await this.insertNew(manager, entity)) ? 'inserted' : 'duplicate';
+    return (await this.insertNew(entity, tx)) ? 'inserted' : 'duplicate';
   }
 
   /** Only while the row has `version`. */
   update(
-    manager: EntityManager,
     id: string,
     changes: NotificationChanges & Pick<NotificationEntity, 'updatedAt'>,
     version: number,
+    tx: ReadTx,
   ): Promise<boolean> {
-    return this.updateVersioned(manager, id, version, changes);
+    return this.updateVersioned(id, version, changes, tx);
   }
 
   /**
    * Pauses (pausedAt set) only a running target, resumes only a paused one: false when it was not
    * (docs/reference/webhooks.md#10-pausing-a-target). The version stays: the resource did not change.
    */
-  async setPause(manager: EntityManager, id: string, changes: PauseChanges): Promise<boolean> {
+  async setPause(id: string, changes: PauseChanges, { manager }: ReadTx): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(NotificationEntity)
@@ -112,12 +65,12 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
 
   /** The foreign key decides 'in_use', even against a racing write. */
   async deleteById(
-    manager: EntityManager,
     id: string,
-    version?: number,
+    version: number | undefined,
+    tx: ReadTx,
   ): Promise<'deleted' | 'missing' | 'in_use'> {
     try {
-      return (await this.deleteVersioned(manager, id, version)) ? 'deleted' : 'missing';
+      return (await this.deleteVersioned(id, version, tx)) ? 'deleted' : 'missing';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'in_use';
       throw error;

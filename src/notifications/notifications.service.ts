@@ -44,7 +44,7 @@ export class NotificationsService {
       name: 'notification',
       event: (notification): NotificationEvent => ({ notification }),
       notFound: () => notificationNotFound(),
-      read: (id, tx) => this.notifications.findById(id, tx?.manager),
+      read: (id, tx) => this.notifications.findById(id, tx),
       toResponse: toNotificationResponse,
       users: this.users,
       inUse: (_, uses) => new ConflictError(`Notification is used by ${uses.join('; ')}`),
@@ -63,7 +63,7 @@ export class NotificationsService {
       updatedAt: now,
     });
     return this.writes.create(async (tx) => {
-      const outcome = await this.notifications.insertInScope(tx.manager, entity);
+      const outcome = await this.notifications.insertInScope(entity, tx);
       // Outside the key's scope (docs/reference/keys-and-audit.md#3-relayer-scope): before any conflict.
       if (outcome === 'out_of_scope') throw new ForbiddenError();
       if (outcome === 'duplicate') throw new ConflictError('Notification with this ID already exists');
@@ -91,7 +91,7 @@ export class NotificationsService {
       id,
       () => (Object.keys(changes).length === 0 ? null : { ...changes, updatedAt: new Date() }),
       async (current, write, tx) => {
-        if (!(await this.notifications.update(tx.manager, id, write, current.version))) return STALE;
+        if (!(await this.notifications.update(id, write, current.version, tx))) return STALE;
       },
       options,
     );
@@ -113,7 +113,7 @@ export class NotificationsService {
    * with its end) and whether it is paused, or null when gone; read on `tx` when given (WorkerDatabase).
    */
   async findTarget(id: string, tx?: ReadTx, now = new Date()): Promise<DeliveryTarget | null> {
-    const entity = await this.notifications.findById(id, tx?.manager);
+    const entity = await this.notifications.findById(id, tx);
     if (!entity) return null;
     const until = entity.signingKeyOverlapUntil;
     const overlapping = until !== null && until > now && entity.previousSigningKey !== null;
@@ -154,7 +154,7 @@ export class NotificationsService {
     await this.writes.remove(
       id,
       async (_, version, tx) => {
-        const deleted = await this.notifications.deleteById(tx.manager, id, version);
+        const deleted = await this.notifications.deleteById(id, version, tx);
         return deleted === 'in_use' ? deleted : deleted === 'deleted';
       },
       options,

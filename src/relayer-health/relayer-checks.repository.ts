@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
 /** A passed check's numbers as they are to be stored; `changed` when one differs from the stored row. */
@@ -15,19 +15,22 @@ export interface PassedCheck {
 /** A check is claimed with a conditional UPDATE and a lease: that holds across Galera nodes too. */
 @Injectable()
 export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity) {
-  async insertDue(manager: EntityManager, relayerId: string, dueAt: Date): Promise<void> {
-    await this.insert(manager, {
-      relayerId,
-      nextCheckAt: dueAt,
-      leaseOwner: null,
-      leaseUntil: null,
-      checkedAt: null,
-      balance: null,
-      nonce: null,
-      sequenceNumber: null,
-      failures: 0,
-      balanceLow: null,
-    });
+  async insertDue(relayerId: string, dueAt: Date, tx: ReadTx): Promise<void> {
+    await this.insert(
+      {
+        relayerId,
+        nextCheckAt: dueAt,
+        leaseOwner: null,
+        leaseUntil: null,
+        checkedAt: null,
+        balance: null,
+        nonce: null,
+        sequenceNumber: null,
+        failures: 0,
+        balanceLow: null,
+      },
+      tx,
+    );
   }
 
   /**
@@ -35,7 +38,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
    * release, which match its own lease, can no longer push this due time later. With `owner`
    * (a dropped verdict), only while that check still has the relayer.
    */
-  async dueNow(manager: EntityManager, relayerId: string, now: Date, owner?: string): Promise<void> {
+  async dueNow(relayerId: string, now: Date, owner: string | undefined, { manager }: ReadTx): Promise<void> {
     await manager.update(
       RelayerCheckEntity,
       owner === undefined ? { relayerId } : { relayerId, leaseOwner: owner },
@@ -43,7 +46,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     );
   }
 
-  async findDueIds(now: Date, limit: number, manager: EntityManager): Promise<string[]> {
+  async findDueIds(now: Date, limit: number, { manager }: ReadTx): Promise<string[]> {
     const rows = await manager
       .createQueryBuilder(RelayerCheckEntity, 'c')
       .select('c.relayer_id', 'id')
@@ -57,18 +60,18 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
 
   /** Those of `ids` still due and free, leased to `owner` until `until` (EntityRows.claimByIds). */
   claimAll(
-    manager: EntityManager,
     ids: readonly string[],
     owner: string,
     now: Date,
     until: Date,
+    tx: ReadTx,
   ): Promise<RelayerCheckEntity[]> {
     return this.claimByIds(
-      manager,
       ids,
       { owner, until },
       'next_check_at <= :now AND (lease_until IS NULL OR lease_until < :now)',
       { now },
+      tx,
     );
   }
 
@@ -77,11 +80,11 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
    * `owner` has them. The numbers go in a CASE per column, only where one differs from what is stored.
    */
   async recordPassed(
-    manager: EntityManager,
     rows: readonly PassedCheck[],
     owner: string,
     checkedAt: Date,
     nextCheckAt: Date,
+    { manager }: ReadTx,
   ): Promise<void> {
     const parameters: Record<string, string | null> = { owner };
     rows.forEach((row, i) => (parameters[`id${i}`] = row.relayerId));
@@ -125,10 +128,10 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
   }
 
   async record(
-    manager: EntityManager,
     relayerId: string,
     owner: string,
     outcome: Omit<RelayerCheckEntity, 'relayerId' | 'leaseOwner' | 'leaseUntil' | 'balanceLow'>,
+    { manager }: ReadTx,
   ): Promise<void> {
     await manager
       .createQueryBuilder()
@@ -144,9 +147,9 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
    * it answers the crossing ('low', or 'restored' from below). Null clears it (no threshold): no crossing.
    */
   async flipBalanceLow(
-    manager: EntityManager,
     relayerId: string,
     next: boolean | null,
+    { manager }: ReadTx,
   ): Promise<'low' | 'restored' | null> {
     const set = async (value: boolean | null, from: string): Promise<boolean> => {
       const result = await manager

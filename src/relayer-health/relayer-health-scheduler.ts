@@ -27,14 +27,15 @@ export class RelayerHealthScheduler extends PollingService {
   }
 
   @OnCommitting(RELAYER_EVENTS.created)
-  async onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
-    await this.checks.insertDue(manager, event.relayer.id, new Date());
+  async onCreated(committing: CommittingEvent<RelayerEvent>): Promise<void> {
+    await this.checks.insertDue(committing.event.relayer.id, new Date(), committing);
   }
 
   @OnCommitting(RELAYER_EVENTS.updated)
-  async onUpdated({ manager, event }: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
+  async onUpdated(committing: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
+    const { event } = committing;
     if (event.changed.includes('custom_rpc_urls') || event.changed.includes('policies')) {
-      await this.checks.dueNow(manager, event.relayer.id, new Date());
+      await this.checks.dueNow(event.relayer.id, new Date(), undefined, committing);
     }
   }
 

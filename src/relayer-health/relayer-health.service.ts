@@ -65,7 +65,7 @@ export class RelayerHealthService {
 
   /** Due check ids, read on the rounds' own connections. */
   async findDue(limit: number): Promise<string[]> {
-    return this.checks.findDueIds(new Date(), limit, await this.worker.manager());
+    return this.checks.findDueIds(new Date(), limit, await this.worker.connection());
   }
 
   /**
@@ -141,16 +141,16 @@ export class RelayerHealthService {
    * one, as a single check does.
    */
   async checkDue(ids: readonly string[]): Promise<void> {
-    const manager = await this.worker.manager();
+    const worker = await this.worker.connection();
     const now = new Date();
     const lease = this.newLease();
     const until = new Date(now.getTime() + this.leaseMs());
-    const claimed = await this.checks.claimAll(manager, ids, lease, now, until);
+    const claimed = await this.checks.claimAll(ids, lease, now, until, worker);
     if (claimed.length === 0) return;
     const claimedIds = claimed.map((check) => check.relayerId);
     const [relayers, rpcUrlsOf] = await Promise.all([
-      this.relayers.findEntities(claimedIds, { manager }),
-      this.networks.rpcUrlsOfAll({ manager }),
+      this.relayers.findEntities(claimedIds, worker),
+      this.networks.rpcUrlsOfAll(worker),
     ]);
     const rpc = new JsonRpcBatch(this.rpc.fetch);
     const checked = await Promise.all(
@@ -162,9 +162,9 @@ export class RelayerHealthService {
     // Read again after the calls: a check whose relayer or network changed meanwhile goes the single
     // way, which drops its verdict when what it checked is gone (docs/reference/hardening.md).
     const [versions, currentUrlsOf, thresholds] = await Promise.all([
-      this.relayers.versionsOf(claimedIds, { manager }),
-      this.networks.rpcUrlsOfAll({ manager }),
-      this.alerts.thresholdsOf(relayers, { manager }),
+      this.relayers.versionsOf(claimedIds, worker),
+      this.networks.rpcUrlsOfAll(worker),
+      this.alerts.thresholdsOf(relayers, worker),
     ]);
     const sameUrls = new Map<string, boolean>();
     const unchangedNetwork = (
@@ -202,11 +202,11 @@ export class RelayerHealthService {
     if (passed.length > 0) {
       const checkedAt = new Date();
       await this.checks.recordPassed(
-        manager,
         passed,
         lease,
         checkedAt,
         new Date(checkedAt.getTime() + this.delayMs(0)),
+        worker,
       );
     }
     await Promise.all(
@@ -288,7 +288,7 @@ export class RelayerHealthService {
     for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt++) {
       const done = await this.transactions.run(async (tx) => {
         // In the transaction, with its connection: see EntityRepository.findById.
-        const check = await this.checks.findById(relayerId, tx.manager);
+        const check = await this.checks.findById(relayerId, tx);
         if (!check) return true;
         const networkUrls = (await this.networks.rpcUrls(relayer.networkType, relayer.network, tx)) ?? [];
         const outcome = await this.relayers.applyHealthVerdict(
@@ -303,19 +303,24 @@ export class RelayerHealthService {
         if (outcome === 'stale') return false; // a PATCH came first: read again
         if (outcome === 'missing') return true;
         if (outcome === 'outdated') {
-          await this.checks.dueNow(tx.manager, relayerId, new Date(), lease);
+          await this.checks.dueNow(relayerId, new Date(), lease, tx);
           return true;
         }
         const now = new Date();
         const failures = result.ok ? 0 : check.failures + 1;
-        await this.checks.record(tx.manager, relayerId, lease, {
-          checkedAt: now,
-          balance: result.balance?.toString() ?? check.balance,
-          nonce: result.nonce?.toString() ?? check.nonce,
-          sequenceNumber: result.sequenceNumber?.toString() ?? check.sequenceNumber,
-          failures,
-          nextCheckAt: new Date(now.getTime() + this.delayMs(failures)),
-        });
+        await this.checks.record(
+          relayerId,
+          lease,
+          {
+            checkedAt: now,
+            balance: result.balance?.toString() ?? check.balance,
+            nonce: result.nonce?.toString() ?? check.nonce,
+            sequenceNumber: result.sequenceNumber?.toString() ?? check.sequenceNumber,
+            failures,
+            nextCheckAt: new Date(now.getTime() + this.delayMs(failures)),
+          },
+          tx,
+        );
         if (result.balance !== undefined) await this.evaluateAlert(relayer, result.balance, tx);
         return true;
       });
@@ -333,7 +338,7 @@ export class RelayerHealthService {
    */
   private async evaluateAlert(relayer: RelayerSnapshot, balance: bigint, tx: Tx): Promise<void> {
     const threshold = (await this.alerts.thresholdsOf([relayer], tx)).get(relayer.id) ?? null;
-    const crossing = await this.checks.flipBalanceLow(tx.manager, relayer.id, alertState(balance, threshold));
+    const crossing = await this.checks.flipBalanceLow(relayer.id, alertState(balance, threshold), tx);
     if (crossing === null || threshold === null) return;
     await this.relayers.publishBalanceCrossing(
       relayer.id,

@@ -43,10 +43,8 @@ export class RelayersModule implements OnModuleInit {
     // ...and signers: a signer they use cannot be deleted (docs/reference/networks-and-signers.md#3-signers).
     this.signers.registerUsers({
       kind: 'relayers',
-      findIdsUsing: (signerId, limit, manager) =>
-        this.relayers.findIdsBy('signer_id', signerId, limit, manager),
-      countHiddenUsing: (signerId, manager) =>
-        this.relayers.countOutsideScope('signer_id', signerId, manager),
+      findIdsUsing: (signerId, limit, tx) => this.relayers.findIdsBy('signer_id', signerId, limit, tx),
+      countHiddenUsing: (signerId, tx) => this.relayers.countOutsideScope('signer_id', signerId, tx),
     });
   }
 }

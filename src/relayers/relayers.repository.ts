@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { NetworkType } from '../catalogue';
-import { RelayerScope, type ScopeCondition } from '../common/auth/relayer-scope';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import type { RelayerState } from './dto/relayer.dto';
 import { RelayerEntity } from './relayer.entity';
 
@@ -34,69 +34,21 @@ export type RelayerChanges = Pick<
  */
 @Injectable()
 export class RelayersRepository extends EntityRepository(RelayerEntity) {
-  /** The current request's scope as a condition on `relayers.id` (` AND ...`); null: every relayer. */
-  private scoped(): ScopeCondition | null {
-    // `id` is binary (1797600000000-ExactIds): compared as it stands, its index serves an exact entry.
-    const scope = RelayerScope.filter('id', (expression) => expression);
-    return scope.sql === '' ? null : scope;
-  }
-
-  override async findById(id: string, manager?: EntityManager): Promise<RelayerEntity | null> {
-    const scope = this.scoped();
-    if (scope === null) return super.findById(id, manager);
-    const [found] = await this.select(
-      `SELECT ${this.columns} FROM ${this.table} WHERE id = ?${scope.sql}`,
-      [id, ...scope.parameters],
-      manager,
-    );
-    return found ?? null;
-  }
-
-  override async findByIds(ids: readonly string[], manager?: EntityManager): Promise<RelayerEntity[]> {
-    const scope = this.scoped();
-    if (scope === null || ids.length === 0) return super.findByIds(ids, manager);
-    return this.select(
-      `SELECT ${this.columns} FROM ${this.table} WHERE id IN (${ids.map(() => '?').join(', ')})${scope.sql}`,
-      [...ids, ...scope.parameters],
-      manager,
-    );
-  }
+  protected override readonly scopeColumn = 'id';
 
   /** Whether any relayer has `id`, whatever the request's scope: which unique key refused an insert. */
-  async idTaken(id: string, manager: EntityManager): Promise<boolean> {
+  async idTaken(id: string, { manager }: ReadTx): Promise<boolean> {
     const rows = await manager.query<unknown[]>('SELECT 1 AS found FROM relayers WHERE id = ?', [id]);
     return rows.length > 0;
   }
 
-  override async existsById(id: string): Promise<boolean> {
-    return (await this.findById(id)) !== null;
-  }
-
-  /**
-   * Filtered (the request's scope and `filter`, all of them) and counted in the query: every page
-   * complete, in the order of every list. Without either, the row count cached for a second.
-   */
-  override async findPage(
+  /** Filtered (the request's scope and `filter`, all of them) and counted in the query: every page complete. */
+  override findPage(
     offset: number,
     limit: number,
     filter: RelayerFilter = {},
   ): Promise<{ items: RelayerEntity[]; total: number }> {
-    const scope = this.scoped();
-    const filtered = this.filtered(filter);
-    if (scope === null && filtered.sql === '') return super.findPage(offset, limit);
-    const where = `WHERE 1 = 1${filtered.sql}${scope?.sql ?? ''}`;
-    const parameters = [...filtered.parameters, ...(scope?.parameters ?? [])];
-    const [items, counted] = await Promise.all([
-      this.select(
-        `SELECT ${this.columns} FROM ${this.table} ${where} ORDER BY created_at, id LIMIT ? OFFSET ?`,
-        [...parameters, limit, offset],
-      ),
-      this.repository.query<Array<{ n: number | string }>>(
-        `SELECT COUNT(*) AS n FROM ${this.table} ${where}`,
-        parameters,
-      ),
-    ]);
-    return { items, total: Number(counted[0].n) };
+    return this.findPageWhere(offset, limit, this.filtered(filter));
   }
 
   /** `filter` as conditions to append to a WHERE clause; '' for none. */
@@ -121,9 +73,9 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     networkType: NetworkType,
     network: string,
     signerId: string,
-    manager: EntityManager = this.repository.manager,
+    tx?: ReadTx,
   ): Promise<string | null> {
-    const rows = await manager.query<Array<{ id: string }>>(
+    const rows = await this.managerOf(tx).query<Array<{ id: string }>>(
       'SELECT id FROM relayers WHERE network_type = ? AND network = ? AND signer_id = ?',
       [networkType, network, signerId],
     );
@@ -139,13 +91,13 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     column: 'notification_id' | 'signer_id',
     id: string,
     limit: number,
-    manager: EntityManager = this.repository.manager,
+    tx?: ReadTx,
   ): Promise<string[]> {
     const lock = column === 'signer_id' ? this.dialect.lockingRead('share') : '';
     const scope = this.scoped();
-    const rows = await manager.query<Array<{ id: string }>>(
-      `SELECT id FROM relayers WHERE ${column} = ?${scope?.sql ?? ''} ORDER BY id LIMIT ?${lock}`,
-      [id, ...(scope?.parameters ?? []), limit],
+    const rows = await this.managerOf(tx).query<Array<{ id: string }>>(
+      `SELECT id FROM relayers WHERE ${column} = ?${scope.sql} ORDER BY id LIMIT ?${lock}`,
+      [id, ...scope.parameters, limit],
     );
     return rows.map((row) => row.id);
   }
@@ -155,15 +107,11 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
    * 409 counts them without naming them (docs/reference/keys-and-audit.md#3-relayer-scope); 0 without
    * a scope, and no query.
    */
-  async countOutsideScope(
-    column: 'notification_id' | 'signer_id',
-    id: string,
-    manager: EntityManager = this.repository.manager,
-  ): Promise<number> {
+  async countOutsideScope(column: 'notification_id' | 'signer_id', id: string, tx?: ReadTx): Promise<number> {
     const scope = RelayerScope.current();
     if (scope === null) return 0;
-    const inside = scope.condition('id', (expression) => this.dialect.bytewise(expression));
-    const rows = await manager.query<Array<{ n: number | string }>>(
+    const inside = scope.condition('id');
+    const rows = await this.managerOf(tx).query<Array<{ n: number | string }>>(
       `SELECT COUNT(*) AS n FROM relayers WHERE ${column} = ? AND NOT ${inside.sql}`,
       [id, ...inside.parameters],
     );
@@ -171,25 +119,24 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
   }
 
   /** Each existing relayer's version, by id: one statement, nothing hydrated. */
-  async findVersions(ids: readonly string[], manager: EntityManager): Promise<Map<string, number>> {
+  async findVersions(ids: readonly string[], { manager }: ReadTx): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     const scope = this.scoped();
     const rows = await manager.query<Array<{ id: string; version: number | string }>>(
-      `SELECT id, version FROM relayers WHERE id IN (${ids.map(() => '?').join(', ')})${scope?.sql ?? ''}`,
-      [...ids, ...(scope?.parameters ?? [])],
+      `SELECT id, version FROM relayers WHERE id IN (${ids.map(() => '?').join(', ')})${scope.sql}`,
+      [...ids, ...scope.parameters],
     );
     return new Map(rows.map((row) => [row.id, Number(row.version)]));
   }
 
   /** 'out_of_scope': the id is not one the request's key may see (nothing written). */
   override async insert(
-    manager: EntityManager,
     entity: RelayerEntity,
+    tx: ReadTx,
   ): Promise<'duplicate' | 'missing_notification' | 'out_of_scope' | null> {
-    const scope = RelayerScope.current();
-    if (scope !== null && !scope.covers(entity.id)) return 'out_of_scope';
+    if (!RelayerScope.admits(entity.id)) return 'out_of_scope';
     try {
-      await super.insert(manager, entity);
+      await super.insert(entity, tx);
     } catch (error) {
       if (isUniqueViolation(error)) return 'duplicate';
       if (isForeignKeyViolation(error)) return 'missing_notification';
@@ -200,20 +147,20 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
 
   /** 'stale' when the version moved on (or the relayer is gone): re-read and retry. */
   async updateIfVersion(
-    manager: EntityManager,
     id: string,
     version: number,
     changes: RelayerChanges | Pick<RelayerEntity, 'systemDisabled' | 'disabledReason' | 'updatedAt'>,
+    tx: ReadTx,
   ): Promise<'written' | 'stale' | 'missing_notification'> {
     try {
-      return (await this.updateVersioned(manager, id, version, changes)) ? 'written' : 'stale';
+      return (await this.updateVersioned(id, version, changes, tx)) ? 'written' : 'stale';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'missing_notification';
       throw error;
     }
   }
 
-  deleteById(manager: EntityManager, id: string, version?: number): Promise<boolean> {
-    return this.deleteVersioned(manager, id, version);
+  deleteById(id: string, version: number | undefined, tx: ReadTx): Promise<boolean> {
+    return this.deleteVersioned(id, version, tx);
   }
 }

@@ -45,7 +45,7 @@ export class RelayersService {
       name: 'relayer',
       event: (relayer): RelayerEvent => ({ relayer }),
       notFound: relayerNotFound,
-      read: (id, tx) => this.relayers.findById(id, tx?.manager),
+      read: (id, tx) => this.relayers.findById(id, tx),
       toResponse: toRelayerResponse,
     });
   }
@@ -78,7 +78,7 @@ export class RelayersService {
       async (tx) => {
         // A signer deleted since the body was checked: the same answer as if it had never been.
         if (!(await this.signers.holdForUse(dto.signer_id, tx))) throw signerGone(dto.signer_id);
-        const refusal = await this.relayers.insert(tx.manager, entity);
+        const refusal = await this.relayers.insert(entity, tx);
         if (refusal === 'missing_notification') throw unknownNotification(String(dto.notification_id));
         // Outside the key's relayer scope (docs/reference/keys-and-audit.md#3-relayer-scope).
         if (refusal === 'out_of_scope') throw new ForbiddenError();
@@ -91,9 +91,9 @@ export class RelayersService {
 
   /** Which unique key refused the relayer, read on the transaction's connection. */
   private async duplicate(entity: RelayerEntity, tx: ReadTx): Promise<Error> {
-    if (await this.relayers.idTaken(entity.id, tx.manager)) return duplicateRelayer();
+    if (await this.relayers.idTaken(entity.id, tx)) return duplicateRelayer();
     const { networkType: type, network, signerId } = entity;
-    const user = await this.relayers.findIdBySignerOnNetwork(type, network, signerId, tx.manager);
+    const user = await this.relayers.findIdBySignerOnNetwork(type, network, signerId, tx);
     if (user !== null) {
       const scope = RelayerScope.current();
       return signerUsedOnNetwork(signerId, scope && !scope.covers(user) ? null : user, type, network);
@@ -115,7 +115,7 @@ export class RelayersService {
       id,
       (current) => mergeRelayerPatch(current, dto, this.config.rpcUrlPolicy),
       async (current, changes, tx) => {
-        const written = await this.relayers.updateIfVersion(tx.manager, id, current.version, changes);
+        const written = await this.relayers.updateIfVersion(id, current.version, changes, tx);
         if (written === 'missing_notification') throw unknownNotification(String(dto.notification_id));
         if (written === 'stale') return STALE;
       },
@@ -125,17 +125,17 @@ export class RelayersService {
 
   /** @internal The stored relayer (unmasked URLs: for the health checks, which call them), or null. */
   findEntity(id: string, tx?: ReadTx): Promise<RelayerEntity | null> {
-    return this.relayers.findById(id, tx?.manager);
+    return this.relayers.findById(id, tx);
   }
 
   /** @internal `tx`: the connection to read on (WorkerDatabase). */
   findEntities(ids: readonly string[], tx: ReadTx): Promise<RelayerEntity[]> {
-    return this.relayers.findByIds(ids, tx.manager);
+    return this.relayers.findByIds(ids, tx);
   }
 
   /** @internal Every write of a relayer moves its version: an unchanged version is an unchanged relayer. */
   versionsOf(ids: readonly string[], tx: ReadTx): Promise<Map<string, number>> {
-    return this.relayers.findVersions(ids, tx.manager);
+    return this.relayers.findVersions(ids, tx);
   }
 
   /**
@@ -153,7 +153,7 @@ export class RelayersService {
     },
     tx: Tx,
   ): Promise<'applied' | 'stale' | 'missing' | 'outdated'> {
-    const relayer = await this.relayers.findById(id, tx.manager);
+    const relayer = await this.relayers.findById(id, tx);
     if (!relayer) return 'missing';
     if (!verdict.probed(relayer)) return 'outdated';
     const disabled = verdict.disabledReason !== null;
@@ -165,7 +165,7 @@ export class RelayersService {
     }
     const state = { systemDisabled: disabled, disabledReason: verdict.disabledReason, updatedAt: new Date() };
     // A PATCH never writes these columns, so a check and a PATCH never overwrite each other.
-    if ((await this.relayers.updateIfVersion(tx.manager, id, relayer.version, state)) !== 'written') {
+    if ((await this.relayers.updateIfVersion(id, relayer.version, state, tx)) !== 'written') {
       return 'stale';
     }
     if (relayer.systemDisabled !== disabled) {
@@ -190,7 +190,7 @@ export class RelayersService {
     crossing: { low: boolean; balance: string; threshold: string },
     tx: Tx,
   ): Promise<void> {
-    const relayer = await this.relayers.findById(id, tx.manager);
+    const relayer = await this.relayers.findById(id, tx);
     if (!relayer) return;
     const { low, balance, threshold } = crossing;
     await tx.publish(low ? RELAYER_EVENTS.balanceLow : RELAYER_EVENTS.balanceRestored, {
@@ -234,11 +234,7 @@ export class RelayersService {
 
   /** With `If-Match`, only the version it matched is deleted: a write since the read makes it a 412. */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
-    await this.writes.remove(
-      id,
-      (_, version, tx) => this.relayers.deleteById(tx.manager, id, version),
-      options,
-    );
+    await this.writes.remove(id, (_, version, tx) => this.relayers.deleteById(id, version, tx), options);
     return 'Relayer deleted successfully';
   }
 }

@@ -52,9 +52,7 @@ export class SignersService {
       notFound: signerNotFound,
       // To delete it: locked until the transaction ends, so that no relayer starts using it (holdForUse).
       read: async (id, tx) =>
-        !tx || (await this.signers.lock(tx.manager, id, 'update'))
-          ? this.signers.findById(id, tx?.manager)
-          : null,
+        !tx || (await this.signers.lock(id, 'update', tx)) ? this.signers.findById(id, tx) : null,
       toResponse: toStoredSignerResponse,
       users: this.users,
       inUse: (id, uses) => new ConflictError(`Signer ${id} is used by ${uses.join('; ')}`),
@@ -113,7 +111,7 @@ export class SignersService {
     });
     key?.fill(0);
     const created = await this.writes.create(async (tx) => {
-      if (!(await this.signers.insertNew(tx.manager, entity))) throw duplicateSigner();
+      if (!(await this.signers.insertNew(entity, tx))) throw duplicateSigner();
       return entity;
     });
     return created.data;
@@ -129,7 +127,7 @@ export class SignersService {
       throw new ConflictError(`Signer ${id} is defined in the configuration file`);
     }
     await this.writes.remove(id, async (_, __, tx) => {
-      await this.signers.delete(tx.manager, id);
+      await this.signers.delete(id, tx);
       return true;
     });
     return 'Signer deleted successfully';
@@ -156,7 +154,7 @@ export class SignersService {
    * transaction ends, the signer cannot be deleted.
    */
   async holdForUse(signerId: string, tx: ReadTx): Promise<boolean> {
-    return this.catalogue.hasSigner(signerId) || this.signers.lock(tx.manager, signerId, 'share');
+    return this.catalogue.hasSigner(signerId) || this.signers.lock(signerId, 'share', tx);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { LessThan, Not, type EntityManager } from 'typeorm';
-import { RelayerScope } from '../common/auth/relayer-scope';
+import { LessThan, Not } from 'typeorm';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 import { TargetLeaseEntity } from './target-lease.entity';
 
@@ -34,6 +34,8 @@ const due = (d = '') =>
 /** Claims are conditional UPDATEs with a lease: SELECT ... FOR UPDATE does not lock across Galera nodes. */
 @Injectable()
 export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
+  /** A key limited to some relayers reads only deliveries about them (docs/reference/keys-and-audit.md#3-relayer-scope). */
+  protected override readonly scopeColumn = 'relayer_id';
   #joined: string | undefined;
 
   /**
@@ -42,10 +44,10 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
    * each (docs/reference/webhooks.md#29-batches).
    */
   async findDue(
-    manager: EntityManager,
     now: Date,
     limit: number,
     perTarget: number,
+    { manager }: ReadTx,
   ): Promise<Array<{ id: string; notificationId: string }>> {
     const ranked = manager
       .createQueryBuilder(DeliveryEntity, 'd')
@@ -79,10 +81,10 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
    * a run's next share once it has sent the last (docs/reference/webhooks.md#29-batches).
    */
   async findDueOfTarget(
-    manager: EntityManager,
     notificationId: string,
     now: Date,
     limit: number,
+    { manager }: ReadTx,
   ): Promise<string[]> {
     const rows = await manager
       .createQueryBuilder(DeliveryEntity, 'd')
@@ -103,11 +105,11 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
    * a join on the primary key of webhook_events, whatever the number of deliveries.
    */
   async claimAll(
-    manager: EntityManager,
     ids: readonly string[],
     owner: string,
     now: Date,
     until: Date,
+    { manager }: ReadTx,
   ): Promise<OutgoingDelivery[]> {
     if (ids.length === 0) return [];
     await manager
@@ -135,7 +137,7 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   }
 
   /** The deliveries of one event (its targets'), in as few statements as the drivers allow. */
-  async insertAll(manager: EntityManager, deliveries: readonly DeliveryEntity[]): Promise<void> {
+  async insertAll(deliveries: readonly DeliveryEntity[], { manager }: ReadTx): Promise<void> {
     const { columns } = this.repository.metadata;
     const driver = manager.connection.driver;
     const row = `(${columns.map(() => '?').join(', ')})`;
@@ -154,13 +156,8 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   }
 
   /** Only while `owner` still holds the lease: whether it did. */
-  async recordAttempt(
-    id: string,
-    owner: string,
-    outcome: AttemptOutcome,
-    manager: EntityManager = this.repository.manager,
-  ): Promise<boolean> {
-    const result = await manager.update(
+  async recordAttempt(id: string, owner: string, outcome: AttemptOutcome, tx?: ReadTx): Promise<boolean> {
+    const result = await this.managerOf(tx).update(
       DeliveryEntity,
       { id, leaseOwner: owner },
       { ...outcome, leaseOwner: null, leaseUntil: null },
@@ -173,11 +170,11 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
    * with its attempt's latency.
    */
   async recordDelivered(
-    manager: EntityManager,
     answered: ReadonlyArray<{ id: string; latencyMs: number }>,
     owner: string,
     statusCode: number,
     at: Date,
+    { manager }: ReadTx,
   ): Promise<void> {
     const ids = answered.map((a) => a.id);
     const latencies: Record<string, string | number> = {};
@@ -205,7 +202,7 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   }
 
   /** Gives deliveries not attempted back, due as they were, for any instance's next round. */
-  async release(manager: EntityManager, ids: readonly string[], owner: string): Promise<void> {
+  async release(ids: readonly string[], owner: string, { manager }: ReadTx): Promise<void> {
     await manager
       .createQueryBuilder()
       .update(DeliveryEntity)
@@ -231,31 +228,6 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return this.#joined;
   }
 
-  /**
-   * A key limited to some relayers reads only deliveries about them (docs/reference/keys-and-audit.md#3-relayer-scope);
-   * `''` for every delivery.
-   */
-  private scoped(): { sql: string; parameters: readonly string[] } {
-    const scope = RelayerScope.current();
-    if (scope === null) return { sql: '', parameters: [] };
-    const { sql, parameters } = scope.condition('relayer_id', (expression) =>
-      this.dialect.bytewise(expression),
-    );
-    return { sql: ` AND ${sql}`, parameters };
-  }
-
-  /** Outside the request's relayer scope: null, as a missing delivery. */
-  override async findById(id: string, manager?: EntityManager): Promise<DeliveryEntity | null> {
-    const scope = this.scoped();
-    if (scope.sql === '') return super.findById(id, manager);
-    const [found] = await this.select(
-      `SELECT ${this.columns} FROM webhook_deliveries WHERE id = ?${scope.sql}`,
-      [id, ...scope.parameters],
-      manager,
-    );
-    return found ?? null;
-  }
-
   async findPageOfNotification(
     notificationId: string,
     filters: { status?: DeliveryStatus; relayerId?: string },
@@ -270,10 +242,9 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       parameters.push(filters.status);
     }
     if (filters.relayerId !== undefined) {
-      // The plain `=` is a range of idx_webhook_deliveries_relayer; the bytewise one keeps the id's case
-      // (MySQL's collation ignores it).
-      filter += ` AND relayer_id = ? AND ${this.dialect.bytewise('relayer_id')} = ?`;
-      parameters.push(filters.relayerId, filters.relayerId);
+      // A range of idx_webhook_deliveries_relayer; the id compared exactly (1797600000000-ExactIds).
+      filter += ' AND relayer_id = ?';
+      parameters.push(filters.relayerId);
     }
     filter += scope.sql;
     parameters.push(...scope.parameters);

@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { PollingService } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle';
 import { OnCommitting } from '../database/on-committing';
-import { Transactions, type CommittingEvent } from '../database/transactions';
+import { Transactions, type CommittingEvent, type ReadTx } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
 import { NotificationsService, NotificationStateService, type DeliveryTarget } from '../notifications';
 import {
@@ -86,12 +85,18 @@ export class DeliveryDispatcher extends PollingService {
       // others of its deliveries are one statement, as before counting (docs/benchmarks.md).
       const counted = notificationIds.filter((id) => !this.countCleared.has(id));
       if (counted.length === 0) {
-        await this.deliveries.recordDelivered(await this.worker.manager(), delivered, lease, statusCode, at);
+        await this.deliveries.recordDelivered(
+          delivered,
+          lease,
+          statusCode,
+          at,
+          await this.worker.connection(),
+        );
         return;
       }
-      await this.worker.transaction(async (manager) => {
-        await this.deliveries.recordDelivered(manager, delivered, lease, statusCode, at);
-        await this.targetLeases.clearFailures(manager, counted);
+      await this.worker.transaction(async (tx) => {
+        await this.deliveries.recordDelivered(delivered, lease, statusCode, at, tx);
+        await this.targetLeases.clearFailures(counted, tx);
       });
       for (const id of counted) this.countCleared.add(id);
     });
@@ -113,14 +118,14 @@ export class DeliveryDispatcher extends PollingService {
 
   /** A resumed target's count starts again, with the resume (docs/reference/webhooks.md#10-pausing-a-target). */
   @OnCommitting(NOTIFICATION_RESUMED)
-  async onResuming({ manager, event }: CommittingEvent<NotificationResumedEvent>): Promise<void> {
-    await this.targetLeases.clearFailures(manager, [event.notificationId]);
+  async onResuming(tx: CommittingEvent<NotificationResumedEvent>): Promise<void> {
+    await this.targetLeases.clearFailures([tx.event.notificationId], tx);
   }
 
   /** A target made again with the id of a deleted one starts with no failures counted. */
   @OnCommitting(NOTIFICATION_EVENTS.created)
-  async onCreating({ manager, event }: CommittingEvent<NotificationEvent>): Promise<void> {
-    await this.targetLeases.clearFailures(manager, [event.notification.id]);
+  async onCreating(tx: CommittingEvent<NotificationEvent>): Promise<void> {
+    await this.targetLeases.clearFailures([tx.event.notification.id], tx);
   }
 
   /** Its deliveries went with it: the next sweep looks through every body (cleanBodies). */
@@ -148,8 +153,8 @@ export class DeliveryDispatcher extends PollingService {
     delivery.leaseOwner = this.owner;
     delivery.leaseUntil = new Date(Date.now() + this.leaseMs());
     await this.transactions.run(async (tx) => {
-      await this.events.insert(tx.manager, event);
-      await this.deliveries.insertAll(tx.manager, [delivery]);
+      await this.events.insert(event, tx);
+      await this.deliveries.insertAll([delivery], tx);
     });
     const result = await this.attempt(await this.notifications.findTarget(notificationId), delivery, true);
     await this.deliveries.recordAttempt(delivery.id, this.owner, this.outcomeOf(delivery, result, true));
@@ -165,11 +170,11 @@ export class DeliveryDispatcher extends PollingService {
     await this.sweep();
     const room = BATCH - this.inFlight;
     if (room <= 0) return;
-    const manager = await this.worker.manager();
-    const due = (await this.deliveries.findDue(manager, new Date(), room, TARGET_SHARE)).filter(
+    const worker = await this.worker.connection();
+    const due = (await this.deliveries.findDue(new Date(), room, TARGET_SHARE, worker)).filter(
       (delivery) => !this.runs.has(delivery.notificationId),
     );
-    if (due.length > 0) await this.claim(manager, due);
+    if (due.length > 0) await this.claim(due, worker);
   }
 
   /**
@@ -177,26 +182,26 @@ export class DeliveryDispatcher extends PollingService {
    * sends their later events meanwhile, then their deliveries are claimed with one statement and one
    * lease (2.6).
    */
-  private async claim(manager: EntityManager, due: Array<{ id: string; notificationId: string }>) {
+  private async claim(due: Array<{ id: string; notificationId: string }>, worker: ReadTx) {
     const now = new Date();
     const lease = `${this.owner}-${randomBytes(4).toString('hex')}`;
     const leaseUntil = now.getTime() + this.leaseMs();
     const until = new Date(leaseUntil);
     const wanted = [...new Set(due.map((delivery) => delivery.notificationId))];
-    const targets = await this.targetLeases.claim(manager, wanted, lease, now, until);
+    const targets = await this.targetLeases.claim(wanted, lease, now, until, worker);
     const ids = due.filter((delivery) => targets.has(delivery.notificationId)).map((d) => d.id);
     const queues = Map.groupBy(
-      await this.deliveries.claimAll(manager, ids, lease, now, until),
+      await this.deliveries.claimAll(ids, lease, now, until, worker),
       (delivery) => delivery.notificationId,
     );
     // A target whose due deliveries another instance sent between the query and the claim.
     await this.targetLeases.release(
-      manager,
       lease,
       [...targets].filter((id) => !queues.has(id)),
+      worker,
     );
     for (const [notificationId, queue] of queues) {
-      const run = this.run(manager, notificationId, queue, lease, leaseUntil).finally(() => {
+      const run = this.run(notificationId, queue, lease, leaseUntil, worker).finally(() => {
         this.runs.delete(notificationId);
         this.loop.wake();
       });
@@ -211,11 +216,11 @@ export class DeliveryDispatcher extends PollingService {
    * wait for their lease to end, so that no instance sends the target's later events first.
    */
   private async run(
-    manager: EntityManager,
     notificationId: string,
     claimed: OutgoingDelivery[],
     lease: string,
     claimedUntil: number,
+    worker: ReadTx,
   ): Promise<void> {
     let queue = claimed;
     let leaseUntil = claimedUntil;
@@ -223,7 +228,7 @@ export class DeliveryDispatcher extends PollingService {
     this.inFlight += queue.length;
     try {
       while (queue.length > 0) {
-        if (!(await this.sendInOrder(manager, notificationId, queue, lease, leaseUntil))) break;
+        if (!(await this.sendInOrder(notificationId, queue, lease, leaseUntil, worker))) break;
         this.inFlight -= queue.length;
         queue = [];
         const room = Math.min(TARGET_SHARE, BATCH - this.inFlight);
@@ -231,14 +236,14 @@ export class DeliveryDispatcher extends PollingService {
         const now = new Date();
         leaseUntil = now.getTime() + this.leaseMs();
         const until = new Date(leaseUntil);
-        const ids = await this.deliveries.findDueOfTarget(manager, notificationId, now, room);
-        if (ids.length === 0 || !(await this.targetLeases.extend(manager, notificationId, lease, until))) {
+        const ids = await this.deliveries.findDueOfTarget(notificationId, now, room, worker);
+        if (ids.length === 0 || !(await this.targetLeases.extend(notificationId, lease, until, worker))) {
           break;
         }
-        queue = await this.deliveries.claimAll(manager, ids, lease, now, until);
+        queue = await this.deliveries.claimAll(ids, lease, now, until, worker);
         this.inFlight += queue.length;
       }
-      await this.targetLeases.release(manager, lease, [notificationId]);
+      await this.targetLeases.release(lease, [notificationId], worker);
     } catch (error) {
       this.logger.warn(
         { err: error },
@@ -258,17 +263,17 @@ export class DeliveryDispatcher extends PollingService {
    * (docs/reference/webhooks.md#10-pausing-a-target) receives nothing more, a rotated key signs.
    */
   private async sendInOrder(
-    manager: EntityManager,
     notificationId: string,
     queue: OutgoingDelivery[],
     lease: string,
     leaseUntil: number,
+    worker: ReadTx,
   ): Promise<boolean> {
     const giveBack = (from: number) =>
       this.deliveries.release(
-        manager,
         queue.slice(from).map((left) => left.id),
         lease,
+        worker,
       );
     let target: DeliveryTarget | null = null;
     let readAt = -Infinity;
@@ -279,7 +284,7 @@ export class DeliveryDispatcher extends PollingService {
         return false;
       }
       if (Date.now() - readAt >= TARGET_FRESH_MS) {
-        target = await this.notifications.findTarget(notificationId, { manager });
+        target = await this.notifications.findTarget(notificationId, worker);
         readAt = Date.now();
       }
       if (target?.paused) {
@@ -293,7 +298,7 @@ export class DeliveryDispatcher extends PollingService {
       }
       const outcome = this.outcomeOf(delivery, result, false);
       if (outcome.status !== 'failed') {
-        await this.deliveries.recordAttempt(delivery.id, lease, outcome, manager);
+        await this.deliveries.recordAttempt(delivery.id, lease, outcome, worker);
       } else if (target !== null && (await this.endFailed(notificationId, delivery, lease, outcome))) {
         await giveBack(i + 1);
         return false;
@@ -315,9 +320,9 @@ export class DeliveryDispatcher extends PollingService {
     outcome: AttemptOutcome,
   ): Promise<boolean> {
     this.countCleared.delete(notificationId);
-    const failures = await this.worker.transaction(async (manager) =>
-      (await this.deliveries.recordAttempt(delivery.id, lease, outcome, manager))
-        ? this.targetLeases.countFailure(manager, notificationId)
+    const failures = await this.worker.transaction(async (tx) =>
+      (await this.deliveries.recordAttempt(delivery.id, lease, outcome, tx))
+        ? this.targetLeases.countFailure(notificationId, tx)
         : 0,
     );
     const limit = this.config.webhooks.pauseAfterFailures;
@@ -425,10 +430,10 @@ export class DeliveryDispatcher extends PollingService {
     if (everyBody) this.lastFullClean = now;
     const stopped = () => this.loop.isStopped;
     this.cleaning = (async () => {
-      const manager = await this.worker.manager();
+      const worker = await this.worker.connection();
       return everyBody
-        ? this.events.deleteUnreferenced(manager, stopped)
-        : this.events.deleteUnreferencedBefore(manager, before, stopped);
+        ? this.events.deleteUnreferenced(stopped, worker)
+        : this.events.deleteUnreferencedBefore(before, stopped, worker);
     })()
       .then((bodies) => {
         if (bodies > 0) this.logger.log(`removed ${bodies} event bodies no delivery references`);

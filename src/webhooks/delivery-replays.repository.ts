@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { SelectQueryBuilder } from 'typeorm';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 
 /** Which of a target's ended deliveries a replay queues again (docs/reference/webhooks.md#7-replay). */
@@ -35,7 +36,7 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
    * MySQL; SQLite has one writer at a time), so that two replays of one target are one after the
    * other. False when the target does not exist.
    */
-  async lockTarget(manager: EntityManager, notificationId: string): Promise<boolean> {
+  async lockTarget(notificationId: string, { manager }: ReadTx): Promise<boolean> {
     const rows = await manager.query<unknown[]>(
       `SELECT id FROM notifications WHERE id = ?${this.dialect.lockingRead('update')}`,
       [notificationId],
@@ -44,7 +45,7 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
   }
 
   /** The target's deliveries a replay queued that are still pending, whoever's they are. */
-  async countPendingReplayed(manager: EntityManager, notificationId: string): Promise<number> {
+  async countPendingReplayed(notificationId: string, { manager }: ReadTx): Promise<number> {
     const [counted] = await manager.query<Array<{ n: number | string }>>(
       `SELECT COUNT(*) AS n FROM webhook_deliveries
         WHERE notification_id = ? AND status = 'pending' AND replayed_at IS NOT NULL`,
@@ -61,14 +62,15 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
    * how many it skipped (replayed since `replayedSince`).
    */
   async requeue(
-    manager: EntityManager,
     filter: ReplayFilter,
     now: Date,
     replayedSince: Date,
     limit: number,
+    tx: ReadTx,
   ): Promise<ReplayOutcome> {
+    const { manager } = tx;
     const notRecently = '(d.replayed_at IS NULL OR d.replayed_at < :replayedSince)';
-    const rows = await this.matching(manager, filter)
+    const rows = await this.matching(filter, tx)
       .andWhere(notRecently, { replayedSince })
       .select('d.id', 'id')
       .orderBy('d.created_at')
@@ -95,7 +97,7 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
       queued += result.affected ?? 0;
     }
     // A locking read sees what a replay committed meanwhile queued (MySQL's plain read, its snapshot, would not).
-    const [sql, parameters] = this.matching(manager, filter)
+    const [sql, parameters] = this.matching(filter, tx)
       .select(`SUM(CASE WHEN ${notRecently} THEN 1 ELSE 0 END)`, 'remaining')
       .addSelect('COUNT(*)', 'n')
       .setParameter('replayedSince', replayedSince)
@@ -108,7 +110,7 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
     return { queued, remaining, skipped: Number(counted.n) - remaining };
   }
 
-  private matching(manager: EntityManager, filter: ReplayFilter): SelectQueryBuilder<DeliveryEntity> {
+  private matching(filter: ReplayFilter, { manager }: ReadTx): SelectQueryBuilder<DeliveryEntity> {
     const query = manager
       .createQueryBuilder(DeliveryEntity, 'd')
       .where('d.notification_id = :notificationId AND d.status = :status', {
@@ -122,11 +124,7 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
     // (docs/reference/keys-and-audit.md#3-relayer-scope).
     const scope = RelayerScope.current();
     if (scope !== null) {
-      const { sql, parameters } = scope.condition(
-        'd.relayer_id',
-        (expression) => this.dialect.bytewise(expression),
-        (index) => `:scope${index}`,
-      );
+      const { sql, parameters } = scope.condition('d.relayer_id', undefined, (index) => `:scope${index}`);
       query.andWhere(sql, Object.fromEntries(parameters.map((value, index) => [`scope${index}`, value])));
     }
     return query;

@@ -32,16 +32,16 @@ export class DeliveryReplaysService {
   async replay(notificationId: string, request: ReplayRequest): Promise<ReplayResponse> {
     if (!(await this.notifications.exists(notificationId))) throw notificationNotFound();
     const answer = await this.transactions.run(async (tx) => {
-      if (!(await this.replays.lockTarget(tx.manager, notificationId))) throw notificationNotFound();
-      const pending = await this.replays.countPendingReplayed(tx.manager, notificationId);
+      if (!(await this.replays.lockTarget(notificationId, tx))) throw notificationNotFound();
+      const pending = await this.replays.countPendingReplayed(notificationId, tx);
       if (pending > 0) throw replayInProgress(pending);
       const now = new Date();
       return this.replays.requeue(
-        tx.manager,
         { notificationId, ...request },
         now,
         new Date(now.getTime() - REPLAY_AGAIN_AFTER_MS),
         MAX_REPLAYED,
+        tx,
       );
     });
     if (answer.queued > 0) this.dispatcher.wake(notificationId);

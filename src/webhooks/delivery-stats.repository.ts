@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
 import { DeliveryEntity } from './delivery.entity';
 
@@ -49,6 +48,8 @@ export function percentileOf(
  */
 @Injectable()
 export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
+  protected override readonly scopeColumn = 'relayer_id';
+
   async countsOf(notificationId: string, since: Date): Promise<DeliveryCounts> {
     const from = this.persisted('endedAt', since);
     const scope = this.scoped();
@@ -106,16 +107,6 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
       lastFailedAt: this.hydrated('endedAt', lastFailed[0]?.ended_at),
       lastError: lastFailed[0]?.last_error ?? null,
     };
-  }
-
-  /** The request's relayer scope as ` AND <condition>` on `relayer_id`; `''` for every delivery. */
-  private scoped(): { sql: string; parameters: readonly string[] } {
-    const scope = RelayerScope.current();
-    if (scope === null) return { sql: '', parameters: [] };
-    const { sql, parameters } = scope.condition('relayer_id', (expression) =>
-      this.dialect.bytewise(expression),
-    );
-    return { sql: ` AND ${sql}`, parameters };
   }
 
   /** A value as the driver writes the column (SQLite keeps datetimes as text). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
+import type { ReadTx } from '../database/transactions';
 import { ANY_RELAYER } from './subscription-relayer.entity';
 import { SubscriptionsRepository, type Hearers } from './subscriptions.repository';
 import { tooManyTargets } from './webhooks.errors';
@@ -29,26 +29,26 @@ export class FanOutLimit {
    * A relayer whose own target is now `ownTarget` (created with it, or PATCHed to it, in this
    * transaction, which holds the relayer's row): one locking read of its subscribers.
    */
-  async assertOwnTarget(manager: EntityManager, relayerId: string, ownTarget: string): Promise<void> {
-    const subscribed = await this.subscriptions.subscribersOf(manager, relayerId);
+  async assertOwnTarget(relayerId: string, ownTarget: string, tx: ReadTx): Promise<void> {
+    const subscribed = await this.subscriptions.subscribersOf(relayerId, tx);
     if (subscribed.has(ownTarget)) return;
     if (subscribed.size + 1 > this.max) throw tooManyTargets(this.max, [relayerId]);
   }
 
   /** The subscription of `notificationId` went from `before` to `after` (relayer ids, `["*"]` or null). */
   async assertSubscription(
-    manager: EntityManager,
     notificationId: string,
     before: readonly string[] | null,
     after: readonly string[] | null,
+    tx: ReadTx,
   ): Promise<void> {
     // Its own relayers only, or every relayer already: it hears no relayer it did not.
     if (after === null || before?.includes(ANY_RELAYER)) return;
     const former = new Set(before ?? []);
-    if (after.includes(ANY_RELAYER)) return this.assertEveryRelayer(manager, notificationId, former);
+    if (after.includes(ANY_RELAYER)) return this.assertEveryRelayer(notificationId, former, tx);
     const added = after.filter((id) => !former.has(id));
     if (added.length === 0) return;
-    const hearers = await this.subscriptions.hearersOf(manager, added);
+    const hearers = await this.subscriptions.hearersOf(added, tx);
     const exceeded = added.filter((id) => this.exceededBy(notificationId, hearers.get(id)));
     if (exceeded.length > 0) throw tooManyTargets(this.max, exceeded);
   }
@@ -60,23 +60,23 @@ export class FanOutLimit {
    * `*` subscribers alone are max, every relayer with a target of its own among them.
    */
   private async assertEveryRelayer(
-    manager: EntityManager,
     notificationId: string,
     former: ReadonlySet<string>,
+    tx: ReadTx,
   ): Promise<void> {
-    const everyRelayer = await this.subscriptions.subscribersOfEvery(manager);
+    const everyRelayer = await this.subscriptions.subscribersOfEvery(tx);
     if (everyRelayer.length > this.max) throw tooManyTargets(this.max, [ANY_RELAYER]);
     const room = this.max - everyRelayer.length;
-    const candidates = [...(await this.subscriptions.subscribedByAtLeast(manager, Math.max(room, 1))).keys()];
+    const candidates = [...(await this.subscriptions.subscribedByAtLeast(Math.max(room, 1), tx)).keys()];
     const hearers = await this.subscriptions.hearersOf(
-      manager,
       candidates.filter((id) => !former.has(id)),
+      tx,
     );
     const exceeded = [...hearers]
       .filter(([, heard]) => this.exceededBy(notificationId, heard))
       .map(([id]) => id);
     if (room === 0) {
-      const owning = await this.subscriptions.relayersWithOwnTargetBesides(manager, everyRelayer);
+      const owning = await this.subscriptions.relayersWithOwnTargetBesides(everyRelayer, tx);
       exceeded.push(...owning.filter((id) => !former.has(id)));
     }
     if (exceeded.length > 0) throw tooManyTargets(this.max, exceeded);

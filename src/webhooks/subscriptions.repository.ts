@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { parseJson } from '../common/http/json';
 import { SubscriptionEntity } from './subscription.entity';
 import { ANY_RELAYER } from './subscription-relayer.entity';
@@ -43,9 +43,9 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
    * The target's subscription (version 0 when it has none), or null when the target does not exist
    * or is outside the request's scope (docs/reference/keys-and-audit.md#3-relayer-scope).
    */
-  async findOfTarget(notificationId: string, manager?: EntityManager): Promise<StoredSubscription | null> {
-    const runner = manager ?? this.repository.manager;
-    const scope = RelayerScope.filter('n.id', (expression) => this.dialect.bytewise(expression));
+  async findOfTarget(notificationId: string, tx?: ReadTx): Promise<StoredSubscription | null> {
+    const runner = this.managerOf(tx);
+    const scope = RelayerScope.filter('n.id');
     const rows = await runner.query<Array<{ events: string | null; version: number | string | null }>>(
       `SELECT s.events AS events, s.version AS version
          FROM notifications n LEFT JOIN webhook_subscriptions s ON s.notification_id = n.id
@@ -73,21 +73,19 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
    * got there first, 'gone' when the target was deleted meanwhile (the foreign key).
    */
   async write(
-    manager: EntityManager,
     next: Omit<StoredSubscription, 'version' | 'createdAt'>,
     version: number,
     now: Date,
+    tx: ReadTx,
   ): Promise<'written' | 'stale' | 'gone'> {
+    const { manager } = tx;
     const notificationId = next.id;
     if (version === 0) {
       try {
-        await this.insert(manager, {
-          notificationId,
-          events: next.events,
-          version: 1,
-          createdAt: now,
-          updatedAt: now,
-        });
+        await this.insert(
+          { notificationId, events: next.events, version: 1, createdAt: now, updatedAt: now },
+          tx,
+        );
       } catch (error) {
         if (isUniqueViolation(error)) return 'stale';
         if (isForeignKeyViolation(error)) return 'gone';
@@ -125,7 +123,8 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
    * retried): for each of `relayerIds`, the targets subscribed to it by id or by `*`, and its own
    * target. Ranges of the primary key and of the relayers' one; ids compared exactly.
    */
-  async hearersOf(manager: EntityManager, relayerIds: readonly string[]): Promise<Map<string, Hearers>> {
+  async hearersOf(relayerIds: readonly string[], tx: ReadTx): Promise<Map<string, Hearers>> {
+    const { manager } = tx;
     const hearers = new Map<string, Hearers>();
     const ids = [...new Set(relayerIds)];
     for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
@@ -135,7 +134,7 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
           WHERE relayer_id IN (${chunk.map(() => '?').join(', ')}, ?)${this.dialect.lockingRead('share')}`,
         [...chunk, ANY_RELAYER],
       );
-      const owned = await this.ownTargetsOf(manager, chunk);
+      const owned = await this.ownTargetsOf(chunk, tx);
       const everyRelayer = subscribed.filter((row) => row.relayer_id === ANY_RELAYER);
       for (const id of chunk) {
         const rows = [...everyRelayer, ...subscribed.filter((row) => row.relayer_id === id)];
@@ -152,7 +151,7 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
    * The targets subscribed to `relayerId` by id or by `*`, with a locking read (hearersOf): one range
    * of the primary key. For a relayer whose own target the caller's transaction has just written.
    */
-  async subscribersOf(manager: EntityManager, relayerId: string): Promise<Set<string>> {
+  async subscribersOf(relayerId: string, { manager }: ReadTx): Promise<Set<string>> {
     const rows = await manager.query<Array<{ relayer_id: string; notification_id: string }>>(
       `SELECT relayer_id, notification_id FROM webhook_subscription_relayers
         WHERE relayer_id IN (?, ?)${this.dialect.lockingRead('share')}`,
@@ -166,7 +165,7 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
   }
 
   /** The targets subscribed to every relayer (`*`), with a locking read (hearersOf). */
-  async subscribersOfEvery(manager: EntityManager): Promise<string[]> {
+  async subscribersOfEvery({ manager }: ReadTx): Promise<string[]> {
     const rows = await manager.query<Array<{ notification_id: string }>>(
       `SELECT notification_id FROM webhook_subscription_relayers WHERE relayer_id = ?${this.dialect.lockingRead('share')}`,
       [ANY_RELAYER],
@@ -178,7 +177,7 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
    * The relayer ids that at least `count` targets are subscribed to by id, with how many, reading
    * (and, on MySQL, locking) every subscription by id: `*` is about every relayer.
    */
-  async subscribedByAtLeast(manager: EntityManager, count: number): Promise<Map<string, number>> {
+  async subscribedByAtLeast(count: number, { manager }: ReadTx): Promise<Map<string, number>> {
     const rows = await manager.query<Array<{ relayer_id: string; n: number | string }>>(
       `SELECT relayer_id, COUNT(*) AS n FROM webhook_subscription_relayers WHERE relayer_id <> ?
         GROUP BY relayer_id HAVING COUNT(*) >= ?${this.dialect.lockingRead('share')}`,
@@ -189,8 +188,8 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
 
   /** The relayers whose own target is none of `notificationIds`; locking what it reads (hearersOf). */
   async relayersWithOwnTargetBesides(
-    manager: EntityManager,
     notificationIds: readonly string[],
+    { manager }: ReadTx,
   ): Promise<string[]> {
     const besides =
       notificationIds.length === 0
@@ -204,7 +203,7 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
   }
 
   /** Each of `relayerIds` that exists with a target of its own, that target; locking (hearersOf). */
-  async ownTargetsOf(manager: EntityManager, relayerIds: readonly string[]): Promise<Map<string, string>> {
+  async ownTargetsOf(relayerIds: readonly string[], { manager }: ReadTx): Promise<Map<string, string>> {
     if (relayerIds.length === 0) return new Map();
     const rows = await manager.query<Array<{ id: string; notification_id: string }>>(
       `SELECT id, notification_id FROM relayers
@@ -222,9 +221,9 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
    * every one). Two ranges of primary keys, in the change's transaction.
    */
   async targetsOf(
-    manager: EntityManager,
     relayerId: string,
     ownTarget: string | null,
+    { manager }: ReadTx,
   ): Promise<Map<string, WebhookEvent[] | null>> {
     const rows = await manager.query<Array<{ notification_id: string; events: string | null }>>(
       `SELECT s.notification_id AS notification_id, s.events AS events

@@ -51,7 +51,7 @@ export class SubscriptionsService {
     this.writes = new ResourceWrites(transactions, {
       name: 'notification',
       notFound: () => notificationNotFound(),
-      read: (id, tx) => this.subscriptions.findOfTarget(id, tx?.manager),
+      read: (id, tx) => this.subscriptions.findOfTarget(id, tx),
       toResponse: (row) => ({ subscription: toSubscriptionResponse(row) }),
     });
   }
@@ -86,18 +86,18 @@ export class SubscriptionsService {
           : { events: next.events, relayerIds: next.relayerIds },
       async (current, changes, tx) => {
         const outcome = await this.subscriptions.write(
-          tx.manager,
           { id: notificationId, events: changes.events ?? null, relayerIds: changes.relayerIds ?? null },
           current.version,
           new Date(),
+          tx,
         );
         if (outcome === 'gone') throw notificationNotFound();
         if (outcome === 'stale') return STALE;
         await this.limit.assertSubscription(
-          tx.manager,
           notificationId,
           current.relayerIds,
           changes.relayerIds ?? null,
+          tx,
         );
       },
     );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { TargetLeaseEntity } from './target-lease.entity';
 
 const FREE = '(lease_until IS NULL OR lease_until < :now)';
@@ -13,14 +13,14 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
    * statement makes the missing rows, one conditional UPDATE takes the free ones (EntityRows.claimByIds).
    */
   async claim(
-    manager: EntityManager,
     ids: readonly string[],
     owner: string,
     now: Date,
     until: Date,
+    tx: ReadTx,
   ): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    await manager
+    await tx.manager
       .createQueryBuilder()
       .insert()
       .into(TargetLeaseEntity)
@@ -34,12 +34,12 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
       )
       .orIgnore()
       .execute();
-    const taken = await this.claimByIds(manager, ids, { owner, until }, FREE, { now });
+    const taken = await this.claimByIds(ids, { owner, until }, FREE, { now }, tx);
     return new Set(taken.map((lease) => lease.notificationId));
   }
 
   /** Whether `owner` still holds the target, now until `until`. */
-  async extend(manager: EntityManager, id: string, owner: string, until: Date): Promise<boolean> {
+  async extend(id: string, owner: string, until: Date, { manager }: ReadTx): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
       .update(TargetLeaseEntity)
@@ -50,7 +50,7 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
   }
 
   /** Gives back those of `ids` that `owner` holds. */
-  async release(manager: EntityManager, owner: string, ids: readonly string[]): Promise<void> {
+  async release(owner: string, ids: readonly string[], { manager }: ReadTx): Promise<void> {
     if (ids.length === 0) return;
     await manager
       .createQueryBuilder()
@@ -64,7 +64,7 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
    * One more of the target's deliveries ended failed: the count of those in a row
    * (docs/reference/webhooks.md#10-pausing-a-target), in the transaction that ended it.
    */
-  async countFailure(manager: EntityManager, id: string): Promise<number> {
+  async countFailure(id: string, { manager }: ReadTx): Promise<number> {
     await manager
       .createQueryBuilder()
       .update(TargetLeaseEntity)
@@ -76,7 +76,7 @@ export class TargetLeasesRepository extends EntityRepository(TargetLeaseEntity) 
   }
 
   /** A delivery of each of `ids` ended delivered (or the target resumed): their counts start again. */
-  async clearFailures(manager: EntityManager, ids: readonly string[]): Promise<void> {
+  async clearFailures(ids: readonly string[], { manager }: ReadTx): Promise<void> {
     if (ids.length === 0) return;
     await manager
       .createQueryBuilder()

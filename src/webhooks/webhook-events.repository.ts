@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { EntityRepository } from '../database/entity-rows';
+import type { ReadTx } from '../database/transactions';
 import { WebhookEventEntity } from './webhook-event.entity';
 
 /** Events looked at per statement of a clean-up. */
@@ -22,11 +22,8 @@ export class WebhookEventsRepository extends EntityRepository(WebhookEventEntity
    * bodies of long pending deliveries, looked at and kept), until done or `stopped()`. Answers how
    * many it removed.
    */
-  async deleteUnreferencedBefore(
-    manager: EntityManager,
-    before: Date,
-    stopped: () => boolean,
-  ): Promise<number> {
+  async deleteUnreferencedBefore(before: Date, stopped: () => boolean, tx: ReadTx): Promise<number> {
+    const { manager } = tx;
     const column = this.repository.metadata.findColumnWithPropertyName('createdAt');
     if (!column) throw new Error('no column created_at on webhook_events');
     const until = manager.connection.driver.preparePersistentValue(before, column) as unknown;
@@ -42,8 +39,8 @@ export class WebhookEventsRepository extends EntityRepository(WebhookEventEntity
       const last = rows.at(-1);
       if (last === undefined) break;
       removed += await this.deleteUnreferencedOf(
-        manager,
         rows.map((row) => row.id),
+        tx,
       );
       from = { at: last.created_at, id: last.id };
     }
@@ -55,7 +52,8 @@ export class WebhookEventsRepository extends EntityRepository(WebhookEventEntity
    * statement, until done or `stopped()`: after a target was deleted with its deliveries, and now and
    * then. Answers how many it removed.
    */
-  async deleteUnreferenced(manager: EntityManager, stopped: () => boolean): Promise<number> {
+  async deleteUnreferenced(stopped: () => boolean, tx: ReadTx): Promise<number> {
+    const { manager } = tx;
     let removed = 0;
     for (let after = ''; !stopped();) {
       const rows = await manager.query<Array<{ id: string }>>(
@@ -65,8 +63,8 @@ export class WebhookEventsRepository extends EntityRepository(WebhookEventEntity
       const last = rows.at(-1);
       if (last === undefined) break;
       removed += await this.deleteUnreferencedOf(
-        manager,
         rows.map((row) => row.id),
+        tx,
       );
       after = last.id;
     }
@@ -74,7 +72,7 @@ export class WebhookEventsRepository extends EntityRepository(WebhookEventEntity
   }
 
   /** Those of `ids` no delivery references, checked again as they are deleted. */
-  private async deleteUnreferencedOf(manager: EntityManager, ids: readonly string[]): Promise<number> {
+  private async deleteUnreferencedOf(ids: readonly string[], { manager }: ReadTx): Promise<number> {
     const result = await manager
       .createQueryBuilder()
       .delete()

@@ -35,45 +35,45 @@ export class WebhookOutbox {
 
   /** A relayer created with a target of its own adds a hearer: within WEBHOOK_MAX_TARGETS_PER_RELAYER (FanOutLimit). */
   @OnCommitting(RELAYER_EVENTS.created)
-  async onCreated({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
-    const { id, notification_id: ownTarget } = event.relayer;
-    if (ownTarget !== null) await this.limit.assertOwnTarget(manager, id, ownTarget);
-    await this.write(manager, event, 'relayer_created');
+  async onCreated(tx: CommittingEvent<RelayerEvent>): Promise<void> {
+    const { id, notification_id: ownTarget } = tx.event.relayer;
+    if (ownTarget !== null) await this.limit.assertOwnTarget(id, ownTarget, tx);
+    await this.write(tx, 'relayer_created');
   }
 
   /** So does a PATCH that gives it another. */
   @OnCommitting(RELAYER_EVENTS.updated)
-  async onUpdated({ manager, event }: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
-    const { id, notification_id: ownTarget } = event.relayer;
-    if (ownTarget !== null && event.changed.includes('notification_id')) {
-      await this.limit.assertOwnTarget(manager, id, ownTarget);
+  async onUpdated(tx: CommittingEvent<RelayerUpdatedEvent>): Promise<void> {
+    const { id, notification_id: ownTarget } = tx.event.relayer;
+    if (ownTarget !== null && tx.event.changed.includes('notification_id')) {
+      await this.limit.assertOwnTarget(id, ownTarget, tx);
     }
-    await this.write(manager, event, 'relayer_updated', { changed: event.changed });
+    await this.write(tx, 'relayer_updated', { changed: tx.event.changed });
   }
 
   @OnCommitting(RELAYER_EVENTS.deleted)
-  onDeleted({ manager, event }: CommittingEvent<RelayerEvent>): Promise<void> {
-    return this.write(manager, event, 'relayer_deleted');
+  onDeleted(tx: CommittingEvent<RelayerEvent>): Promise<void> {
+    return this.write(tx, 'relayer_deleted');
   }
 
   @OnCommitting(RELAYER_EVENTS.stateChanged)
-  onStateChanged({ manager, event }: CommittingEvent<RelayerStateChangedEvent>): Promise<void> {
-    const disabled = event.state === 'disabled';
+  onStateChanged(tx: CommittingEvent<RelayerStateChangedEvent>): Promise<void> {
+    const disabled = tx.event.state === 'disabled';
     const more = disabled
-      ? { disable_reason: event.disableReason ?? null }
-      : { retry_count: event.retryCount ?? 0 };
-    return this.write(manager, event, disabled ? 'relayer_disabled' : 'relayer_enabled', more, STATE_UPDATE);
+      ? { disable_reason: tx.event.disableReason ?? null }
+      : { retry_count: tx.event.retryCount ?? 0 };
+    return this.write(tx, disabled ? 'relayer_disabled' : 'relayer_enabled', more, STATE_UPDATE);
   }
 
   /** docs/reference/balance-alerts.md#3-events: once per crossing, in the transaction that flipped it. */
   @OnCommitting(RELAYER_EVENTS.balanceLow)
-  onBalanceLow({ manager, event }: CommittingEvent<RelayerBalanceEvent>): Promise<void> {
-    return this.write(manager, event, 'relayer_low_balance', balanceFields(event));
+  onBalanceLow(tx: CommittingEvent<RelayerBalanceEvent>): Promise<void> {
+    return this.write(tx, 'relayer_low_balance', balanceFields(tx.event));
   }
 
   @OnCommitting(RELAYER_EVENTS.balanceRestored)
-  onBalanceRestored({ manager, event }: CommittingEvent<RelayerBalanceEvent>): Promise<void> {
-    return this.write(manager, event, 'relayer_balance_restored', balanceFields(event));
+  onBalanceRestored(tx: CommittingEvent<RelayerBalanceEvent>): Promise<void> {
+    return this.write(tx, 'relayer_balance_restored', balanceFields(tx.event));
   }
 
   /** Only a change that wrote a delivery wakes the dispatcher, for each target it wrote one for (DeliveryDispatcher.wake). */
@@ -88,30 +88,29 @@ export class WebhookOutbox {
    * that hears of the relayer (docs/reference/webhooks.md#6-subscriptions): its own, and those
    * subscribed to it or to every relayer, each once, unless the target's subscription leaves the
    * event out. Each is a row of the target's outbox, in commit order with its other events, and all
-   * reference the event's one body.
+   * reference the event's one body. `tx`: the change's `.committing` event, in its transaction.
    */
   private async write(
-    manager: CommittingEvent<RelayerEvent>['manager'],
-    change: RelayerEvent,
+    tx: CommittingEvent<RelayerEvent>,
     payloadType: string,
     more: Record<string, unknown> = {},
     event = payloadType,
   ): Promise<void> {
-    const { relayer } = change;
-    const targets = await this.subscriptions.targetsOf(manager, relayer.id, relayer.notification_id);
+    const { relayer } = tx.event;
+    const targets = await this.subscriptions.targetsOf(relayer.id, relayer.notification_id, tx);
     const wanted = [...targets]
       .filter(([, events]) => wants(events, event))
       .map(([notificationId]) => notificationId);
     if (wanted.length > 0) {
       // One body for every target (docs/reference/webhooks.md#21-a-transactional-outbox).
       const body = newEvent(event, { payload_type: payloadType, relayer, ...more });
-      await this.events.insert(manager, body);
+      await this.events.insert(body, tx);
       await this.deliveries.insertAll(
-        manager,
         wanted.map((notificationId) => newDelivery(notificationId, body, event, relayer.id)),
+        tx,
       );
     }
-    this.written.set(change, wanted);
+    this.written.set(tx.event, wanted);
   }
 }
 

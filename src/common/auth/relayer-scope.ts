@@ -61,7 +61,7 @@ export class RelayerScope {
    */
   static filter(
     column: string,
-    bytewise: (expression: string) => string,
+    bytewise?: (expression: string) => string,
     placeholder?: (index: number) => string,
   ): ScopeCondition {
     const scope = RelayerScope.current();
@@ -87,12 +87,13 @@ export class RelayerScope {
 
   /**
    * `column` (an id, possibly null) within the scope. `bytewise` makes a comparison byte for byte
-   * (DatabaseDialect: MySQL's default collation ignores case). No LIKE: SQLite's ignores case, and
-   * `_` is one of its wildcards; a prefix is compared as the column's leading characters.
+   * where the column's collation does not (DatabaseDialect); an id column compares exactly as it
+   * stands (1797600000000-ExactIds) and needs none. No LIKE: SQLite's ignores case, and `_` is one
+   * of its wildcards; a prefix is compared as the column's leading characters.
    */
   condition(
     column: string,
-    bytewise: (expression: string) => string,
+    bytewise: (expression: string) => string = (expression) => expression,
     placeholder: (index: number) => string = () => '?',
   ): ScopeCondition {
     const parts: string[] = [];
