@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DataSource } from 'typeorm';
 import type { NetworkType, SignerForNetwork } from '../catalogue';
 import { SCRYPT_N_RANGE, parseScryptN } from '../common/security/keystore';
-import { DnsResolver } from '../common/security/policy-agent';
+import { DnsResolver } from '../common/security/dns-resolver';
 import { bodyProblems, type BodyRules } from '../common/validation/dto-validation.pipe';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import path from 'node:path';
 import { Catalogue, SIGNER_ID_PATTERN } from '../catalogue';
-import { DnsResolver } from '../common/security/policy-agent';
+import { DnsResolver } from '../common/security/dns-resolver';
 import type { AppConfig } from '../config/app-config';
 import { FileHostedSigners, KeyServices } from '../signers';
 import { isComment, listOf, parseConfig, parseJson, quoted, readText } from './config-json';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions, EntitySchema, MigrationInterface } from 'typeorm';
 import type { DatabaseConfig } from '../config/database-url';
-import { SqliteReadGateSubscriber } from './sqlite-read-gate';
+import { SqliteReadGateSubscriber } from './sqlite-read-gate-subscriber';
 
 /** An entity class (decorated with `@Entity`). */
 export type EntityClass = Type<object>;
