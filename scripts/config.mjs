@@ -11,7 +11,7 @@ const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-sta
 if (build.status !== 0) process.exit(build.status ?? 1);
 const run = spawnSync(
   process.execPath,
-  [path.join(root, 'dist/src/config-file/config-cli.js'), ...process.argv.slice(2)],
+  [path.join(root, 'dist/src/cli/config.js'), ...process.argv.slice(2)],
   {
     // npm runs scripts from the package root: the command runs where the operator typed it, as a start would.
     cwd: process.env.INIT_CWD ?? process.cwd(),

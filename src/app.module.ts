@@ -20,7 +20,8 @@ import { declarePermissions, type ExtensionPermission } from './common/auth/prin
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { DatabaseReadyGuard } from './database/database-ready.guard';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
-import { JsonBodyInterceptor, ParseJsonBodyInterceptor } from './common/http/json-body.interceptor';
+import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
+import { ParseJsonBodyInterceptor } from './common/http/parse-json-body.interceptor';
 import type { ProviderOverride } from './common/modules/provider-overrides';
 import { RequestContext } from './common/http/request-context';
 import { RequestTimeoutMiddleware } from './common/http/request-timeout.middleware';

@@ -100,7 +100,7 @@ export { ApiEnvelope, ApiErrors, ApiIfMatch } from './common/http/openapi.decora
 export { RawResponse } from './common/http/raw-response.decorator';
 export { IfMatch, IfMatchHeader } from './common/http/if-match';
 export { Tagged, entityTag } from './common/http/tagged';
-export { Page, PageQueryDto } from './common/http/page';
+export { Page, PageQueryDto } from './common/http/page.dto';
 export type { UrlPolicyConfig } from './config/app-config';
 export type { NetworkType, SignerForNetwork, SignerSummary } from './catalogue/catalogue.types';
 export { RpcConfigResponse } from './common/validation/rpc-config.dto';

@@ -5,7 +5,7 @@ import type { Principal } from '../common/auth/principal';
 import { OrTheKeyItself, RequirePermission } from '../common/auth/require-permission.decorator';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { ApiEnvelope, ApiErrors } from '../common/http/openapi.decorators';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page, PageQueryDto } from '../common/http/page.dto';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IdempotentReplayOmits } from '../common/http/idempotent-replay.decorator';
 import { ApiKeysService } from './api-keys.service';

@@ -4,7 +4,7 @@ import { holdsAll, type Principal } from '../common/auth/principal';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError, UnauthorizedError } from '../common/errors/domain-errors';
 import { cidrsOutside } from '../config/cidr';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page, PageQueryDto } from '../common/http/page.dto';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
 import { ApiKeyPrincipals, digestOf, earliest } from './api-key-principals';

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { Page } from '../common/http/page';
+import { Page } from '../common/http/page.dto';
 import { AuditService } from './audit.service';
 import { AuditEventResponse, AuditQueryDto } from './dto/audit.dto';
 import { Route } from '../common/http/route.decorator';

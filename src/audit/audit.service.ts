@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { Page } from '../common/http/page';
+import { Page } from '../common/http/page.dto';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
 import { OnCommitting } from '../database/on-committing';

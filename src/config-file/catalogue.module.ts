@@ -5,8 +5,12 @@ import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { KeyServices } from '../signers';
-import { CONFIG_FILE_CONTENT, ConfigFileLoader } from './config-file-loader';
-import { describeContent, type ConfigFile } from './load-config-file';
+import {
+  CONFIG_FILE_CONTENT,
+  ConfigFileLoader,
+  describeContent,
+  type ConfigFile,
+} from './config-file-loader';
 
 /**
  * CONFIG_FILE, else CONFIG_DIR/CONFIG_FILE_NAME: loaded and validated once at start, its catalogue

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG_FILE_CONTENT, type ConfigFile } from './config-file-loader';
-import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page';
+import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page.dto';
 import { maskUrl } from '../common/security/url-masking';
 import { RPC_WEIGHT } from '../common/validation/field-rules';
 import type { RpcUrl } from '../common/validation/rpc-url-list';

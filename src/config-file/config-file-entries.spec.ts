@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CatalogueConfigError, loadConfigFile, type ConfigFile } from './load-config-file';
+import { CatalogueConfigError, loadConfigFile, type ConfigFile } from './config-file-loader';
 
 type Json = Record<string, unknown>;
 const KEY = `0x${'00'.repeat(31)}01`;

@@ -1,11 +1,72 @@
 import { Injectable, Logger } from '@nestjs/common';
+import path from 'node:path';
+import { Catalogue, SIGNER_ID_PATTERN } from '../catalogue';
+import { DnsResolver } from '../common/security/dns-resolver';
 import type { AppConfig } from '../config/app-config';
-import { loadConfigFile, type ConfigFile } from './load-config-file';
-import { DnsResolver } from '../common/security/policy-agent';
 import { FileHostedSigners, KeyServices } from '../signers';
+import { isComment, listOf, parseConfig, parseJson, quoted, readText } from './config-json';
+import { sectionsSchema, TOP_LEVEL_KEYS, topLevelSchema, type FileEntry } from './config-schema';
+import { readNetworks } from './network-entries';
+import { readSigners, type SignerContext } from './signer-entries';
 
-export { CatalogueConfigError, describeContent, type ConfigFile } from './load-config-file';
-export type { FileEntry } from './load-config-file';
+export { CatalogueConfigError } from './config-json';
+export type { FileEntry } from './config-schema';
+
+export type LoadCatalogueOptions = SignerContext & {
+  /** CONFIG_STRICT=true: a key the reference system ignores stops the start instead of a warning. */
+  readonly strict?: boolean;
+};
+
+/** The whole configuration file (docs/reference/config-file.md). */
+export interface ConfigFile {
+  readonly file: string;
+  readonly catalogue: Catalogue;
+  readonly relayers: readonly FileEntry[];
+  readonly notifications: readonly FileEntry[];
+  /** The file's `plugins` as they are (not run by this service, kept for the export); null when absent. */
+  readonly plugins: readonly unknown[] | null;
+}
+
+/**
+ * The top level, the networks, then the signers, notifications and relayers: the first problem stops it,
+ * named by its path (CatalogueConfigError, which holds every problem of that step).
+ */
+export async function loadConfigFile(options: LoadCatalogueOptions): Promise<ConfigFile> {
+  const file = path.resolve(options.configFile);
+  const where = `CONFIG_FILE ${file}`;
+  const ignored = { strict: options.strict ?? false, warn: options.onNotice ?? (() => undefined) };
+  // A top-level comment (`_comment`) is ignored; any other unknown key stops the start (19.1).
+  const root = parseConfig(topLevelSchema, parseJson(await readText(file, where), where), where, {
+    ...ignored,
+    ignorable: isComment,
+    refuse: (key) => `unknown top-level key ${quoted(key)} (expected ${listOf(TOP_LEVEL_KEYS)})`,
+  });
+  const networks = await readNetworks(root.networks, file, where, ignored, options.env);
+  const schema = sectionsSchema(options.env, options.hostedSigners?.types ?? []);
+  const sections = parseConfig(schema, root, where, ignored, (section, index) => {
+    const id = section === 'signers' ? (root.signers as Array<{ id?: unknown }>)[index]?.id : undefined;
+    return typeof id === 'string' && SIGNER_ID_PATTERN.test(id)
+      ? `signer '${id}'`
+      : `${String(section)}[${index}]`;
+  });
+  const signers = await readSigners(sections.signers, where, { ...options, configFile: file });
+  return {
+    file,
+    catalogue: new Catalogue({ networks, signers }),
+    notifications: sections.notifications.map((body) => ({ id: body.id, body })),
+    relayers: sections.relayers.map((body) => ({ id: body.id, body })),
+    plugins: root.plugins ?? null,
+  };
+}
+
+export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Catalogue> {
+  return (await loadConfigFile(options)).catalogue;
+}
+
+/** What the file holds, for the start log and `config check`: `4 networks, 1 signers, ...`. */
+export function describeContent({ catalogue, relayers, notifications, plugins }: ConfigFile): string {
+  return `${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ${relayers.length} relayers, ${notifications.length} notifications, ${plugins?.length ?? 0} plugins`;
+}
 
 /**
  * The file as a start reads it, its hosted signers resolved by the signers feature; `hostedSigners`:

@@ -3,7 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Type } from '@nestjs/common';
 import type { DataSourceOptions, EntitySchema, MigrationInterface } from 'typeorm';
 import type { DatabaseConfig } from '../config/database-url';
-import { SqliteReadGateSubscriber } from './sqlite-read-gate';
+import { SqliteReadGateSubscriber } from './sqlite-read-gate-subscriber';
 
 /** An entity class (decorated with `@Entity`). */
 export type EntityClass = Type<object>;

@@ -1,12 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@nestjs/common';
-import {
-  EventSubscriber,
-  type AfterQueryEvent,
-  type BeforeQueryEvent,
-  type DataSource,
-  type EntitySubscriberInterface,
-} from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { ConnectionWaitTimeoutError, connectionWaitMs } from './connection-wait';
 
 /** A query held longer runs anyway, with a warning: a transaction may await a query started outside it. */
@@ -108,17 +102,5 @@ export class SqliteReadGate {
       }
     }
     this.running += 1;
-  }
-}
-
-/** Registered on SQLite only (data-source-options.ts). */
-@EventSubscriber()
-export class SqliteReadGateSubscriber implements EntitySubscriberInterface {
-  beforeQuery(event: BeforeQueryEvent): Promise<void> | void {
-    return SqliteReadGate.of(event.dataSource).enter();
-  }
-
-  afterQuery(event: AfterQueryEvent): void {
-    SqliteReadGate.of(event.dataSource).leave();
   }
 }

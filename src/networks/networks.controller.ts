@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page, PageQueryDto } from '../common/http/page.dto';
 import { RpcConfigDto } from '../common/validation/rpc-config.dto';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';

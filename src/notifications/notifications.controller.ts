@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/comm
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Tagged } from '../common/http/tagged';
 import { IfMatch, IfMatchHeader } from '../common/http/if-match';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page, PageQueryDto } from '../common/http/page.dto';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';

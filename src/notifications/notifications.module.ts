@@ -7,12 +7,7 @@ import { NotificationEntity } from './notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsRepository } from './notifications.repository';
 import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
-import {
-  NotificationCreateRules,
-  NotificationPatchRules,
-  RotateSigningKeyRules,
-} from './notifications.validation';
-import { NotificationStateController } from './notification-state.controller';
+import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 import { NotificationStateService } from './notification-state.service';
 import { declareResource } from '../common/auth/resources';
 
@@ -25,14 +20,13 @@ declareResource({
 
 @Module({
   imports: [TypeOrmModule.forFeature([NotificationEntity])],
-  controllers: [NotificationsController, NotificationStateController],
+  controllers: [NotificationsController],
   providers: [
     NotificationsRepository,
     NotificationsService,
     NotificationCreateRules,
     NotificationPatchRules,
     NotificationStateService,
-    RotateSigningKeyRules,
     {
       provide: SIGNING_KEY_CIPHER,
       inject: [APP_CONFIG],

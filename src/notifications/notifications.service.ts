@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError } from '../common/errors/domain-errors';
 import type { Tagged } from '../common/http/tagged';
 import type { IfMatch } from '../common/http/if-match';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page, PageQueryDto } from '../common/http/page.dto';
 import { FieldCipher, isEncrypted } from '../common/security/field-cipher';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';

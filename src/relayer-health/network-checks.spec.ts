@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type http from 'node:http';
 import { LoopbackServer } from '../../test/support/loopback-server';
-import { DnsResolver } from '../common/security/policy-agent';
+import { DnsResolver } from '../common/security/dns-resolver';
 import { loadConfig } from '../config/app-config';
 import { MAX_ANSWER_BYTES, checkEvm, checkSolana, checkStellar, type CheckResult } from './network-checks';
 import { disabledReasonOf } from './relayer-health.service';

@@ -5,7 +5,7 @@ import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import type { Tagged } from '../common/http/tagged';
 import type { IfMatch } from '../common/http/if-match';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page, PageQueryDto } from '../common/http/page.dto';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';

@@ -40,7 +40,7 @@ export class RelayerCreateRules implements BodyRules<CreateRelayerDto, NewRelaye
 
   constructor(
     private readonly catalogue: Catalogue,
-    /** `config check` gives the file's signers alone (src/config-file/config-cli.ts). */
+    /** `config check` gives the file's signers alone (src/cli/config.ts). */
     @Inject(SignersService) private readonly signers: Pick<SignersService, 'addressFor'>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     /** `config check` judges the file alone: its relayers' notifications are created before them. */

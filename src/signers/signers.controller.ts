@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@n
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ValidationError } from '../common/errors/domain-errors';
 import { ApiErrors } from '../common/http/openapi.decorators';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page, PageQueryDto } from '../common/http/page.dto';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { CreateSignerDto, SignerResponse } from './dto/signer.dto';

@@ -3,7 +3,7 @@ import { ReferenceRegistry, type ReferenceUsers } from '../common/references/ref
 import { randomUUID } from 'node:crypto';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ConflictError, ForbiddenError, ServiceUnavailableError } from '../common/errors/domain-errors';
-import { Page, PageQueryDto } from '../common/http/page';
+import { Page, PageQueryDto } from '../common/http/page.dto';
 import type { FieldCipher } from '../common/security/field-cipher';
 import { encryptKeystore } from '../common/security/keystore';
 import { ResourceWrites } from '../database/resource-writes';

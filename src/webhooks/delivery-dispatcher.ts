@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PollingService } from '../common/scheduling/polling-loop';
+import { PollingService } from '../common/scheduling/polling.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { DatabaseLifecycle } from '../database/database-lifecycle';

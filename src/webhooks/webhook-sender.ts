@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DnsResolver, loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
+import { loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
+import { DnsResolver } from '../common/security/dns-resolver';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';

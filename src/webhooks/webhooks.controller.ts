@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { Page } from '../common/http/page';
+import { Page } from '../common/http/page.dto';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { notificationNotFound } from '../notifications';
 import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';

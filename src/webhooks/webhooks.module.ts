@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { RotateSigningKeyRules } from '../notifications';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
@@ -29,6 +30,7 @@ import { DeliveryReplaysRepository } from './delivery-replays.repository';
 import { DeliveryReplaysService } from './delivery-replays.service';
 import { ReplayRules } from './replay.validation';
 import { WebhookReplayController } from './webhook-replay.controller';
+import { NotificationStateController } from './notification-state.controller';
 
 @Module({
   imports: [
@@ -48,6 +50,7 @@ import { WebhookReplayController } from './webhook-replay.controller';
     NotificationSubscriptionController,
     WebhookReplayController,
     DeliveryStatsController,
+    NotificationStateController,
   ],
   providers: [
     DeliveriesRepository,
@@ -67,6 +70,7 @@ import { WebhookReplayController } from './webhook-replay.controller';
     ReplayRules,
     DeliveryStatsRepository,
     DeliveryStatsService,
+    RotateSigningKeyRules,
   ],
   exports: [WebhooksService],
 })

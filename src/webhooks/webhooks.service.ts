@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page } from '../common/http/page';
+import { Page } from '../common/http/page.dto';
 import { NotificationsService, notificationNotFound } from '../notifications';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';

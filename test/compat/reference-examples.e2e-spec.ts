@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { base58 } from '@scure/base';
-import { exportToDirectory } from '../../src/config-file/config-export-dir';
+import { exportToDirectory } from '../../src/cli/config-export-dir';
 import {
   AwsKmsFake,
   Ed25519TestKey,

@@ -3,7 +3,7 @@ import type { LookupAddress } from 'node:dns';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DnsResolver } from '../../src/common/security/policy-agent';
+import { DnsResolver } from '../../src/common/security/dns-resolver';
 import { expectError, successBody } from '../support/envelope';
 import { JsonRpcServer } from '../support/json-rpc-server';
 import { secrets } from '../support/secrets';

@@ -3,7 +3,7 @@ import { base58 } from '@scure/base';
 import { createECDH, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type { LookupAddress } from 'node:dns';
-import { DnsResolver } from '../../src/common/security/policy-agent';
+import { DnsResolver } from '../../src/common/security/dns-resolver';
 import { privateKeyToAddress } from 'viem/accounts';
 import { LoopbackServer } from './loopback-server';
 import { secrets } from './secrets';

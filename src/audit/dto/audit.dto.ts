@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page';
+import { PageQueryDto } from '../../common/http/page.dto';
 import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
 import { auditActions, auditedTypes } from '../audit-change';
 

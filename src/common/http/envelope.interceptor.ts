@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { catchError, map, Observable, throwError } from 'rxjs';
 import { recordRouteError } from './api-exception.filter';
 import { Tagged } from './tagged';
-import { Page } from './page';
+import { Page } from './page.dto';
 import { RAW_RESPONSE } from './raw-response.decorator';
 
 export function successEnvelope(data: unknown) {

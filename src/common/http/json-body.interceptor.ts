@@ -18,13 +18,12 @@ import {
   BadBodyError,
   PayloadTooLargeError,
   RetryLaterError,
-  ValidationError,
   UnsupportedMediaTypeError,
   type DomainError,
 } from '../errors/domain-errors';
 import { BodyMemoryBudget, parsedBodyEstimate, type BodyReservation } from './body-memory-budget';
 import { EventLoopTurns } from './event-loop-turns';
-import { jsonShape, parseJson } from './json';
+import { jsonShape } from './json';
 import { NO_BODY, OPTIONAL_BODY } from './no-body.decorator';
 
 /** Far deeper than any valid body (policies nest four levels). */
@@ -41,19 +40,17 @@ const MAX_OBJECT_KEYS = 1000;
  * takes about 13 µs per object: 200,000 empty objects in 627 KB would take it 2.7 s.
  */
 const MAX_ELEMENTS = 10_000;
-const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
+export const METHODS_WITH_BODY = new Set(['POST', 'PATCH', 'PUT']);
 const ACCEPTED_TYPES = new Set(['application/json', 'application/merge-patch+json']);
 /** docs/reference/envelope-and-errors.md; body-parser would also take zstd, which the contract does not. */
 const ACCEPTED_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const EMPTY = Buffer.alloc(0);
 const RETRY_AFTER_SECONDS = 1;
 
 const WRONG_TYPE = 'Content-Type must be application/json or application/merge-patch+json';
-const NOT_JSON = 'Request body is not valid JSON: it must be a JSON object';
 const BUSY = 'Service Unavailable: too many request bodies are being read at once, retry later';
 /** Every body's checks and parse, one body per turn of the event loop (event-loop-turns.ts). */
-const bodyTurns = new EventLoopTurns();
+export const bodyTurns = new EventLoopTurns();
 
 /** The body's bytes, between their read and their parse (the Idempotency-Key digests them). */
 export type BodyRequest = RawBodyRequest<Request>;
@@ -205,49 +202,3 @@ export class JsonBodyInterceptor implements NestInterceptor {
 }
 
 const busy = (): RetryLaterError => new RetryLaterError(BUSY, RETRY_AFTER_SECONDS);
-
-/**
- * Parses the body JsonBodyInterceptor read, after the Idempotency-Key's admission, so that no parsed
- * body waits on it (a replay parses nothing); the bytes are dropped, the parsed body stays.
- */
-@Injectable()
-export class ParseJsonBodyInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const request = context.switchToHttp().getRequest<BodyRequest>();
-    const bytes = request.rawBody;
-    if (!METHODS_WITH_BODY.has(request.method) || bytes === undefined) return next.handle();
-    request.rawBody = undefined;
-    const noBody = this.reflector.get<boolean>(NO_BODY, context.getHandler());
-    if (bytes.length === 0) {
-      const mayOmit = noBody || this.reflector.get<boolean>(OPTIONAL_BODY, context.getHandler());
-      request.body = mayOmit ? {} : parseObject(bytes);
-      return next.handle();
-    }
-    const parsed = bodyTurns.run(() => {
-      if (!noBody) return parseObject(bytes);
-      const fields = Object.keys(parseObject(bytes));
-      if (fields.length > 0)
-        throw new ValidationError(fields.map((field) => `${field} is not an allowed field`));
-      return {};
-    });
-    return from(parsed).pipe(
-      mergeMap((body) => {
-        request.body = body;
-        return next.handle();
-      }),
-    );
-  }
-}
-
-function parseObject(bytes: Buffer): Record<string, unknown> {
-  let body: unknown;
-  try {
-    body = parseJson(utf8.decode(bytes));
-  } catch {
-    throw new BadBodyError(NOT_JSON);
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadBodyError(NOT_JSON);
-  return body as Record<string, unknown>;
-}

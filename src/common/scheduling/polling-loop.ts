@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { AsyncResource } from 'node:async_hooks';
 
 /** Runs `round` `idleMs` after the last ended, or at once when woken; rounds never overlap. */
@@ -69,25 +69,5 @@ export class PollingLoop {
         });
     }, delayMs);
     this.timer.unref();
-  }
-}
-
-export abstract class PollingService implements OnApplicationBootstrap, OnApplicationShutdown {
-  protected readonly logger: Logger;
-  protected readonly loop: PollingLoop;
-
-  constructor(name: string, idleMs: number, database: { readonly isReady: boolean }) {
-    this.logger = new Logger(name);
-    this.loop = new PollingLoop(name, () => (database.isReady ? this.round() : Promise.resolve()), idleMs);
-  }
-
-  protected abstract round(): Promise<void>;
-
-  onApplicationBootstrap(): void {
-    this.loop.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
   }
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { DnsResolver } from './policy-agent';
+import { DnsResolver } from './dns-resolver';
 
 @Module({ providers: [DnsResolver], exports: [DnsResolver] })
 export class OutboundHttpModule {}

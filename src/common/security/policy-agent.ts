@@ -1,20 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
 import { lazyRequire } from '../modules/lazy-require';
+import type { DnsResolver } from './dns-resolver';
 import { checkAddress, type UrlPolicyOptions } from './url-policy';
-
-/** A seam so that tests can make a name resolve where they want. */
-@Injectable()
-export class DnsResolver {
-  lookup(
-    hostname: string,
-    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
-  ): void {
-    dnsLookup(hostname, { all: true }, callback);
-  }
-}
 
 export class RefusedAddressError extends Error {
   readonly code = 'ERR_ADDRESS_REFUSED_BY_URL_POLICY';

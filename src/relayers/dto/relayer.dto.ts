@@ -16,7 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { NETWORK_TYPES, type NetworkType } from '../../catalogue';
-import { PageQueryDto } from '../../common/http/page';
+import { PageQueryDto } from '../../common/http/page.dto';
 import { IsOptionalNewId, IsResourceId } from '../../common/validation/field-rules';
 import { RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-config.dto';
 import { MAX_RPC_URLS } from '../../common/validation/rpc-url-list';

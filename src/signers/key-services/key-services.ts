@@ -2,13 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AccessToken, TokenCredential } from '@azure/identity';
 import { ServiceUnavailableError, ValidationError } from '../../common/errors/domain-errors';
 import { lazyRequire } from '../../common/modules/lazy-require';
-import { DnsResolver } from '../../common/security/policy-agent';
+import { DnsResolver } from '../../common/security/dns-resolver';
 import { isPlainObject } from '../../common/validation/field-rules';
 import { addressesOfKey, type SignerAddresses } from '../../catalogue';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.module';
 import { shownText, type HostedSignerConfig } from './hosted-signer-config';
-import { KeyServiceCallError, KeyServiceHttp, type KeyServiceSession } from './key-service-http';
+import { KeyServiceHttp } from './key-service-http';
+import { KeyServiceCallError, KeyServiceSession } from './key-service-session';
 import {
   addressesOf,
   addressesOfAccount,
@@ -69,7 +70,7 @@ export class KeyServices {
   }
 
   async addresses(signerId: string, config: HostedSignerConfig): Promise<SignerAddresses> {
-    const session = this.http.session();
+    const session = new KeyServiceSession(this.http);
     try {
       return await this.resolve(config, session);
     } catch (error) {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page';
+import { PageQueryDto } from '../../common/http/page.dto';
 import { IsResourceId, RESOURCE_ID_PATTERN } from '../../common/validation/field-rules';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../delivery.entity';
 

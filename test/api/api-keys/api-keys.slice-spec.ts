@@ -3,7 +3,7 @@ import { ApiKeysService } from '../../../src/api-keys/api-keys.service';
 import { ApiKeyCreateRules } from '../../../src/api-keys/api-keys.validation';
 import { CreateApiKeyDto } from '../../../src/api-keys/dto/api-key.dto';
 import { ADMIN, PERMISSIONS, type Principal } from '../../../src/common/auth/principal';
-import { Page, type PageQueryDto } from '../../../src/common/http/page';
+import { Page, type PageQueryDto } from '../../../src/common/http/page.dto';
 import {
   ADMIN_TOKEN,
   controllerSlice,

@@ -1,5 +1,5 @@
 import { Tagged } from '../../../src/common/http/tagged';
-import { Page, PageQueryDto } from '../../../src/common/http/page';
+import { Page, PageQueryDto } from '../../../src/common/http/page.dto';
 import {
   CreateNotificationDto,
   UpdateNotificationDto,

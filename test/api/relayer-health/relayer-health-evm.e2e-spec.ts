@@ -4,7 +4,7 @@ import type { LookupAddress } from 'node:dns';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DnsResolver } from '../../../src/common/security/policy-agent';
+import { DnsResolver } from '../../../src/common/security/dns-resolver';
 import { Anvil } from '../../support/anvil';
 import { successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';

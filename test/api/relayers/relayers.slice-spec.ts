@@ -1,6 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
 import { Tagged } from '../../../src/common/http/tagged';
-import { Page, PageQueryDto } from '../../../src/common/http/page';
+import { Page, PageQueryDto } from '../../../src/common/http/page.dto';
 import type { BodyRules } from '../../../src/common/validation/dto-validation.pipe';
 import { CreateRelayerDto, UpdateRelayerDto } from '../../../src/relayers/dto/relayer.dto';
 import { RelayersController } from '../../../src/relayers/relayers.controller';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
-import { DnsResolver } from '../../../src/common/security/policy-agent';
+import { DnsResolver } from '../../../src/common/security/dns-resolver';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';

@@ -3,10 +3,13 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Route } from '../common/http/route.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
-import { NotificationStateResponse, RotateSigningKeyDto } from './dto/notification.dto';
-import { NotificationStateService } from './notification-state.service';
-import { notificationNotFound } from './notifications.errors';
-import { RotateSigningKeyRules } from './notifications.validation';
+import {
+  notificationNotFound,
+  NotificationStateResponse,
+  NotificationStateService,
+  RotateSigningKeyDto,
+  RotateSigningKeyRules,
+} from '../notifications';
 
 const NotificationId = (): ParameterDecorator =>
   Param('notification_id', new ParseIdPipe(notificationNotFound));

@@ -1,19 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { CatalogueConfigError, describeContent, readConfigFile, type ConfigFile } from './config-file-loader';
 import type { NetworkType, SignerForNetwork } from '../catalogue';
-import type { FileEntry } from './config-file-loader';
 import { SCRYPT_N_RANGE, parseScryptN } from '../common/security/keystore';
-import { DnsResolver } from '../common/security/policy-agent';
+import { DnsResolver } from '../common/security/dns-resolver';
 import { bodyProblems, type BodyRules } from '../common/validation/dto-validation.pipe';
 import { loadConfig, type AppConfig } from '../config/app-config';
+import {
+  CatalogueConfigError,
+  describeContent,
+  describePlan,
+  planChanges,
+  readConfigFile,
+  underEntry,
+  type ConfigFile,
+  type FieldDigests,
+  type FileEntry,
+  type StoredState,
+} from '../config-file';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { NotificationCreateRules } from '../notifications';
 import { RelayerCreateRules } from '../relayers';
 import { FileHostedSigners, KeyServices } from '../signers';
 import { exportToDirectory } from './config-export-dir';
-import { describePlan, planChanges, underEntry, type FieldDigests, type StoredState } from './config-plan';
 
 interface AppliedRow {
   kind: string;

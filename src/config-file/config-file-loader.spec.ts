@@ -5,7 +5,7 @@ import path from 'node:path';
 import { encryptKeystoreJson } from 'ethers';
 import * as derivation from '../catalogue/address-derivation';
 import type { Catalogue } from '../catalogue';
-import { CatalogueConfigError, loadCatalogue, type LoadCatalogueOptions } from './load-config-file';
+import { CatalogueConfigError, loadCatalogue, type LoadCatalogueOptions } from './config-file-loader';
 
 const PLAIN_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 const ENV_KEY = 'b71c71a67e1177ad4e901695e1b4b9ee17ae16c6668d313eac2f96dbcda3f291';

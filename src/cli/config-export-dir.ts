@@ -5,9 +5,8 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import { loadConfig } from '../config/app-config';
+import { ConfigExportService, EnvNames, type ExportedConfig } from '../config-file';
 import { signerKeystore } from '../signers';
-import { ConfigExportService, type ExportedConfig } from './config-export.service';
-import { EnvNames } from './env-names';
 
 type Json = Record<string, unknown>;
 
