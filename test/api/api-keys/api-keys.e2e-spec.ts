@@ -3,11 +3,11 @@ import { DataSource } from 'typeorm';
 import { PERMISSIONS } from '../../../src/common/auth/principal';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
-import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
+import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { ISO, relayerBody as factoryRelayerBody, uid, UUID } from '../../factories';
 import { as } from '../../support/as-key';
+import { useTwoInstances } from '../../support/two-instances';
 
 const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
 
@@ -534,24 +534,10 @@ describe('each key has its own rate-limit budget', () => {
 });
 
 describe('revocation on two instances', () => {
-  let database: TestDatabase;
-  let apps: TestApp[] = [];
-  const apiKey = secrets.add(randomBytes(24).toString('hex'));
-  const redisUrl = process.env.REDIS_TEST_URL;
-  const variants: Array<[string, string | undefined]> = [['without Redis', undefined]];
-  if (redisUrl) variants.push(['with Redis', redisUrl]);
-
-  afterEach(async () => {
-    await Promise.all(apps.map((a) => a.close()));
-    apps = [];
-    await database?.drop();
-  });
+  const { variants, start } = useTwoInstances();
 
   it.each(variants)('a key revoked on one is refused by the other within 1 s (%s)', async (_name, redis) => {
-    database = await createTestDatabase(TEST_DB);
-    const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
-    apps = [await startTestApp(env), await startTestApp(env)];
-    const [one, two] = apps;
+    const [one, two] = await start(redis);
     const created = await createKey(one, ['relayers:read']);
     // The second instance has the key in its cache when the revocation happens.
     await as(two, created.key).get('/api/v1/relayers').expect(200);
