@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PERMISSIONS } from '../../src/common/auth/principal';
-import { relayerBody } from '../factories';
+import { relayerBody, signerBody } from '../factories';
 import { as, newKey } from '../support/as-key';
 import { errorBody } from '../support/envelope';
 import { appRoutes, documentedPermissions, openApiPaths, routeName, type Route } from '../support/routes';
-import { secrets } from '../support/secrets';
 import { useTestApp } from '../support/test-app';
 
 /**
@@ -96,11 +94,7 @@ describe('every route of the application', () => {
       )
       .expect(201);
     await app()
-      .post('/api/v1/signers', {
-        id: 'perm-signer',
-        type: 'plain',
-        config: { key: secrets.add(randomBytes(32).toString('hex')) },
-      })
+      .post('/api/v1/signers', signerBody({ id: 'perm-signer' }))
       .expect(201);
     // A key the api_keys:manage key may revoke (docs/reference/hardening.md: it holds what the target holds).
     const target = (
