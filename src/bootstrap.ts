@@ -15,6 +15,8 @@ import { LifecycleState } from './probes/lifecycle-state';
 import { answerLiveness, LIVENESS_PATH } from './probes/liveness';
 
 export const API_PREFIX = 'api/v1';
+/** The routes served outside API_PREFIX (Prometheus scrapes /metrics). */
+export const UNPREFIXED_ROUTES = ['metrics', 'metrics/:metric_name', 'debug/metrics/scrape'];
 
 export async function createApp(config: AppConfig, options: AppExtensions = {}) {
   const root = await applyProviderOverrides(AppModule.register(config, options), options.overrides ?? []);
@@ -38,7 +40,7 @@ export async function createApp(config: AppConfig, options: AppExtensions = {}) 
   const express: Express = app.getHttpAdapter().getInstance();
   express.get(LIVENESS_PATH, answerLiveness);
   serveConsole(app);
-  app.setGlobalPrefix(API_PREFIX, { exclude: ['metrics', 'metrics/:metric_name', 'debug/metrics/scrape'] });
+  app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });
   setupOpenApi(app);
   return app;
 }

@@ -1,6 +1,7 @@
 // Shared test data: ids, matchers of what the service generates, request bodies and create
 // helpers over a running test app. Every e2e, compat and slice test takes these from here.
 import { randomBytes } from 'node:crypto';
+import { secrets } from '../support/secrets';
 import { defaultCatalogue, type TestApp } from '../support/test-app';
 
 /** A fresh id that names what it is for: `uid('hook')` gives `hook-3f0a…`. */
@@ -74,6 +75,21 @@ export function relayerBody<F extends object = Record<never, never>>(
 export function notificationBody(fields: object = {}): Body {
   return { id: uid('n'), url: 'https://hooks.example.com/hook', ...fields };
 }
+
+/** A fresh signer private key (32 bytes, hex), registered as a secret that no log may show. */
+export const signerKey = (): string => secrets.add(randomBytes(32).toString('hex'));
+
+/** A valid signer create body with a fresh id (`s-…`) and a plain key. */
+export function signerBody(fields: object = {}): Body {
+  return { id: uid('s'), type: 'plain', config: { key: signerKey() }, ...fields };
+}
+
+/** A plain signer of a configuration file (CONFIG_FILE's `signers`). */
+export const fileSigner = (id: string): Body => ({
+  id,
+  type: 'plain',
+  config: { key: { type: 'plain', value: signerKey() } },
+});
 
 /** Creates a relayer through the API (201 expected) and returns its `data`. */
 export async function createRelayer(

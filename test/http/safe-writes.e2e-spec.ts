@@ -8,9 +8,9 @@ import { RELAYER_EVENTS } from '../../src/relayers/relayer-events';
 import { parseDatabaseUrl } from '../../src/config/database-url';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { errorBody, expectError, successBody } from '../support/envelope';
-import { startTestApp, useTestApp, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { useWebhookApp } from '../support/webhook-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
-import { WebhookReceiver } from '../support/webhook-receiver';
 import { notificationBody, relayerBody as factoryRelayerBody, uid } from '../factories';
 
 const STRONG_TAG = /^"[\x21\x23-\x7e]+"$/;
@@ -53,11 +53,10 @@ async function withStoppedClock<T>(work: () => Promise<T>): Promise<T> {
 }
 
 describe('safe writes (docs/reference/safe-writes.md): ETag, If-Match and dry runs', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '1000' });
-  const app = (): TestApp => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const { receiver, handle, app } = useWebhookApp({
+    WEBHOOK_RETRY_BASE_MS: '40',
+    WEBHOOK_TIMEOUT_MS: '1000',
+  });
 
   const relayerBody = (extra: object = {}) => factoryRelayerBody('evm', { name: 'safe', ...extra });
   const createRelayer = async (extra: object = {}) => {

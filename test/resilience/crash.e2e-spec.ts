@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { secrets } from '../support/secrets';
-import { ServiceProcess } from '../support/service-process';
+import { ServiceProcess, startReadyService } from '../support/service-process';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
@@ -43,25 +43,14 @@ describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowl
     await database?.drop();
   });
 
-  const start = async () => {
-    const service = new ServiceProcess(process.cwd(), {
+  const start = () =>
+    startReadyService({
       API_KEY: apiKey,
       DATABASE_URL: database.url,
       CONFIG_FILE: catalogue.file,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_BURST_SIZE: '1000000',
-    });
-    await service.start();
-    await service.waitReady();
-    return service;
-  };
-
-  const call = (service: ServiceProcess, method: string, path: string, body: object) =>
-    service.fetch(path, {
-      method,
-      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
     });
 
   async function worker(service: ServiceProcess, stop: { killed: boolean }): Promise<void> {
@@ -70,8 +59,7 @@ describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowl
       const name = 'v0';
       let res: Response;
       try {
-        res = await call(
-          service,
+        res = await service.call(
           'POST',
           '/api/v1/relayers',
           relayerBody('evm', { id, name, signer_id: catalogue.nextSigner() }),
@@ -89,7 +77,7 @@ describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowl
         const entry = acks.get(id) as Ack;
         entry.pending = `v${v}`;
         try {
-          res = await call(service, 'PATCH', `/api/v1/relayers/${id}`, { name: `v${v}` });
+          res = await service.call('PATCH', `/api/v1/relayers/${id}`, { name: `v${v}` });
         } catch {
           return; // killed under this request, as above
         }

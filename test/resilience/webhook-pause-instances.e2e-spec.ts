@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { secrets } from '../support/secrets';
-import { ServiceProcess } from '../support/service-process';
+import { ServiceProcess, startReadyService } from '../support/service-process';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
@@ -16,7 +16,7 @@ describeMysql(
   'three instances on one MySQL: a failing target pauses itself once (docs/reference/webhooks.md#10-pausing-a-target)',
   () => {
     let database: TestDatabase;
-    let instances: ServiceProcess[] = [];
+    const instances: ServiceProcess[] = [];
     const receiver = new WebhookReceiver();
     const catalogue = writeTestCatalogue(4);
     const apiKey = secrets.add(randomBytes(32).toString('hex'));
@@ -24,9 +24,10 @@ describeMysql(
     beforeAll(async () => {
       database = await createTestDatabase({ kind: 'mysql' });
       await receiver.start();
-      instances = [0, 1, 2].map(
-        () =>
-          new ServiceProcess(process.cwd(), {
+      // One at a time: the first applies the migrations.
+      for (let i = 0; i < 3; i++) {
+        instances.push(
+          await startReadyService({
             API_KEY: apiKey,
             NODE_ENV: 'production',
             DATABASE_URL: database.url,
@@ -40,11 +41,7 @@ describeMysql(
             RELAYER_HEALTH_CHECKS: 'false',
             LOG_LEVEL: 'warn',
           }),
-      );
-      // One at a time: the first applies the migrations.
-      for (const instance of instances) {
-        await instance.start();
-        await instance.waitReady();
+        );
       }
     });
     afterAll(async () => {
@@ -54,11 +51,7 @@ describeMysql(
     });
 
     const call = async (service: ServiceProcess, method: string, path: string, body?: object) => {
-      const res = await service.fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
+      const res = await service.call(method, path, body);
       return { status: res.status, body: (await res.json()) as { data: unknown } };
     };
 

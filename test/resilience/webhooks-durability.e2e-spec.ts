@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { secrets } from '../support/secrets';
-import { ServiceProcess } from '../support/service-process';
+import { startReadyService } from '../support/service-process';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
@@ -26,8 +26,8 @@ describe(`webhook outbox on ${TEST_DB}: nothing committed is lost across SIGKILL
     await database?.drop();
   });
 
-  const start = async () => {
-    const service = new ServiceProcess(process.cwd(), {
+  const start = () =>
+    startReadyService({
       API_KEY: apiKey,
       DATABASE_URL: database.url,
       CONFIG_FILE: catalogue.file,
@@ -41,37 +41,25 @@ describe(`webhook outbox on ${TEST_DB}: nothing committed is lost across SIGKILL
       // Only the changes made here produce events (no relayer_state_update from health checks).
       RELAYER_HEALTH_CHECKS: 'false',
     });
-    await service.start();
-    await service.waitReady();
-    return service;
-  };
-  const call = (service: ServiceProcess, method: string, path: string, body: object) =>
-    service.fetch(path, {
-      method,
-      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-
   it('events committed before a SIGKILL are delivered after the restart (same X-Event-Id when sent twice)', async () => {
     receiver.defaultStatus = 503; // the receiver is down: every event stays pending, retried
     const service = await start();
     const hook = uid('hook');
     expect(
-      (await call(service, 'POST', '/api/v1/notifications', { id: hook, url: receiver.url('/durable') }))
+      (await service.call('POST', '/api/v1/notifications', { id: hook, url: receiver.url('/durable') }))
         .status,
     ).toBe(201);
     const expected = new Set<string>();
     for (let i = 0; i < 15; i++) {
       const relayer = { id: uid('kill'), name: 'first' };
-      const created = await call(
-        service,
+      const created = await service.call(
         'POST',
         '/api/v1/relayers',
         relayerBody('evm', { ...relayer, signer_id: catalogue.nextSigner(), notification_id: hook }),
       );
       expect(created.status).toBe(201);
       expected.add(key('relayer_created', relayer));
-      const patched = await call(service, 'PATCH', `/api/v1/relayers/${relayer.id}`, { name: 'second' });
+      const patched = await service.call('PATCH', `/api/v1/relayers/${relayer.id}`, { name: 'second' });
       expect(patched.status).toBe(200);
       expected.add(key('relayer_updated', { id: relayer.id, name: 'second' }));
     }

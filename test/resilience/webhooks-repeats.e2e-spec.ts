@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { secrets } from '../support/secrets';
-import { ServiceProcess } from '../support/service-process';
+import { startReadyService } from '../support/service-process';
 import { writeTestCatalogue } from '../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
@@ -30,8 +30,8 @@ describe(`webhooks on ${TEST_DB}: a SIGKILL mid-round repeats at most the attemp
     await database?.drop();
   });
 
-  const start = async () => {
-    const service = new ServiceProcess(process.cwd(), {
+  const start = () =>
+    startReadyService({
       API_KEY: apiKey,
       DATABASE_URL: database.url,
       CONFIG_FILE: catalogue.file,
@@ -43,19 +43,6 @@ describe(`webhooks on ${TEST_DB}: a SIGKILL mid-round repeats at most the attemp
       WEBHOOK_TIMEOUT_MS: '2000',
       RELAYER_HEALTH_CHECKS: 'false',
     });
-    await service.start();
-    await service.waitReady();
-    return service;
-  };
-  const call = async (service: ServiceProcess, method: string, path: string, body: object) =>
-    (
-      await service.fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-    ).status;
-
   it('two targets answering in 100 ms, killed after 12 deliveries each: after the restart each target gets every event, in commit order, and at most one of them twice', async () => {
     // The first delivery of each target takes 1.5 s (its backlog builds up meanwhile), the others 100 ms.
     for (const target of TARGETS) {
@@ -69,26 +56,29 @@ describe(`webhooks on ${TEST_DB}: a SIGKILL mid-round repeats at most the attemp
     for (const target of TARGETS) {
       const hook = uid('hook');
       expect(
-        await call(service, 'POST', '/api/v1/notifications', { id: hook, url: receiver.url(`/${target}`) }),
+        (await service.call('POST', '/api/v1/notifications', { id: hook, url: receiver.url(`/${target}`) }))
+          .status,
       ).toBe(201);
       expect(
-        await call(
-          service,
-          'POST',
-          '/api/v1/relayers',
-          relayerBody('evm', {
-            id: relayers[target],
-            name: `${target} 0`,
-            signer_id: catalogue.nextSigner(),
-            notification_id: hook,
-          }),
-        ),
+        (
+          await service.call(
+            'POST',
+            '/api/v1/relayers',
+            relayerBody('evm', {
+              id: relayers[target],
+              name: `${target} 0`,
+              signer_id: catalogue.nextSigner(),
+              notification_id: hook,
+            }),
+          )
+        ).status,
       ).toBe(201);
     }
     for (let i = 1; i < EVENTS; i++) {
       for (const target of TARGETS) {
         expect(
-          await call(service, 'PATCH', `/api/v1/relayers/${relayers[target]}`, { name: `${target} ${i}` }),
+          (await service.call('PATCH', `/api/v1/relayers/${relayers[target]}`, { name: `${target} ${i}` }))
+            .status,
         ).toBe(200);
       }
     }

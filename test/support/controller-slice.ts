@@ -26,7 +26,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { APP_CONFIG } from '../../src/config/app-config.module';
 
 /** The administrator's token in a slice (the API_KEY of its config). */
-export const ADMIN_TOKEN = 'slice-admin-api-key-0123456789abcdef';
+const ADMIN_TOKEN = 'slice-admin-api-key-0123456789abcdef';
 
 /** The token of a managed key holding exactly these grants (the slice's key store reads them back). */
 export const keyHolding = (...grants: Grant[]): string => `rk_slice.${grants.join('+')}`;

@@ -45,6 +45,14 @@ afterAll(() => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** The compiled service started in the working directory with env, once /api/v1/ready answers 200. */
+export async function startReadyService(env: Record<string, string | undefined>): Promise<ServiceProcess> {
+  const service = new ServiceProcess(process.cwd(), env);
+  await service.start();
+  await service.waitReady();
+  return service;
+}
+
 /**
  * The compiled service run as its own process. The e2e project's global setup
  * (test/support/global-setup.ts) rebuilds dist/ before the run when it is older than the sources.
@@ -155,6 +163,15 @@ export class ServiceProcess {
       }
       throw error;
     }
+  }
+
+  /** A request with the bearer token of the API_KEY it was started with, the body sent as JSON. */
+  call(method: string, p: string, body?: object): Promise<Response> {
+    return this.fetch(p, {
+      method,
+      headers: { Authorization: `Bearer ${this.env.API_KEY}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   }
 
   private async waitFor200(p: string, timeoutMs: number): Promise<void> {

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PERMISSIONS, type Permission } from '../../../src/common/auth/principal';
+import { PERMISSIONS } from '../../../src/common/auth/principal';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
-import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
+import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { ISO, relayerBody as factoryRelayerBody, uid, UUID } from '../../factories';
 import { as } from '../../support/as-key';
+import { useTwoInstances } from '../../support/two-instances';
 
 const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
 
@@ -501,142 +501,9 @@ describe('key ids compare exactly', () => {
   });
 });
 
-/**
- * The route inventory: every operation of the OpenAPI document names its permission (or is one of
- * the public probes); for each, a key with exactly that permission passes (neither 401 nor 403)
- * and a key with every other permission gets 403 with nothing changed (no audit record).
- */
-describe('permissions, route by route (generated from the OpenAPI document)', () => {
+describe('permissions', () => {
   const handle = useTestApp();
   const app = () => handle.current;
-  const PUBLIC = new Set(['GET /api/v1/health', 'GET /api/v1/ready']);
-
-  interface Operation {
-    method: string;
-    path: string;
-    /** Every one of them is needed (a string in the document when there is one). */
-    permissions: Permission[];
-  }
-
-  const operations = async (): Promise<Operation[]> => {
-    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
-      paths: Record<string, Record<string, { 'x-required-permission'?: Permission | Permission[] | 'none' }>>;
-    };
-    const missing: string[] = [];
-    const found: Operation[] = [];
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(ops)) {
-        const name = `${method.toUpperCase()} ${path}`;
-        if (PUBLIC.has(name)) continue;
-        const required = op['x-required-permission'];
-        if (required === undefined) missing.push(name);
-        else
-          found.push({
-            method: method.toUpperCase(),
-            path,
-            // 'none': any authenticated key (AnyAuthenticatedKey), so no permission to lack.
-            permissions: required === 'none' ? [] : typeof required === 'string' ? [required] : required,
-          });
-      }
-    }
-    expect(missing).toEqual([]);
-    return found;
-  };
-
-  it('every route names a permission, and exactly that permission opens it (all of them, when several)', async () => {
-    const ops = await operations();
-    expect(ops.length).toBeGreaterThanOrEqual(30);
-    // Fixtures the routes' path parameters name.
-    await app()
-      .post('/api/v1/notifications', { id: 'perm-hook', url: 'https://hooks.example.org/x' })
-      .expect(201);
-    await app().post('/api/v1/relayers', relayerBody('perm-relayer', 'pool-0200')).expect(201);
-    await app()
-      .post('/api/v1/signers', {
-        id: 'perm-signer',
-        type: 'plain',
-        config: { key: secrets.add(randomBytes(32).toString('hex')) },
-      })
-      .expect(201);
-    // A key the api_keys:manage key may revoke (docs/reference/hardening.md: it holds what the target holds).
-    const target = await createKey(app(), ['api_keys:manage']);
-    const params: Record<string, string> = {
-      relayer_id: 'perm-relayer',
-      notification_id: 'perm-hook',
-      delivery_id: 'no-such-delivery',
-      signer_id: 'perm-signer',
-      network_id: 'evm:sepolia',
-      api_key_id: target.id,
-      metric_name: 'http_requests_total',
-    };
-    // For each set of permissions a route needs: a key with exactly them, and for each of them a
-    // key with every other permission.
-    const keys = new Map<string, { exact: CreatedKey; others: CreatedKey[] }>();
-    for (const op of ops) {
-      const name = op.permissions.join(' ');
-      if (keys.has(name)) continue;
-      const others: CreatedKey[] = [];
-      for (const missing of op.permissions) {
-        others.push(
-          await createKey(
-            app(),
-            PERMISSIONS.filter((p) => p !== missing),
-          ),
-        );
-      }
-      // A route any key may call: a key holding one permission unrelated to it opens it.
-      const exact = op.permissions.length > 0 ? op.permissions : (['metrics:read'] as Permission[]);
-      keys.set(name, { exact: await createKey(app(), exact), others });
-    }
-    const auditCount = async () =>
-      ((await app().get('/api/v1/audit?per_page=1').expect(200)).body.pagination as { total_items: number })
-        .total_items;
-    // Reads and writes that remove a fixture go last, so that the others still find theirs.
-    const order = (o: Operation) => (o.method === 'DELETE' ? 2 : o.method === 'GET' ? 0 : 1);
-    const outcomes: string[] = [];
-    for (const op of [...ops].sort((a, b) => order(a) - order(b))) {
-      const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-        encodeURIComponent(params[name] ?? 'x'),
-      );
-      const send = (token: string) => {
-        const client = as(app(), token);
-        switch (op.method) {
-          case 'GET':
-            return client.get(path);
-          case 'POST':
-            return client.post(path, {});
-          case 'PATCH':
-            return client.patch(path, {});
-          case 'PUT':
-            return client.put(path, {});
-          default:
-            return client.delete(path);
-        }
-      };
-      const { exact, others } = keys.get(op.permissions.join(' '))!;
-      const before = await auditCount();
-      for (const other of others) {
-        const refused = await send(other.key);
-        expect({
-          route: `${op.method} ${op.path}`,
-          status: refused.status,
-          body: refused.body as unknown,
-        }).toEqual({
-          route: `${op.method} ${op.path}`,
-          status: 403,
-          body: { success: false, data: null, message: 'Forbidden', error: 'Forbidden' },
-        });
-      }
-      expect(await auditCount()).toBe(before);
-      const allowed = await send(exact.key);
-      outcomes.push(`${op.method} ${op.path} ${op.permissions.join(' ')} → ${allowed.status}`);
-      expect({ route: `${op.method} ${op.path}`, refused: [401, 403].includes(allowed.status) }).toEqual({
-        route: `${op.method} ${op.path}`,
-        refused: false,
-      });
-    }
-    expect(outcomes).toHaveLength(ops.length);
-  });
 
   it('read does not include write, nor write read', async () => {
     const reader = await createKey(app(), ['relayers:read']);
@@ -667,24 +534,10 @@ describe('each key has its own rate-limit budget', () => {
 });
 
 describe('revocation on two instances', () => {
-  let database: TestDatabase;
-  let apps: TestApp[] = [];
-  const apiKey = secrets.add(randomBytes(24).toString('hex'));
-  const redisUrl = process.env.REDIS_TEST_URL;
-  const variants: Array<[string, string | undefined]> = [['without Redis', undefined]];
-  if (redisUrl) variants.push(['with Redis', redisUrl]);
-
-  afterEach(async () => {
-    await Promise.all(apps.map((a) => a.close()));
-    apps = [];
-    await database?.drop();
-  });
+  const { variants, start } = useTwoInstances();
 
   it.each(variants)('a key revoked on one is refused by the other within 1 s (%s)', async (_name, redis) => {
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
-    apps = [await startTestApp(env), await startTestApp(env)];
-    const [one, two] = apps;
+    const [one, two] = await start(redis);
     const created = await createKey(one, ['relayers:read']);
     // The second instance has the key in its cache when the revocation happens.
     await as(two, created.key).get('/api/v1/relayers').expect(200);

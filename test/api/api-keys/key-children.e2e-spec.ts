@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
-import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
+import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { ISO, ISO_PATTERN, UUID } from '../../factories';
 import { as } from '../../support/as-key';
+import { useTwoInstances } from '../../support/two-instances';
 
 /**
  * docs/reference/keys-and-audit.md#110-a-keys-children: a key's children do not outlive it, and are
@@ -283,24 +282,10 @@ describe("a key's children do not outlive it (docs/reference/keys-and-audit.md#1
 });
 
 describe('children revoked with their creator on two instances', () => {
-  let database: TestDatabase;
-  let apps: TestApp[] = [];
-  const apiKey = secrets.add(randomBytes(24).toString('hex'));
-  const redisUrl = process.env.REDIS_TEST_URL;
-  const variants: Array<[string, string | undefined]> = [['without Redis', undefined]];
-  if (redisUrl) variants.push(['with Redis', redisUrl]);
-
-  afterEach(async () => {
-    await Promise.all(apps.map((a) => a.close()));
-    apps = [];
-    await database?.drop();
-  });
+  const { variants, start } = useTwoInstances();
 
   it.each(variants)('a grandchild is refused by the other instance within 1 s (%s)', async (_name, redis) => {
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
-    apps = [await startTestApp(env), await startTestApp(env)];
-    const [one, two] = apps;
+    const [one, two] = await start(redis);
     const perms = ['api_keys:manage', 'relayers:read'];
     const parent = await createKey(one, 'parent', perms);
     const child = await createKey(one, 'child', perms, { by: parent });

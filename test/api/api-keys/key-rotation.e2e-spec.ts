@@ -1,14 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type request from 'supertest';
 import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { RequirePermission } from '../../../src';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
-import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { ISO_PATTERN } from '../../factories';
 import { as } from '../../support/as-key';
+import { useTwoInstances } from '../../support/two-instances';
 
 /** docs/reference/keys-and-audit.md#42-rotation */
 
@@ -521,25 +521,7 @@ describe('a replaced secret only reads', () => {
 });
 
 describe('rotation on two instances', () => {
-  let database: TestDatabase;
-  let apps: TestApp[] = [];
-  const apiKey = secrets.add(randomBytes(24).toString('hex'));
-  const redisUrl = process.env.REDIS_TEST_URL;
-  const variants: Array<[string, string | undefined]> = [['without Redis', undefined]];
-  if (redisUrl) variants.push(['with Redis', redisUrl]);
-
-  afterEach(async () => {
-    await Promise.all(apps.map((a) => a.close()));
-    apps = [];
-    await database?.drop();
-  });
-
-  const start = async (redis: string | undefined): Promise<[TestApp, TestApp]> => {
-    database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, API_KEY: apiKey, ...(redis ? { REDIS_URL: redis } : {}) };
-    apps = [await startTestApp(env), await startTestApp(env)];
-    return [apps[0], apps[1]];
-  };
+  const { variants, start } = useTwoInstances();
 
   it.each(variants)(
     'both secrets work on the other instance during the overlap; the old one is refused there within 1 s of its end (%s)',

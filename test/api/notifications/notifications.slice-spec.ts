@@ -11,19 +11,12 @@ import {
   NotificationPatchRules,
 } from '../../../src/notifications/notifications.validation';
 import { notificationBody } from '../../factories';
-import {
-  ADMIN_TOKEN,
-  controllerSlice,
-  keyHolding,
-  recordingStub,
-  type Recorded,
-  type Slice,
-} from '../../support/controller-slice';
+import { controllerSlice, recordingStub, type Recorded, type Slice } from '../../support/controller-slice';
 import { expectError, successBody } from '../../support/envelope';
 
-// NotificationsController alone (docs/reference/notifications.md): the DTO rules of the bodies, the
-// pagination query and the permission of each route; the URL policy runs too (the validation stage).
-// Existence: the e2e tests.
+// NotificationsController alone (docs/reference/notifications.md): the DTO rules of the bodies and the
+// pagination query; the URL policy runs too (the validation stage). Existence: the e2e tests; each
+// route's permission: the route walk (test/http/routes.e2e-spec.ts).
 
 const ANSWER = { id: 'n-1', type: 'webhook', url: 'https://hooks.example.com/hook', has_signing_key: false };
 const ETAG = '"1-abc"';
@@ -103,50 +96,5 @@ describe('NotificationsController slice (no database)', () => {
   ])('GET ?%s → 400 before the service', async (query, message) => {
     expectError(await slice.get(`/api/v1/notifications?${query}`), 400, message);
     expect(service.calls).toEqual([]);
-  });
-
-  describe('the permission each route needs', () => {
-    const routes = [
-      ['POST', '/api/v1/notifications', 'notifications:write', 201],
-      ['GET', '/api/v1/notifications', 'notifications:read', 200],
-      ['GET', '/api/v1/notifications/n-1', 'notifications:read', 200],
-      ['PATCH', '/api/v1/notifications/n-1', 'notifications:write', 200],
-      ['DELETE', '/api/v1/notifications/n-1', 'notifications:write', 200],
-    ] as const;
-    const call = (method: string, path: string, token: string | null) => {
-      switch (method) {
-        case 'POST':
-          return slice.post(path, notificationBody(), token);
-        case 'PATCH':
-          return slice.patch(path, { url: 'https://hooks.example.com/other' }, token);
-        case 'DELETE':
-          return slice.delete(path, token);
-        default:
-          return slice.get(path, token);
-      }
-    };
-
-    it.each(routes)('%s %s (%s): no token → 401', async (method, path) => {
-      expectError(await call(method, path, null), 401, 'Unauthorized');
-    });
-
-    it.each(routes)(
-      '%s %s: a key without %s → 403, the service never called',
-      async (method, path, permission) => {
-        const others = (['notifications:read', 'notifications:write', 'relayers:write'] as const).filter(
-          (p) => p !== permission,
-        );
-        expectError(await call(method, path, keyHolding(...others)), 403, 'Forbidden');
-        expect(service.calls).toEqual([]);
-      },
-    );
-
-    it.each(routes)('%s %s: a key holding %s → %d', async (method, path, permission, status) => {
-      expect((await call(method, path, keyHolding(permission))).status).toBe(status);
-    });
-
-    it.each(routes)('%s %s (%s): the administrator → %d', async (method, path, _permission, status) => {
-      expect((await call(method, path, ADMIN_TOKEN)).status).toBe(status);
-    });
   });
 });

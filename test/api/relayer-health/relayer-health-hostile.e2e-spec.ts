@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { JsonRpcServer, type MethodOutcome } from '../../support/json-rpc-server';
 import { secrets } from '../../support/secrets';
-import { freePort, ServiceProcess } from '../../support/service-process';
+import { freePort, ServiceProcess, startReadyService } from '../../support/service-process';
 import { TESTNET_PASSPHRASE } from '../../support/stellar-rpc';
 import { StreamingRpc } from '../../support/streaming-rpc';
 import { useTestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
-import { relayerBody, uid } from '../../factories';
+import { fileSigner, relayerBody, uid } from '../../factories';
 
 const MiB = 1024 * 1024;
 /** The old-space limit of `npm start` (--max-old-space-size=256): RSS must stay below it. */
@@ -30,11 +30,7 @@ function writeCatalogue(url: string, signers: number): string {
         { type: 'solana', network: 'hostile', rpc_urls: [url] },
         { type: 'stellar', network: 'hostile', passphrase: TESTNET_PASSPHRASE, rpc_urls: [url] },
       ],
-      signers: Array.from({ length: signers }, (_, i) => ({
-        id: `hostile-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
+      signers: Array.from({ length: signers }, (_, i) => fileSigner(`hostile-${i}`)),
     }),
   );
   return file;
@@ -79,7 +75,7 @@ describe(`hostile RPC answers against the built service on ${TEST_DB} (docs/refe
   });
 
   it('200 MiB answers to every call: the process stays up across several checks, RSS stays under the heap limit, each relayer is disabled with RpcValidationFailed "answer larger than 1 MiB"', async () => {
-    service = new ServiceProcess(process.cwd(), {
+    service = await startReadyService({
       API_KEY: apiKey,
       DATABASE_URL: database.url,
       CONFIG_FILE: writeCatalogue(hostile.url('/'), 3),
@@ -92,8 +88,6 @@ describe(`hostile RPC answers against the built service on ${TEST_DB} (docs/refe
       // Long enough to read all 200 MiB over loopback, were the answer read whole.
       RPC_TIMEOUT_MS: '20000',
     });
-    await service.start();
-    await service.waitReady();
     const running = service;
     let maxRss = rssBytes(running.pid);
     const sampler = setInterval(() => {
@@ -104,15 +98,9 @@ describe(`hostile RPC answers against the built service on ${TEST_DB} (docs/refe
       }
     }, 20);
     try {
-      const call = (method: string, p: string, body?: object) =>
-        running.fetch(p, {
-          method,
-          headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
       const ids: Record<NetworkType, string> = { evm: '', solana: '', stellar: '' };
       for (const [i, type] of TYPES.entries()) {
-        const res = await call(
+        const res = await running.call(
           'POST',
           '/api/v1/relayers',
           relayerBody(type, {
@@ -143,12 +131,12 @@ describe(`hostile RPC answers against the built service on ${TEST_DB} (docs/refe
       const health = await running.fetch('/api/v1/health');
       expect(health.status).toBe(200);
       for (const type of TYPES) {
-        const res = await call('GET', `/api/v1/relayers/${ids[type]}`);
+        const res = await running.call('GET', `/api/v1/relayers/${ids[type]}`);
         expect(res.status).toBe(200);
         const { system_disabled, disabled_reason } = ((await res.json()) as { data: Relayer }).data;
         expect({ system_disabled, disabled_reason }).toEqual(expected(type));
       }
-      const list = await call('GET', '/api/v1/relayers?per_page=10');
+      const list = await running.call('GET', '/api/v1/relayers?per_page=10');
       expect(list.status).toBe(200);
       const items = ((await list.json()) as { data: Relayer[] }).data;
       expect(

@@ -7,20 +7,13 @@ import { RelayersController } from '../../../src/relayers/relayers.controller';
 import { RelayersService } from '../../../src/relayers';
 import { RelayerCreateRules, RelayerPatchRules } from '../../../src/relayers/relayers.validation';
 import { relayerBody } from '../../factories';
-import {
-  ADMIN_TOKEN,
-  controllerSlice,
-  keyHolding,
-  recordingStub,
-  type Recorded,
-  type Slice,
-} from '../../support/controller-slice';
+import { controllerSlice, recordingStub, type Recorded, type Slice } from '../../support/controller-slice';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 
 // RelayersController alone (docs/reference/relayers.md): what reaches RelayersService from each
-// route, the DTO problems answered before it, the permission each route needs. The other checks of
-// the validation stage (policies, catalogue, URL policy) and existence are the e2e tests'
-// (relayers.e2e-spec.ts): here the rules stop at the DTO.
+// route and the DTO problems answered before it. The other checks of the validation stage (policies,
+// catalogue, URL policy) and existence are the e2e tests' (relayers.e2e-spec.ts), each route's
+// permission the route walk's (test/http/routes.e2e-spec.ts): here the rules stop at the DTO.
 
 const ANSWER = { id: 'r-1', name: 'answered' };
 const ETAG = '"1-abc"';
@@ -196,52 +189,6 @@ describe('RelayersController slice (no database)', () => {
     ])('?%s → 400 before the service', async (query, message) => {
       expectError(await slice.get(`/api/v1/relayers?${query}`), 400, message);
       expect(service.calls).toEqual([]);
-    });
-  });
-
-  describe('the permission each route needs (docs/reference/keys-and-audit.md)', () => {
-    const routes = [
-      ['POST', '/api/v1/relayers', 'relayers:write', 201],
-      ['GET', '/api/v1/relayers', 'relayers:read', 200],
-      ['GET', '/api/v1/relayers/r-1', 'relayers:read', 200],
-      ['PATCH', '/api/v1/relayers/r-1', 'relayers:write', 200],
-      ['DELETE', '/api/v1/relayers/r-1', 'relayers:write', 200],
-    ] as const;
-    const call = (method: string, path: string, token: string | null) => {
-      switch (method) {
-        case 'POST':
-          return slice.post(path, relayerBody(), token);
-        case 'PATCH':
-          return slice.patch(path, { name: 'x' }, token);
-        case 'DELETE':
-          return slice.delete(path, token);
-        default:
-          return slice.get(path, token);
-      }
-    };
-
-    it.each(routes)('%s %s (%s): no token → 401', async (method, path) => {
-      expectError(await call(method, path, null), 401, 'Unauthorized');
-      expect(service.calls).toEqual([]);
-    });
-
-    it.each(routes)(
-      '%s %s: a key without %s → 403, the service never called',
-      async (method, path, permission) => {
-        const others = (['relayers:read', 'relayers:write', 'notifications:write'] as const).filter(
-          (p) => p !== permission,
-        );
-        expectError(await call(method, path, keyHolding(...others)), 403, 'Forbidden');
-        expect(service.calls).toEqual([]);
-      },
-    );
-
-    it.each(routes)('%s %s: a key holding %s → %d', async (method, path, permission, status) => {
-      expect((await call(method, path, keyHolding(permission))).status).toBe(status);
-    });
-
-    it.each(routes)('%s %s (%s): the administrator → %d', async (method, path, _permission, status) => {
-      expect((await call(method, path, ADMIN_TOKEN)).status).toBe(status);
     });
   });
 });

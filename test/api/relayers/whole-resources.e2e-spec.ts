@@ -3,8 +3,7 @@ import { DataSource } from 'typeorm';
 import { successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { TEST_DB } from '../../support/test-database';
-import { useTestApp } from '../../support/test-app';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { useWebhookApp } from '../../support/webhook-app';
 import { relayerBody, uid } from '../../factories';
 
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -79,11 +78,10 @@ const masked = (rpcs: Array<{ url: string; weight: number }>) =>
   rpcs.map(({ url, weight }) => ({ url: `${url.slice(0, url.lastIndexOf('/'))}/***`, weight }));
 
 describe('whole resources on every database (docs/reference/hardening.md)', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const { receiver, handle, app } = useWebhookApp({
+    WEBHOOK_RETRY_BASE_MS: '40',
+    WEBHOOK_TIMEOUT_MS: '2000',
+  });
 
   it('a Solana relayer with every list at its maximum and 20 RPC URLs of 2 KiB: stored, read back, patched, audited and delivered whole', async () => {
     const hook = uid('whole');

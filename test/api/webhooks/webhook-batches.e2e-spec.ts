@@ -1,16 +1,11 @@
-import { useTestApp } from '../../support/test-app';
+import { useWebhookApp } from '../../support/webhook-app';
 import { TEST_DB } from '../../support/test-database';
-import { WebhookReceiver } from '../../support/webhook-receiver';
 import { relayerBody, uid } from '../../factories';
 
 const PATCHES = 30;
 
 describe(`webhook dispatch in batches on ${TEST_DB} (docs/reference/webhooks.md#2-delivery)`, () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({ WEBHOOK_TIMEOUT_MS: '5000' });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const { receiver, app } = useWebhookApp({ WEBHOOK_TIMEOUT_MS: '5000' });
 
   it('a backlog for two targets: each target gets its events once and in commit order, the targets side by side', async () => {
     // Target a's first delivery is answered after 1.5 s: the rest queue up behind it meanwhile.

@@ -1,6 +1,5 @@
-import { useTestApp } from '../../support/test-app';
+import { useWebhookApp } from '../../support/webhook-app';
 import { TEST_DB } from '../../support/test-database';
-import { WebhookReceiver } from '../../support/webhook-receiver';
 import { relayerBody, uid } from '../../factories';
 
 /** Events of the slow target due at once (docs/reference/hardening.md#4-webhook-fairness: "150 of its events due"). */
@@ -10,12 +9,8 @@ const SLOW_MS = 3000;
 const DEADLINE_MS = 30_000;
 
 describe(`one slow receiver does not hold back the others on ${TEST_DB} (docs/reference/webhooks.md#29-batches)`, () => {
-  const receiver = new WebhookReceiver();
   // A timeout that a 3 s receiver stays well within, as an operator sets it for slow receivers.
-  const handle = useTestApp({ WEBHOOK_TIMEOUT_MS: '30000' });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const { receiver, app } = useWebhookApp({ WEBHOOK_TIMEOUT_MS: '30000' });
 
   it('a target answering in 3 s with 150 events due: another target gets its new event within 30 s, the slow one its events in commit order', async () => {
     receiver.script(

@@ -3,7 +3,8 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { expectError, successBody } from '../../support/envelope';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
-import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
+import { startTestApp, type TestApp } from '../../support/test-app';
+import { useWebhookApp } from '../../support/webhook-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
 import { relayerBody, uid } from '../../factories';
@@ -47,11 +48,10 @@ async function storedCopies(
 }
 
 describe('fan-out is bounded and cheap: one stored body per event, at most WEBHOOK_MAX_TARGETS_PER_RELAYER targets per relayer', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const { receiver, app } = useWebhookApp({
+    WEBHOOK_RETRY_BASE_MS: '40',
+    WEBHOOK_TIMEOUT_MS: '2000',
+  });
 
   const targets = async (count: number, prefix: string): Promise<string[]> => {
     const ids: string[] = [];
@@ -211,11 +211,10 @@ describe('fan-out is bounded and cheap: one stored body per event, at most WEBHO
 });
 
 describe('at most WEBHOOK_MAX_TARGETS_PER_RELAYER under concurrency: two changes at once never both pass', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const { receiver, app } = useWebhookApp({
+    WEBHOOK_RETRY_BASE_MS: '40',
+    WEBHOOK_TIMEOUT_MS: '2000',
+  });
 
   const targets = async (count: number, prefix: string): Promise<string[]> => {
     const ids: string[] = [];

@@ -1,50 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp } from '../../support/test-app';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { useWebhookApp, type Delivery } from '../../support/webhook-app';
 import { relayerBody, uid } from '../../factories';
 
 const ALL_EVENTS =
   'relayer_created, relayer_updated, relayer_deleted, relayer_state_update, notification_test, relayer_low_balance, relayer_balance_restored';
 
-interface Delivery {
-  id: string;
-  event_id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  created_at: string;
-}
-
 describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const {
+    receiver,
+    handle,
+    app,
+    target,
+    settled: newestFirst,
+  } = useWebhookApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
 
-  const target = async (path: string): Promise<string> => {
-    const id = uid('hook');
-    await app()
-      .post('/api/v1/notifications', { id, url: receiver.url(path) })
-      .expect(201);
-    return id;
-  };
   const replay = (notificationId: string, body: unknown) =>
     app().post(`/api/v1/notifications/${notificationId}/deliveries/replay`, body);
   /** The log, oldest first, once nothing is pending (deadline 15 s). */
-  const settled = async (notificationId: string): Promise<Delivery[]> => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const log = (
-        await app().get(`/api/v1/notifications/${notificationId}/deliveries?per_page=100`).expect(200)
-      ).body.data as Delivery[];
-      if (log.length > 0 && log.every((d) => d.status !== 'pending')) return log.reverse();
-      if (Date.now() > deadline) throw new Error(`deliveries still pending: ${JSON.stringify(log)}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
+  const settled = async (notificationId: string) => (await newestFirst(notificationId)).reverse();
   /** A relayer created and renamed `renames` times: 1 + renames events, one after the other. */
   const events = async (hook: string, renames: number) => {
     const id = uid('r');
@@ -270,12 +245,8 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
 
 describe('a replay queues at most 10,000 deliveries, the oldest, and the next waits until they are sent (docs/reference/webhooks.md#7-replay)', () => {
   const SEEDED = 10_003;
-  const receiver = new WebhookReceiver();
   // The first attempt hangs for the whole test: the target's run holds the rest back, pending.
-  const handle = useTestApp({ WEBHOOK_TIMEOUT_MS: '60000' });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const { receiver, handle, app } = useWebhookApp({ WEBHOOK_TIMEOUT_MS: '60000' });
 
   const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 

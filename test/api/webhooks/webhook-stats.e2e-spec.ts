@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp } from '../../support/test-app';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { useWebhookApp } from '../../support/webhook-app';
 import { ISO, relayerBody, uid } from '../../factories';
 
 const MINUTE = 60_000;
@@ -22,23 +21,12 @@ interface Row {
 }
 
 describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({
+  const { receiver, handle, app, target, settled } = useWebhookApp({
     WEBHOOK_RETRY_BASE_MS: '40',
     WEBHOOK_TIMEOUT_MS: '2000',
     WEBHOOK_MAX_ATTEMPTS: '3',
   });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
 
-  const target = async (path: string): Promise<string> => {
-    const id = uid('hook');
-    await app()
-      .post('/api/v1/notifications', { id, url: receiver.url(path) })
-      .expect(201);
-    return id;
-  };
   const stats = async (id: string, query = '') => {
     const res = await app().get(`/api/v1/notifications/${id}/stats${query}`);
     expect({ status: res.status, success: (res.body as { success: unknown }).success }).toEqual({
@@ -46,20 +34,6 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
       success: true,
     });
     return (res.body as { data: Record<string, unknown> }).data;
-  };
-  const log = async (id: string) =>
-    (await app().get(`/api/v1/notifications/${id}/deliveries?per_page=100`).expect(200)).body.data as Array<
-      Record<string, unknown>
-    >;
-  /** Polls the delivery log until `count` deliveries exist and none is pending (deadline 15 s). */
-  const settled = async (id: string, count: number) => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const items = await log(id);
-      if (items.length >= count && items.every((d) => d.status !== 'pending')) return items;
-      if (Date.now() > deadline) throw new Error(`deliveries not settled: ${JSON.stringify(items)}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
   };
   /** Deliveries written straight into the log (each with its event's body), ended (or created) that long before `now`. */
   const insert = async (notificationId: string, now: number, rows: Row[]) => {

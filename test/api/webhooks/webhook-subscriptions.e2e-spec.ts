@@ -1,26 +1,20 @@
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp } from '../../support/test-app';
-import { WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
+import { useWebhookApp } from '../../support/webhook-app';
+import { type ReceivedWebhook } from '../../support/webhook-receiver';
 import { relayerBody, uid } from '../../factories';
 
 const ALL_EVENTS =
   'relayer_created, relayer_updated, relayer_deleted, relayer_state_update, notification_test, relayer_low_balance, relayer_balance_restored';
 
 describe('webhook subscriptions: a target chooses the events and the relayers it hears of (docs/reference/webhooks.md#6-subscriptions)', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
+  const {
+    receiver,
+    app,
+    target,
+    settled: settledOne,
+  } = useWebhookApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
 
-  const target = async (path: string): Promise<string> => {
-    const id = uid('hook');
-    await app()
-      .post('/api/v1/notifications', { id, url: receiver.url(path) })
-      .expect(201);
-    return id;
-  };
   const put = (notificationId: string, body: unknown, key = app().apiKey) =>
     app()
       .raw()
@@ -36,22 +30,8 @@ describe('webhook subscriptions: a target chooses the events and the relayers it
     return id;
   };
   const rename = (id: string, name: string) => app().patch(`/api/v1/relayers/${id}`, { name }).expect(200);
-  /** Polls until no delivery of these targets is pending (deadline 15 s), then answers their logs. */
-  const settled = async (...notificationIds: string[]) => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const logs = await Promise.all(
-        notificationIds.map(
-          async (id) =>
-            (await app().get(`/api/v1/notifications/${id}/deliveries?per_page=100`).expect(200)).body
-              .data as Array<{ status: string }>,
-        ),
-      );
-      if (logs.every((log) => log.every((d) => d.status !== 'pending'))) return logs;
-      if (Date.now() > deadline) throw new Error(`deliveries still pending: ${JSON.stringify(logs)}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
+  /** Polls until no delivery of these targets is pending (deadline 15 s). */
+  const settled = (...ids: string[]) => Promise.all(ids.map((id) => settledOne(id, 0)));
   /** What a path received: the event and the relayer's id and name, in arrival order. */
   const heard = (path: string) =>
     receiver.to(path).map((r: ReceivedWebhook) => {

@@ -2,9 +2,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp } from '../../support/test-app';
-import { WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
-import { ISO, relayerBody, uid } from '../../factories';
+import { useWebhookApp } from '../../support/webhook-app';
+import { type ReceivedWebhook } from '../../support/webhook-receiver';
+import { ISO, relayerBody } from '../../factories';
 
 const ADMIN = { type: 'admin', id: 'admin', name: 'API_KEY' };
 const SYSTEM = { type: 'system', id: 'system', name: 'service' };
@@ -41,28 +41,13 @@ function signatures(received: ReceivedWebhook, keys: { current: string; previous
 }
 
 describe('a target paused by hand or by itself, and its signing key rotated with an overlap (docs/reference/webhooks.md)', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({
+  const { receiver, app, target } = useWebhookApp({
     WEBHOOK_RETRY_BASE_MS: '40',
     WEBHOOK_TIMEOUT_MS: '400',
     WEBHOOK_MAX_ATTEMPTS: '2',
     WEBHOOK_PAUSE_AFTER_FAILURES: String(PAUSE_AFTER),
   });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
 
-  const target = async (path: string, signingKey?: string): Promise<string> => {
-    const id = uid('hook');
-    await app()
-      .post('/api/v1/notifications', {
-        id,
-        url: receiver.url(path),
-        ...(signingKey ? { signing_key: signingKey } : {}),
-      })
-      .expect(201);
-    return id;
-  };
   const state = async (id: string) =>
     (await app().get(`/api/v1/notifications/${id}/state`).expect(200)).body as object;
   /** A relayer on the target and `renames` PATCHes: 1 + renames events, in that commit order. */

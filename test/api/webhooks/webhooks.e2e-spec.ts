@@ -3,32 +3,17 @@ import type { LookupAddress } from 'node:dns';
 import { DnsResolver } from '../../../src/common/security/dns-resolver';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp } from '../../support/test-app';
-import { verifySignatures, WebhookReceiver } from '../../support/webhook-receiver';
+import { useWebhookApp } from '../../support/webhook-app';
+import { verifySignatures } from '../../support/webhook-receiver';
 import { ISO, relayerBody as factoryRelayerBody, uid, UUID_V4 } from '../../factories';
 
 describe('webhook events: relayer changes reach their notification target, signed and retried', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({
+  const { receiver, app, target, settled } = useWebhookApp({
     WEBHOOK_RETRY_BASE_MS: '40',
     WEBHOOK_TIMEOUT_MS: '400',
     WEBHOOK_MAX_ATTEMPTS: '3',
   });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
 
-  const target = async (path: string, signingKey?: string): Promise<string> => {
-    const id = uid('hook');
-    await app()
-      .post('/api/v1/notifications', {
-        id,
-        url: receiver.url(path),
-        ...(signingKey ? { signing_key: signingKey } : {}),
-      })
-      .expect(201);
-    return id;
-  };
   const relayerBody = (notificationId: string | null, extra: object = {}) =>
     factoryRelayerBody('evm', { name: 'hooked', notification_id: notificationId, ...extra });
   const deliveries = async (notificationId: string, query = '') =>
@@ -36,16 +21,6 @@ describe('webhook events: relayer changes reach their notification target, signe
       data: Array<Record<string, unknown>>;
       pagination: Record<string, number>;
     };
-  /** Polls the delivery log until every delivery has ended (deadline 15 s). */
-  const settled = async (notificationId: string) => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const log = await deliveries(notificationId, '?per_page=100');
-      if (log.data.length > 0 && log.data.every((d) => d.status !== 'pending')) return log.data;
-      if (Date.now() > deadline) throw new Error(`deliveries still pending: ${JSON.stringify(log.data)}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
 
   it('create, update, delete: exactly those events in order, both signatures valid, X-Event-Id = body id', async () => {
     const key = secrets.add(`whsec-${randomBytes(20).toString('hex')}`);
@@ -251,7 +226,7 @@ describe('webhook events: relayer changes reach their notification target, signe
     );
 
     const retried = await app()
-      .post(`/api/v1/notifications/${hook}/deliveries/${failed.id as string}/retry`)
+      .post(`/api/v1/notifications/${hook}/deliveries/${failed.id}/retry`)
       .expect(202);
     expect(retried.body).toEqual(successBody({ ...failed, status: 'pending', next_attempt_at: ISO }));
     await receiver.waitFor('/retry', 4);
@@ -285,7 +260,7 @@ describe('webhook events: relayer changes reach their notification target, signe
     const retry = (key: string) =>
       app()
         .raw()
-        .post(`/api/v1/notifications/${hook}/deliveries/${failed.id as string}/retry`)
+        .post(`/api/v1/notifications/${hook}/deliveries/${failed.id}/retry`)
         .set('Authorization', `Bearer ${key}`);
     expectError(await retry(await keyWith(['notifications:write'])), 403, 'Forbidden');
     expectError(await retry(await keyWith(['relayers:read'])), 403, 'Forbidden');
@@ -361,15 +336,11 @@ describe('webhook events: relayer changes reach their notification target, signe
 });
 
 describe('webhook targets whose name resolves to a blocked address are never contacted', () => {
-  const receiver = new WebhookReceiver();
-  const handle = useTestApp({
+  const { receiver, app } = useWebhookApp({
     WEBHOOK_BLOCK_PRIVATE_IPS: 'true',
     WEBHOOK_MAX_ATTEMPTS: '2',
     WEBHOOK_RETRY_BASE_MS: '20',
   });
-  const app = () => handle.current;
-  beforeAll(() => receiver.start());
-  afterAll(() => receiver.close());
 
   it('a name that resolves to loopback (DNS rebinding) fails without a connection; the URL itself passed', async () => {
     jest
