@@ -63,6 +63,29 @@ export const IsListOf = ({ max = Infinity, rule, item }: ListRule): PropertyDeco
   );
 };
 
+export const MAX_NAME_LENGTH = 255;
+const NAME_RULE = `name must be 1 to ${MAX_NAME_LENGTH} characters, not only whitespace`;
+
+/** A relayer's or a key's name. */
+export const IsName = (): PropertyDecorator =>
+  applyDecorators(
+    IsString({ message: NAME_RULE }),
+    MaxLength(MAX_NAME_LENGTH, { message: NAME_RULE }),
+    Matches(/\S/, { message: NAME_RULE }),
+  );
+
+/** How long a replaced secret keeps working after a rotation (an API key's, a webhook's signing key): a week. */
+export const MAX_OVERLAP_SECONDS = 604_800;
+const OVERLAP_RULE = `overlap_seconds must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`;
+
+/** Required unless IsOptional() comes first. */
+export const IsOverlapSeconds = (): PropertyDecorator =>
+  applyDecorators(
+    IsInt({ message: OVERLAP_RULE }),
+    Min(0, { message: OVERLAP_RULE }),
+    Max(MAX_OVERLAP_SECONDS, { message: OVERLAP_RULE }),
+  );
+
 export const MAX_URL_LENGTH = 2048;
 
 /** The URL policy checks the rest. */
