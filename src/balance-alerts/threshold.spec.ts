@@ -1,13 +1,20 @@
 import { parseJson } from '../common/http/json';
-import { isBelowThreshold, parseThreshold } from './threshold';
+import { bodyProblems } from '../common/validation/dto-validation.pipe';
+import { NetworkBalanceAlertRules, RelayerBalanceAlertRules } from './balance-alerts.validation';
+import { isBelowThreshold } from './threshold';
 
 const RULE =
   'threshold must be a whole number >= 0 in the base unit (a JSON integer or a string of decimal digits, at most 1000 digits)';
 
-describe('parseThreshold (docs/reference/balance-alerts.md#15-exact-at-any-size)', () => {
+describe('a threshold in a body (docs/reference/balance-alerts.md#15-exact-at-any-size)', () => {
   // Bodies as the service parses them: unsafe integers arrive as bigint.
-  const body = (json: string): unknown =>
-    (parseJson(`{"threshold": ${json}}`) as { threshold: unknown }).threshold;
+  const body = (json: string): unknown => parseJson(`{"threshold": ${json}}`);
+  /** What the validation stage makes of a body: the threshold, or the problems. */
+  const parseThreshold = async (given: unknown, nullable: boolean) => {
+    const rules = nullable ? new RelayerBalanceAlertRules() : new NetworkBalanceAlertRules();
+    const { value, problems } = await bodyProblems(rules, given);
+    return problems.length === 0 ? value : { problem: problems.join('; ') };
+  };
 
   it.each([
     ['"1000"', '1000'],
@@ -19,8 +26,8 @@ describe('parseThreshold (docs/reference/balance-alerts.md#15-exact-at-any-size)
     ['18446744073709551617', '18446744073709551617'],
     [`"${'9'.repeat(1000)}"`, '9'.repeat(1000)],
     ['1e3', '1000'],
-  ])('%s → %s', (json, expected) => {
-    expect(parseThreshold(body(json), false)).toEqual({ threshold: expected });
+  ])('%s → %s', async (json, expected) => {
+    expect(await parseThreshold(body(json), false)).toEqual({ threshold: expected });
   });
 
   it.each([
@@ -39,15 +46,15 @@ describe('parseThreshold (docs/reference/balance-alerts.md#15-exact-at-any-size)
     '{}',
     '-18446744073709551617',
     `"${'9'.repeat(1001)}"`,
-  ])('%s → 400 naming threshold', (json) => {
-    expect(parseThreshold(body(json), true)).toEqual({ problem: RULE });
+  ])('%s → 400 naming threshold', async (json) => {
+    expect(await parseThreshold(body(json), true)).toEqual({ problem: RULE });
   });
 
-  it('null: no alert for a relayer, refused for a network; absent: required', () => {
+  it('null: no alert for a relayer, refused for a network; absent: required', async () => {
     expect({
-      relayer: parseThreshold(null, true),
-      network: parseThreshold(null, false),
-      absent: parseThreshold(undefined, true),
+      relayer: await parseThreshold({ threshold: null }, true),
+      network: await parseThreshold({ threshold: null }, false),
+      absent: await parseThreshold({}, true),
     }).toEqual({
       relayer: { threshold: null },
       network: { problem: `${RULE}; null is for a relayer's own rule` },

@@ -4,6 +4,7 @@ import type { Stats } from 'node:fs';
 import type { z } from 'zod';
 import { parseJson as parseExactJson } from '../common/http/json';
 import { isPlainObject } from '../common/validation/field-rules';
+import { issueLine } from '../config/zod-issues';
 
 /** A bad configuration file: the message names the file and the entry, never a secret value. */
 export class CatalogueConfigError extends Error {
@@ -77,15 +78,11 @@ export type EntryLabel = (section: PropertyKey, index: number) => string | undef
  * An issue as the file's messages give it: the entry (named by `entry`), the path below it up to its
  * last array index (`rpc_urls[0]`), then the message, which names anything deeper itself (`.weight ...`).
  */
-export function issueText({ path: at, message }: z.core.$ZodIssue, entry?: EntryLabel): string {
+function issueText({ path: at }: z.core.$ZodIssue, message: string, entry?: EntryLabel): string {
   const [section, index] = at;
   const named = typeof index === 'number' ? entry?.(section, index) : undefined;
-  const rest = named === undefined ? at : at.slice(2);
-  const item = rest
-    .slice(0, rest.findLastIndex((part) => typeof part === 'number') + 1)
-    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`))
-    .join('');
-  return [named, `${item}${message}`].filter((part) => part !== undefined && part !== '').join(': ');
+  const item = issueLine(named === undefined ? at : at.slice(2), message, { toLastIndex: true });
+  return [named, item].filter((part) => part !== undefined && part !== '').join(': ');
 }
 
 /**
@@ -105,8 +102,7 @@ export function parseConfig<T>(
   if (result.success) return result.data;
   const problems: string[] = [];
   const ignored: Array<[Record<string, unknown>, string]> = [];
-  const at = (issue: z.core.$ZodIssue, message: string) =>
-    `${where}: ${issueText({ ...issue, message }, entry)}`;
+  const at = (issue: z.core.$ZodIssue, message: string) => `${where}: ${issueText(issue, message, entry)}`;
   for (const issue of result.error.issues) {
     if (issue.code !== 'unrecognized_keys') problems.push(at(issue, issue.message));
     else if (!issue.keys.every(ignorable))

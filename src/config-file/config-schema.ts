@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Checked } from '../common/validation/dto-validation.pipe';
 import { RPC_WEIGHT, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
 import { KEY_LENGTH_BYTES } from '../catalogue';
 import { NETWORK_TYPES, SIGNER_ID_PATTERN, SIGNER_TYPES } from '../catalogue';
@@ -62,20 +63,21 @@ export function secretRef(name: string, generated: boolean) {
 export type SecretRef = z.output<ReturnType<typeof secretRef>>;
 
 /** The value an env or plain secret stands for, or the problem (`environment variable X is not set`). */
-export function secretValue(ref: SecretRef, env: Env): string | { problem: string } {
-  if (ref.type === 'plain') return ref.value;
-  if (ref.type === 'generated')
-    return { problem: 'a generated secret can only be the key of a plain signer' };
-  const value = env[ref.value];
-  return value ? value : { problem: `environment variable ${ref.value} is not set` };
+export function secretValue(ref: SecretRef, env: Env): Checked<string> {
+  if (ref.type === 'plain') return { value: ref.value, problems: [] };
+  if (ref.type === 'generated') {
+    return { value: '', problems: ['a generated secret can only be the key of a plain signer'] };
+  }
+  const value = env[ref.value] ?? '';
+  return { value, problems: value ? [] : [`environment variable ${ref.value} is not set`] };
 }
 
 /** An env or plain secret, resolved. */
 export function resolvedSecret(name: string, env: Env) {
   return secretRef(name, false).transform((ref, ctx) => {
-    const value = secretValue(ref, env);
-    if (typeof value === 'string') return value;
-    ctx.addIssue(`${name}: ${value.problem}`);
+    const { value, problems } = secretValue(ref, env);
+    if (problems.length === 0) return value;
+    ctx.addIssue(`${name}: ${problems[0]}`);
     return z.NEVER;
   });
 }

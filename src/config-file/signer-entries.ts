@@ -57,8 +57,8 @@ export async function readSigners(
 }
 
 function resolveSecret(ref: SecretRef, where: string, env: Record<string, string | undefined>): string {
-  const value = secretValue(ref, env);
-  return typeof value === 'string' ? value : fail(where, value.problem);
+  const { value, problems } = secretValue(ref, env);
+  return problems.length === 0 ? value : fail(where, problems[0]);
 }
 
 /** 1: the smallest valid secp256k1 key, never used to sign (only in `config check`). */

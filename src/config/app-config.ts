@@ -7,6 +7,7 @@ import { databaseUrl } from './database-url';
 import { parseHostList } from './host-list';
 import { SHIPPED_CONFIG_FILE } from './package-root';
 import { coversEveryAddress } from './cidr';
+import { issueLine } from './zod-issues';
 
 export interface UrlPolicyConfig {
   readonly allowedHosts: string[];
@@ -198,7 +199,9 @@ function configFilePath(
 export function loadConfig(env: Env) {
   const blankless = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v?.trim() || undefined]));
   const { data: e, error } = ENV.safeParse(blankless);
-  if (error) throw new ConfigError(error.issues.map((issue) => `${String(issue.path[0])} ${issue.message}`));
+  // A message names the variable alone: an item of a list names itself (`has an invalid host 'x'`).
+  if (error)
+    throw new ConfigError(error.issues.map(({ path, message }) => issueLine(path.slice(0, 1), message)));
   const production = e.NODE_ENV === 'production';
   const policy = (prefix: 'RPC' | 'WEBHOOK' | 'KEY_SERVICE', allowedHosts: string[]): UrlPolicyConfig => {
     const privateIpsVariable = `${prefix}_BLOCK_PRIVATE_IPS` as const;

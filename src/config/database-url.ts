@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { issueLines } from './zod-issues';
 
 export type DatabaseConfig =
   { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'mysql'; readonly url: string };
@@ -22,6 +23,6 @@ export const databaseUrl = z.string().transform((value, ctx): DatabaseConfig => 
 
 export function parseDatabaseUrl(value: string): DatabaseConfig {
   const result = databaseUrl.safeParse(value);
-  if (!result.success) throw new Error(`DATABASE_URL ${result.error.issues[0]?.message}`);
+  if (!result.success) throw new Error(issueLines(result.error.issues[0], { root: 'DATABASE_URL' })[0]);
   return result.data;
 }

@@ -1,6 +1,6 @@
 import type { OpenAPIObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { errorEnvelopeSchema } from '../common/http/openapi.decorators';
-import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from './idempotent-request';
+import { IDEMPOTENCY_KEY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAYED_HEADER } from './idempotent-request';
 import { IN_PROGRESS } from './idempotency.errors';
 
 const KEY_PARAMETER: ParameterObject = {
@@ -8,10 +8,15 @@ const KEY_PARAMETER: ParameterObject = {
   in: 'header',
   required: false,
   description:
-    'Makes the POST safe to retry (1 to 255 printable ASCII characters, scoped to your API key): ' +
+    `Makes the POST safe to retry (1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, scoped to your API key): ` +
     'a repeat with the same key and the same request within 24 hours answers the first answer again ' +
     `(with ${REPLAYED_HEADER}: true) and changes nothing`,
-  schema: { type: 'string', minLength: 1, maxLength: 255, example: 'deploy-2024-05-01-sepolia-main' },
+  schema: {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+    example: 'deploy-2024-05-01-sepolia-main',
+  },
 };
 
 const errorResponse = (description: string): ResponseObject => ({

@@ -6,8 +6,10 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 const EMPTY_OBJECT = Buffer.from('{}');
-const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
-const INVALID_KEY = `${IDEMPOTENCY_KEY_HEADER} must be one value of 1 to 255 printable ASCII characters`;
+/** The column's length (idempotency-key.entity.ts). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const PRINTABLE_ASCII = new RegExp(`^[\\x20-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`);
+const INVALID_KEY = `${IDEMPOTENCY_KEY_HEADER} must be one value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`;
 
 /** Sent more than once is a 400 too: Node would join the values into a key nobody sent. */
 export function readIdempotencyKey(

@@ -193,6 +193,5 @@ function checkableRpcUrls(list: unknown, failed: ReadonlySet<string>): Array<Rpc
 /** A whole policy object for the network type, normalised; Solana always carries its default. */
 function checkPolicies(type: NetworkType, raw: unknown): Checked<Policies | null> {
   if (raw === null && type !== 'solana') return { value: null, problems: [] };
-  const result = validatePolicies(type, raw ?? {});
-  return result.ok ? { value: result.value, problems: [] } : { value: null, problems: result.problems };
+  return validatePolicies(type, raw ?? {});
 }

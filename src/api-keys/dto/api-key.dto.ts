@@ -1,26 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  IsArray,
-  IsInt,
-  IsOptional,
-  Max,
-  Min,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateBy,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsOptional, ValidateBy } from 'class-validator';
 import { knownGrants, PERMISSIONS, type Grant } from '../../common/auth/principal';
 import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
+import {
+  IsName,
+  IsOverlapSeconds,
+  MAX_NAME_LENGTH,
+  MAX_OVERLAP_SECONDS,
+} from '../../common/validation/field-rules';
 import {
   MAX_RELAYER_SCOPE_ENTRIES,
   RELAYER_SCOPE_ENTRY,
   RELAYER_SCOPE_RULE,
 } from '../../common/auth/relayer-scope';
 
-const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
 export const EXPIRES_RULE = 'expires_at must be an RFC 3339 date and time in the future';
 /** Read when a body is checked: extensions declare their permissions when the application is built. */
 const permissionsRule = (): string => `permissions must be a non-empty array of: ${knownGrants().join(', ')}`;
@@ -28,9 +21,6 @@ const permissionsRule = (): string => `permissions must be a non-empty array of:
 /** docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from; each element is ApiKeyCreateRules'. */
 export const MAX_ALLOWED_CIDRS = 100;
 const ALLOWED_CIDRS_RULE = `allowed_cidrs must be null or an array of 1 to ${MAX_ALLOWED_CIDRS} IPv4 or IPv6 CIDRs`;
-/** docs/reference/keys-and-audit.md#42-rotation: up to a week. */
-export const MAX_OVERLAP_SECONDS = 604_800;
-const OVERLAP_RULE = `overlap_seconds must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`;
 
 /** Each element one of knownGrants() (the service's permissions, extensions' permissions, `*`). */
 function IsGrant(): PropertyDecorator {
@@ -80,10 +70,8 @@ function IsRelayerScope(): PropertyDecorator {
 }
 
 export class CreateApiKeyDto {
-  @ApiProperty({ maxLength: 255, example: 'grafana dashboards' })
-  @IsString({ message: NAME_RULE })
-  @MaxLength(255, { message: NAME_RULE })
-  @Matches(/\S/, { message: NAME_RULE })
+  @ApiProperty({ maxLength: MAX_NAME_LENGTH, example: 'grafana dashboards' })
+  @IsName()
   name: string;
 
   @ApiProperty({
@@ -150,9 +138,7 @@ export class RotateApiKeyDto {
     description: 'How long the replaced secret keeps working; absent or 0: it stops at once',
   })
   @IsOptional()
-  @IsInt({ message: OVERLAP_RULE })
-  @Min(0, { message: OVERLAP_RULE })
-  @Max(MAX_OVERLAP_SECONDS, { message: OVERLAP_RULE })
+  @IsOverlapSeconds()
   overlap_seconds?: number | null;
 }
 

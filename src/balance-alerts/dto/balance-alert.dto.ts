@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { IsThreshold, type ThresholdValue } from '../threshold';
 
 const THRESHOLD = {
   oneOf: [
@@ -12,8 +12,8 @@ const THRESHOLD = {
 
 export class NetworkBalanceAlertDto {
   @ApiProperty(THRESHOLD)
-  @Allow()
-  threshold: unknown;
+  @IsThreshold(false)
+  threshold: ThresholdValue;
 }
 
 export class RelayerBalanceAlertDto {
@@ -22,8 +22,8 @@ export class RelayerBalanceAlertDto {
     nullable: true,
     description: `${THRESHOLD.description}; null: no alert for this relayer`,
   })
-  @Allow()
-  threshold: unknown;
+  @IsThreshold(true)
+  threshold: ThresholdValue | null;
 }
 
 /** A threshold as the checks use it: validated, a decimal string (null: no alert). */

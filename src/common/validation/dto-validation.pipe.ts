@@ -12,6 +12,7 @@ import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidatorOptions } from 'class-validator';
 import type { Request } from 'express';
 import { ValidationError } from '../errors/domain-errors';
+import { PROBLEM_SEPARATOR } from './field-rules';
 
 /** Not thrown, so that a route's further checks add theirs to one 400; a field in `failed` may hold anything. */
 export interface DtoCheck<T> {
@@ -40,11 +41,8 @@ function describeValidationErrors(errors: readonly ClassValidatorError[], failed
     const path = childPath(parent, error.property);
     failed.add(path);
     for (const [rule, text] of Object.entries(error.constraints ?? {})) {
-      lines.push(
-        rule === 'whitelistValidation'
-          ? `${path} is not an allowed field`
-          : withPath(text, error.property, path),
-      );
+      if (rule === 'whitelistValidation') lines.push(`${path} is not an allowed field`);
+      else lines.push(...text.split(PROBLEM_SEPARATOR).map((line) => withPath(line, error.property, path)));
     }
     if (error.children?.length) lines.push(...describeValidationErrors(error.children, failed, path));
   }

@@ -1,6 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+} from 'class-validator';
 
 export const RESOURCE_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;
 export const RESOURCE_ID_RULE = "must be 1 to 36 characters of letters, digits, '-' or '_'";
@@ -20,6 +30,60 @@ export const IsOptionalNewId = (): PropertyDecorator =>
     }),
     IsOptional(),
     IsResourceId(),
+  );
+
+/** A message may name several problems, one per line: the DTO pipe makes each a problem of its own. */
+export const PROBLEM_SEPARATOR = '\n';
+
+interface ListRule {
+  readonly max?: number;
+  /** Names the field when it is no array of 1 to `max` items. */
+  readonly rule: string;
+  /** The problem of one item (`at` is `field[i]`), or null. */
+  readonly item: (value: unknown, at: string, list: readonly unknown[]) => string | null;
+}
+
+/** A non-empty list of at most `max` items: the list named when it is none, else each item refused. */
+export const IsListOf = ({ max = Infinity, rule, item }: ListRule): PropertyDecorator => {
+  const isList = (value: unknown): value is unknown[] =>
+    Array.isArray(value) && value.length > 0 && value.length <= max;
+  const problems = (list: readonly unknown[], property: string): string[] =>
+    list.flatMap((value, i) => item(value, `${property}[${i}]`, list) ?? []);
+  return ValidateBy(
+    {
+      name: 'isListOf',
+      validator: {
+        validate: (value: unknown, args) => isList(value) && !problems(value, args!.property).length,
+      },
+    },
+    {
+      message: ({ value, property }) =>
+        isList(value) ? problems(value, property).join(PROBLEM_SEPARATOR) : rule,
+    },
+  );
+};
+
+export const MAX_NAME_LENGTH = 255;
+const NAME_RULE = `name must be 1 to ${MAX_NAME_LENGTH} characters, not only whitespace`;
+
+/** A relayer's or a key's name. */
+export const IsName = (): PropertyDecorator =>
+  applyDecorators(
+    IsString({ message: NAME_RULE }),
+    MaxLength(MAX_NAME_LENGTH, { message: NAME_RULE }),
+    Matches(/\S/, { message: NAME_RULE }),
+  );
+
+/** How long a replaced secret keeps working after a rotation (an API key's, a webhook's signing key): a week. */
+export const MAX_OVERLAP_SECONDS = 604_800;
+const OVERLAP_RULE = `overlap_seconds must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`;
+
+/** Required unless IsOptional() comes first. */
+export const IsOverlapSeconds = (): PropertyDecorator =>
+  applyDecorators(
+    IsInt({ message: OVERLAP_RULE }),
+    Min(0, { message: OVERLAP_RULE }),
+    Max(MAX_OVERLAP_SECONDS, { message: OVERLAP_RULE }),
   );
 
 export const MAX_URL_LENGTH = 2048;

@@ -1,18 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import {
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-} from 'class-validator';
-import { IsOptionalNewId, IsUrlText } from '../../common/validation/field-rules';
+  IsOptionalNewId,
+  IsOverlapSeconds,
+  IsUrlText,
+  MAX_OVERLAP_SECONDS,
+  MAX_URL_LENGTH,
+} from '../../common/validation/field-rules';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notification.entity';
 
 const MIN_SIGNING_KEY_LENGTH = 32;
@@ -38,7 +33,7 @@ export class CreateNotificationDto {
   @IsIn(NOTIFICATION_TYPES, { message: TYPE_RULE })
   type?: NotificationType | null;
 
-  @ApiProperty({ example: 'https://hooks.example.com/relayer-events', maxLength: 2048 })
+  @ApiProperty({ example: 'https://hooks.example.com/relayer-events', maxLength: MAX_URL_LENGTH })
   @IsUrlText()
   url: string;
 
@@ -59,7 +54,7 @@ export class UpdateNotificationDto {
   type?: NotificationType | null;
 
   @ApiPropertyOptional({
-    maxLength: 2048,
+    maxLength: MAX_URL_LENGTH,
     description: 'Absent: unchanged. null is refused: a webhook needs a URL.',
   })
   @ValidateIf((dto: UpdateNotificationDto) => dto.url !== undefined)
@@ -91,10 +86,6 @@ export class NotificationResponse {
   has_signing_key: boolean;
 }
 
-/** At most a week (docs/reference/webhooks.md#11-rotating-the-signing-key). */
-export const MAX_OVERLAP_SECONDS = 604_800;
-const OVERLAP_RULE = `overlap_seconds must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`;
-
 export class RotateSigningKeyDto {
   @ApiProperty({
     minLength: MIN_SIGNING_KEY_LENGTH,
@@ -110,10 +101,7 @@ export class RotateSigningKeyDto {
     maximum: MAX_OVERLAP_SECONDS,
     description: 'How long the previous key still signs',
   })
-  @IsDefined({ message: OVERLAP_RULE })
-  @IsInt({ message: OVERLAP_RULE })
-  @Min(0, { message: OVERLAP_RULE })
-  @Max(MAX_OVERLAP_SECONDS, { message: OVERLAP_RULE })
+  @IsOverlapSeconds()
   overlap_seconds: number;
 }
 

@@ -10,29 +10,21 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Matches,
   MaxLength,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { NETWORK_TYPES, type NetworkType } from '../../catalogue';
 import { PageQueryDto } from '../../common/http/page.dto';
-import { IsOptionalNewId, IsResourceId } from '../../common/validation/field-rules';
+import { IsName, IsOptionalNewId, IsResourceId, MAX_NAME_LENGTH } from '../../common/validation/field-rules';
 import { RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-config.dto';
 import { MAX_RPC_URLS } from '../../common/validation/rpc-url-list';
 import { policySchema } from '../policies/policy-validation';
 
-const NAME_RULE = 'name must be 1 to 255 characters, not only whitespace';
 const BOOLEAN_RULE = '$property must be true or false';
+const MAX_NETWORK_LENGTH = 100;
 const NETWORK_TYPE_RULE = `network_type must be one of: ${NETWORK_TYPES.join(', ')}`;
 const RPC_LIST_RULE = `custom_rpc_urls must be an array of at most ${MAX_RPC_URLS} {url, weight} objects`;
-
-const IsRelayerName = (): PropertyDecorator =>
-  applyDecorators(
-    IsString({ message: NAME_RULE }),
-    MaxLength(255, { message: NAME_RULE }),
-    Matches(/\S/, { message: NAME_RULE }),
-  );
 
 const IsRpcUrlList = (): PropertyDecorator =>
   applyDecorators(
@@ -63,14 +55,14 @@ export class CreateRelayerDto {
   @IsOptionalNewId()
   id?: string | null;
 
-  @ApiProperty({ maxLength: 255 })
-  @IsRelayerName()
+  @ApiProperty({ maxLength: MAX_NAME_LENGTH })
+  @IsName()
   name: string;
 
   @ApiProperty({ example: 'sepolia', description: 'A network of the catalogue for network_type' })
   @IsString({ message: 'network must be a non-empty string' })
   @IsNotEmpty({ message: 'network must be a non-empty string' })
-  @MaxLength(100, { message: 'network must be at most 100 characters' })
+  @MaxLength(MAX_NETWORK_LENGTH, { message: `network must be at most ${MAX_NETWORK_LENGTH} characters` })
   network: string;
 
   @ApiProperty({ enum: NETWORK_TYPES })
@@ -104,9 +96,9 @@ export class UpdateRelayerDto extends PickType(CreateRelayerDto, [
   'custom_rpc_urls',
   'policies',
 ] as const) {
-  @ApiPropertyOptional({ maxLength: 255 })
+  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH })
   @ValidateIf((dto: UpdateRelayerDto) => dto.name !== undefined)
-  @IsRelayerName()
+  @IsName()
   name?: string;
 
   @ApiPropertyOptional()
@@ -171,7 +163,7 @@ export class RelayerResponse {
 export const RELAYER_STATES = ['enabled', 'paused', 'disabled'] as const;
 export type RelayerState = (typeof RELAYER_STATES)[number];
 const STATE_RULE = `state must be one of: ${RELAYER_STATES.join(', ')}`;
-const NETWORK_FILTER_RULE = 'network must be a string of 1 to 100 characters';
+const NETWORK_FILTER_RULE = `network must be a string of 1 to ${MAX_NETWORK_LENGTH} characters`;
 
 /** `page`, `per_page` and the filters of GET /api/v1/relayers (docs/reference/relayers.md#33-filtering-the-list). */
 export class RelayerListQueryDto extends PageQueryDto {
@@ -182,13 +174,13 @@ export class RelayerListQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({
     example: 'sepolia',
-    maxLength: 100,
+    maxLength: MAX_NETWORK_LENGTH,
     description: 'A network name, matched exactly (case included)',
   })
   @IsOptional()
   @IsString({ message: NETWORK_FILTER_RULE })
   @IsNotEmpty({ message: NETWORK_FILTER_RULE })
-  @MaxLength(100, { message: NETWORK_FILTER_RULE })
+  @MaxLength(MAX_NETWORK_LENGTH, { message: NETWORK_FILTER_RULE })
   network?: string;
 
   @ApiPropertyOptional({

@@ -31,15 +31,15 @@ const DEFAULTS: Record<NetworkType, Policies> = {
 };
 
 function accepted(type: NetworkType, raw: unknown): Policies {
-  const result = validatePolicies(type, raw);
-  if (!result.ok) throw new Error(`expected valid policies, got: ${result.problems.join('; ')}`);
-  return result.value;
+  const { value, problems } = validatePolicies(type, raw);
+  if (value === null) throw new Error(`expected valid policies, got: ${problems.join('; ')}`);
+  return value;
 }
 
-function refused(type: NetworkType, raw: unknown): string[] {
-  const result = validatePolicies(type, raw);
-  if (result.ok) throw new Error(`expected errors, got: ${stringifyJson(result.value)}`);
-  return result.problems;
+function refused(type: NetworkType, raw: unknown): readonly string[] {
+  const { value, problems } = validatePolicies(type, raw);
+  if (value !== null) throw new Error(`expected errors, got: ${stringifyJson(value)}`);
+  return problems;
 }
 
 /** A distinct base58 address per index (the digits 0-9 mapped onto base58 characters). */

@@ -1,7 +1,9 @@
 import { StrKey } from '@stellar/stellar-base';
 import { z } from 'zod';
 import type { NetworkType } from '../../catalogue';
+import type { Checked } from '../../common/validation/dto-validation.pipe';
 import { isPlainObject } from '../../common/validation/field-rules';
+import { issueLines } from '../../config/zod-issues';
 
 export type { NetworkType };
 
@@ -258,17 +260,6 @@ export function policySchema(type: NetworkType): JsonSchema {
   });
 }
 
-const nameInMessage = (key: string): string =>
-  key.length > MAX_KEY_IN_MESSAGE ? `${key.slice(0, MAX_KEY_IN_MESSAGE)}...` : key;
-
-/** An issue's lines: `policies.x.y[i] <rule>`, one per unknown key. */
-function linesOf(issue: z.core.$ZodIssue): string[] {
-  const path = `${ROOT}${issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('')}`;
-  return issue.code === 'unrecognized_keys'
-    ? issue.keys.map((key) => `${path}.${nameInMessage(key)} is not an allowed field`)
-    : [`${path} ${issue.message}`];
-}
-
 /** On the object as given (zod stops short at a list that is too long), so it holds whatever else is wrong. */
 const crossFieldProblems = (type: NetworkType, raw: unknown): string[] =>
   type === 'solana' && isPlainObject(raw) && raw.allowed_accounts != null && raw.disallowed_accounts != null
@@ -279,14 +270,12 @@ const crossFieldProblems = (type: NetworkType, raw: unknown): string[] =>
  * Validates a whole (already merged) policy object. Success: normalised for storage (null fields
  * dropped, keys in the schema's order, defaults filled in). Failure: de-duplicated sorted lines.
  */
-export function validatePolicies(
-  type: NetworkType,
-  raw: unknown,
-): { ok: true; value: Policies } | { ok: false; problems: string[] } {
+export function validatePolicies(type: NetworkType, raw: unknown): Checked<Policies | null> {
   const result = POLICIES[type].safeParse(raw);
-  const problems = [...(result.error?.issues.flatMap(linesOf) ?? []), ...crossFieldProblems(type, raw)];
-  if (result.success && problems.length === 0) return { ok: true, value: result.data };
-  return { ok: false, problems: [...new Set(problems)].sort().slice(0, MAX_ERROR_LINES) };
+  const lines = (issue: z.core.$ZodIssue) => issueLines(issue, { root: ROOT, maxKey: MAX_KEY_IN_MESSAGE });
+  const problems = [...(result.error?.issues.flatMap(lines) ?? []), ...crossFieldProblems(type, raw)];
+  if (result.success && problems.length === 0) return { value: result.data, problems: [] };
+  return { value: null, problems: [...new Set(problems)].sort().slice(0, MAX_ERROR_LINES) };
 }
 
 /** RFC 7396 JSON merge patch of `patch` over `stored` (`undefined` changes nothing); no input mutated. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MASK, maskCredentials } from '../../common/security/url-masking';
 import { checkUrl } from '../../common/security/url-policy';
 import { isOneOf } from '../../catalogue';
+import { issueLines } from '../../config/zod-issues';
 
 /**
  * The reference system's signer types whose key a key service holds (docs/reference/kms-signers.md),
@@ -114,12 +115,7 @@ export function parseHostedSignerConfig(
     const issues = result.error.issues.toSorted(
       (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
     );
-    const problems = issues.flatMap((issue) => {
-      const at = ['config', ...issue.path.map(String)].join('.');
-      if (issue.code === 'unrecognized_keys')
-        return issue.keys.map((key) => `${at}.${key} is not an allowed field`);
-      return [`${at}${issue.message.startsWith(':') ? '' : ' '}${issue.message}`];
-    });
+    const problems = issues.flatMap((issue) => issueLines(issue, { root: 'config' }));
     return { config: null, problems };
   }
   const shown: ShownConfig = {};
