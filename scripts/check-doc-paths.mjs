@@ -13,7 +13,7 @@
 // source file somewhere in the repository. Not read: Markdown link targets (`npm run check:links`
 // checks them), and in fenced code (commands, whose paths may be files they create) only what
 // /work/shared/hooks/before-stop checks, `src/` files with a .ts, .tsx, .js or .mjs extension.
-// `src/widgets/` is the made-up resource of "adding a resource" in docs/architecture.md, as that hook
+// `src/widgets/` (and its spec, `test/api/widgets/`) is the made-up resource of "adding a resource" in docs/architecture.md, as that hook
 // treats it. Each failure names file:line; the last line is "N citations checked, N problems".
 // Node built-ins only.
 import fs from 'node:fs';
@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 const FOLDERS = ['src', 'test', 'scripts', 'bench', 'deploy', 'examples', 'console', 'config', 'etc', '.ci'];
-const EXAMPLE = /^src\/widgets\/|^widgets?\.|Widgets\.ts$/;
+const EXAMPLE = /^src\/widgets\/|^test\/api\/widgets\/|^widgets?\.|Widgets\.ts$/;
 const FENCED = /^src\/.*\.(ts|tsx|js|mjs)$/;
 const CITATION = new RegExp(
   `(?<![A-Za-z0-9_./<>*{}-]|\\]\\()((?:${FOLDERS.map((f) => f.replace('.', '\\.')).join('|')})/[A-Za-z0-9_./<>*{},@-]*)(?:#[A-Za-z0-9_-]*|:(\\d+)(?:-\\d+)?)?`,
