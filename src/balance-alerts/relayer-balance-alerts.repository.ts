@@ -7,10 +7,7 @@ import { RelayerBalanceAlertEntity } from './relayer-balance-alert.entity';
 /** Written in SubResourceWrites, the row read locked. */
 @Injectable()
 export class RelayerBalanceAlertsRepository extends EntityRepository(RelayerBalanceAlertEntity) {
-  /**
-   * `exists`: the relayer has a rule already. 'stale' when another write inserted one first,
-   * 'missing' when the relayer is gone.
-   */
+  /** `exists`: it has a rule. 'stale' when another write inserted one first, 'missing' when the relayer is gone. */
   async put(
     id: string,
     threshold: string | null,
@@ -19,10 +16,8 @@ export class RelayerBalanceAlertsRepository extends EntityRepository(RelayerBala
   ): Promise<'written' | 'stale' | 'missing'> {
     const updatedAt = new Date();
     try {
-      if (!exists) {
-        return (await this.insertNew({ id, threshold, version: 1, updatedAt }, tx)) ? 'written' : 'stale';
-      }
-      await this.updateVersioned(id, undefined, { threshold, updatedAt }, tx);
+      if (exists) await this.updateVersioned(id, undefined, { threshold, updatedAt }, tx);
+      else if (!(await this.insertNew({ id, threshold, version: 1, updatedAt }, tx))) return 'stale';
       return 'written';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'missing';

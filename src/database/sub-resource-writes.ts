@@ -40,7 +40,6 @@ export class SubResourceWrites<S, R extends object> {
     change: (current: S) => S | null,
     write: (current: S, next: S, tx: Tx) => Promise<typeof STALE | void>,
   ): Promise<R> {
-    const { name } = this.resource;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const answer = await this.transactions.run(async (tx) => {
         const current = await this.resource.read(id, tx);
@@ -50,7 +49,7 @@ export class SubResourceWrites<S, R extends object> {
         if ((await write(current, next, tx)) === STALE) return STALE;
         const after = this.resource.toResponse(next);
         await tx.recordChange({
-          resource: name,
+          resource: this.resource.name,
           id,
           operation: 'update',
           before: this.resource.toResponse(current),
@@ -60,6 +59,8 @@ export class SubResourceWrites<S, R extends object> {
       });
       if (answer !== STALE) return answer;
     }
-    throw new ServiceUnavailableError(`Service Unavailable: the ${name} is being changed too often, retry`);
+    throw new ServiceUnavailableError(
+      `Service Unavailable: the ${this.resource.name} is being changed too often, retry`,
+    );
   }
 }
