@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Catalogue, networkId, type NetworkType } from '../catalogue';
-import { ResourceWrites, STALE } from '../database/resource-writes';
+import { STALE } from '../database/resource-writes';
+import { SubResourceWrites } from '../database/sub-resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
 import { networkNotFound } from '../networks';
 import { relayerNotFound, RelayersService } from '../relayers';
@@ -8,17 +9,8 @@ import type { BalanceAlertInput, BalanceAlertResponse } from './dto/balance-aler
 import { NetworkBalanceAlertsRepository } from './network-balance-alerts.repository';
 import { RelayerBalanceAlertsRepository } from './relayer-balance-alerts.repository';
 
-/** A network's rule as written: version 0 while it has none. */
-interface NetworkAlertRow {
-  readonly id: string;
-  readonly version: number;
-  readonly threshold: string | null;
-}
-
-/** A relayer's rule as written (`own`: it has one, maybe null), with its network's beside it. */
-interface RelayerAlertRow {
-  readonly id: string;
-  readonly version: number;
+/** A relayer's rule (`own`: it has one, maybe null), with its network's beside it. */
+interface RelayerRule {
   readonly own: boolean;
   readonly threshold: string | null;
   readonly networkThreshold: string | null;
@@ -33,14 +25,21 @@ export interface AlertedRelayer {
 
 const NONE: BalanceAlertResponse = { threshold: null, source: null };
 
+const networkRule = (threshold: string | null): BalanceAlertResponse =>
+  threshold === null ? NONE : { threshold, source: 'network' };
+
+function relayerRule({ own, threshold, networkThreshold }: RelayerRule): BalanceAlertResponse {
+  return own ? { threshold, source: 'relayer' } : networkRule(networkThreshold);
+}
+
 /**
  * Balance alerts (docs/reference/balance-alerts.md): a default per network, an override per relayer.
- * Each change is audited as an update of its relayer or network, written only at the version read.
+ * Sub-resources of the relayer and the network: each change is audited as an update of its parent.
  */
 @Injectable()
 export class BalanceAlertsService {
-  private readonly networkWrites: ResourceWrites<NetworkAlertRow, BalanceAlertResponse>;
-  private readonly relayerWrites: ResourceWrites<RelayerAlertRow, BalanceAlertResponse>;
+  private readonly networkWrites: SubResourceWrites<{ threshold: string | null }, BalanceAlertResponse>;
+  private readonly relayerWrites: SubResourceWrites<RelayerRule, BalanceAlertResponse>;
 
   /** @internal Nest injects it. */
   constructor(
@@ -50,80 +49,72 @@ export class BalanceAlertsService {
     private readonly relayerAlerts: RelayerBalanceAlertsRepository,
     transactions: Transactions,
   ) {
-    this.networkWrites = new ResourceWrites(transactions, {
+    this.networkWrites = new SubResourceWrites(transactions, {
       name: 'network',
       notFound: networkNotFound,
-      read: async (id, tx) => {
-        const row = await this.networkAlerts.findById(id, tx);
-        return { id, version: row?.version ?? 0, threshold: row?.threshold ?? null };
-      },
-      toResponse: ({ threshold }) => (threshold === null ? NONE : { threshold, source: 'network' }),
+      read: async (key, tx) => ({
+        threshold: (await this.networkAlerts.findForUpdate(key, tx))?.threshold ?? null,
+      }),
+      toResponse: ({ threshold }) => networkRule(threshold),
     });
-    this.relayerWrites = new ResourceWrites(transactions, {
+    this.relayerWrites = new SubResourceWrites(transactions, {
       name: 'relayer',
       notFound: relayerNotFound,
       read: (id, tx) => this.readRelayerRule(id, tx),
-      toResponse: ({ own, threshold, networkThreshold }) => {
-        if (own) return { threshold, source: 'relayer' };
-        return networkThreshold === null ? NONE : { threshold: networkThreshold, source: 'network' };
-      },
+      toResponse: relayerRule,
     });
   }
 
   async getNetwork(id: string): Promise<BalanceAlertResponse> {
-    const key = this.networkKey(id);
-    const row = await this.networkAlerts.findById(key);
-    return row ? { threshold: row.threshold, source: 'network' } : NONE;
+    const row = await this.networkAlerts.findById(this.networkKey(id));
+    return networkRule(row?.threshold ?? null);
   }
 
+  /** A null threshold removes the network's rule. */
   async putNetwork(id: string, { threshold }: BalanceAlertInput): Promise<BalanceAlertResponse> {
-    if (threshold === null) return this.deleteNetwork(id);
     const key = this.networkKey(id);
-    const written = await this.networkWrites.update(
+    return this.networkWrites.write(
       key,
       (current) => (current.threshold === threshold ? null : { threshold }),
-      async (current, _changes, tx) =>
-        (await this.networkAlerts.put(key, threshold, current.version, tx)) ? undefined : STALE,
+      async (current, _next, tx) => {
+        if (threshold === null) await this.networkAlerts.remove(key, tx);
+        else if (!(await this.networkAlerts.put(key, threshold, current.threshold !== null, tx)))
+          return STALE;
+      },
     );
-    return written.data;
   }
 
-  async deleteNetwork(id: string): Promise<BalanceAlertResponse> {
-    const key = this.networkKey(id);
-    const written = await this.networkWrites.update(
-      key,
-      (current) => (current.version === 0 ? null : { threshold: null }),
-      async (current, _changes, tx) =>
-        (await this.networkAlerts.remove(key, current.version, tx)) ? undefined : STALE,
-    );
-    return written.data;
+  deleteNetwork(id: string): Promise<BalanceAlertResponse> {
+    return this.putNetwork(id, { threshold: null });
   }
 
   async getRelayer(id: string): Promise<BalanceAlertResponse> {
-    return this.relayerWrites.tagged(await this.existingRelayerRule(id)).data;
+    const rule = await this.readRelayerRule(id);
+    if (!rule) throw relayerNotFound(id);
+    return relayerRule(rule);
   }
 
-  async putRelayer(id: string, { threshold }: BalanceAlertInput): Promise<BalanceAlertResponse> {
-    const written = await this.relayerWrites.update(
+  putRelayer(id: string, { threshold }: BalanceAlertInput): Promise<BalanceAlertResponse> {
+    return this.relayerWrites.write(
       id,
-      (current) => (current.own && current.threshold === threshold ? null : { own: true, threshold }),
-      async (current, _changes, tx) => {
-        const outcome = await this.relayerAlerts.put(id, threshold, current.version, tx);
+      (current) =>
+        current.own && current.threshold === threshold ? null : { ...current, own: true, threshold },
+      async (current, _next, tx) => {
+        const outcome = await this.relayerAlerts.put(id, threshold, current.own, tx);
         if (outcome === 'missing') throw relayerNotFound(id);
         return outcome === 'stale' ? STALE : undefined;
       },
     );
-    return written.data;
   }
 
-  async deleteRelayer(id: string): Promise<BalanceAlertResponse> {
-    const written = await this.relayerWrites.update(
+  deleteRelayer(id: string): Promise<BalanceAlertResponse> {
+    return this.relayerWrites.write(
       id,
-      (current) => (current.own ? { own: false, threshold: null } : null),
-      async (current, _changes, tx) =>
-        (await this.relayerAlerts.remove(id, current.version, tx)) ? undefined : STALE,
+      (current) => (current.own ? { ...current, own: false, threshold: null } : null),
+      async (_current, _next, tx) => {
+        await this.relayerAlerts.remove(id, tx);
+      },
     );
-    return written.data;
   }
 
   /**
@@ -173,22 +164,15 @@ export class BalanceAlertsService {
     return networkId(network.type, network.network);
   }
 
-  private async existingRelayerRule(id: string): Promise<RelayerAlertRow> {
-    const row = await this.readRelayerRule(id);
-    if (!row) throw relayerNotFound(id);
-    return row;
-  }
-
-  private async readRelayerRule(id: string, tx?: ReadTx): Promise<RelayerAlertRow | null> {
+  /** In a write's transaction, the relayer's own rule is locked until it ends (SubResourceWrites). */
+  private async readRelayerRule(id: string, tx?: ReadTx): Promise<RelayerRule | null> {
     const relayer = await this.relayers.findEntity(id, tx);
     if (!relayer) return null;
     const [own, network] = await Promise.all([
-      this.relayerAlerts.findById(id, tx),
+      tx ? this.relayerAlerts.findForUpdate(id, tx) : this.relayerAlerts.findById(id, tx),
       this.networkAlerts.findById(networkId(relayer.networkType, relayer.network), tx),
     ]);
     return {
-      id,
-      version: own?.version ?? 0,
       own: own !== null,
       threshold: own?.threshold ?? null,
       networkThreshold: network?.threshold ?? null,

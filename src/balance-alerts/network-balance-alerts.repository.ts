@@ -3,18 +3,18 @@ import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { NetworkBalanceAlertEntity } from './network-balance-alert.entity';
 
-/** Written only at the version read (0: no row yet), so that the audit's `before` is what was replaced. */
+/** Written in SubResourceWrites, the row read locked. */
 @Injectable()
 export class NetworkBalanceAlertsRepository extends EntityRepository(NetworkBalanceAlertEntity) {
-  /** False when another write came first. */
-  async put(id: string, threshold: string, version: number, tx: ReadTx): Promise<boolean> {
+  /** `exists`: the network has a rule already. False when another write inserted one first. */
+  async put(id: string, threshold: string, exists: boolean, tx: ReadTx): Promise<boolean> {
     const updatedAt = new Date();
-    if (version === 0) return this.insertNew({ id, threshold, version: 1, updatedAt }, tx);
-    return this.updateVersioned(id, version, { threshold, updatedAt }, tx);
+    if (!exists) return this.insertNew({ id, threshold, version: 1, updatedAt }, tx);
+    return this.updateVersioned(id, undefined, { threshold, updatedAt }, tx);
   }
 
-  remove(id: string, version: number, tx: ReadTx): Promise<boolean> {
-    return this.deleteVersioned(id, version, tx);
+  remove(id: string, tx: ReadTx): Promise<boolean> {
+    return this.deleteVersioned(id, undefined, tx);
   }
 
   /** Every network's threshold, by network id: a small table, read once per batch of checks. */

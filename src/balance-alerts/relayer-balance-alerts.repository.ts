@@ -4,30 +4,29 @@ import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { RelayerBalanceAlertEntity } from './relayer-balance-alert.entity';
 
-/** Written only at the version read (0: no row yet), so that the audit's `before` is what was replaced. */
+/** Written in SubResourceWrites, the row read locked. */
 @Injectable()
 export class RelayerBalanceAlertsRepository extends EntityRepository(RelayerBalanceAlertEntity) {
-  /** 'stale' when another write came first, 'missing' when the relayer is gone. */
+  /** `exists`: it has a rule. 'stale' when another write inserted one first, 'missing' when the relayer is gone. */
   async put(
     id: string,
     threshold: string | null,
-    version: number,
+    exists: boolean,
     tx: ReadTx,
   ): Promise<'written' | 'stale' | 'missing'> {
     const updatedAt = new Date();
     try {
-      if (version === 0) {
-        return (await this.insertNew({ id, threshold, version: 1, updatedAt }, tx)) ? 'written' : 'stale';
-      }
-      return (await this.updateVersioned(id, version, { threshold, updatedAt }, tx)) ? 'written' : 'stale';
+      if (exists) await this.updateVersioned(id, undefined, { threshold, updatedAt }, tx);
+      else if (!(await this.insertNew({ id, threshold, version: 1, updatedAt }, tx))) return 'stale';
+      return 'written';
     } catch (error) {
       if (isForeignKeyViolation(error)) return 'missing';
       throw error;
     }
   }
 
-  remove(id: string, version: number, tx: ReadTx): Promise<boolean> {
-    return this.deleteVersioned(id, version, tx);
+  remove(id: string, tx: ReadTx): Promise<boolean> {
+    return this.deleteVersioned(id, undefined, tx);
   }
 
   /** Every relayer's own rule, by relayer id (null: no alert for it). */

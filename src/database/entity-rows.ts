@@ -55,11 +55,13 @@ export abstract class EntityRows<E extends ObjectLiteral> {
    * Inside a unit of work pass it: a read outside it takes a second pool connection, and with as
    * many such transactions as the pool has connections the pool stalls for good (MySQL).
    */
-  async findById(id: string, tx?: ReadTx): Promise<E | null> {
-    const scope = this.scoped();
-    this.#byId ??= `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} = ?`;
-    const [found] = await this.select(this.#byId + scope.sql, [id, ...scope.parameters], tx);
-    return found ?? null;
+  findById(id: string, tx?: ReadTx): Promise<E | null> {
+    return this.findOne(id, '', tx);
+  }
+
+  /** In the caller's transaction, locked until it ends (MySQL; SQLite has one writer at a time): writes of the row queue. */
+  findForUpdate(id: string, tx: ReadTx): Promise<E | null> {
+    return this.findOne(id, this.dialect.lockingRead('update'), tx);
   }
 
   /** The rows of `ids` that exist, in no particular order; one statement. */
@@ -228,6 +230,13 @@ export abstract class EntityRows<E extends ObjectLiteral> {
   /** The unit of work's manager; without one, the repository's own connection (a read outside any). */
   protected managerOf(tx?: ReadTx): EntityManager {
     return (tx ?? this.repository).manager;
+  }
+
+  private async findOne(id: string, lock: string, tx?: ReadTx): Promise<E | null> {
+    const scope = this.scoped();
+    this.#byId ??= `SELECT ${this.columns} FROM ${this.table} WHERE ${this.primaryKey} = ?`;
+    const [found] = await this.select(this.#byId + scope.sql + lock, [id, ...scope.parameters], tx);
+    return found ?? null;
   }
 
   private byId(version?: number): string {

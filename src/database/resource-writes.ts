@@ -8,11 +8,11 @@ import { type IfMatch } from '../common/http/if-match';
 import type { ReferenceRegistry } from '../common/references/reference-registry';
 import type { Change, ReadTx, Transactions, Tx } from './transactions';
 
-/** A row written through ResourceWrites; `version` and `createdAt` for a resource written with `If-Match`. */
+/** A row written through ResourceWrites; `version` for a resource written with `If-Match`. */
 export interface WrittenRow {
   readonly id: string;
   readonly version?: number;
-  readonly createdAt?: Date;
+  readonly createdAt: Date;
 }
 
 /** What ResourceWrites needs to know of a resource (one per feature, in its service). */
@@ -50,11 +50,8 @@ export class ResourceWrites<E extends WrittenRow, R extends object> {
   ) {}
 
   /** The answer of a write: the resource with its entity tag (docs/reference/safe-writes.md). */
-  tagged(row: E): Tagged<R> {
-    return new Tagged(
-      this.resource.toResponse(row),
-      entityTag(row.version ?? 1, row.createdAt ?? new Date(0)),
-    );
+  private tagged(row: E): Tagged<R> {
+    return new Tagged(this.resource.toResponse(row), entityTag(row.version ?? 1, row.createdAt));
   }
 
   /**
@@ -151,9 +148,7 @@ export class ResourceWrites<E extends WrittenRow, R extends object> {
   }
 
   private assertMatches(row: E, ifMatch: IfMatch | null | undefined): void {
-    if (ifMatch && row.version !== undefined && row.createdAt) {
-      ifMatch.assertMatches(entityTag(row.version, row.createdAt));
-    }
+    ifMatch?.assertMatches(entityTag(row.version ?? 1, row.createdAt));
   }
 
   private async assertUnused(id: string, tx: Tx): Promise<void> {

@@ -14,20 +14,10 @@ export class NetworksRepository extends EntityRepository(NetworkRpcUrlsEntity) {
     return new Map(rows.map((row) => [row.networkId, row.rpcUrls]));
   }
 
-  /** In the caller's transaction, locked until it ends (on MySQL): writes of one network queue. */
-  async findForUpdate(networkId: string, tx: ReadTx): Promise<NetworkRpcUrlsEntity | null> {
-    const [row] = await this.select(
-      `SELECT ${this.columns} FROM ${this.table} WHERE network_id = ?${this.dialect.lockingRead('update')}`,
-      [networkId],
-      tx,
-    );
-    return row ?? null;
-  }
-
-  /** Writes the network's list; `exists` when it has a row already. */
-  async put(row: NetworkRpcUrlsEntity, exists: boolean, tx: ReadTx): Promise<void> {
-    if (exists)
-      await tx.manager.update(NetworkRpcUrlsEntity, { networkId: row.networkId }, asColumnValues(row));
-    else await this.insert(row, tx);
+  /** Writes the network's list; `exists` when it has a row already. False when another inserted it first. */
+  async put(row: NetworkRpcUrlsEntity, exists: boolean, tx: ReadTx): Promise<boolean> {
+    if (!exists) return this.insertNew(row, tx);
+    await tx.manager.update(NetworkRpcUrlsEntity, { networkId: row.networkId }, asColumnValues(row));
+    return true;
   }
 }

@@ -3,7 +3,8 @@ import { Page, PageQueryDto } from '../common/http/page.dto';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
-import { ResourceWrites, STALE } from '../database/resource-writes';
+import { STALE } from '../database/resource-writes';
+import { SubResourceWrites } from '../database/sub-resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
 import { Catalogue, networkId, type CatalogueNetwork, type NetworkType } from '../catalogue';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
@@ -13,8 +14,7 @@ import { NetworksRepository } from './networks.repository';
 import { resolveNetworkRpcUrls } from './networks.validation';
 
 /** A network as written: the catalogue's, with the RPC list stored through the API (null: none). */
-interface NetworkRow {
-  readonly id: string;
+interface NetworkRpcUrls {
   readonly network: CatalogueNetwork;
   readonly stored: readonly RpcUrl[] | null;
   readonly rpcUrls: readonly RpcUrl[];
@@ -26,7 +26,7 @@ interface NetworkRow {
  */
 @Injectable()
 export class NetworksService {
-  private readonly writes: ResourceWrites<NetworkRow, NetworkResponse>;
+  private readonly writes: SubResourceWrites<NetworkRpcUrls, NetworkResponse>;
 
   /** @internal Nest injects it. */
   constructor(
@@ -35,14 +35,14 @@ export class NetworksService {
     transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.writes = new ResourceWrites(transactions, {
+    this.writes = new SubResourceWrites(transactions, {
       name: 'network',
       notFound: networkNotFound,
-      read: async (id, tx) => {
-        const network = this.catalogue.findNetworkById(id);
+      read: async (key, tx) => {
+        const network = this.catalogue.findNetworkById(key);
         if (!network) return null;
-        const row = await this.overrides.findById(networkId(network.type, network.network), tx);
-        return { id, network, stored: row?.rpcUrls ?? null, rpcUrls: row?.rpcUrls ?? network.rpc_urls };
+        const row = await this.overrides.findForUpdate(key, tx);
+        return { network, stored: row?.rpcUrls ?? null, rpcUrls: row?.rpcUrls ?? network.rpc_urls };
       },
       toResponse: ({ network, rpcUrls }) => toNetworkResponse(network, rpcUrls),
     });
@@ -99,19 +99,17 @@ export class NetworksService {
   async update(id: string, dto: UpdateNetworkDto): Promise<NetworkResponse> {
     const network = this.find(id);
     const key = networkId(network.type, network.network);
-    // A write since the read (a row written, or another list stored) makes it read and resolve again.
-    const updated = await this.writes.update(
+    return this.writes.write(
       key,
       (current) => ({
+        ...current,
         rpcUrls: resolveNetworkRpcUrls(network, dto, current.rpcUrls, this.config.rpcUrlPolicy),
       }),
       async (current, { rpcUrls }, tx) => {
-        const row = await this.overrides.findForUpdate(key, tx);
-        if (JSON.stringify(row?.rpcUrls ?? null) !== JSON.stringify(current.stored)) return STALE;
-        await this.overrides.put({ networkId: key, rpcUrls, updatedAt: new Date() }, row !== null, tx);
+        const row = { networkId: key, rpcUrls: [...rpcUrls], updatedAt: new Date() };
+        return (await this.overrides.put(row, current.stored !== null, tx)) ? undefined : STALE;
       },
     );
-    return updated.data;
   }
 
   private find(id: string): CatalogueNetwork {

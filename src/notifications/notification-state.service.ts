@@ -3,7 +3,8 @@ import { NotFoundError } from '../common/errors/domain-errors';
 import { RequestContext } from '../common/http/request-context';
 import type { FieldCipher } from '../common/security/field-cipher';
 import { ResourceWrites, STALE } from '../database/resource-writes';
-import { Transactions, type ReadTx } from '../database/transactions';
+import { SubResourceWrites } from '../database/sub-resource-writes';
+import { Transactions } from '../database/transactions';
 import { NotificationResponse, NotificationStateResponse, RotateSigningKeyDto } from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
 import { NOTIFICATION_RESUMED, type NotificationEvent } from './notification-events';
@@ -20,13 +21,13 @@ const SYSTEM = { type: 'system', id: 'system', name: 'service' } as const;
 
 /**
  * A target's pause and its signing-key rotation (docs/reference/webhooks.md#10-pausing-a-target,
- * #rotating-the-signing-key), sub-resources of the notification: each change is audited as
- * `notification.update`. A pause leaves the notification's version as it is (its answer does not
- * change); a rotation is a change of the notification, as a PATCH of its key is.
+ * #rotating-the-signing-key): each change is audited as `notification.update`. A pause is a
+ * sub-resource (SubResourceWrites): the notification's version stays, its answer does not change; a
+ * rotation is a change of the notification (ResourceWrites), as a PATCH of its key is.
  */
 @Injectable()
 export class NotificationStateService {
-  private readonly pauses: ResourceWrites<NotificationEntity, NotificationStateResponse>;
+  private readonly pauses: SubResourceWrites<NotificationEntity, NotificationStateResponse>;
   private readonly keys: ResourceWrites<NotificationEntity, NotificationResponse>;
 
   /** @internal Nest injects it. */
@@ -35,18 +36,17 @@ export class NotificationStateService {
     transactions: Transactions,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {
-    const read = (id: string, tx?: ReadTx) => this.notifications.findById(id, tx);
-    this.pauses = new ResourceWrites(transactions, {
+    this.pauses = new SubResourceWrites(transactions, {
       name: 'notification',
       notFound: () => notificationNotFound(),
-      read,
+      read: (id, tx) => this.notifications.findForUpdate(id, tx),
       toResponse: (entity) => toNotificationStateResponse(entity),
     });
     this.keys = new ResourceWrites(transactions, {
       name: 'notification',
       event: (notification): NotificationEvent => ({ notification }),
       notFound: () => notificationNotFound(),
-      read,
+      read: (id, tx) => this.notifications.findById(id, tx),
       toResponse: toNotificationResponse,
     });
   }
@@ -109,17 +109,16 @@ export class NotificationStateService {
     return this.get(id);
   }
 
-  private async setPause(id: string, changes: PauseChanges): Promise<NotificationStateResponse> {
+  private setPause(id: string, changes: PauseChanges): Promise<NotificationStateResponse> {
     const pausing = changes.pausedAt !== null;
-    const state = await this.pauses.update(
+    return this.pauses.write(
       id,
-      (current) => ((current.pausedAt !== null) === pausing ? null : changes),
-      async (_, write, tx) => {
-        if (!(await this.notifications.setPause(id, write, tx))) return STALE;
+      (current) => ((current.pausedAt !== null) === pausing ? null : { ...current, ...changes }),
+      async (_current, _next, tx) => {
+        await this.notifications.setPause(id, changes, tx);
         if (!pausing) await tx.publish(NOTIFICATION_RESUMED, { notificationId: id });
       },
     );
-    return state.data;
   }
 
   private async read(id: string): Promise<NotificationEntity> {

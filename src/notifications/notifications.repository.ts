@@ -15,9 +15,9 @@ export type PauseChanges = Pick<NotificationEntity, 'pausedAt' | 'pausedReason'>
  * Every read of targets a request can reach goes through here, and sees only the targets of the
  * request's key (docs/reference/keys-and-audit.md#3-relayer-scope): one outside its scope is missing
  * to it, in lists (filtered in the query, counts included) as for one id, on every route under
- * `/notifications/{id}` (the webhook routes ask `exists`). Writes follow ResourceWrites' read of the
- * row, so they never reach one either; an insert outside the scope is refused. Work outside a request
- * (the dispatcher) has no scope and sees every target.
+ * `/notifications/{id}` (the webhook routes ask `exists`). Writes follow the read of the row of
+ * ResourceWrites or SubResourceWrites, so they never reach one either; an insert outside the scope is
+ * refused. Work outside a request (the dispatcher) has no scope and sees every target.
  */
 @Injectable()
 export class NotificationsRepository extends EntityRepository(NotificationEntity) {
@@ -42,18 +42,9 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
     return this.updateVersioned(id, version, changes, tx);
   }
 
-  /**
-   * Pauses (pausedAt set) only a running target, resumes only a paused one: false when it was not
-   * (docs/reference/webhooks.md#10-pausing-a-target). The version stays: the resource did not change.
-   */
-  async setPause(id: string, changes: PauseChanges, { manager }: ReadTx): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(NotificationEntity)
-      .set(changes)
-      .where(`id = :id AND paused_at IS ${changes.pausedAt === null ? 'NOT NULL' : 'NULL'}`, { id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+  /** docs/reference/webhooks.md#10-pausing-a-target. The version stays: the resource did not change. */
+  async setPause(id: string, changes: PauseChanges, { manager }: ReadTx): Promise<void> {
+    await manager.update(NotificationEntity, { id }, changes);
   }
 
   async countPaused(): Promise<number> {

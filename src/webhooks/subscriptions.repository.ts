@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { RelayerScope } from '../common/auth/relayer-scope';
-import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { parseJson } from '../common/http/json';
@@ -10,13 +9,10 @@ import { isWebhookEvent, type WebhookEvent } from './webhook-events';
 
 /** A target's subscription as stored: `relayerIds` null when it hears only of its own relayers. */
 export interface StoredSubscription {
-  /** The target's id. */
-  readonly id: string;
   readonly events: WebhookEvent[] | null;
   readonly relayerIds: string[] | null;
-  /** 0 while the target has never had one. */
-  readonly version: number;
-  readonly createdAt?: Date;
+  /** False while the target has never had one. */
+  readonly exists: boolean;
 }
 
 /** Rows inserted per statement: two parameters each, well below every driver's limit. */
@@ -40,8 +36,9 @@ function eventsOf(text: unknown): WebhookEvent[] | null {
 @Injectable()
 export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity) {
   /**
-   * The target's subscription (version 0 when it has none), or null when the target does not exist
-   * or is outside the request's scope (docs/reference/keys-and-audit.md#3-relayer-scope).
+   * The target's subscription, or null when the target does not exist or is outside the request's
+   * scope (docs/reference/keys-and-audit.md#3-relayer-scope). In a write's transaction (`tx`), the
+   * target's row and its subscription's are locked until it ends (MySQL; SQLite has one writer).
    */
   async findOfTarget(notificationId: string, tx?: ReadTx): Promise<StoredSubscription | null> {
     const runner = this.managerOf(tx);
@@ -49,59 +46,48 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
     const rows = await runner.query<Array<{ events: string | null; version: number | string | null }>>(
       `SELECT s.events AS events, s.version AS version
          FROM notifications n LEFT JOIN webhook_subscriptions s ON s.notification_id = n.id
-        WHERE n.id = ?${scope.sql}`,
+        WHERE n.id = ?${scope.sql}${tx ? this.dialect.lockingRead('update') : ''}`,
       [notificationId, ...scope.parameters],
     );
     if (rows.length === 0) return null;
     const [row] = rows;
-    if (row.version === null) return { id: notificationId, events: null, relayerIds: null, version: 0 };
+    if (row.version === null) return { events: null, relayerIds: null, exists: false };
     const relayers = await runner.query<Array<{ relayer_id: string }>>(
       'SELECT relayer_id FROM webhook_subscription_relayers WHERE notification_id = ?',
       [notificationId],
     );
     return {
-      id: notificationId,
       events: eventsOf(row.events),
       // Sorted here: MySQL's collation would sort them otherwise than SQLite.
       relayerIds: relayers.length === 0 ? null : relayers.map((r) => r.relayer_id).sort(),
-      version: Number(row.version),
+      exists: true,
     };
   }
 
-  /**
-   * Writes the subscription at `version` (0: the first one) and bumps it: 'stale' when another write
-   * got there first, 'gone' when the target was deleted meanwhile (the foreign key).
-   */
+  /** Writes the target's subscription (`exists`: it has one), read locked by findOfTarget. */
   async write(
-    next: Omit<StoredSubscription, 'version' | 'createdAt'>,
-    version: number,
+    notificationId: string,
+    next: Pick<StoredSubscription, 'events' | 'relayerIds'>,
+    exists: boolean,
     now: Date,
     tx: ReadTx,
-  ): Promise<'written' | 'stale' | 'gone'> {
+  ): Promise<void> {
     const { manager } = tx;
-    const notificationId = next.id;
-    if (version === 0) {
-      try {
-        await this.insert(
-          { notificationId, events: next.events, version: 1, createdAt: now, updatedAt: now },
-          tx,
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) return 'stale';
-        if (isForeignKeyViolation(error)) return 'gone';
-        throw error;
-      }
-    } else {
-      const result = await manager
+    if (exists) {
+      await manager
         .createQueryBuilder()
         .update(SubscriptionEntity)
         .set({ events: next.events, updatedAt: now, version: () => 'version + 1' })
-        .where('notification_id = :notificationId AND version = :version', { notificationId, version })
+        .where('notification_id = :notificationId', { notificationId })
         .execute();
-      if ((result.affected ?? 0) === 0) return 'stale';
       await manager.query('DELETE FROM webhook_subscription_relayers WHERE notification_id = ?', [
         notificationId,
       ]);
+    } else {
+      await this.insert(
+        { notificationId, events: next.events, version: 1, createdAt: now, updatedAt: now },
+        tx,
+      );
     }
     const ids = next.relayerIds ?? [];
     for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
@@ -113,7 +99,6 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
         chunk.flatMap((id) => [id, notificationId]),
       );
     }
-    return 'written';
   }
 
   /**

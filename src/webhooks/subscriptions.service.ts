@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError } from '../common/errors/domain-errors';
-import { ResourceWrites, STALE } from '../database/resource-writes';
+import { SubResourceWrites } from '../database/sub-resource-writes';
 import { Transactions } from '../database/transactions';
 import { notificationNotFound } from '../notifications';
 import { SubscriptionResponse } from './dto/subscription.dto';
@@ -9,11 +9,6 @@ import { FanOutLimit } from './fan-out-limit';
 import { ANY_RELAYER } from './subscription-relayer.entity';
 import type { Subscription } from './subscription.validation';
 import { SubscriptionsRepository, type StoredSubscription } from './subscriptions.repository';
-
-/** What the audit trail records of a change, as `notification.update` (docs/reference/keys-and-audit.md). */
-interface AuditedSubscription {
-  readonly subscription: SubscriptionResponse;
-}
 
 function toSubscriptionResponse(
   row: Pick<StoredSubscription, 'events' | 'relayerIds'>,
@@ -37,18 +32,18 @@ const sameList = (a: readonly string[] | null, b: readonly string[] | null): boo
 
 /**
  * docs/reference/webhooks.md#6-subscriptions: a sub-resource of the target, written through
- * ResourceWrites at its own version and audited as a change of the notification.
+ * SubResourceWrites and audited as a change of the notification (`{ subscription }`).
  */
 @Injectable()
 export class SubscriptionsService {
-  private readonly writes: ResourceWrites<StoredSubscription, AuditedSubscription>;
+  private readonly writes: SubResourceWrites<StoredSubscription, { subscription: SubscriptionResponse }>;
 
   constructor(
     private readonly subscriptions: SubscriptionsRepository,
     private readonly limit: FanOutLimit,
     transactions: Transactions,
   ) {
-    this.writes = new ResourceWrites(transactions, {
+    this.writes = new SubResourceWrites(transactions, {
       name: 'notification',
       notFound: () => notificationNotFound(),
       read: (id, tx) => this.subscriptions.findOfTarget(id, tx),
@@ -78,29 +73,17 @@ export class SubscriptionsService {
     ) {
       throw new ForbiddenError();
     }
-    const written = await this.writes.update(
+    const written = await this.writes.write(
       notificationId,
       (current) =>
         sameList(current.events, next.events) && sameList(current.relayerIds, next.relayerIds)
           ? null
-          : { events: next.events, relayerIds: next.relayerIds },
-      async (current, changes, tx) => {
-        const outcome = await this.subscriptions.write(
-          { id: notificationId, events: changes.events ?? null, relayerIds: changes.relayerIds ?? null },
-          current.version,
-          new Date(),
-          tx,
-        );
-        if (outcome === 'gone') throw notificationNotFound();
-        if (outcome === 'stale') return STALE;
-        await this.limit.assertSubscription(
-          notificationId,
-          current.relayerIds,
-          changes.relayerIds ?? null,
-          tx,
-        );
+          : { ...next, exists: true },
+      async (current, value, tx) => {
+        await this.subscriptions.write(notificationId, value, current.exists, new Date(), tx);
+        await this.limit.assertSubscription(notificationId, current.relayerIds, value.relayerIds, tx);
       },
     );
-    return written.data.subscription;
+    return written.subscription;
   }
 }
