@@ -1,9 +1,8 @@
 import { SignerTypeRequest } from '@openzeppelin/relayer-sdk';
 import { defaultCatalogue, useTestApp } from '../support/test-app';
 import { KEY1 } from '../support/test-catalogue';
-import { NETWORK } from '../factories';
+import { NETWORK, signerKey } from '../factories';
 import {
-  newKey,
   encryptionKey,
   type Sdk,
   sdkFor,
@@ -21,7 +20,7 @@ describe('Lists: listRelayers, listNotifications, listSigners, listNetworks', ()
   const sdk = () => sdkFor(handle.current);
   const relayers: object[] = [];
   const notifications: object[] = [];
-  const apiSignerKey = newKey();
+  const apiSignerKey = signerKey();
 
   beforeAll(async () => {
     await sdk().signers.createSigner({

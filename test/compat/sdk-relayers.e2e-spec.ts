@@ -9,10 +9,9 @@ import { secrets } from '../support/secrets';
 import { defaultCatalogue, useTestApp } from '../support/test-app';
 import { KEY1 } from '../support/test-catalogue';
 import { waitFor } from '../support/wait';
-import { ISO, NETWORK, type NetworkType, uid, UUID_V4 } from '../factories';
+import { ISO, NETWORK, type NetworkType, signerKey, uid, UUID_V4 } from '../factories';
 import {
   ETH,
-  newKey,
   sdkFor,
   refusal,
   refused,
@@ -225,7 +224,7 @@ describe('Relayers: RelayersApi create, get, update, delete, status and balance'
 
 describe('Anvil: RelayersApi status and balance against a real node', () => {
   const anvil = new Anvil();
-  const lowKey = newKey();
+  const lowKey = signerKey();
   let file = '';
   beforeAll(async () => {
     await anvil.start();

@@ -30,7 +30,6 @@ import { ISO, type NetworkType } from '../factories';
 // shapes, and the expected resources. Each file tests one resource (or one API) of the SDK.
 
 export const ETH = 10n ** 18n;
-export const newKey = (): string => secrets.add(randomBytes(32).toString('hex'));
 export const encryptionKey = secrets.add(randomBytes(32).toString('base64'));
 
 export interface Sdk {

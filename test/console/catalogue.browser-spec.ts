@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator } from 'playwright-core';
-import { uid } from '../factories';
-import { as, newKey } from '../support/as-key';
+import { createKey, uid } from '../factories';
+import { as } from '../support/as-key';
 import {
   documentWidth,
   PHONE,
@@ -314,7 +314,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('offers a key with networks:read alone no control, and shows it the threshold as set', async () => {
-      const key = await newKey(app(), { permissions: ['networks:read'] });
+      const key = (await createKey(app(), { permissions: ['networks:read'] })).key;
       await app()
         .put('/api/v1/networks/solana:devnet/balance-alert', { threshold: '5000000000' })
         .expect(200);
@@ -467,7 +467,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('shows a key limited to one relayer only the records about it, and fits a 390 px screen', async () => {
-      const key = await newKey(app(), { permissions: ['audit:read'], relayer_ids: [relayers.evm] });
+      const key = (await createKey(app(), { permissions: ['audit:read'], relayer_ids: [relayers.evm] })).key;
       const tab = await open(key, '#/audit', PHONE);
       await table(tab).waitFor();
       const api = (await as(app(), key).get('/api/v1/audit').expect(200)).body as { data: Record[] };
@@ -551,7 +551,8 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('tells a key limited to some relayers that its export holds only those, and fits a 390 px screen', async () => {
-      const key = await newKey(app(), { permissions: ['config:read'], relayer_ids: [relayers.solana] });
+      const key = (await createKey(app(), { permissions: ['config:read'], relayer_ids: [relayers.solana] }))
+        .key;
       const tab = await open(key, '#/configuration', PHONE);
       await tab.page.locator('main dl.config-counts').waitFor();
       expect(await tab.page.locator('main .scope-note').textContent()).toBe(

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,10 +5,9 @@ import path from 'node:path';
 import { DnsResolver } from '../../src/common/security/dns-resolver';
 import { expectError, successBody } from '../support/envelope';
 import { JsonRpcServer } from '../support/json-rpc-server';
-import { secrets } from '../support/secrets';
 import { useTestApp, type Env } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { relayerBody } from '../factories';
+import { fileSigners, relayerBody } from '../factories';
 
 /**
  * docs/reference/hardening.md "Private addresses in production": with NODE_ENV=production and nothing set, private
@@ -32,11 +30,7 @@ beforeAll(async () => {
     catalogueFile,
     JSON.stringify({
       networks: [{ type: 'evm', network: 'local', chain_id: CHAIN_ID, rpc_urls: [rpc.url()] }],
-      signers: [0, 1, 2].map((i) => ({
-        id: `local-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
+      signers: fileSigners('local', 3),
     }),
   );
 });

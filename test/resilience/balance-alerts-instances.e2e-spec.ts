@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { relayerBody, uid } from '../factories';
+import { fileSigner, relayerBody, uid } from '../factories';
 
 const describeMysql = TEST_DB === 'mysql' ? describe : describe.skip;
 const INSTANCES = 3;
@@ -32,13 +32,7 @@ describeMysql(
         file,
         JSON.stringify({
           networks: [{ type: 'evm', network: 'fake', chain_id: node.chainId, rpc_urls: [node.url('/')] }],
-          signers: [
-            {
-              id: 'alerted',
-              type: 'plain',
-              config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-            },
-          ],
+          signers: [fileSigner('alerted')],
         }),
       );
       const apiKey = secrets.add(randomBytes(32).toString('hex'));

@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Anvil } from '../support/anvil';
-import { secrets } from '../support/secrets';
 import { useTestApp } from '../support/test-app';
 import { TEST_DB } from '../support/test-database';
 import { waitFor } from '../support/wait';
-import { anonymousRelayerBody } from '../factories';
+import { anonymousRelayerBody, fileSigners } from '../factories';
 
 /** The MySQL pool of the service (src/database/data-source-options.ts, poolSize). */
 const POOL_CONNECTIONS = 10;
@@ -118,11 +116,7 @@ describe(`health checks with more checks at once than pool connections (${TEST_D
           chain_id: Anvil.CHAIN_ID,
           rpc_urls: [url],
         })),
-        signers: Array.from({ length: RELAYERS }, (_, i) => ({
-          id: `pool-${i}`,
-          type: 'plain',
-          config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-        })),
+        signers: fileSigners('pool', RELAYERS),
       }),
     );
   });

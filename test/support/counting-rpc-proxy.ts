@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { fileSigner } from '../factories';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Anvil } from './anvil';
-import { secrets } from './secrets';
 
 /** A JSON-RPC proxy in front of anvil that counts, per relayer address, checks made and checks at once. */
 export class CountingProxy {
@@ -86,11 +85,7 @@ export function writeProxiedAnvilCatalogue(proxy: CountingProxy, ids: string[]):
           rpc_urls: [`http://127.0.0.1:${proxy.port}`],
         },
       ],
-      signers: ids.map((id) => ({
-        id,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
+      signers: ids.map((id) => fileSigner(id)),
     }),
   );
   return file;

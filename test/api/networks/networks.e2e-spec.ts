@@ -11,7 +11,7 @@ import { freePort } from '../../support/service-process';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { RPC_SECRET } from '../../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
-import { relayerBody } from '../../factories';
+import { fileSigner, relayerBody } from '../../factories';
 
 const SEPOLIA = {
   id: 'evm:sepolia',
@@ -302,13 +302,7 @@ describe('relayers without custom RPC URLs follow their network’s list (anvil)
             ...LOCAL_DETAILS,
           },
         ],
-        signers: [
-          {
-            id: 'local-signer',
-            type: 'plain',
-            config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-          },
-        ],
+        signers: [fileSigner('local-signer')],
       }),
     );
   });

@@ -1,16 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { EvmRpc } from '../../support/evm-rpc';
-import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
-import { ISO, relayerBody, uid } from '../../factories';
+import { createKey, fileSigners, ISO, relayerBody, uid } from '../../factories';
 
 const SIGNERS = 12;
 
@@ -25,11 +23,7 @@ function writeCatalogue(url: string): string {
         { type: 'evm', network: 'fake', chain_id: 31337, rpc_urls: [url] },
         { type: 'evm', network: 'other', chain_id: 31337, rpc_urls: [url] },
       ],
-      signers: Array.from({ length: SIGNERS }, (_, i) => ({
-        id: `alert-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
+      signers: fileSigners('alert', SIGNERS),
     }),
   );
   return file;
@@ -254,13 +248,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
       const url = `/api/v1/relayers/${relayer.id}/balance-alert`;
       const networkUrl = '/api/v1/networks/evm:other/balance-alert';
       const key = async (permissions: string[]) =>
-        secrets.add(
-          (
-            await app()
-              .post('/api/v1/api-keys', { name: permissions.join(' '), permissions })
-              .expect(201)
-          ).body.data.key as string,
-        );
+        (await createKey(app(), { name: permissions.join(' '), permissions })).key;
       const reader = await key(['relayers:read', 'networks:read']);
       const writer = await key(['relayers:write', 'networks:write']);
 

@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Anvil } from '../../support/anvil';
 import { CountingProxy } from '../../support/counting-rpc-proxy';
 import { JsonRpcServer } from '../../support/json-rpc-server';
-import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
-import { anonymousRelayerBody } from '../../factories';
+import { anonymousRelayerBody, fileSigners } from '../../factories';
 
 const GOOD = 6;
 const BAD = 3;
@@ -44,11 +42,7 @@ describe(`health checks in batches on ${TEST_DB} (docs/reference/relayer-health.
           },
           { type: 'evm', network: 'broken', chain_id: Anvil.CHAIN_ID, rpc_urls: [broken.url('/')] },
         ],
-        signers: Array.from({ length: GOOD + BAD }, (_, i) => ({
-          id: `batch-${i}`,
-          type: 'plain',
-          config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-        })),
+        signers: fileSigners('batch', GOOD + BAD),
       }),
     );
   });

@@ -9,7 +9,7 @@ import { StellarRpc, TESTNET_PASSPHRASE } from '../../support/stellar-rpc';
 import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
-import { ISO, relayerBody, uid } from '../../factories';
+import { fileSigners, ISO, relayerBody, uid } from '../../factories';
 
 const PUBLIC_PASSPHRASE = 'Public Global Stellar Network ; September 2015';
 /** Lamports above 2^53: a JSON number only every digit of which is the balance. */
@@ -43,11 +43,7 @@ function writeCatalogue(solana: SolanaRpc, stellar: StellarRpc, signers: number)
           is_testnet: true,
         },
       ],
-      signers: Array.from({ length: signers }, (_, i) => ({
-        id: `signer-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
+      signers: fileSigners('signer', signers),
     }),
   );
   return file;
