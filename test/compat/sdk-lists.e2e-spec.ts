@@ -1,6 +1,6 @@
 import { SignerTypeRequest } from '@openzeppelin/relayer-sdk';
 import { defaultCatalogue, useTestApp } from '../support/test-app';
-import { KEY1 } from '../support/test-catalogue';
+import { KEY1, NETWORKS } from '../support/test-catalogue';
 import { NETWORK, signerKey } from '../factories';
 import {
   encryptionKey,
@@ -11,7 +11,6 @@ import {
   answer,
   addressesOf,
   SDK_NETWORK_TYPE,
-  NETWORKS,
   KEY1_SIGNER,
 } from './sdk';
 

@@ -110,6 +110,23 @@ export async function createNotification(app: TestApp, fields: object = {}): Pro
   return (await app.post('/api/v1/notifications', notificationBody(fields)).expect(201)).body.data as Body;
 }
 
+/**
+ * Sets a notification's subscription through the API (200 expected) and returns its `data`: the
+ * events (null: every event) and the relayers (null: the ones naming it, `*`: every one) it hears.
+ */
+export async function subscribe(app: TestApp, notificationId: string, fields: object): Promise<Body> {
+  return (await app.put(`/api/v1/notifications/${notificationId}/subscription`, fields).expect(200)).body
+    .data as Body;
+}
+
+/**
+ * Sets a balance alert through the API (200 expected) and returns its `data`: `owner` is
+ * `relayers/<id>` or `networks/<id>`, `threshold` in the network's smallest unit (null: none).
+ */
+export async function setBalanceAlert(app: TestApp, owner: string, threshold: string | null): Promise<Body> {
+  return (await app.put(`/api/v1/${owner}/balance-alert`, { threshold }).expect(200)).body.data as Body;
+}
+
 /** An API key as its create (and rotate) answers it: the only answers that show `key`. */
 export interface CreatedKey {
   id: string;

@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import request from 'supertest';
 import { EvmRpc } from '../support/evm-rpc';
 import { secrets } from '../support/secrets';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { fileSigner, relayerBody, uid } from '../factories';
+import { fileSigner, relayerBody, setBalanceAlert, uid } from '../factories';
 
 const describeMysql = TEST_DB === 'mysql' ? describe : describe.skip;
 const INSTANCES = 3;
@@ -62,11 +61,7 @@ describeMysql(
       const [a, b] = apps;
       const hook = uid('hook');
       await a.post('/api/v1/notifications', { id: hook, url: receiver.url('/alerts') }).expect(201);
-      await request(b.baseUrl)
-        .put('/api/v1/networks/evm:fake/balance-alert')
-        .set('Authorization', `Bearer ${b.apiKey}`)
-        .send({ threshold: '1000' })
-        .expect(200);
+      await setBalanceAlert(b, 'networks/evm:fake', '1000');
       const created = await a
         .post(
           '/api/v1/relayers',

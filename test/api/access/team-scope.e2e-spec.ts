@@ -7,9 +7,8 @@ import { expectError, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { VaultFake } from '../../support/key-service-fakes';
 import { secrets } from '../../support/secrets';
-import { defaultCatalogue, useTestApp } from '../../support/test-app';
-import { WebhookReceiver } from '../../support/webhook-receiver';
-import { waitFor } from '../../support/wait';
+import { defaultCatalogue } from '../../support/test-app';
+import { useWebhookApp } from '../../support/webhook-app';
 import { createKey, fileSigner, relayerBody, signerKey } from '../../factories';
 import { as } from '../../support/as-key';
 
@@ -63,22 +62,21 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
     eth_getTransactionCount: () => ({ result: '0x7' }),
     eth_getBalance: () => ({ result: '0x2a' }),
   });
-  const receiver = new WebhookReceiver();
   /** A key service: a signer made through the API may be held by one, called before it is stored. */
   const vault = new VaultFake();
   beforeAll(async () => {
     await rpc.start();
-    await receiver.start();
     await vault.start();
     vault.kv.set('secret/relayer', signerKey());
   });
   afterAll(async () => {
     await rpc.close();
-    await receiver.close();
     await vault.close();
   });
-  const handle = useTestApp(() => ({ CONFIG_FILE: teamCatalogue(), WEBHOOK_MAX_ATTEMPTS: '1' }));
-  const app = () => handle.current;
+  const { receiver, app, settled } = useWebhookApp(() => ({
+    CONFIG_FILE: teamCatalogue(),
+    WEBHOOK_MAX_ATTEMPTS: '1',
+  }));
   /** Every permission of the routes of relayers, signers, targets, metrics and the export. */
   let team: ReturnType<typeof as>;
   const hookUrl = { a: '', b: '' };
@@ -288,11 +286,7 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
     });
 
     it('every route under /notifications/{id}: outside the scope exactly as a missing target, and nothing happens', async () => {
-      const delivery = await waitFor('a delivery to team-b-hook', async () => {
-        const res = await app().get('/api/v1/notifications/team-b-hook/deliveries').expect(200);
-        const [first] = res.body.data as Array<{ id: string; status: string }>;
-        return first?.status !== 'pending' && first;
-      });
+      const [delivery] = await settled('team-b-hook');
       const routes: Array<[string, (id: string) => Promise<Response>]> = [
         ['GET state', (id) => team.get(`/api/v1/notifications/${id}/state`)],
         ['POST pause', (id) => team.post(`/api/v1/notifications/${id}/pause`)],

@@ -9,60 +9,11 @@ import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { freePort } from '../../support/service-process';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
-import { RPC_SECRET } from '../../support/test-catalogue';
+import { NETWORKS, RPC_SECRET } from '../../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { fileSigner, relayerBody } from '../../factories';
 
-const SEPOLIA = {
-  id: 'evm:sepolia',
-  name: 'sepolia',
-  network_type: 'evm',
-  rpc_urls: [{ url: 'https://rpc.example.com/v2/***', weight: 100 }],
-  is_testnet: true,
-  chain_id: 11155111,
-};
-
-const ALL_NETWORKS = [
-  SEPOLIA,
-  {
-    id: 'evm:mainnet',
-    name: 'mainnet',
-    network_type: 'evm',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-    chain_id: 1,
-  },
-  {
-    id: 'solana:devnet',
-    name: 'devnet',
-    network_type: 'solana',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: true,
-  },
-  {
-    id: 'solana:mainnet-beta',
-    name: 'mainnet-beta',
-    network_type: 'solana',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-  },
-  {
-    id: 'stellar:testnet',
-    name: 'testnet',
-    network_type: 'stellar',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: true,
-    passphrase: 'Test SDF Network ; September 2015',
-  },
-  {
-    id: 'stellar:mainnet',
-    name: 'mainnet',
-    network_type: 'stellar',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-    passphrase: 'Public Global Stellar Network ; September 2015',
-  },
-];
+const [SEPOLIA] = NETWORKS;
 
 /** The RPC list stored for a network, read from its row. */
 async function storedRpcUrls(database: TestDatabase, id: string): Promise<unknown> {
@@ -98,12 +49,12 @@ describe('networks through the API (docs/reference/networks-and-signers.md#4-net
       success: true,
       error: null,
       pagination: { current_page: 1, per_page: 100, total_items: 6 },
-      data: ALL_NETWORKS,
+      data: NETWORKS,
     });
     expect(res.text).not.toContain(RPC_SECRET);
     const page = await app().get('/api/v1/networks?page=2&per_page=4').expect(200);
     expect(page.body.pagination).toEqual({ current_page: 2, per_page: 4, total_items: 6 });
-    expect(page.body.data).toEqual(ALL_NETWORKS.slice(4));
+    expect(page.body.data).toEqual(NETWORKS.slice(4));
   });
 
   it('gets one by <type>:<name> in lower case, exactly; 404 for another case or an unknown one', async () => {
@@ -217,7 +168,7 @@ describe('networks through the API (docs/reference/networks-and-signers.md#4-net
     ],
   ])('refuses bad body %# with a 400 naming the problem, changing nothing', async (body, message) => {
     expectError(await app().patch('/api/v1/networks/evm:mainnet', body), 400, message);
-    expect((await app().get('/api/v1/networks/evm:mainnet').expect(200)).body.data).toEqual(ALL_NETWORKS[1]);
+    expect((await app().get('/api/v1/networks/evm:mainnet').expect(200)).body.data).toEqual(NETWORKS[1]);
   });
 
   it('needs the API key', async () => {

@@ -8,7 +8,7 @@ import { useTestApp } from '../../support/test-app';
 import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
-import { createKey, fileSigners, ISO, relayerBody, uid } from '../../factories';
+import { createKey, fileSigners, ISO, relayerBody, setBalanceAlert, uid } from '../../factories';
 
 const SIGNERS = 12;
 
@@ -276,7 +276,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
       const id = uid('gone');
       const body = relayerBody('evm', { id, network: 'other', signer_id: `alert-${nextSigner++}` });
       await app().post('/api/v1/relayers', body).expect(201);
-      await put(`/api/v1/relayers/${id}/balance-alert`, { threshold: '12' }).expect(200);
+      await setBalanceAlert(app(), `relayers/${id}`, '12');
       await app().delete(`/api/v1/relayers/${id}`).expect(200);
       expectError(
         await app().get(`/api/v1/relayers/${id}/balance-alert`),
@@ -295,7 +295,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
       await put(url, { threshold: '300' }).expect(200);
       await put(url, { threshold: '300' }).expect(200); // unchanged: no record
       await app().delete(url).expect(200);
-      await put('/api/v1/networks/evm:other/balance-alert', { threshold: '9' }).expect(200);
+      await setBalanceAlert(app(), 'networks/evm:other', '9');
       await app().delete('/api/v1/networks/evm:other/balance-alert').expect(200);
 
       const records = async (query: string) =>
@@ -346,7 +346,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
 
   describe('the checks', () => {
     beforeAll(async () => {
-      await put('/api/v1/networks/evm:fake/balance-alert', { threshold: '1000' }).expect(200);
+      await setBalanceAlert(app(), 'networks/evm:fake', '1000');
     });
 
     it('one relayer_low_balance per crossing however many checks stay below, one relayer_balance_restored when it rises back', async () => {
@@ -432,11 +432,11 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
         low_balance: null,
       });
       // A threshold is evaluated at the next check, not before.
-      await put(`/api/v1/relayers/${relayer.id}/balance-alert`, { threshold: '100' }).expect(200);
+      await setBalanceAlert(app(), `relayers/${relayer.id}`, '100');
       expect((await status()).low_balance).toBeNull();
       await check(relayer.id);
       expect((await status()).low_balance).toBe(true);
-      await put(`/api/v1/relayers/${relayer.id}/balance-alert`, { threshold: '50' }).expect(200);
+      await setBalanceAlert(app(), `relayers/${relayer.id}`, '50');
       expect((await status()).low_balance).toBe(true);
       await check(relayer.id);
       expect((await status()).low_balance).toBe(false);
