@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { createKey, uid } from '../factories';
 import { as } from '../support/as-key';
@@ -15,7 +13,7 @@ import {
 } from '../support/browser';
 import { successBody } from '../support/envelope';
 import { secrets } from '../support/secrets';
-import { KEY1 } from '../support/test-catalogue';
+import { KEY1, writeConfigFile } from '../support/test-catalogue';
 import { useTestApp } from '../support/test-app';
 
 // A catalogue of this file's own: an RPC URL with credentials, a key in its path and its query, and a
@@ -28,53 +26,48 @@ const VAULT_SECRET_ID = secrets.add(`secret-${randomBytes(8).toString('hex')}`);
 const G = '0279BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798';
 
 function writeCatalogue(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-console-catalogue-'));
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [
-        {
-          type: 'evm',
-          network: 'sepolia',
-          chain_id: 11155111,
-          symbol: 'ETH',
-          is_testnet: true,
-          explorer_urls: ['https://sepolia.etherscan.io'],
-          rpc_urls: [
-            `https://rpcuser:${RPC_PASSWORD}@rpc.example.com/v2/${RPC_KEY}?apikey=${RPC_KEY}`,
-            { url: 'https://backup.example.com/', weight: 40 },
-          ],
-        },
-        {
-          type: 'evm',
-          network: 'Base-Sepolia',
-          chain_id: 84532,
-          symbol: 'ETH',
-          is_testnet: true,
-          rpc_urls: ['https://base.example.com/'],
-        },
-        {
-          type: 'solana',
-          network: 'devnet',
-          symbol: 'SOL',
-          is_testnet: true,
-          rpc_urls: ['https://solana.example.com/'],
-        },
-        {
-          type: 'stellar',
-          network: 'testnet',
-          passphrase: 'Test SDF Network ; September 2015',
-          is_testnet: true,
-          rpc_urls: ['https://stellar.example.com/'],
-        },
-      ],
-      signers: [
-        { id: KEY1.id, type: 'plain', config: { key: { type: 'plain', value: KEY1.hex } } },
-        { id: 'ops-signer', type: 'plain', config: { key: { type: 'plain', value: OPS_KEY } } },
-      ],
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [
+      {
+        type: 'evm',
+        network: 'sepolia',
+        chain_id: 11155111,
+        symbol: 'ETH',
+        is_testnet: true,
+        explorer_urls: ['https://sepolia.etherscan.io'],
+        rpc_urls: [
+          `https://rpcuser:${RPC_PASSWORD}@rpc.example.com/v2/${RPC_KEY}?apikey=${RPC_KEY}`,
+          { url: 'https://backup.example.com/', weight: 40 },
+        ],
+      },
+      {
+        type: 'evm',
+        network: 'Base-Sepolia',
+        chain_id: 84532,
+        symbol: 'ETH',
+        is_testnet: true,
+        rpc_urls: ['https://base.example.com/'],
+      },
+      {
+        type: 'solana',
+        network: 'devnet',
+        symbol: 'SOL',
+        is_testnet: true,
+        rpc_urls: ['https://solana.example.com/'],
+      },
+      {
+        type: 'stellar',
+        network: 'testnet',
+        passphrase: 'Test SDF Network ; September 2015',
+        is_testnet: true,
+        rpc_urls: ['https://stellar.example.com/'],
+      },
+    ],
+    signers: [
+      { id: KEY1.id, type: 'plain', config: { key: { type: 'plain', value: KEY1.hex } } },
+      { id: 'ops-signer', type: 'plain', config: { key: { type: 'plain', value: OPS_KEY } } },
+    ],
+  });
   return file;
 }
 

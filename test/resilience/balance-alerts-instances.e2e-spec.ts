@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { EvmRpc } from '../support/evm-rpc';
 import { secrets } from '../support/secrets';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -9,6 +6,7 @@ import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { fileSigner, relayerBody, setBalanceAlert, uid } from '../factories';
+import { writeConfigFile } from '../support/test-catalogue';
 
 const describeMysql = TEST_DB === 'mysql' ? describe : describe.skip;
 const INSTANCES = 3;
@@ -25,15 +23,10 @@ describeMysql(
     beforeAll(async () => {
       await Promise.all([node.start(), receiver.start()]);
       database = await createTestDatabase({ kind: 'mysql' });
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-alert-instances-'));
-      const file = path.join(dir, 'config.json');
-      fs.writeFileSync(
-        file,
-        JSON.stringify({
-          networks: [{ type: 'evm', network: 'fake', chain_id: node.chainId, rpc_urls: [node.url('/')] }],
-          signers: [fileSigner('alerted')],
-        }),
-      );
+      const file = writeConfigFile({
+        networks: [{ type: 'evm', network: 'fake', chain_id: node.chainId, rpc_urls: [node.url('/')] }],
+        signers: [fileSigner('alerted')],
+      });
       const apiKey = secrets.add(randomBytes(32).toString('hex'));
       for (let i = 0; i < INSTANCES; i++) {
         apps.push(

@@ -317,8 +317,7 @@ describeEmbedded(
       await service.start();
       try {
         await service.waitReady();
-        const auth = { headers: { authorization: `Bearer ${'k'.repeat(40)}` } };
-        const signers = await service.fetch('/api/v1/signers', auth);
+        const signers = await service.call('GET', '/api/v1/signers');
         expect(signers.status).toBe(200);
         const { data } = (await signers.json()) as {
           data: { id: string; type: string; addresses: { evm: string } }[];
@@ -326,7 +325,7 @@ describeEmbedded(
         expect(data.map(({ id, type, addresses }) => ({ id, type, evm: addresses.evm }))).toEqual([
           { id: 'local-signer', type: 'local', evm: address },
         ]);
-        const network = await service.fetch('/api/v1/networks/evm:hollow-main', auth);
+        const network = await service.call('GET', '/api/v1/networks/evm:hollow-main');
         expect(network.status).toBe(200);
         expect(service.log).not.toContain(passphrase);
       } finally {

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Response } from 'supertest';
 import { expectError, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
@@ -11,6 +9,7 @@ import { defaultCatalogue } from '../../support/test-app';
 import { useWebhookApp } from '../../support/webhook-app';
 import { createKey, fileSigner, relayerBody, signerKey } from '../../factories';
 import { as } from '../../support/as-key';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 /**
  * docs/reference/keys-and-audit.md#3-relayer-scope: a key's `relayer_ids` cover a
@@ -51,9 +50,7 @@ const at = (url: string): string => {
 function teamCatalogue(): string {
   const file = JSON.parse(fs.readFileSync(defaultCatalogue().file, 'utf8')) as { signers: object[] };
   file.signers.push(fileSigner('team-a-file'), fileSigner('team-b-file'));
-  const written = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'team-catalogue-')), 'config.json');
-  fs.writeFileSync(written, JSON.stringify(file));
-  return written;
+  return writeConfigFile(file);
 }
 
 describe('team scope: relayer_ids cover relayers, signers and targets (docs/reference/keys-and-audit.md#3-relayer-scope)', () => {

@@ -1,15 +1,12 @@
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Anvil } from '../../support/anvil';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { freePort } from '../../support/service-process';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
-import { NETWORKS, RPC_SECRET } from '../../support/test-catalogue';
+import { NETWORKS, RPC_SECRET, writeConfigFile } from '../../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { fileSigner, relayerBody } from '../../factories';
 
@@ -238,24 +235,19 @@ describe('relayers without custom RPC URLs follow their network’s list (anvil)
   beforeAll(async () => {
     await anvil.start();
     deadPort = await freePort();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-networks-'));
-    file = path.join(dir, 'config.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        // Nothing listens on that port: the file's list fails until the API points the network at anvil.
-        networks: [
-          {
-            type: 'evm',
-            network: 'local',
-            chain_id: Anvil.CHAIN_ID,
-            rpc_urls: [`http://127.0.0.1:${deadPort}/`],
-            ...LOCAL_DETAILS,
-          },
-        ],
-        signers: [fileSigner('local-signer')],
-      }),
-    );
+    file = writeConfigFile({
+      // Nothing listens on that port: the file's list fails until the API points the network at anvil.
+      networks: [
+        {
+          type: 'evm',
+          network: 'local',
+          chain_id: Anvil.CHAIN_ID,
+          rpc_urls: [`http://127.0.0.1:${deadPort}/`],
+          ...LOCAL_DETAILS,
+        },
+      ],
+      signers: [fileSigner('local-signer')],
+    });
   });
   const handle = useTestApp(() => ({
     CONFIG_FILE: file,

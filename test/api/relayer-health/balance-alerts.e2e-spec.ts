@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { EvmRpc } from '../../support/evm-rpc';
@@ -9,23 +6,19 @@ import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
 import { createKey, fileSigners, ISO, relayerBody, setBalanceAlert, uid } from '../../factories';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 const SIGNERS = 12;
 
 /** A catalogue with two EVM networks on the fake node, and plain signers `alert-<i>`. */
 function writeCatalogue(url: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-alerts-'));
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [
-        { type: 'evm', network: 'fake', chain_id: 31337, rpc_urls: [url] },
-        { type: 'evm', network: 'other', chain_id: 31337, rpc_urls: [url] },
-      ],
-      signers: fileSigners('alert', SIGNERS),
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [
+      { type: 'evm', network: 'fake', chain_id: 31337, rpc_urls: [url] },
+      { type: 'evm', network: 'other', chain_id: 31337, rpc_urls: [url] },
+    ],
+    signers: fileSigners('alert', SIGNERS),
+  });
   return file;
 }
 
