@@ -1,9 +1,8 @@
 import { SignerTypeRequest } from '@openzeppelin/relayer-sdk';
 import { defaultCatalogue, useTestApp } from '../support/test-app';
-import { KEY1 } from '../support/test-catalogue';
-import { NETWORK } from '../factories';
+import { KEY1, NETWORKS } from '../support/test-catalogue';
+import { NETWORK, signerKey } from '../factories';
 import {
-  newKey,
   encryptionKey,
   type Sdk,
   sdkFor,
@@ -12,7 +11,6 @@ import {
   answer,
   addressesOf,
   SDK_NETWORK_TYPE,
-  NETWORKS,
   KEY1_SIGNER,
 } from './sdk';
 
@@ -21,7 +19,7 @@ describe('Lists: listRelayers, listNotifications, listSigners, listNetworks', ()
   const sdk = () => sdkFor(handle.current);
   const relayers: object[] = [];
   const notifications: object[] = [];
-  const apiSignerKey = newKey();
+  const apiSignerKey = signerKey();
 
   beforeAll(async () => {
     await sdk().signers.createSigner({

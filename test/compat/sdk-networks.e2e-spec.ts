@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { successBody } from '../support/envelope';
 import { secrets } from '../support/secrets';
 import { useTestApp } from '../support/test-app';
-import { sdkFor, refusal, refused, answer, NETWORKS } from './sdk';
+import { NETWORKS } from '../support/test-catalogue';
+import { sdkFor, refusal, refused, answer } from './sdk';
 
 describe('Networks: NetworksApi get and update (docs/reference/networks-and-signers.md#4-networks)', () => {
   const handle = useTestApp();

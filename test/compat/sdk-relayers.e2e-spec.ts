@@ -1,18 +1,14 @@
 import { RelayerNetworkType, type CreateRelayerRequest } from '@openzeppelin/relayer-sdk';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Anvil } from '../support/anvil';
 import { successBody } from '../support/envelope';
 import { secrets } from '../support/secrets';
 import { defaultCatalogue, useTestApp } from '../support/test-app';
-import { KEY1 } from '../support/test-catalogue';
+import { KEY1, writeConfigFile } from '../support/test-catalogue';
 import { waitFor } from '../support/wait';
-import { ISO, NETWORK, type NetworkType, uid, UUID_V4 } from '../factories';
+import { ISO, NETWORK, type NetworkType, signerKey, uid, UUID_V4 } from '../factories';
 import {
   ETH,
-  newKey,
   sdkFor,
   refusal,
   refused,
@@ -225,22 +221,17 @@ describe('Relayers: RelayersApi create, get, update, delete, status and balance'
 
 describe('Anvil: RelayersApi status and balance against a real node', () => {
   const anvil = new Anvil();
-  const lowKey = newKey();
+  const lowKey = signerKey();
   let file = '';
   beforeAll(async () => {
     await anvil.start();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-sdk-anvil-'));
-    file = path.join(dir, 'config.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        networks: [{ type: 'evm', network: 'anvil', chain_id: Anvil.CHAIN_ID, rpc_urls: [anvil.url] }],
-        signers: [
-          { id: KEY1.id, type: 'plain', config: { key: { type: 'plain', value: KEY1.hex } } },
-          { id: 'anvil-low', type: 'plain', config: { key: { type: 'plain', value: lowKey } } },
-        ],
-      }),
-    );
+    file = writeConfigFile({
+      networks: [{ type: 'evm', network: 'anvil', chain_id: Anvil.CHAIN_ID, rpc_urls: [anvil.url] }],
+      signers: [
+        { id: KEY1.id, type: 'plain', config: { key: { type: 'plain', value: KEY1.hex } } },
+        { id: 'anvil-low', type: 'plain', config: { key: { type: 'plain', value: lowKey } } },
+      ],
+    });
   });
   const handle = useTestApp(() => ({
     CONFIG_FILE: file,

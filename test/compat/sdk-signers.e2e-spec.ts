@@ -3,9 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { successBody } from '../support/envelope';
 import { defaultCatalogue, useTestApp } from '../support/test-app';
 import { KEY1 } from '../support/test-catalogue';
-import { NETWORK, uid, UUID_V4 } from '../factories';
+import { NETWORK, signerKey, uid, UUID_V4 } from '../factories';
 import {
-  newKey,
   encryptionKey,
   sdkFor,
   refusal,
@@ -46,7 +45,7 @@ describe('Signers: SignersApi get, create, update, delete (docs/reference/networ
 
   it('createSigner (plain) → 201 with the SignerResponse and the key addresses; the key never shown', async () => {
     const id = uid('signer');
-    const key = newKey();
+    const key = signerKey();
     const created = await sdk().signers.createSigner(plain(key, id));
     expect(answer(created)).toEqual({ status: 201, body: successBody(signerOf(id, key)) });
     expect(JSON.stringify(created.data)).not.toContain(key);
@@ -54,7 +53,7 @@ describe('Signers: SignersApi get, create, update, delete (docs/reference/networ
   });
 
   it('createSigner with a 0x key and no id → a UUID v4 id', async () => {
-    const key = newKey();
+    const key = signerKey();
     const created = await sdk().signers.createSigner(plain(`0x${key}`));
     expect(answer(created)).toEqual({
       status: 201,
@@ -64,7 +63,7 @@ describe('Signers: SignersApi get, create, update, delete (docs/reference/networ
 
   it('a signer created through the SDK serves relayers of every network type at its addresses', async () => {
     const id = uid('signer');
-    const key = newKey();
+    const key = signerKey();
     await sdk().signers.createSigner(plain(key, id));
     for (const type of ['evm', 'solana', 'stellar'] as const) {
       const relayer = await sdk().relayers.createRelayer({
@@ -99,20 +98,20 @@ describe('Signers: SignersApi get, create, update, delete (docs/reference/networ
 
   it('createSigner with an id used in the database or in the file → 409', async () => {
     const id = uid('signer');
-    await sdk().signers.createSigner(plain(newKey(), id));
-    expect(await refusal(sdk().signers.createSigner(plain(newKey(), id)))).toEqual(
+    await sdk().signers.createSigner(plain(signerKey(), id));
+    expect(await refusal(sdk().signers.createSigner(plain(signerKey(), id)))).toEqual(
       refused(409, 'Signer with this ID already exists'),
     );
-    expect(await refusal(sdk().signers.createSigner(plain(newKey(), KEY1.id)))).toEqual(
+    expect(await refusal(sdk().signers.createSigner(plain(signerKey(), KEY1.id)))).toEqual(
       refused(409, 'Signer with this ID already exists'),
     );
   });
 
   it('updateSigner → 400: a key never changes under a relayer', async () => {
     const id = uid('signer');
-    const key = newKey();
+    const key = signerKey();
     await sdk().signers.createSigner(plain(key, id));
-    expect(await refusal(sdk().signers.updateSigner(id, { config: { key: newKey() } }))).toEqual(
+    expect(await refusal(sdk().signers.updateSigner(id, { config: { key: signerKey() } }))).toEqual(
       refused(400, 'Signer updates are not allowed: delete the signer and create a new one'),
     );
     expect((await sdk().signers.getSigner(id)).data).toEqual(successBody(signerOf(id, key)));
@@ -120,7 +119,7 @@ describe('Signers: SignersApi get, create, update, delete (docs/reference/networ
 
   it('deleteSigner → 200 "Signer deleted successfully", then 404', async () => {
     const id = uid('signer');
-    await sdk().signers.createSigner(plain(newKey(), id));
+    await sdk().signers.createSigner(plain(signerKey(), id));
     expect(answer(await sdk().signers.deleteSigner(id))).toEqual({
       status: 200,
       body: successBody('Signer deleted successfully'),
@@ -132,7 +131,7 @@ describe('Signers: SignersApi get, create, update, delete (docs/reference/networ
 
   it('deleteSigner of one relayers use → 409 naming them; free again → 200', async () => {
     const id = uid('signer');
-    await sdk().signers.createSigner(plain(newKey(), id));
+    await sdk().signers.createSigner(plain(signerKey(), id));
     const relayers: string[] = [];
     for (const type of ['evm', 'stellar'] as const) {
       const relayer = uid('relayer');

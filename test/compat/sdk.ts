@@ -30,7 +30,6 @@ import { ISO, type NetworkType } from '../factories';
 // shapes, and the expected resources. Each file tests one resource (or one API) of the SDK.
 
 export const ETH = 10n ** 18n;
-export const newKey = (): string => secrets.add(randomBytes(32).toString('hex'));
 export const encryptionKey = secrets.add(randomBytes(32).toString('base64'));
 
 export interface Sdk {
@@ -145,56 +144,6 @@ export const plainRelayer = (request: CreateRelayerRequest, address: string) => 
   created_at: ISO,
   updated_at: ISO,
 });
-
-/** The catalogue's networks (test/support/test-catalogue.ts) as NetworkResponse, URLs masked. */
-export const NETWORKS = [
-  {
-    id: 'evm:sepolia',
-    name: 'sepolia',
-    network_type: 'evm',
-    rpc_urls: [{ url: 'https://rpc.example.com/v2/***', weight: 100 }],
-    is_testnet: true,
-    chain_id: 11155111,
-  },
-  {
-    id: 'evm:mainnet',
-    name: 'mainnet',
-    network_type: 'evm',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-    chain_id: 1,
-  },
-  {
-    id: 'solana:devnet',
-    name: 'devnet',
-    network_type: 'solana',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: true,
-  },
-  {
-    id: 'solana:mainnet-beta',
-    name: 'mainnet-beta',
-    network_type: 'solana',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-  },
-  {
-    id: 'stellar:testnet',
-    name: 'testnet',
-    network_type: 'stellar',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: true,
-    passphrase: 'Test SDF Network ; September 2015',
-  },
-  {
-    id: 'stellar:mainnet',
-    name: 'mainnet',
-    network_type: 'stellar',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-    passphrase: 'Public Global Stellar Network ; September 2015',
-  },
-];
 
 export const KEY1_SIGNER = {
   id: KEY1.id,

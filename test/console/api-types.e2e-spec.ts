@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { useTestApp } from '../support/test-app';
+import { openApiDocument } from '../support/routes';
 
 // The console's client is typed by console/src/api/schema.d.ts (docs/console.md#the-api-client): the types
 // of the OpenAPI document this service serves, written by `npm run console:types`. A change of the API that
@@ -9,7 +10,7 @@ describe('the console is typed by the API it calls', () => {
   const handle = useTestApp();
 
   it('has the types of the OpenAPI document the service serves now', async () => {
-    const document = (await handle.current.get('/api/docs-json', false).expect(200)).body as object;
+    const document = await openApiDocument<object>(handle.current);
     // scripts/console-api-types.mjs is an ES module: loaded as such, it has the one rule that makes the file.
     const script = path.resolve(__dirname, '..', '..', 'scripts', 'console-api-types.mjs');
     const { typesFor, TYPES_FILE } = (await import(script)) as {

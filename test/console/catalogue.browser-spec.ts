@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Locator } from 'playwright-core';
-import { uid } from '../factories';
-import { as, newKey } from '../support/as-key';
+import { createKey, uid } from '../factories';
+import { as } from '../support/as-key';
 import {
   documentWidth,
   PHONE,
@@ -15,7 +13,7 @@ import {
 } from '../support/browser';
 import { successBody } from '../support/envelope';
 import { secrets } from '../support/secrets';
-import { KEY1 } from '../support/test-catalogue';
+import { KEY1, writeConfigFile } from '../support/test-catalogue';
 import { useTestApp } from '../support/test-app';
 
 // A catalogue of this file's own: an RPC URL with credentials, a key in its path and its query, and a
@@ -28,53 +26,48 @@ const VAULT_SECRET_ID = secrets.add(`secret-${randomBytes(8).toString('hex')}`);
 const G = '0279BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798';
 
 function writeCatalogue(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-console-catalogue-'));
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [
-        {
-          type: 'evm',
-          network: 'sepolia',
-          chain_id: 11155111,
-          symbol: 'ETH',
-          is_testnet: true,
-          explorer_urls: ['https://sepolia.etherscan.io'],
-          rpc_urls: [
-            `https://rpcuser:${RPC_PASSWORD}@rpc.example.com/v2/${RPC_KEY}?apikey=${RPC_KEY}`,
-            { url: 'https://backup.example.com/', weight: 40 },
-          ],
-        },
-        {
-          type: 'evm',
-          network: 'Base-Sepolia',
-          chain_id: 84532,
-          symbol: 'ETH',
-          is_testnet: true,
-          rpc_urls: ['https://base.example.com/'],
-        },
-        {
-          type: 'solana',
-          network: 'devnet',
-          symbol: 'SOL',
-          is_testnet: true,
-          rpc_urls: ['https://solana.example.com/'],
-        },
-        {
-          type: 'stellar',
-          network: 'testnet',
-          passphrase: 'Test SDF Network ; September 2015',
-          is_testnet: true,
-          rpc_urls: ['https://stellar.example.com/'],
-        },
-      ],
-      signers: [
-        { id: KEY1.id, type: 'plain', config: { key: { type: 'plain', value: KEY1.hex } } },
-        { id: 'ops-signer', type: 'plain', config: { key: { type: 'plain', value: OPS_KEY } } },
-      ],
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [
+      {
+        type: 'evm',
+        network: 'sepolia',
+        chain_id: 11155111,
+        symbol: 'ETH',
+        is_testnet: true,
+        explorer_urls: ['https://sepolia.etherscan.io'],
+        rpc_urls: [
+          `https://rpcuser:${RPC_PASSWORD}@rpc.example.com/v2/${RPC_KEY}?apikey=${RPC_KEY}`,
+          { url: 'https://backup.example.com/', weight: 40 },
+        ],
+      },
+      {
+        type: 'evm',
+        network: 'Base-Sepolia',
+        chain_id: 84532,
+        symbol: 'ETH',
+        is_testnet: true,
+        rpc_urls: ['https://base.example.com/'],
+      },
+      {
+        type: 'solana',
+        network: 'devnet',
+        symbol: 'SOL',
+        is_testnet: true,
+        rpc_urls: ['https://solana.example.com/'],
+      },
+      {
+        type: 'stellar',
+        network: 'testnet',
+        passphrase: 'Test SDF Network ; September 2015',
+        is_testnet: true,
+        rpc_urls: ['https://stellar.example.com/'],
+      },
+    ],
+    signers: [
+      { id: KEY1.id, type: 'plain', config: { key: { type: 'plain', value: KEY1.hex } } },
+      { id: 'ops-signer', type: 'plain', config: { key: { type: 'plain', value: OPS_KEY } } },
+    ],
+  });
   return file;
 }
 
@@ -314,7 +307,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('offers a key with networks:read alone no control, and shows it the threshold as set', async () => {
-      const key = await newKey(app(), { permissions: ['networks:read'] });
+      const key = (await createKey(app(), { permissions: ['networks:read'] })).key;
       await app()
         .put('/api/v1/networks/solana:devnet/balance-alert', { threshold: '5000000000' })
         .expect(200);
@@ -467,7 +460,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('shows a key limited to one relayer only the records about it, and fits a 390 px screen', async () => {
-      const key = await newKey(app(), { permissions: ['audit:read'], relayer_ids: [relayers.evm] });
+      const key = (await createKey(app(), { permissions: ['audit:read'], relayer_ids: [relayers.evm] })).key;
       const tab = await open(key, '#/audit', PHONE);
       await table(tab).waitFor();
       const api = (await as(app(), key).get('/api/v1/audit').expect(200)).body as { data: Record[] };
@@ -551,7 +544,8 @@ describe('the operator console: signers, networks, audit and configuration', () 
     });
 
     it('tells a key limited to some relayers that its export holds only those, and fits a 390 px screen', async () => {
-      const key = await newKey(app(), { permissions: ['config:read'], relayer_ids: [relayers.solana] });
+      const key = (await createKey(app(), { permissions: ['config:read'], relayer_ids: [relayers.solana] }))
+        .key;
       const tab = await open(key, '#/configuration', PHONE);
       await tab.page.locator('main dl.config-counts').waitFor();
       expect(await tab.page.locator('main .scope-note').textContent()).toBe(

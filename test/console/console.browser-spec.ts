@@ -1,6 +1,5 @@
 import request from 'supertest';
-import { createRelayer } from '../factories';
-import { newKey } from '../support/as-key';
+import { createKey, createRelayer } from '../factories';
 import {
   documentWidth,
   PHONE,
@@ -119,7 +118,7 @@ describe('the operator console: shell, sign-in, security and the relayers table'
     });
 
     it('shows a key only the sections it may read', async () => {
-      const key = await newKey(app(), { permissions: ['relayers:read', 'audit:read'] });
+      const key = (await createKey(app(), { permissions: ['relayers:read', 'audit:read'] })).key;
       const tab = await open(key);
       const sections = tab.page.getByRole('navigation', { name: 'Sections' }).getByRole('link');
       expect(await sections.allTextContents()).toEqual(['Relayers', 'Audit']);
@@ -193,7 +192,8 @@ describe('the operator console: shell, sign-in, security and the relayers table'
     });
 
     it('never shows a scoped key a relayer outside its scope', async () => {
-      const key = await newKey(app(), { permissions: ['relayers:read'], relayer_ids: [ids['evm one']] });
+      const key = (await createKey(app(), { permissions: ['relayers:read'], relayer_ids: [ids['evm one']] }))
+        .key;
       const tab = await open(key, '#/relayers');
       await tab.page.getByRole('table', { name: 'Relayers' }).waitFor();
       expect(await rowNames(tab)).toEqual(['evm one']);

@@ -1,5 +1,4 @@
-import { relayerBody } from '../factories';
-import { newKey } from '../support/as-key';
+import { createKey, relayerBody } from '../factories';
 import {
   documentWidth,
   PHONE,
@@ -312,7 +311,7 @@ describe('the operator console: notification targets and their deliveries', () =
 
     it('offers no control a key may not use: read only, and write without relayers:read', async () => {
       const reader = await open(
-        await newKey(app(), { permissions: ['notifications:read', 'relayers:read'] }),
+        (await createKey(app(), { permissions: ['notifications:read', 'relayers:read'] })).key,
         '#/notifications/hook-a',
       );
       await reader.page.getByRole('table', { name: 'Deliveries' }).waitFor();
@@ -323,7 +322,7 @@ describe('the operator console: notification targets and their deliveries', () =
       expect(await reader.page.getByRole('form', { name: 'Replay deliveries' }).count()).toBe(0);
 
       const writer = await open(
-        await newKey(app(), { permissions: ['notifications:read', 'notifications:write'] }),
+        (await createKey(app(), { permissions: ['notifications:read', 'notifications:write'] })).key,
         '#/notifications/hook-a',
       );
       await writer.page.getByRole('table', { name: 'Deliveries' }).waitFor();
@@ -342,11 +341,13 @@ describe('the operator console: notification targets and their deliveries', () =
       const all = (await app().get('/api/v1/notifications/hook-a/deliveries?per_page=100').expect(200)).body
         .data as Delivery[];
       expect(all.some((d) => d.relayer_id === 'r-b')).toBe(true);
-      const key = await newKey(app(), {
-        permissions: ['notifications:read', 'relayers:read'],
-        // The target too: relayer_ids cover targets (docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
-        relayer_ids: ['r-a', 'hook-a'],
-      });
+      const key = (
+        await createKey(app(), {
+          permissions: ['notifications:read', 'relayers:read'],
+          // The target too: relayer_ids cover targets (docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
+          relayer_ids: ['r-a', 'hook-a'],
+        })
+      ).key;
       const tab = await open(key, '#/notifications/hook-a');
       await tab.page.getByRole('table', { name: 'Deliveries' }).waitFor();
       const rows = await cells(tab, 'Deliveries');

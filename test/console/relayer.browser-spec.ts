@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core';
-import { relayerBody, uid } from '../factories';
-import { newKey } from '../support/as-key';
+import { createKey, relayerBody, uid } from '../factories';
 import { DESKTOP, documentWidth, PHONE, screenshot, seriousViolations, useConsole } from '../support/browser';
 import { EvmRpc } from '../support/evm-rpc';
 import { useTestApp } from '../support/test-app';
@@ -346,11 +345,13 @@ describe('the operator console: the relayer page', () => {
   });
 
   it('a read-only key scoped to one relayer: no write control, hidden sections say why, the other relayer is a 404', async () => {
-    const key = await newKey(app(), {
-      name: uid('relayer-page'),
-      permissions: ['relayers:read'],
-      relayer_ids: [main.id],
-    });
+    const key = (
+      await createKey(app(), {
+        name: uid('relayer-page'),
+        permissions: ['relayers:read'],
+        relayer_ids: [main.id],
+      })
+    ).key;
     const tab = await open(key, `#/relayers/${main.id}`);
     await tab.page.locator('section[aria-labelledby="relayer-status"] dl.facts').waitFor();
     await tab.page.locator('.alert-rule').waitFor();

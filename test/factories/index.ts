@@ -1,6 +1,7 @@
 // Shared test data: ids, matchers of what the service generates, request bodies and create
 // helpers over a running test app. Every e2e, compat and slice test takes these from here.
 import { randomBytes } from 'node:crypto';
+import { as } from '../support/as-key';
 import { secrets } from '../support/secrets';
 import { defaultCatalogue, type TestApp } from '../support/test-app';
 
@@ -91,6 +92,10 @@ export const fileSigner = (id: string): Body => ({
   config: { key: { type: 'plain', value: signerKey() } },
 });
 
+/** `count` plain signers of a configuration file: `prefix-0`, `prefix-1`, ... */
+export const fileSigners = (prefix: string, count: number): Body[] =>
+  Array.from({ length: count }, (_, i) => fileSigner(`${prefix}-${i}`));
+
 /** Creates a relayer through the API (201 expected) and returns its `data`. */
 export async function createRelayer(
   app: TestApp,
@@ -103,4 +108,56 @@ export async function createRelayer(
 /** Creates a notification through the API (201 expected) and returns its `data`. */
 export async function createNotification(app: TestApp, fields: object = {}): Promise<Body> {
   return (await app.post('/api/v1/notifications', notificationBody(fields)).expect(201)).body.data as Body;
+}
+
+/**
+ * Sets a notification's subscription through the API (200 expected) and returns its `data`: the
+ * events (null: every event) and the relayers (null: the ones naming it, `*`: every one) it hears.
+ */
+export async function subscribe(app: TestApp, notificationId: string, fields: object): Promise<Body> {
+  return (await app.put(`/api/v1/notifications/${notificationId}/subscription`, fields).expect(200)).body
+    .data as Body;
+}
+
+/**
+ * Sets a balance alert through the API (200 expected) and returns its `data`: `owner` is
+ * `relayers/<id>` or `networks/<id>`, `threshold` in the network's smallest unit (null: none).
+ */
+export async function setBalanceAlert(app: TestApp, owner: string, threshold: string | null): Promise<Body> {
+  return (await app.put(`/api/v1/${owner}/balance-alert`, { threshold }).expect(200)).body.data as Body;
+}
+
+/** An API key as its create (and rotate) answers it: the only answers that show `key`. */
+export interface CreatedKey {
+  id: string;
+  key: string;
+  name: string;
+  permissions: string[];
+  relayer_ids?: string[];
+  allowed_cidrs?: string[];
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  key_prefix: string;
+  created_by_key_id: string | null;
+}
+
+/** A valid API key create body: a fresh name (`key-…`), reading relayers. `fields` are laid over it. */
+export function keyBody(fields: object = {}): Body {
+  return { name: uid('key'), permissions: ['relayers:read'], ...fields };
+}
+
+/**
+ * Creates an API key through the API as `by` (the administrator's key when absent), 201 expected,
+ * registers its secret and returns its `data`.
+ */
+export async function createKey(
+  app: TestApp,
+  fields: object = {},
+  by: string = app.apiKey,
+): Promise<CreatedKey> {
+  const created = (await as(app, by).post('/api/v1/api-keys', keyBody(fields)).expect(201)).body
+    .data as CreatedKey;
+  secrets.add(created.key);
+  return created;
 }

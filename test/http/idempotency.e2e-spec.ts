@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
 import { anonymousRelayerBody, uid } from '../factories';
+import { openApiDocument } from '../support/routes';
 
 const INVALID_KEY = 'Idempotency-Key must be one value of 1 to 255 printable ASCII characters';
 const REUSED = 'This Idempotency-Key was used for another request: send a new key for a new request';
@@ -436,7 +437,7 @@ describe('Idempotency-Key on POST routes (docs/reference/safe-writes.md)', () =>
   });
 
   it('the OpenAPI document shows the header, the replay marker, 409 and 422 on every POST', async () => {
-    const doc = (await app.get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       paths: Record<
         string,
         Record<
@@ -447,7 +448,7 @@ describe('Idempotency-Key on POST routes (docs/reference/safe-writes.md)', () =>
           }
         >
       >;
-    };
+    }>(app);
     const posts = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(([method]) => method === 'post')

@@ -1,3 +1,4 @@
+import { openApiDocument } from '../support/routes';
 import { useTestApp } from '../support/test-app';
 
 describe('OpenAPI document', () => {
@@ -139,9 +140,9 @@ describe('OpenAPI document', () => {
   });
 
   it('types policies as one schema per network type, from the rules the service applies', async () => {
-    const res = await handle.current.get('/api/docs-json', false).expect(200);
-    const schemas = (res.body as { components: { schemas: Record<string, SchemaWithPolicies> } }).components
-      .schemas;
+    const schemas = (
+      await openApiDocument<{ components: { schemas: Record<string, SchemaWithPolicies> } }>(handle.current)
+    ).components.schemas;
     interface PolicySchema {
       title: string;
       type: string;
@@ -242,8 +243,9 @@ describe('OpenAPI document', () => {
       parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
       responses: Record<string, { headers?: Record<string, { schema: { type: string } }> }>;
     }
-    const res = await handle.current.get('/api/docs-json', false).expect(200);
-    const paths = (res.body as { paths: Record<string, Record<string, Operation>> }).paths;
+    const { paths } = await openApiDocument<{ paths: Record<string, Record<string, Operation>> }>(
+      handle.current,
+    );
     const relayer = '/api/v1/relayers/{relayer_id}';
     const notification = '/api/v1/notifications/{notification_id}';
     const tagged: Array<[string, string, string]> = [

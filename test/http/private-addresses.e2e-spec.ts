@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { DnsResolver } from '../../src/common/security/dns-resolver';
 import { expectError, successBody } from '../support/envelope';
 import { JsonRpcServer } from '../support/json-rpc-server';
-import { secrets } from '../support/secrets';
 import { useTestApp, type Env } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { relayerBody } from '../factories';
+import { fileSigners, relayerBody } from '../factories';
+import { writeConfigFile } from '../support/test-catalogue';
 
 /**
  * docs/reference/hardening.md "Private addresses in production": with NODE_ENV=production and nothing set, private
@@ -26,19 +22,10 @@ let catalogueFile = '';
 beforeAll(async () => {
   await rpc.start();
   await receiver.start();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-private-'));
-  catalogueFile = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    catalogueFile,
-    JSON.stringify({
-      networks: [{ type: 'evm', network: 'local', chain_id: CHAIN_ID, rpc_urls: [rpc.url()] }],
-      signers: [0, 1, 2].map((i) => ({
-        id: `local-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
-    }),
-  );
+  catalogueFile = writeConfigFile({
+    networks: [{ type: 'evm', network: 'local', chain_id: CHAIN_ID, rpc_urls: [rpc.url()] }],
+    signers: fileSigners('local', 3),
+  });
 });
 afterAll(async () => {
   await rpc.close();

@@ -1,7 +1,7 @@
+import { createKey } from '../factories';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { expectError } from '../support/envelope';
-import { secrets } from '../support/secrets';
 import { newApiKey, startTestApp, useTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -46,18 +46,8 @@ describe('failed authentications: a budget of their own per client address (docs
   });
 
   it('401 up to the burst, then 429 without a database lookup; the keys keep their own budgets', async () => {
-    const created = await app().post('/api/v1/api-keys', {
-      name: 'real',
-      permissions: ['notifications:read'],
-    });
-    expect(created.status).toBe(201);
-    const real = secrets.add(created.body.data.key as string);
-    const unused = await app().post('/api/v1/api-keys', {
-      name: 'unused',
-      permissions: ['notifications:read'],
-    });
-    expect(unused.status).toBe(201);
-    const unusedKey = secrets.add(unused.body.data.key as string);
+    const real = (await createKey(app(), { name: 'real', permissions: ['notifications:read'] })).key;
+    const unusedKey = (await createKey(app(), { name: 'unused', permissions: ['notifications:read'] })).key;
     expect(budget(await as(real))).toEqual({ status: 200, limit: '5', remaining: '4' });
 
     const dataSource = app().app.get(DataSource);

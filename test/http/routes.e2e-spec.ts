@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PERMISSIONS } from '../../src/common/auth/principal';
-import { relayerBody, signerBody } from '../factories';
-import { as, newKey } from '../support/as-key';
+import { createKey, relayerBody, signerBody } from '../factories';
+import { as } from '../support/as-key';
 import { errorBody } from '../support/envelope';
 import { appRoutes, documentedPermissions, openApiPaths, routeName, type Route } from '../support/routes';
 import { useTestApp } from '../support/test-app';
@@ -97,9 +97,7 @@ describe('every route of the application', () => {
       .post('/api/v1/signers', signerBody({ id: 'perm-signer' }))
       .expect(201);
     // A key the api_keys:manage key may revoke (docs/reference/hardening.md: it holds what the target holds).
-    const target = (
-      await app().post('/api/v1/api-keys', { name: 'target', permissions: ['api_keys:manage'] })
-    ).body.data as { id: string };
+    const target = await createKey(app(), { name: 'target', permissions: ['api_keys:manage'] });
     const params: Record<string, string> = {
       relayer_id: 'perm-relayer',
       notification_id: 'perm-hook',
@@ -117,11 +115,11 @@ describe('every route of the application', () => {
       if (keys.has(name)) continue;
       const others: string[] = [];
       for (const missing of required) {
-        others.push(await newKey(app(), { permissions: PERMISSIONS.filter((p) => p !== missing) }));
+        others.push((await createKey(app(), { permissions: PERMISSIONS.filter((p) => p !== missing) })).key);
       }
       // A route any key may call: a key holding one permission unrelated to it opens it.
       const exact = required.length > 0 ? required : ['metrics:read'];
-      keys.set(name, { exact: await newKey(app(), { permissions: exact }), others });
+      keys.set(name, { exact: (await createKey(app(), { permissions: exact })).key, others });
     }
     const auditCount = async () =>
       ((await app().get('/api/v1/audit?per_page=1').expect(200)).body.pagination as { total_items: number })

@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
 import { EvmRpc } from '../support/evm-rpc';
 import { secrets } from '../support/secrets';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../support/test-database';
 import { waitFor } from '../support/wait';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { relayerBody, uid } from '../factories';
+import { fileSigner, relayerBody, setBalanceAlert, uid } from '../factories';
+import { writeConfigFile } from '../support/test-catalogue';
 
 const describeMysql = TEST_DB === 'mysql' ? describe : describe.skip;
 const INSTANCES = 3;
@@ -26,21 +23,10 @@ describeMysql(
     beforeAll(async () => {
       await Promise.all([node.start(), receiver.start()]);
       database = await createTestDatabase({ kind: 'mysql' });
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-alert-instances-'));
-      const file = path.join(dir, 'config.json');
-      fs.writeFileSync(
-        file,
-        JSON.stringify({
-          networks: [{ type: 'evm', network: 'fake', chain_id: node.chainId, rpc_urls: [node.url('/')] }],
-          signers: [
-            {
-              id: 'alerted',
-              type: 'plain',
-              config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-            },
-          ],
-        }),
-      );
+      const file = writeConfigFile({
+        networks: [{ type: 'evm', network: 'fake', chain_id: node.chainId, rpc_urls: [node.url('/')] }],
+        signers: [fileSigner('alerted')],
+      });
       const apiKey = secrets.add(randomBytes(32).toString('hex'));
       for (let i = 0; i < INSTANCES; i++) {
         apps.push(
@@ -68,11 +54,7 @@ describeMysql(
       const [a, b] = apps;
       const hook = uid('hook');
       await a.post('/api/v1/notifications', { id: hook, url: receiver.url('/alerts') }).expect(201);
-      await request(b.baseUrl)
-        .put('/api/v1/networks/evm:fake/balance-alert')
-        .set('Authorization', `Bearer ${b.apiKey}`)
-        .send({ threshold: '1000' })
-        .expect(200);
+      await setBalanceAlert(b, 'networks/evm:fake', '1000');
       const created = await a
         .post(
           '/api/v1/relayers',

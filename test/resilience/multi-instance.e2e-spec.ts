@@ -16,7 +16,6 @@ describeCluster('three instances on one MySQL and one Redis', () => {
   let instances: ServiceProcess[] = [];
   const apiKey = secrets.add(randomBytes(32).toString('hex'));
   const catalogue = writeTestCatalogue(8);
-  const auth = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
 
   beforeAll(async () => {
     database = await createTestDatabase({ kind: 'mysql', empty: true });
@@ -64,26 +63,20 @@ describeCluster('three instances on one MySQL and one Redis', () => {
   it('each instance serves the writes of the others, and they share one rate limit', async () => {
     const [a, b, c] = instances;
     const id = uid('shared');
-    const created = await a.fetch('/api/v1/notifications', {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ id, url: 'https://hooks.example.com/c' }),
-    });
+    const created = await a.call('POST', '/api/v1/notifications', { id, url: 'https://hooks.example.com/c' });
     expect(created.status).toBe(201);
-    const patched = await b.fetch(`/api/v1/notifications/${id}`, {
-      method: 'PATCH',
-      headers: auth,
-      body: JSON.stringify({ url: 'https://hooks.example.com/changed-by-b' }),
+    const patched = await b.call('PATCH', `/api/v1/notifications/${id}`, {
+      url: 'https://hooks.example.com/changed-by-b',
     });
     expect(patched.status).toBe(200);
-    const read = await c.fetch(`/api/v1/notifications/${id}`, { headers: auth });
+    const read = await c.call('GET', `/api/v1/notifications/${id}`);
     expect(((await read.json()) as { data: { url: string } }).data.url).toBe(
       'https://hooks.example.com/changed-by-b',
     );
     // Three requests used 3 of the burst of 5 shared by every instance: two more pass, the next is refused.
-    expect((await a.fetch('/api/v1/notifications', { headers: auth })).status).toBe(200);
-    expect((await b.fetch('/api/v1/notifications', { headers: auth })).status).toBe(200);
-    const refused = await c.fetch('/api/v1/notifications', { headers: auth });
+    expect((await a.call('GET', '/api/v1/notifications')).status).toBe(200);
+    expect((await b.call('GET', '/api/v1/notifications')).status).toBe(200);
+    const refused = await c.call('GET', '/api/v1/notifications');
     expect({
       status: refused.status,
       retryAfter: /^[1-5]$/.test(refused.headers.get('retry-after') ?? ''),
@@ -91,6 +84,6 @@ describeCluster('three instances on one MySQL and one Redis', () => {
       status: 429,
       retryAfter: true,
     });
-    expect((await a.fetch('/api/v1/notifications', { headers: auth })).status).toBe(429);
+    expect((await a.call('GET', '/api/v1/notifications')).status).toBe(429);
   });
 });

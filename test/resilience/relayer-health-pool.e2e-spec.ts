@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Anvil } from '../support/anvil';
-import { secrets } from '../support/secrets';
 import { useTestApp } from '../support/test-app';
 import { TEST_DB } from '../support/test-database';
 import { waitFor } from '../support/wait';
-import { anonymousRelayerBody } from '../factories';
+import { anonymousRelayerBody, fileSigners } from '../factories';
+import { writeConfigFile } from '../support/test-catalogue';
 
 /** The MySQL pool of the service (src/database/data-source-options.ts, poolSize). */
 const POOL_CONNECTIONS = 10;
@@ -107,24 +103,15 @@ describe(`health checks with more checks at once than pool connections (${TEST_D
   beforeAll(async () => {
     await anvil.start();
     proxy = await new GatingProxy(anvil.url).start(ORIGINS);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-pool-'));
-    file = path.join(dir, 'config.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        networks: proxy.urls.map((url, i) => ({
-          type: 'evm',
-          network: `anvil-${i}`,
-          chain_id: Anvil.CHAIN_ID,
-          rpc_urls: [url],
-        })),
-        signers: Array.from({ length: RELAYERS }, (_, i) => ({
-          id: `pool-${i}`,
-          type: 'plain',
-          config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-        })),
-      }),
-    );
+    file = writeConfigFile({
+      networks: proxy.urls.map((url, i) => ({
+        type: 'evm',
+        network: `anvil-${i}`,
+        chain_id: Anvil.CHAIN_ID,
+        rpc_urls: [url],
+      })),
+      signers: fileSigners('pool', RELAYERS),
+    });
   });
   const handle = useTestApp(() => ({
     CONFIG_FILE: file,

@@ -30,10 +30,9 @@ describeEmbedded('the service as a process on the embedded default database', ()
     try {
       await service.waitHealthy();
       expect(await (await service.fetch('/api/v1/health')).text()).toBe('OK');
-      const created = await service.fetch('/api/v1/notifications', {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ id: 'kept-across-restart', url: 'https://hooks.example.com/kept' }),
+      const created = await service.call('POST', '/api/v1/notifications', {
+        id: 'kept-across-restart',
+        url: 'https://hooks.example.com/kept',
       });
       expect(created.status).toBe(201);
     } finally {
@@ -45,9 +44,7 @@ describeEmbedded('the service as a process on the embedded default database', ()
     await again.start();
     try {
       await again.waitHealthy();
-      const res = await again.fetch('/api/v1/notifications/kept-across-restart', {
-        headers: { Authorization: `Bearer ${apiKey}` },
-      });
+      const res = await again.call('GET', '/api/v1/notifications/kept-across-restart');
       expect({ status: res.status, body: await res.json() }).toEqual({
         status: 200,
         body: {
@@ -103,7 +100,7 @@ describeEmbedded('the service as a process on the embedded default database', ()
       await service.start();
       try {
         await service.waitHealthy();
-        await service.fetch('/api/v1/notifications', { headers: { Authorization: `Bearer ${apiKey}` } });
+        await service.call('GET', '/api/v1/notifications');
       } finally {
         await service.stop();
       }
@@ -253,7 +250,7 @@ describeEmbedded('the shipped catalogue on a fresh machine', () => {
       await service.waitHealthy();
       const keyFile = path.join(cwd, 'data', 'dev-signer.key');
       expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
-      const res = await service.fetch('/api/v1/signers', { headers: { Authorization: `Bearer ${apiKey}` } });
+      const res = await service.call('GET', '/api/v1/signers');
       const body = (await res.json()) as { data: Array<{ id: string }> };
       expect({ status: res.status, ids: body.data.map((s) => s.id) }).toEqual({
         status: 200,
@@ -320,8 +317,7 @@ describeEmbedded(
       await service.start();
       try {
         await service.waitReady();
-        const auth = { headers: { authorization: `Bearer ${'k'.repeat(40)}` } };
-        const signers = await service.fetch('/api/v1/signers', auth);
+        const signers = await service.call('GET', '/api/v1/signers');
         expect(signers.status).toBe(200);
         const { data } = (await signers.json()) as {
           data: { id: string; type: string; addresses: { evm: string } }[];
@@ -329,7 +325,7 @@ describeEmbedded(
         expect(data.map(({ id, type, addresses }) => ({ id, type, evm: addresses.evm }))).toEqual([
           { id: 'local-signer', type: 'local', evm: address },
         ]);
-        const network = await service.fetch('/api/v1/networks/evm:hollow-main', auth);
+        const network = await service.call('GET', '/api/v1/networks/evm:hollow-main');
         expect(network.status).toBe(200);
         expect(service.log).not.toContain(passphrase);
       } finally {

@@ -1,6 +1,4 @@
 import request from 'supertest';
-import { uid } from '../factories';
-import { secrets } from './secrets';
 import type { TestApp } from './test-app';
 
 /** supertest against the app with another bearer token (an API key's), or none when it is null. */
@@ -14,9 +12,3 @@ export const as = (app: TestApp, token: string | null) => {
     delete: (path: string) => auth(request(app.baseUrl).delete(path)),
   };
 };
-
-/** A new API key made with the app's administrator key (its name `console-…` unless body names it), registered as a secret. */
-export async function newKey(app: TestApp, body: object): Promise<string> {
-  const res = await app.post('/api/v1/api-keys', { name: uid('console'), ...body }).expect(201);
-  return secrets.add((res.body as { data: { key: string } }).data.key);
-}

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { fileSigner } from '../factories';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Anvil } from './anvil';
-import { secrets } from './secrets';
+import { writeConfigFile } from './test-catalogue';
 
 /** A JSON-RPC proxy in front of anvil that counts, per relayer address, checks made and checks at once. */
 export class CountingProxy {
@@ -74,24 +71,16 @@ interface Call {
  * random keys (registered as secrets); returns its path.
  */
 export function writeProxiedAnvilCatalogue(proxy: CountingProxy, ids: string[]): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-anvil-')), 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [
-        {
-          type: 'evm',
-          network: 'anvil',
-          chain_id: Anvil.CHAIN_ID,
-          rpc_urls: [`http://127.0.0.1:${proxy.port}`],
-        },
-      ],
-      signers: ids.map((id) => ({
-        id,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [
+      {
+        type: 'evm',
+        network: 'anvil',
+        chain_id: Anvil.CHAIN_ID,
+        rpc_urls: [`http://127.0.0.1:${proxy.port}`],
+      },
+    ],
+    signers: ids.map((id) => fileSigner(id)),
+  });
   return file;
 }

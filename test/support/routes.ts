@@ -56,9 +56,14 @@ export function appRoutes(app: TestApp): Route[] {
 
 export type OpenApiPaths = Record<string, Record<string, { 'x-required-permission'?: string | string[] }>>;
 
+/** The served OpenAPI document (public, 200 expected), read as the shape the caller states. */
+export async function openApiDocument<T extends object>(app: TestApp): Promise<T> {
+  return (await app.get('/api/docs-json', false).expect(200)).body as T;
+}
+
 /** The served OpenAPI document's `paths`. */
 export async function openApiPaths(app: TestApp): Promise<OpenApiPaths> {
-  return ((await app.get('/api/docs-json', false).expect(200)).body as { paths: OpenApiPaths }).paths;
+  return (await openApiDocument<{ paths: OpenApiPaths }>(app)).paths;
 }
 
 /**

@@ -49,6 +49,63 @@ export const TEST_NETWORKS = [
   },
 ];
 
+/** TEST_NETWORKS as the API answers them (NetworkResponse), URLs masked. */
+export const NETWORKS = [
+  {
+    id: 'evm:sepolia',
+    name: 'sepolia',
+    network_type: 'evm',
+    rpc_urls: [{ url: 'https://rpc.example.com/v2/***', weight: 100 }],
+    is_testnet: true,
+    chain_id: 11155111,
+  },
+  {
+    id: 'evm:mainnet',
+    name: 'mainnet',
+    network_type: 'evm',
+    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
+    is_testnet: false,
+    chain_id: 1,
+  },
+  {
+    id: 'solana:devnet',
+    name: 'devnet',
+    network_type: 'solana',
+    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
+    is_testnet: true,
+  },
+  {
+    id: 'solana:mainnet-beta',
+    name: 'mainnet-beta',
+    network_type: 'solana',
+    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
+    is_testnet: false,
+  },
+  {
+    id: 'stellar:testnet',
+    name: 'testnet',
+    network_type: 'stellar',
+    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
+    is_testnet: true,
+    passphrase: 'Test SDF Network ; September 2015',
+  },
+  {
+    id: 'stellar:mainnet',
+    name: 'mainnet',
+    network_type: 'stellar',
+    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
+    is_testnet: false,
+    passphrase: 'Public Global Stellar Network ; September 2015',
+  },
+];
+
+/** Writes a configuration file (`networks`, `signers`, ...) as config.json in a fresh folder; answers its path. */
+export function writeConfigFile(contents: object): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-catalogue-')), 'config.json');
+  fs.writeFileSync(file, JSON.stringify(contents));
+  return file;
+}
+
 export interface TestCatalogue {
   readonly file: string;
   /** Ids of pool signers, each with a random key, for relayers that need a free signer. */
@@ -60,7 +117,6 @@ export interface TestCatalogue {
 
 /** Writes a catalogue with the test networks, KEY1 and a pool of random signers (keys registered as secrets). */
 export function writeTestCatalogue(poolSize = 256): TestCatalogue {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-catalogue-'));
   const keys = new Map<string, string>([[KEY1.id, KEY1.hex]]);
   const pool: string[] = [];
   for (let i = 0; i < poolSize; i++) {
@@ -68,18 +124,14 @@ export function writeTestCatalogue(poolSize = 256): TestCatalogue {
     keys.set(id, secrets.add(randomBytes(32).toString('hex')));
     pool.push(id);
   }
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: TEST_NETWORKS,
-      signers: [...keys].map(([id, hex]) => ({
-        id,
-        type: 'plain',
-        config: { key: { type: 'plain', value: hex } },
-      })),
-    }),
-  );
+  const file = writeConfigFile({
+    networks: TEST_NETWORKS,
+    signers: [...keys].map(([id, hex]) => ({
+      id,
+      type: 'plain',
+      config: { key: { type: 'plain', value: hex } },
+    })),
+  });
   let next = 0;
   return {
     file,

@@ -28,7 +28,7 @@ export interface WebhookApp {
  * A describe block's app (useTestApp with `env`) and a local webhook receiver beside it, started and
  * closed with it, and the targets and delivery logs every webhook test uses.
  */
-export function useWebhookApp(env: Env): WebhookApp {
+export function useWebhookApp(env: Env | (() => Env)): WebhookApp {
   const receiver = new WebhookReceiver();
   const handle = useTestApp(env);
   const app = () => handle.current;

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { as } from '../../support/as-key';
 import { expectError, successBody } from '../../support/envelope';
-import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
-import { relayerBody } from '../../factories';
+import { createKey, relayerBody, signerKey } from '../../factories';
 
 /**
  * docs/reference/running.md#37-ids-compare-exactly: `team-a-1` and `TEAM-A-1` are two ids on SQLite
@@ -21,24 +19,9 @@ const idsOf = (res: Response): string[] => (res.body.data as Array<{ id: string 
 /** Status and body: everything a client reads of an answer. */
 const answer = (res: Response) => ({ status: res.status, body: res.body as unknown });
 
-const newSignerKey = (): string => secrets.add(randomBytes(32).toString('hex'));
-
-interface CreatedKey {
-  id: string;
-  key: string;
-}
-
 describe('ids compare exactly, case included, on every database', () => {
   const handle = useTestApp();
   const app = () => handle.current;
-
-  const createKey = async (body: object, token = app().apiKey): Promise<CreatedKey> => {
-    const res = await as(app(), token).post('/api/v1/api-keys', { name: 'exact', ...body });
-    expect(res.status).toBe(201);
-    const created = res.body.data as CreatedKey;
-    secrets.add(created.key);
-    return created;
-  };
 
   describe('relayers', () => {
     it('TEAM-A-1 is missing while team-a-1 exists: GET, PATCH and DELETE answer 404 and change nothing', async () => {
@@ -104,7 +87,7 @@ describe('ids compare exactly, case included, on every database', () => {
 
     it('a relayer body names its signer and notification exactly: another case answers as a missing one', async () => {
       await app()
-        .post('/api/v1/signers', { id: 'team-a-key', type: 'plain', config: { key: newSignerKey() } })
+        .post('/api/v1/signers', { id: 'team-a-key', type: 'plain', config: { key: signerKey() } })
         .expect(201);
       await app()
         .post('/api/v1/notifications', { id: 'team-a-hook', url: 'https://hooks.example.com/a' })
@@ -138,7 +121,7 @@ describe('ids compare exactly, case included, on every database', () => {
       const lower = await app().post('/api/v1/signers', {
         id: 'team-b-1',
         type: 'plain',
-        config: { key: newSignerKey() },
+        config: { key: signerKey() },
       });
       expect(lower.status).toBe(201);
       const stored = answer(await app().get('/api/v1/signers/team-b-1').expect(200));
@@ -150,7 +133,7 @@ describe('ids compare exactly, case included, on every database', () => {
       const upper = await app().post('/api/v1/signers', {
         id: 'TEAM-B-1',
         type: 'plain',
-        config: { key: newSignerKey() },
+        config: { key: signerKey() },
       });
       expect({ status: upper.status, id: idOf(upper) }).toEqual({
         status: 201,
@@ -216,7 +199,10 @@ describe('ids compare exactly, case included, on every database', () => {
 
   describe('API keys', () => {
     it('its id in upper case names no key: GET, rotate and revoke answer 404, also for the key itself', async () => {
-      const manager = await createKey({ permissions: ['relayers:read', 'api_keys:manage'] });
+      const manager = await createKey(app(), {
+        name: 'exact',
+        permissions: ['relayers:read', 'api_keys:manage'],
+      });
       const upper = manager.id.toUpperCase();
       expect(upper).not.toBe(manager.id); // a UUID has letters
       const stored = answer(await app().get(`/api/v1/api-keys/${manager.id}`).expect(200));
@@ -274,7 +260,8 @@ describe('ids compare exactly, case included, on every database', () => {
       await app()
         .post('/api/v1/relayers', relayerBody('evm', { id: 'TEAM-D-2', name: 'another team' }))
         .expect(201);
-      const scoped = await createKey({
+      const scoped = await createKey(app(), {
+        name: 'exact',
         permissions: ['relayers:read', 'relayers:write', 'audit:read'],
         // The test catalogue's pool of signers is shared by every team.
         relayer_ids: ['team-d-*', 'pool-*'],

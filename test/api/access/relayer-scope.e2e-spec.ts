@@ -2,9 +2,8 @@ import type { Response } from 'supertest';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { secrets } from '../../support/secrets';
-import { useTestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { useWebhookApp } from '../../support/webhook-app';
 import { ISO, relayerBody, UUID } from '../../factories';
 import { as } from '../../support/as-key';
 
@@ -49,17 +48,16 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
     eth_getTransactionCount: () => ({ result: '0x7' }),
     eth_getBalance: () => ({ result: '0x2a' }),
   });
-  const receiver = new WebhookReceiver();
-  beforeAll(async () => {
-    await rpc.start();
-    await receiver.start();
+  beforeAll(() => rpc.start());
+  afterAll(() => rpc.close());
+  const {
+    receiver,
+    app,
+    settled: settledLog,
+  } = useWebhookApp({
+    WEBHOOK_RETRY_BASE_MS: '40',
+    WEBHOOK_MAX_ATTEMPTS: '1',
   });
-  afterAll(async () => {
-    await rpc.close();
-    await receiver.close();
-  });
-  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_MAX_ATTEMPTS: '1' });
-  const app = () => handle.current;
   /**
    * The team's target: inside the key's scope (relayer_ids cover targets too: docs/reference/keys-and-audit.md#36-signers-and-notification-targets), so that
    * its routes are the key's to use.
@@ -701,11 +699,11 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
         return found;
       };
       /** Until `count` deliveries of the target have ended and none is pending. */
-      const settled = (count: number) =>
-        waitFor(`${count} deliveries of ${ops} ended`, async () => {
-          const list = await deliveries();
-          return list.length === count && list.every((d) => d.status !== 'pending') && list;
-        });
+      const settled = async (count: number) => {
+        const list = (await settledLog(ops, count)) as unknown as Delivery[];
+        expect(list).toHaveLength(count);
+        return list;
+      };
       const stats = async (client: ReturnType<typeof as>) => {
         const res = await client.get(`/api/v1/notifications/${ops}/stats?window=1h`);
         expect(res.status).toBe(200);

@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Response } from 'supertest';
 import { expectError, successBody } from '../../support/envelope';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { VaultFake } from '../../support/key-service-fakes';
 import { secrets } from '../../support/secrets';
-import { defaultCatalogue, useTestApp } from '../../support/test-app';
-import { WebhookReceiver } from '../../support/webhook-receiver';
-import { waitFor } from '../../support/wait';
-import { relayerBody } from '../../factories';
-import { as, newKey } from '../../support/as-key';
+import { defaultCatalogue } from '../../support/test-app';
+import { useWebhookApp } from '../../support/webhook-app';
+import { createKey, fileSigner, relayerBody, signerKey } from '../../factories';
+import { as } from '../../support/as-key';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 /**
  * docs/reference/keys-and-audit.md#3-relayer-scope: a key's `relayer_ids` cover a
@@ -42,8 +40,6 @@ const shape = (res: Response, id: string) => ({
   body: JSON.parse(res.text.split(id).join('<id>')) as unknown,
 });
 
-const newSignerKey = (): string => secrets.add(randomBytes(32).toString('hex'));
-
 /** Where a webhook to `url` is recorded by the receiver: its path and query. */
 const at = (url: string): string => {
   const { pathname, search } = new URL(url);
@@ -53,15 +49,8 @@ const at = (url: string): string => {
 /** The default test catalogue, with a signer of each team in the file. */
 function teamCatalogue(): string {
   const file = JSON.parse(fs.readFileSync(defaultCatalogue().file, 'utf8')) as { signers: object[] };
-  const signer = (id: string) => ({
-    id,
-    type: 'plain',
-    config: { key: { type: 'plain', value: newSignerKey() } },
-  });
-  file.signers.push(signer('team-a-file'), signer('team-b-file'));
-  const written = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'team-catalogue-')), 'config.json');
-  fs.writeFileSync(written, JSON.stringify(file));
-  return written;
+  file.signers.push(fileSigner('team-a-file'), fileSigner('team-b-file'));
+  return writeConfigFile(file);
 }
 
 describe('team scope: relayer_ids cover relayers, signers and targets (docs/reference/keys-and-audit.md#3-relayer-scope)', () => {
@@ -70,22 +59,21 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
     eth_getTransactionCount: () => ({ result: '0x7' }),
     eth_getBalance: () => ({ result: '0x2a' }),
   });
-  const receiver = new WebhookReceiver();
   /** A key service: a signer made through the API may be held by one, called before it is stored. */
   const vault = new VaultFake();
   beforeAll(async () => {
     await rpc.start();
-    await receiver.start();
     await vault.start();
-    vault.kv.set('secret/relayer', newSignerKey());
+    vault.kv.set('secret/relayer', signerKey());
   });
   afterAll(async () => {
     await rpc.close();
-    await receiver.close();
     await vault.close();
   });
-  const handle = useTestApp(() => ({ CONFIG_FILE: teamCatalogue(), WEBHOOK_MAX_ATTEMPTS: '1' }));
-  const app = () => handle.current;
+  const { receiver, app, settled } = useWebhookApp(() => ({
+    CONFIG_FILE: teamCatalogue(),
+    WEBHOOK_MAX_ATTEMPTS: '1',
+  }));
   /** Every permission of the routes of relayers, signers, targets, metrics and the export. */
   let team: ReturnType<typeof as>;
   const hookUrl = { a: '', b: '' };
@@ -105,27 +93,29 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
     }
     for (const id of ['team-a-api', ...OUTSIDE_SIGNERS.filter((id) => id !== 'team-b-file')]) {
       await app()
-        .post('/api/v1/signers', { id, type: 'plain', config: { key: newSignerKey() } })
+        .post('/api/v1/signers', { id, type: 'plain', config: { key: signerKey() } })
         .expect(201);
     }
     await adminRelayer('team-a-1', { notification_id: 'team-a-hook' });
     await adminRelayer('team-b-1', { signer_id: 'team-b-api', notification_id: 'team-b-hook' });
     team = as(
       app(),
-      await newKey(app(), {
-        name: 'team-a',
-        relayer_ids: SCOPE,
-        permissions: [
-          'relayers:read',
-          'relayers:write',
-          'notifications:read',
-          'notifications:write',
-          'signers:read',
-          'signers:write',
-          'metrics:read',
-          'config:read',
-        ],
-      }),
+      (
+        await createKey(app(), {
+          name: 'team-a',
+          relayer_ids: SCOPE,
+          permissions: [
+            'relayers:read',
+            'relayers:write',
+            'notifications:read',
+            'notifications:write',
+            'signers:read',
+            'signers:write',
+            'metrics:read',
+            'config:read',
+          ],
+        })
+      ).key,
     );
   });
 
@@ -189,21 +179,21 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
     it('POST /signers: an id outside the scope is 403 and nothing is created; without an id 400 naming id', async () => {
       for (const id of ['team-b-new', 'TEAM-A-NEW', 'team-b-api']) {
         expectError(
-          await team.post('/api/v1/signers', { id, type: 'plain', config: { key: newSignerKey() } }),
+          await team.post('/api/v1/signers', { id, type: 'plain', config: { key: signerKey() } }),
           403,
           'Forbidden',
         );
       }
       expectError(await app().get('/api/v1/signers/team-b-new'), 404, 'Signer with ID team-b-new not found');
       expectError(
-        await team.post('/api/v1/signers', { type: 'plain', config: { key: newSignerKey() } }),
+        await team.post('/api/v1/signers', { type: 'plain', config: { key: signerKey() } }),
         400,
         'id is required: this API key may create only signers of its relayer_ids, so it must name one',
       );
       const created = await team.post('/api/v1/signers', {
         id: 'team-a-new',
         type: 'plain',
-        config: { key: newSignerKey() },
+        config: { key: signerKey() },
       });
       expect({ status: created.status, id: (created.body.data as { id: string }).id }).toEqual({
         status: 201,
@@ -293,11 +283,7 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
     });
 
     it('every route under /notifications/{id}: outside the scope exactly as a missing target, and nothing happens', async () => {
-      const delivery = await waitFor('a delivery to team-b-hook', async () => {
-        const res = await app().get('/api/v1/notifications/team-b-hook/deliveries').expect(200);
-        const [first] = res.body.data as Array<{ id: string; status: string }>;
-        return first?.status !== 'pending' && first;
-      });
+      const [delivery] = await settled('team-b-hook');
       const routes: Array<[string, (id: string) => Promise<Response>]> = [
         ['GET state', (id) => team.get(`/api/v1/notifications/${id}/state`)],
         ['POST pause', (id) => team.post(`/api/v1/notifications/${id}/pause`)],
@@ -401,10 +387,12 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
     it("the finding: a relayers:write team key can neither route its relayer's events into another team's target nor put a relayer on another team's signer", async () => {
       const writer = as(
         app(),
-        await newKey(app(), {
-          relayer_ids: ['team-a-*', 'pool-*'],
-          permissions: ['relayers:read', 'relayers:write'],
-        }),
+        (
+          await createKey(app(), {
+            relayer_ids: ['team-a-*', 'pool-*'],
+            permissions: ['relayers:read', 'relayers:write'],
+          })
+        ).key,
       );
       const received = receiver.to(at(hookUrl.b)).length;
       expectError(
@@ -453,7 +441,7 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
     beforeAll(async () => {
       for (const id of ['team-a-shared', 'team-a-lent-signer']) {
         await app()
-          .post('/api/v1/signers', { id, type: 'plain', config: { key: newSignerKey() } })
+          .post('/api/v1/signers', { id, type: 'plain', config: { key: signerKey() } })
           .expect(201);
       }
       await adminRelayer('team-a-s1', { signer_id: 'team-a-shared' });
@@ -529,13 +517,10 @@ describe('team scope: relayer_ids cover relayers, signers and targets (docs/refe
         await adminRelayer(id, { custom_rpc_urls: [{ url: rpc.url('/rpc'), weight: 100 }] });
         await app().post(`/api/v1/relayers/${id}/check`).expect(200);
       }
-      await app()
-        .post('/api/v1/api-keys', {
-          name: 'team-b deploy',
-          permissions: ['relayers:read'],
-          expires_at: new Date(Date.now() + 3 * 86_400_000).toISOString(),
-        })
-        .expect(201);
+      await createKey(app(), {
+        name: 'team-b deploy',
+        expires_at: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      });
     });
 
     it("a scoped key's metrics: its relayers' series only, no API-key series, no total over every team", async () => {

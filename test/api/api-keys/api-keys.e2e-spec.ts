@@ -3,36 +3,21 @@ import { DataSource } from 'typeorm';
 import { PERMISSIONS } from '../../../src/common/auth/principal';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp, type TestApp } from '../../support/test-app';
+import { useTestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
-import { ISO, relayerBody as factoryRelayerBody, uid, UUID } from '../../factories';
+import {
+  createKey,
+  ISO,
+  relayerBody as factoryRelayerBody,
+  uid,
+  UUID,
+  type CreatedKey,
+} from '../../factories';
 import { as } from '../../support/as-key';
 import { useTwoInstances } from '../../support/two-instances';
+import { openApiDocument } from '../../support/routes';
 
 const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
-
-interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-  permissions: string[];
-}
-
-async function createKey(
-  app: TestApp,
-  permissions: readonly string[],
-  extra: Record<string, unknown> = {},
-): Promise<CreatedKey> {
-  const res = await app.post('/api/v1/api-keys', {
-    name: `key ${permissions.join(' ')}`,
-    permissions,
-    ...extra,
-  });
-  expect(res.status).toBe(201);
-  const data = res.body.data as CreatedKey;
-  secrets.add(data.key);
-  return data;
-}
 
 const relayerBody = (id: string, signer: string) =>
   factoryRelayerBody('evm', { id, name: 'audited', signer_id: signer });
@@ -47,7 +32,7 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
       permissions: ['relayers:read', 'metrics:read'],
     });
     expect(res.status).toBe(201);
-    const created = res.body.data as CreatedKey & { key_prefix: string };
+    const created = res.body.data as CreatedKey;
     secrets.add(created.key);
     expect(res.body).toEqual(
       successBody({
@@ -137,14 +122,14 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
     ['2030-01-01T00:00:00.123456789Z', '2030-01-01T00:00:00.123Z'],
     ['2032-02-29T12:00:00Z', '2032-02-29T12:00:00.000Z'],
   ])('accepts expires_at %j (answered as %j)', async (expires, answered) => {
-    const created = await createKey(app(), ['relayers:read'], { expires_at: expires });
+    const created = await createKey(app(), { expires_at: expires });
     expect((await app().get(`/api/v1/api-keys/${created.id}`).expect(200)).body.data.expires_at).toBe(
       answered,
     );
   });
 
   it('a key is refused (401) once revoked; a revoked key is gone from get and list', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     await as(app(), created.key).get('/api/v1/relayers').expect(200);
     expect((await app().delete(`/api/v1/api-keys/${created.id}`).expect(200)).body).toEqual(
       successBody('API key revoked successfully'),
@@ -157,7 +142,7 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
 
   it('an expired key is refused (401)', async () => {
     const expires = new Date(Date.now() + 1500).toISOString();
-    const created = await createKey(app(), ['relayers:read'], { expires_at: expires });
+    const created = await createKey(app(), { expires_at: expires });
     expect((await app().get(`/api/v1/api-keys/${created.id}`).expect(200)).body.data.expires_at).toBe(
       expires,
     );
@@ -196,7 +181,7 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
       }
       expect(keyLookups()).toBe(1);
       // A key created a moment ago works at once, and its first use is one lookup.
-      const created = await createKey(app(), ['relayers:read']);
+      const created = await createKey(app());
       lookups.mockClear();
       await as(app(), created.key).get('/api/v1/relayers').expect(200);
       expect(keyLookups()).toBe(1);
@@ -206,7 +191,7 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
   });
 
   it('a managed key on an unknown route gets 404 like the administrator', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     expectError(await as(app(), created.key).get('/api/v1/no-such-route'), 404, 'Not Found');
   });
 
@@ -248,7 +233,7 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
   });
 
   it('keeps last_used_at, written within seconds of a use', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     const before = Date.now();
     await as(app(), created.key).get('/api/v1/relayers').expect(200);
     const lastUsed = await waitFor(
@@ -279,7 +264,7 @@ describe('a key grants only what it holds (docs/reference/hardening.md)', () => 
     ).map((r) => r.id);
 
   it('a manager creates keys only with permissions it holds itself; a refusal creates nothing', async () => {
-    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const manager = await createKey(app(), { permissions: ['api_keys:manage', 'relayers:read'] });
     const [keysBefore, auditBefore] = [await keyIds(), await auditIds()];
     for (const permissions of [['*'], ['relayers:write'], ['relayers:read', 'audit:read']]) {
       const res = await as(app(), manager.key).post('/api/v1/api-keys', { name: 'wider', permissions });
@@ -303,7 +288,7 @@ describe('a key grants only what it holds (docs/reference/hardening.md)', () => 
   });
 
   it('only a principal holding * grants *: a key holding * may, the administrator may', async () => {
-    const root = await createKey(app(), ['*']);
+    const root = await createKey(app(), { permissions: ['*'] });
     const res = await as(app(), root.key).post('/api/v1/api-keys', { name: 'all', permissions: ['*'] });
     expect({ status: res.status, permissions: res.body.data?.permissions as unknown }).toEqual({
       status: 201,
@@ -316,10 +301,10 @@ describe('a key grants only what it holds (docs/reference/hardening.md)', () => 
   // holds. Now a key revokes only itself and the keys it created, any other is 404
   // (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them).
   it('a manager revokes only itself and the keys it created; any other key is 404 and stays', async () => {
-    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
-    const wider = await createKey(app(), ['relayers:read', 'relayers:write']);
-    const root = await createKey(app(), ['*']);
-    const narrow = await createKey(app(), ['relayers:read']);
+    const manager = await createKey(app(), { permissions: ['api_keys:manage', 'relayers:read'] });
+    const wider = await createKey(app(), { permissions: ['relayers:read', 'relayers:write'] });
+    const root = await createKey(app(), { permissions: ['*'] });
+    const narrow = await createKey(app());
     const own = (
       await as(app(), manager.key).post('/api/v1/api-keys', { name: 'own', permissions: ['relayers:read'] })
     ).body.data as CreatedKey;
@@ -348,8 +333,9 @@ describe('a key grants only what it holds (docs/reference/hardening.md)', () => 
   });
 
   it('a 1-hour manager bound to one address may not revoke a key the administrator made: 404 as an unknown id', async () => {
-    const lasting = await createKey(app(), ['relayers:read', 'relayers:write']);
-    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read', 'relayers:write'], {
+    const lasting = await createKey(app(), { permissions: ['relayers:read', 'relayers:write'] });
+    const manager = await createKey(app(), {
+      permissions: ['api_keys:manage', 'relayers:read', 'relayers:write'],
       expires_at: new Date(Date.now() + 3600_000).toISOString(),
       allowed_cidrs: ['127.0.0.1'],
     });
@@ -367,12 +353,12 @@ describe('a key grants only what it holds (docs/reference/hardening.md)', () => 
   });
 
   it('the OpenAPI document says so on create and revoke', async () => {
-    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       paths: Record<
         string,
         Record<string, { description?: string; responses: Record<string, { description: string }> }>
       >;
-    };
+    }>(app());
     const create = doc.paths['/api/v1/api-keys'].post;
     const revoke = doc.paths['/api/v1/api-keys/{api_key_id}'].delete;
     // Revoke's said "or one of the permissions of the key to revoke": a key now revokes only what it
@@ -401,29 +387,23 @@ describe('which keys a scoped key sees', () => {
   it('lists and reads only itself and the keys whose scope is inside its own; any other id is 404', async () => {
     const team = uid('ta');
     const other = uid('tb');
-    const scoped = await createKey(app(), ['api_keys:manage', 'relayers:read'], {
+    const scoped = await createKey(app(), {
+      permissions: ['api_keys:manage', 'relayers:read'],
       name: 'scoped',
       relayer_ids: [`${team}-*`],
     });
-    const inside = await createKey(app(), ['relayers:read'], { name: 'inside', relayer_ids: [`${team}-1`] });
-    const outside = await createKey(app(), ['relayers:read'], {
+    const inside = await createKey(app(), { name: 'inside', relayer_ids: [`${team}-1`] });
+    const outside = await createKey(app(), {
       name: 'outside',
       relayer_ids: [`${other}-*`],
     });
-    const wider = await createKey(app(), ['relayers:read'], {
+    const wider = await createKey(app(), {
       name: 'wider',
       relayer_ids: [`${team}-*`, `${other}-1`],
     });
-    const unscoped = await createKey(app(), ['relayers:read'], { name: 'unscoped' });
-    const childRes = await as(app(), scoped.key).post('/api/v1/api-keys', {
-      name: 'child',
-      permissions: ['relayers:read'],
-      relayer_ids: [`${team}-2*`],
-    });
-    expect(childRes.status).toBe(201);
-    const child = childRes.body.data as CreatedKey;
-    secrets.add(child.key);
-    const same = await createKey(app(), ['relayers:read'], { name: 'same', relayer_ids: [`${team}-*`] });
+    const unscoped = await createKey(app(), { name: 'unscoped' });
+    const child = await createKey(app(), { name: 'child', relayer_ids: [`${team}-2*`] }, scoped.key);
+    const same = await createKey(app(), { name: 'same', relayer_ids: [`${team}-*`] });
 
     const asScoped = as(app(), scoped.key);
     const list = await asScoped.get('/api/v1/api-keys?per_page=100');
@@ -457,7 +437,7 @@ describe('which keys a scoped key sees', () => {
       }
     }
     // An unscoped manager sees every key, as before; so does the administrator.
-    const manager = await createKey(app(), ['api_keys:manage'], { name: 'unscoped manager' });
+    const manager = await createKey(app(), { permissions: ['api_keys:manage'], name: 'unscoped manager' });
     const all = (await as(app(), manager.key).get('/api/v1/api-keys?per_page=100').expect(200)).body
       .data as ShownKey[];
     expect(all.map((k) => k.name)).toEqual([
@@ -480,7 +460,7 @@ describe('key ids compare exactly', () => {
   const app = () => handle.current;
 
   it('a key id in upper case is an unknown key on every route (404), for the administrator and for the key itself', async () => {
-    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
+    const manager = await createKey(app(), { permissions: ['api_keys:manage', 'relayers:read'] });
     const upper = manager.id.toUpperCase();
     expect(upper).not.toBe(manager.id);
     for (const token of [app().apiKey, manager.key]) {
@@ -506,8 +486,8 @@ describe('permissions', () => {
   const app = () => handle.current;
 
   it('read does not include write, nor write read', async () => {
-    const reader = await createKey(app(), ['relayers:read']);
-    const writer = await createKey(app(), ['relayers:write']);
+    const reader = await createKey(app());
+    const writer = await createKey(app(), { permissions: ['relayers:write'] });
     expectError(
       await as(app(), reader.key).post('/api/v1/relayers', relayerBody('rw-1', 'pool-0201')),
       403,
@@ -525,8 +505,8 @@ describe('each key has its own rate-limit budget', () => {
 
   it('one key spending its budget leaves the others theirs', async () => {
     // The administrator creates the keys (3 requests: its whole budget).
-    const one = await createKey(app(), ['relayers:read']);
-    const two = await createKey(app(), ['relayers:read']);
+    const one = await createKey(app());
+    const two = await createKey(app());
     for (let i = 0; i < 3; i++) await as(app(), one.key).get('/api/v1/relayers').expect(200);
     expectError(await as(app(), one.key).get('/api/v1/relayers'), 429, 'Too Many Requests');
     await as(app(), two.key).get('/api/v1/relayers').expect(200);
@@ -538,7 +518,7 @@ describe('revocation on two instances', () => {
 
   it.each(variants)('a key revoked on one is refused by the other within 1 s (%s)', async (_name, redis) => {
     const [one, two] = await start(redis);
-    const created = await createKey(one, ['relayers:read']);
+    const created = await createKey(one);
     // The second instance has the key in its cache when the revocation happens.
     await as(two, created.key).get('/api/v1/relayers').expect(200);
     await one.delete(`/api/v1/api-keys/${created.id}`).expect(200);

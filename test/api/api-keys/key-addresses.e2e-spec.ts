@@ -4,25 +4,13 @@ import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
-import { ISO, UUID } from '../../factories';
+import { createKey, ISO, UUID, type CreatedKey } from '../../factories';
 
 /**
  * docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from: a key bound to addresses is
  * refused from elsewhere as an unknown key is; the client address is the socket's (the tests connect
  * from 127.0.0.1), or the one TRUST_PROXY designates from X-Forwarded-For.
  */
-
-interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-  permissions: string[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  key_prefix: string;
-  allowed_cidrs?: string[];
-}
 
 const CIDR_RULE = 'must be an IPv4 or IPv6 CIDR (10.0.0.0/8, 2001:db8::/32) or one address';
 const LIST_RULE = 'allowed_cidrs must be null or an array of 1 to 100 IPv4 or IPv6 CIDRs';
@@ -238,15 +226,12 @@ describe('a key created by a bound key inherits its allowed_cidrs (TRUST_PROXY=1
       .set('X-Forwarded-For', address)
       .send({ name: 'child', permissions: ['relayers:read'], ...body });
 
-  const creator = async (): Promise<CreatedKey> => {
-    const res = await app().post('/api/v1/api-keys', {
+  const creator = () =>
+    createKey(app(), {
       name: 'bound manager',
       permissions: ['api_keys:manage', 'relayers:read'],
       allowed_cidrs: CREATOR,
     });
-    expect(res.status).toBe(201);
-    return { ...(res.body.data as CreatedKey), key: secrets.add((res.body.data as CreatedKey).key) };
-  };
   const keyCount = async () =>
     ((await app().get('/api/v1/api-keys?per_page=1').expect(200)).body.pagination as { total_items: number })
       .total_items;

@@ -2,7 +2,7 @@ import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
-import { ISO, ISO_PATTERN, UUID } from '../../factories';
+import { ISO, ISO_PATTERN, UUID, type CreatedKey } from '../../factories';
 import { as } from '../../support/as-key';
 import { useTwoInstances } from '../../support/two-instances';
 
@@ -10,18 +10,6 @@ import { useTwoInstances } from '../../support/two-instances';
  * docs/reference/keys-and-audit.md#110-a-keys-children: a key's children do not outlive it, and are
  * used from nowhere it may not be.
  */
-
-interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-  permissions: string[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  key_prefix: string;
-  created_by_key_id: string | null;
-}
 
 interface AuditRecord {
   actor: { type: string; id: string; name: string };

@@ -1,37 +1,12 @@
-import request from 'supertest';
 import { expectError } from '../../support/envelope';
-import { secrets } from '../../support/secrets';
-import { useTestApp, type TestApp } from '../../support/test-app';
+import { useTestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
+import { createKey } from '../../factories';
 import { as } from '../../support/as-key';
 
 /** docs/reference/keys-and-audit.md#43-expiry-you-can-see-coming */
 
-interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-  expires_at: string | null;
-}
-
 const DAY = 24 * 3600 * 1000;
-
-async function createKey(
-  app: TestApp,
-  name: string,
-  permissions: string[],
-  expiresAt: string | null,
-  token = app.apiKey,
-): Promise<CreatedKey> {
-  const res = await request(app.baseUrl)
-    .post('/api/v1/api-keys')
-    .set('Authorization', `Bearer ${token}`)
-    .send({ name, permissions, expires_at: expiresAt });
-  expect(res.status).toBe(201);
-  const created = res.body.data as CreatedKey;
-  secrets.add(created.key);
-  return created;
-}
 
 const HEADER = 'x-api-key-expires-at';
 
@@ -41,7 +16,11 @@ describe('X-Api-Key-Expires-At on every answer to a key expiring within 7 days',
 
   it('is on answers of every kind to a key expiring in 3 days: the key’s expires_at', async () => {
     const expires = new Date(Date.now() + 3 * DAY).toISOString();
-    const soon = await createKey(app(), 'soon', ['relayers:read'], expires);
+    const soon = await createKey(app(), {
+      name: 'soon',
+      permissions: ['relayers:read'],
+      expires_at: expires,
+    });
     expect(soon.expires_at).toBe(expires);
     const answers = [
       await as(app(), soon.key).get('/api/v1/relayers'),
@@ -62,13 +41,12 @@ describe('X-Api-Key-Expires-At on every answer to a key expiring within 7 days',
   });
 
   it('is absent for a key expiring in 8 days, one that never expires, the administrator and an unknown key', async () => {
-    const later = await createKey(
-      app(),
-      'later',
-      ['relayers:read'],
-      new Date(Date.now() + 8 * DAY).toISOString(),
-    );
-    const never = await createKey(app(), 'never', ['relayers:read'], null);
+    const later = await createKey(app(), {
+      name: 'later',
+      permissions: ['relayers:read'],
+      expires_at: new Date(Date.now() + 8 * DAY).toISOString(),
+    });
+    const never = await createKey(app(), { name: 'never', permissions: ['relayers:read'], expires_at: null });
     for (const token of [later.key, never.key, app().apiKey]) {
       const res = await as(app(), token).get('/api/v1/relayers');
       expect([res.status, res.headers[HEADER]]).toEqual([200, undefined]);
@@ -82,8 +60,8 @@ describe('X-Api-Key-Expires-At on every answer to a key expiring within 7 days',
     const inside = new Date(Date.now() + 7 * DAY - 60_000).toISOString();
     const beyond = new Date(Date.now() + 7 * DAY + 60_000).toISOString();
     const [a, b] = [
-      await createKey(app(), 'inside', ['relayers:read'], inside),
-      await createKey(app(), 'beyond', ['relayers:read'], beyond),
+      await createKey(app(), { name: 'inside', permissions: ['relayers:read'], expires_at: inside }),
+      await createKey(app(), { name: 'beyond', permissions: ['relayers:read'], expires_at: beyond }),
     ];
     const answers = [
       await as(app(), a.key).get('/api/v1/relayers'),
@@ -97,8 +75,16 @@ describe('X-Api-Key-Expires-At on every answer to a key expiring within 7 days',
 
   it('a key created by an expiring key carries its creator’s expiry', async () => {
     const expires = new Date(Date.now() + 2 * DAY).toISOString();
-    const manager = await createKey(app(), 'manager', ['api_keys:manage', 'relayers:read'], expires);
-    const child = await createKey(app(), 'child', ['relayers:read'], null, manager.key);
+    const manager = await createKey(app(), {
+      name: 'manager',
+      permissions: ['api_keys:manage', 'relayers:read'],
+      expires_at: expires,
+    });
+    const child = await createKey(
+      app(),
+      { name: 'child', permissions: ['relayers:read'], expires_at: null },
+      manager.key,
+    );
     expect(child.expires_at).toBe(expires);
     expect((await as(app(), child.key).get('/api/v1/relayers')).headers[HEADER]).toBe(expires);
   });
@@ -110,7 +96,11 @@ describe('X-Api-Key-Expires-At on a rate-limited answer', () => {
 
   it('the 429 of the key’s own budget carries it too', async () => {
     const expires = new Date(Date.now() + DAY).toISOString();
-    const soon = await createKey(app(), 'soon', ['relayers:read'], expires);
+    const soon = await createKey(app(), {
+      name: 'soon',
+      permissions: ['relayers:read'],
+      expires_at: expires,
+    });
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await as(app(), soon.key).get('/api/v1/relayers'));
     expect(answers.map((res) => [res.status, res.headers[HEADER]])).toEqual([
@@ -134,17 +124,28 @@ describe('the gauge api_key_expiry_timestamp_seconds', () => {
       '# TYPE api_key_expiry_timestamp_seconds gauge',
     ];
     expect((await app().get(path).expect(200)).text).toBe(`${header.join('\n')}\n`);
-    const a = await createKey(app(), 'team-a deploy', ['relayers:write'], '2030-01-01T00:00:00Z');
-    const b = await createKey(app(), 'dashboards "grafana"', ['metrics:read'], '2031-06-01T12:00:00.500Z');
-    await createKey(app(), 'never', ['relayers:read'], null);
-    const revoked = await createKey(app(), 'revoked', ['relayers:read'], '2032-01-01T00:00:00Z');
+    const a = await createKey(app(), {
+      name: 'team-a deploy',
+      permissions: ['relayers:write'],
+      expires_at: '2030-01-01T00:00:00Z',
+    });
+    const b = await createKey(app(), {
+      name: 'dashboards "grafana"',
+      permissions: ['metrics:read'],
+      expires_at: '2031-06-01T12:00:00.500Z',
+    });
+    await createKey(app(), { name: 'never', permissions: ['relayers:read'], expires_at: null });
+    const revoked = await createKey(app(), {
+      name: 'revoked',
+      permissions: ['relayers:read'],
+      expires_at: '2032-01-01T00:00:00Z',
+    });
     await app().delete(`/api/v1/api-keys/${revoked.id}`).expect(200);
-    const brief = await createKey(
-      app(),
-      'brief',
-      ['relayers:read'],
-      new Date(Date.now() + 1500).toISOString(),
-    );
+    const brief = await createKey(app(), {
+      name: 'brief',
+      permissions: ['relayers:read'],
+      expires_at: new Date(Date.now() + 1500).toISOString(),
+    });
     const samples = () => app().get(path).expect(200);
     expect((await samples()).text).toContain(`key_id="${brief.id}"`);
     await waitFor(

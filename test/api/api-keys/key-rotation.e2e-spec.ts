@@ -6,23 +6,12 @@ import { secrets } from '../../support/secrets';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
-import { ISO_PATTERN } from '../../factories';
+import { createKey, ISO_PATTERN, type CreatedKey } from '../../factories';
 import { as } from '../../support/as-key';
 import { useTwoInstances } from '../../support/two-instances';
+import { openApiDocument } from '../../support/routes';
 
 /** docs/reference/keys-and-audit.md#42-rotation */
-
-interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-  permissions: string[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  key_prefix: string;
-  allowed_cidrs?: string[];
-}
 
 interface AuditRecord {
   actor: { type: string; id: string; name: string };
@@ -41,23 +30,6 @@ const LAST_USED = {
     value === null || (typeof value === 'string' && ISO_PATTERN.test(value)),
   toString: () => 'null or an ISO date',
 };
-
-async function createKey(
-  app: TestApp,
-  permissions: string[],
-  extra: Record<string, unknown> = {},
-  token = app.apiKey,
-): Promise<CreatedKey> {
-  const res = await as(app, token).post('/api/v1/api-keys', {
-    name: `key ${permissions.join(' ')}`,
-    permissions,
-    ...extra,
-  });
-  expect(res.status).toBe(201);
-  const created = res.body.data as CreatedKey;
-  secrets.add(created.key);
-  return created;
-}
 
 /** Rotates `target` as `token`, checks the whole 201 answer: the same key with a new secret. */
 async function rotate(
@@ -103,7 +75,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   const app = () => handle.current;
 
   it('answers a new secret for the same key; both work during the overlap, then the old one is refused', async () => {
-    const created = await createKey(app(), ['relayers:read', 'metrics:read']);
+    const created = await createKey(app(), { permissions: ['relayers:read', 'metrics:read'] });
     expect(await status(app(), created.key)).toBe(200);
     const before = Date.now();
     const rotated = await rotate(app(), created, { overlap_seconds: 3 });
@@ -141,7 +113,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
     ['with overlap_seconds 0', { overlap_seconds: 0 }],
     ['with overlap_seconds null', { overlap_seconds: null }],
   ])('%s the replaced secret is refused at once', async (_name, body) => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     expect(await status(app(), created.key)).toBe(200);
     const rotated = await rotate(app(), created, body);
     expect(await status(app(), created.key)).toBe(401);
@@ -149,7 +121,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   });
 
   it('a POST without a body rotates without overlap', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     const res = await app().post(`/api/v1/api-keys/${created.id}/rotate`);
     expect(res.status).toBe(201);
     const rotated = res.body.data as CreatedKey;
@@ -160,7 +132,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
 
   it('keeps the permissions, the expiry and the addresses of the key', async () => {
     const expires = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
-    const bound = await createKey(app(), ['relayers:read'], {
+    const bound = await createKey(app(), {
       expires_at: expires,
       allowed_cidrs: ['203.0.113.0/24'],
     });
@@ -170,14 +142,14 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
     const rotated = await rotate(app(), bound);
     // Bound elsewhere than the tests' 127.0.0.1: the new secret too.
     expect(await status(app(), rotated.key)).toBe(401);
-    const local = await createKey(app(), ['relayers:read'], { allowed_cidrs: ['127.0.0.1'] });
+    const local = await createKey(app(), { allowed_cidrs: ['127.0.0.1'] });
     expect(await status(app(), (await rotate(app(), local)).key)).toBe(200);
-    const reader = await rotate(app(), await createKey(app(), ['relayers:read']));
+    const reader = await rotate(app(), await createKey(app()));
     expectError(await as(app(), reader.key).get('/api/v1/notifications'), 403, 'Forbidden');
   });
 
   it('is audited as an update of the key: its prefix before and after, never a secret', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     const rotated = await rotate(app(), created, { overlap_seconds: 60 });
     const records = await auditOf(app(), created.id);
     expect(records.map((r) => [r.action, r.resource_type, r.actor])).toEqual([
@@ -196,7 +168,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   it.each<[unknown]>([[-1], [604_801], [1.5], ['60'], [true]])(
     'refuses overlap_seconds %j with a 400, and rotates nothing',
     async (overlap) => {
-      const created = await createKey(app(), ['relayers:read']);
+      const created = await createKey(app());
       expectError(
         await app().post(`/api/v1/api-keys/${created.id}/rotate`, { overlap_seconds: overlap }),
         400,
@@ -208,7 +180,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   );
 
   it('accepts the longest overlap, a week', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     const before = Date.now();
     const rotated = await rotate(app(), created, { overlap_seconds: 604_800 });
     const old = await as(app(), created.key).get('/api/v1/relayers').expect(200);
@@ -219,7 +191,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   });
 
   it('refuses other fields, an unknown key and a revoked one', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     expectError(
       await app().post(`/api/v1/api-keys/${created.id}/rotate`, { key: 'rk_mine' }),
       400,
@@ -231,7 +203,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   });
 
   it('revoking the key during an overlap ends both secrets at once', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     const rotated = await rotate(app(), created, { overlap_seconds: 600 });
     expect([await status(app(), created.key), await status(app(), rotated.key)]).toEqual([200, 200]);
     await app().delete(`/api/v1/api-keys/${created.id}`).expect(200);
@@ -239,7 +211,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   });
 
   it('a second rotation during an overlap ends the first replaced secret at once', async () => {
-    const first = await createKey(app(), ['relayers:read']);
+    const first = await createKey(app());
     const second = await rotate(app(), first, { overlap_seconds: 600 });
     const third = await rotate(app(), second, { overlap_seconds: 600 });
     expect([
@@ -250,7 +222,7 @@ describe('rotating a key (docs/reference/keys-and-audit.md#42-rotation)', () => 
   });
 
   it('a repeat with the same Idempotency-Key answers the first rotation without the key, and rotates once', async () => {
-    const created = await createKey(app(), ['relayers:read']);
+    const created = await createKey(app());
     const first = await app()
       .post(`/api/v1/api-keys/${created.id}/rotate`, { overlap_seconds: 60 })
       .set('Idempotency-Key', 'rotate-1');
@@ -282,7 +254,7 @@ describe('who may rotate a key: the key itself, or a manager that created it', (
   const app = () => handle.current;
 
   it('a key without api_keys:manage rotates itself, and is the actor of the record', async () => {
-    const own = await createKey(app(), ['relayers:read']);
+    const own = await createKey(app());
     const rotated = await rotate(app(), own, { overlap_seconds: 0 }, own.key);
     expect([await status(app(), own.key), await status(app(), rotated.key)]).toEqual([401, 200]);
     const [record] = await auditOf(app(), own.id);
@@ -293,8 +265,8 @@ describe('who may rotate a key: the key itself, or a manager that created it', (
   });
 
   it('a key without api_keys:manage may not rotate another key: 403, and nothing changes', async () => {
-    const own = await createKey(app(), ['relayers:read']);
-    const other = await createKey(app(), ['relayers:read']);
+    const own = await createKey(app());
+    const other = await createKey(app());
     expectError(await as(app(), own.key).post(`/api/v1/api-keys/${other.id}/rotate`, {}), 403, 'Forbidden');
     expectError(await as(app(), own.key).post('/api/v1/api-keys/no-such-key/rotate', {}), 403, 'Forbidden');
     expect(await status(app(), other.key)).toBe(200);
@@ -308,9 +280,9 @@ describe('who may rotate a key: the key itself, or a manager that created it', (
   // over the keys it created alone, any other is to it an unknown id (404)
   // (docs/reference/keys-and-audit.md#44-authority-over-keys-comes-from-creating-them).
   it('a manager rotates the keys it created; one it did not create, whatever it holds, is 404 and nothing changes', async () => {
-    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read']);
-    const reader = await createKey(app(), ['relayers:read'], {}, manager.key);
-    const writer = await createKey(app(), ['relayers:write']);
+    const manager = await createKey(app(), { permissions: ['api_keys:manage', 'relayers:read'] });
+    const reader = await createKey(app(), {}, manager.key);
+    const writer = await createKey(app(), { permissions: ['relayers:write'] });
     const rotated = await rotate(app(), reader, { overlap_seconds: 60 }, manager.key);
     expect([await status(app(), reader.key), await status(app(), rotated.key)]).toEqual([200, 200]);
     expectError(
@@ -323,8 +295,10 @@ describe('who may rotate a key: the key itself, or a manager that created it', (
     );
     expect((await auditOf(app(), writer.id)).map((r) => r.action)).toEqual(['api_key.create']);
     // A manager holding every permission but * did not create these either.
-    const star = await createKey(app(), ['*']);
-    const wide = await createKey(app(), ['api_keys:manage', 'relayers:read', 'relayers:write']);
+    const star = await createKey(app(), { permissions: ['*'] });
+    const wide = await createKey(app(), {
+      permissions: ['api_keys:manage', 'relayers:read', 'relayers:write'],
+    });
     for (const target of [star, writer]) {
       expectError(
         await as(app(), wide.key).post(`/api/v1/api-keys/${target.id}/rotate`, {}),
@@ -339,7 +313,7 @@ describe('who may rotate a key: the key itself, or a manager that created it', (
   // The message was `Forbidden`: every write by a replaced secret answers this one
   // (docs/reference/keys-and-audit.md#42-rotation).
   it('a replaced secret still in its overlap may not rotate its key (403); the current one may', async () => {
-    const own = await createKey(app(), ['relayers:read']);
+    const own = await createKey(app());
     const rotated = await rotate(app(), own, { overlap_seconds: 600 }, own.key);
     expectError(
       await as(app(), own.key).post(`/api/v1/api-keys/${own.id}/rotate`, {}),
@@ -364,8 +338,9 @@ describe('authority over keys comes from creating them (rotate)', () => {
   const app = () => handle.current;
 
   it('a 1-hour manager bound to one address may not rotate a key the administrator made: 404 as an unknown id, and the key keeps its secret', async () => {
-    const lasting = await createKey(app(), ['relayers:read']);
-    const manager = await createKey(app(), ['api_keys:manage', 'relayers:read'], {
+    const lasting = await createKey(app());
+    const manager = await createKey(app(), {
+      permissions: ['api_keys:manage', 'relayers:read'],
       expires_at: new Date(Date.now() + 3600_000).toISOString(),
       allowed_cidrs: ['127.0.0.1'],
     });
@@ -389,12 +364,12 @@ describe('authority over keys comes from creating them (rotate)', () => {
 
   it('a manager rotates the keys it created and theirs; not its creator, its sibling, nor a key holding * it did not create', async () => {
     const perms = ['api_keys:manage', 'relayers:read'];
-    const root = await createKey(app(), perms);
-    const manager = await createKey(app(), perms, {}, root.key);
-    const sibling = await createKey(app(), ['relayers:read'], {}, root.key);
-    const child = await createKey(app(), perms, {}, manager.key);
-    const grandchild = await createKey(app(), ['relayers:read'], {}, child.key);
-    const star = await createKey(app(), ['*']);
+    const root = await createKey(app(), { permissions: perms });
+    const manager = await createKey(app(), { permissions: perms }, root.key);
+    const sibling = await createKey(app(), {}, root.key);
+    const child = await createKey(app(), { permissions: perms }, manager.key);
+    const grandchild = await createKey(app(), {}, child.key);
+    const star = await createKey(app(), { permissions: ['*'] });
     await rotate(app(), child, { overlap_seconds: 60 }, manager.key);
     await rotate(app(), grandchild, {}, manager.key);
     for (const other of [root, sibling, star]) {
@@ -468,8 +443,8 @@ describe('a replaced secret only reads', () => {
       .total_items;
 
   it('reads on every read route; every write route, an added module’s too, answers 403 and changes nothing', async () => {
-    const manager = await createKey(app(), ['*']);
-    const sibling = await createKey(app(), ['relayers:read'], {}, manager.key);
+    const manager = await createKey(app(), { permissions: ['*'] });
+    const sibling = await createKey(app(), {}, manager.key);
     const rotated = await rotate(app(), manager, { overlap_seconds: 600 }, manager.key);
     const old = as(app(), manager.key);
     // Reads: as the key, with the end of the overlap in the header.
@@ -527,7 +502,7 @@ describe('rotation on two instances', () => {
     'both secrets work on the other instance during the overlap; the old one is refused there within 1 s of its end (%s)',
     async (_name, redis) => {
       const [one, two] = await start(redis);
-      const created = await createKey(one, ['relayers:read']);
+      const created = await createKey(one);
       // The second instance has the old secret in its cache when the rotation happens.
       expect(await status(two, created.key)).toBe(200);
       const rotated = await rotate(one, created, { overlap_seconds: 2 });
@@ -560,7 +535,7 @@ describe('rotation on two instances', () => {
     'without overlap the old secret is refused by the other instance within 1 s (%s)',
     async (_name, redis) => {
       const [one, two] = await start(redis);
-      const created = await createKey(one, ['relayers:read']);
+      const created = await createKey(one);
       expect(await status(two, created.key)).toBe(200);
       const rotated = await rotate(one, created);
       const rotatedAt = Date.now();
@@ -579,9 +554,9 @@ describe('the rotate route in the OpenAPI document', () => {
   const handle = useTestApp();
 
   it('names api_keys:manage, says the key itself may, takes an optional body and answers the created key', async () => {
-    const doc = (await handle.current.get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       paths: Record<string, Record<string, Record<string, unknown>>>;
-    };
+    }>(handle.current);
     const op = doc.paths['/api/v1/api-keys/{api_key_id}/rotate'].post;
     const body = op.requestBody as { required: boolean; content: Record<string, { schema: unknown }> };
     expect([

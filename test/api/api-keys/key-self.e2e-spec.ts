@@ -1,34 +1,17 @@
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
-import { useTestApp, type TestApp } from '../../support/test-app';
-import { ISO } from '../../factories';
+import { useTestApp } from '../../support/test-app';
+import { createKey, ISO, type CreatedKey } from '../../factories';
 import { as } from '../../support/as-key';
+import { openApiDocument } from '../../support/routes';
 
 /**
  * docs/reference/keys-and-audit.md#111-who-am-i: GET /api/v1/api-keys/self answers the caller, for any
  * valid key whatever it holds, so that a client (the operator console) offers only what the key may use.
  */
 
-interface CreatedKey {
-  id: string;
-  key: string;
-  name: string;
-}
-
 const SELF = '/api/v1/api-keys/self';
 const DAY = 24 * 3600 * 1000;
-
-async function createKey(
-  app: TestApp,
-  body: Record<string, unknown>,
-  token = app.apiKey,
-): Promise<CreatedKey> {
-  const res = await as(app, token).post('/api/v1/api-keys', body);
-  expect(res.status).toBe(201);
-  const created = res.body.data as CreatedKey;
-  secrets.add(created.key);
-  return created;
-}
 
 describe('GET /api/v1/api-keys/self: who am I', () => {
   const handle = useTestApp();
@@ -173,10 +156,10 @@ describe('GET /api/v1/api-keys/self: who am I', () => {
   });
 
   it('in the OpenAPI document: any authenticated key, typed answer, no 403', async () => {
-    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       paths: Record<string, Record<string, Record<string, unknown>>>;
       components: { schemas: Record<string, unknown> };
-    };
+    }>(app());
     const op = doc.paths['/api/v1/api-keys/self'].get;
     const responses = op.responses as Record<string, { content?: Record<string, { schema: unknown }> }>;
     expect({

@@ -4,7 +4,7 @@ import { expectError } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { RPC_SECRET } from '../../support/test-catalogue';
-import { ISO, relayerBody, uid, UUID } from '../../factories';
+import { createKey, ISO, relayerBody, signerBody, uid, UUID } from '../../factories';
 
 const ADMIN = { type: 'admin', id: 'admin', name: 'API_KEY' };
 
@@ -38,13 +38,10 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
   };
 
   beforeAll(async () => {
-    const res = await app()
-      .post('/api/v1/api-keys', {
-        name: 'deploy pipeline',
-        permissions: ['relayers:write', 'notifications:write'],
-      })
-      .expect(201);
-    writer = { id: res.body.data.id as string, key: secrets.add(res.body.data.key as string) };
+    writer = await createKey(app(), {
+      name: 'deploy pipeline',
+      permissions: ['relayers:write', 'notifications:write'],
+    });
   });
 
   it('records a relayer create, update and delete with the actor, the request id and the response-shaped sides', async () => {
@@ -125,18 +122,14 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
       url: 'https://hooks.example.org/audit',
       signing_key: signingKey,
     }).expect(201);
-    const signerKey = secrets.add(randomBytes(32).toString('hex'));
     await app()
-      .post('/api/v1/signers', { id: 'aud-signer', type: 'plain', config: { key: signerKey } })
+      .post('/api/v1/signers', signerBody({ id: 'aud-signer' }))
       .expect(201);
     const rpcKey = secrets.add(`k${randomBytes(10).toString('hex')}`);
     await app()
       .patch('/api/v1/networks/evm:mainnet', { rpc_urls: [`https://eth.example.org/v1/${rpcKey}`] })
       .expect(200);
-    const key = await app()
-      .post('/api/v1/api-keys', { name: 'reader', permissions: ['audit:read'] })
-      .expect(201);
-    secrets.add(key.body.data.key as string);
+    const key = await createKey(app(), { name: 'reader', permissions: ['audit:read'] });
 
     const hook = (await audit('resource_id=aud-hook')).data;
     expect(hook.map((r) => [r.action, r.actor.id, r.after])).toEqual([
@@ -158,18 +151,18 @@ describe('the audit trail (docs/reference/keys-and-audit.md)', () => {
         [{ url: 'https://eth.example.org/v1/***', weight: 100 }],
       ],
     ]);
-    const created = (await audit(`resource_type=api_key&resource_id=${key.body.data.id as string}`)).data;
+    const created = (await audit(`resource_type=api_key&resource_id=${key.id}`)).data;
     expect(created.map((r) => [r.action, r.after])).toEqual([
       [
         'api_key.create',
         {
-          id: key.body.data.id,
+          id: key.id,
           name: 'reader',
           permissions: ['audit:read'],
           created_at: ISO,
           expires_at: null,
           last_used_at: null,
-          key_prefix: key.body.data.key_prefix,
+          key_prefix: key.key_prefix,
           created_by_key_id: null,
         },
       ],

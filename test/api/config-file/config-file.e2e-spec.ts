@@ -12,7 +12,7 @@ import { KEY1 } from '../../support/test-catalogue';
 import { Secp256k1TestKey, VaultFake } from '../../support/key-service-fakes';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { verifySignatures, WebhookReceiver } from '../../support/webhook-receiver';
-import { ISO } from '../../factories';
+import { createKey, ISO, signerKey } from '../../factories';
 import { JsonRpcServer } from '../../support/json-rpc-server';
 import { TEST_DB } from '../../support/test-database';
 
@@ -703,9 +703,9 @@ describe('reconciliation at every start, and the export', () => {
   it('exports the managed state, and a fresh instance on the export answers the same', async () => {
     await restart(config(([relayer]) => [{ ...relayer, paused: true }]));
     // Ids that map to the environment names of others: each secret gets a name of its own.
-    const signerKey = secrets.add(randomBytes(32).toString('hex'));
+    const fixtureKey = signerKey();
     await current()
-      .post('/api/v1/signers', { id: 'fixture_signer', type: 'plain', config: { key: signerKey } })
+      .post('/api/v1/signers', { id: 'fixture_signer', type: 'plain', config: { key: fixtureKey } })
       .expect(201);
     const hookKeys = {
       'n-a': secrets.add(randomBytes(24).toString('hex')),
@@ -839,7 +839,7 @@ describe('reconciliation at every start, and the export', () => {
       DATABASE_URL: fresh.url,
       CONFIG_FILE: exportFile,
       SIGNER_FIXTURE_SIGNER_KEY: KEY1.hex,
-      SIGNER_FIXTURE_SIGNER_KEY_2: signerKey,
+      SIGNER_FIXTURE_SIGNER_KEY_2: fixtureKey,
       NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY,
       NOTIFICATION_N_A_SIGNING_KEY: hookKeys.N_A,
       NOTIFICATION_N_A_SIGNING_KEY_2: hookKeys['n-a'],
@@ -914,11 +914,7 @@ describe('reconciliation at every start, and the export', () => {
   });
 
   it('answers 403 to a key without config:read', async () => {
-    const created = await current()
-      .post('/api/v1/api-keys', { name: 'reader', permissions: ['relayers:read'] })
-      .expect(201);
-    const token = (created.body as { data: { key: string } }).data.key;
-    secrets.add(token);
+    const token = (await createKey(current(), { name: 'reader' })).key;
     const res = await current().raw().get('/api/v1/config').set('Authorization', `Bearer ${token}`);
     expect(res.status).toBe(403);
   });

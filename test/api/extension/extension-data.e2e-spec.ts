@@ -14,7 +14,8 @@ import { declaredPermissions } from '../../../src/common/auth/resources';
 import { expectError, successBody } from '../../support/envelope';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
-import { relayerBody, uid } from '../../factories';
+import { createKey, relayerBody, uid } from '../../factories';
+import { openApiDocument } from '../../support/routes';
 
 @Entity('ext_notes')
 class NoteEntity {
@@ -146,10 +147,10 @@ describe('tables and resources of an extension: createApp(config, { entities, mi
   });
 
   it('the OpenAPI document lists it among the audited types and actions', async () => {
-    const doc = (await app.get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       paths: Record<string, { get: { parameters: Array<{ name: string; schema: { enum?: string[] } }> } }>;
       components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };
-    };
+    }>(app);
     const parameters = doc.paths['/api/v1/audit'].get.parameters;
     const types = ['relayer', 'notification', 'signer', 'network', 'api_key', 'note'];
     expect({
@@ -164,10 +165,8 @@ describe('tables and resources of an extension: createApp(config, { entities, mi
   });
 
   it('an API key may be given its permissions', async () => {
-    const key = await app
-      .post('/api/v1/api-keys', { name: 'notes', permissions: ['notes:read'] })
-      .expect(201);
-    expect((key.body as { data: { permissions: string[] } }).data.permissions).toEqual(['notes:read']);
+    const key = await createKey(app, { name: 'notes', permissions: ['notes:read'] });
+    expect(key.permissions).toEqual(['notes:read']);
   });
 
   it('their write rolls back when a service write after it fails, and the reverse', async () => {

@@ -14,6 +14,7 @@ import { NotFoundError, PreconditionFailedError, Public, withStatus } from '../.
 import { expectError, successBody } from '../../support/envelope';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import { openApiDocument } from '../../support/routes';
 
 class NoteDto {
   @ApiProperty()
@@ -119,10 +120,10 @@ describe("an extension's routes: their errors keep their words, the document sho
     interface Operation {
       responses: Record<string, { description?: string; schema?: unknown; content?: unknown }>;
     }
-    const doc = (await app.get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       paths: Record<string, Record<string, Operation>>;
       components: { schemas: Record<string, unknown> };
-    };
+    }>(app);
     const errorEnvelope = {
       'application/json': {
         schema: {

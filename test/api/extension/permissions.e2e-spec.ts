@@ -1,8 +1,10 @@
+import { createKey } from '../../factories';
 import { Controller, Get, HttpCode, Module } from '@nestjs/common';
 import { PERMISSIONS, RequirePermission, UndeclaredPermissionError } from '../../../src';
 import { expectError, successBody } from '../../support/envelope';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import { openApiDocument } from '../../support/routes';
 
 @Controller('ext')
 class PingController {
@@ -50,10 +52,7 @@ describe('permissions an extension declares with createApp(config, { permissions
   });
 
   it('an API key may be given one; it opens the route that requires it, and no other', async () => {
-    const created = await app
-      .post('/api/v1/api-keys', { name: 'pinger', permissions: ['ext:ping'] })
-      .expect(201);
-    const key = (created.body as { data: { key: string; permissions: string[] } }).data;
+    const key = await createKey(app, { name: 'pinger', permissions: ['ext:ping'] });
     expect(key.permissions).toEqual(['ext:ping']);
     const asKey = (path: string) => app.get(path, false).set('Authorization', `Bearer ${key.key}`);
     expect((await asKey('/api/v1/ext/ping').expect(200)).body).toEqual(successBody({ pong: true }));
@@ -70,12 +69,12 @@ describe('permissions an extension declares with createApp(config, { permissions
   });
 
   it('the OpenAPI document lists it among the grants and on the route', async () => {
-    const doc = (await app.get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       paths: Record<string, Record<string, { 'x-required-permission'?: string }>>;
       components: {
         schemas: Record<string, { properties: Record<string, { items?: { enum?: string[] } }> }>;
       };
-    };
+    }>(app);
     expect({
       route: doc.paths['/api/v1/ext/ping'].get['x-required-permission'],
       grants: doc.components.schemas.CreateApiKeyDto.properties.permissions.items?.enum,

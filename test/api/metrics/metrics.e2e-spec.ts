@@ -3,6 +3,7 @@ import { MetricsListener } from '../../../src/metrics/metrics-listener';
 import { MetricsService } from '../../../src/metrics';
 import { errorBody, expectError } from '../../support/envelope';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
+import { openApiDocument } from '../../support/routes';
 
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -140,7 +141,7 @@ describe('metrics in the SDK shapes (docs/reference/running.md#4-metrics)', () =
   });
 
   it('are in the OpenAPI document behind the bearer key: names as a JSON array, the others as Prometheus text', async () => {
-    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       security?: unknown;
       paths: Record<
         string,
@@ -152,7 +153,7 @@ describe('metrics in the SDK shapes (docs/reference/running.md#4-metrics)', () =
           };
         }
       >;
-    };
+    }>(app());
     const list = doc.paths['/metrics'].get;
     const detail = doc.paths['/metrics/{metric_name}'].get;
     const scrape = doc.paths['/debug/metrics/scrape'].get;

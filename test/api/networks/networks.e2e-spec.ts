@@ -1,68 +1,16 @@
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Anvil } from '../../support/anvil';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { freePort } from '../../support/service-process';
 import { startTestApp, useTestApp, type TestApp } from '../../support/test-app';
-import { RPC_SECRET } from '../../support/test-catalogue';
+import { NETWORKS, RPC_SECRET, writeConfigFile } from '../../support/test-catalogue';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
-import { relayerBody } from '../../factories';
+import { fileSigner, relayerBody } from '../../factories';
 
-const SEPOLIA = {
-  id: 'evm:sepolia',
-  name: 'sepolia',
-  network_type: 'evm',
-  rpc_urls: [{ url: 'https://rpc.example.com/v2/***', weight: 100 }],
-  is_testnet: true,
-  chain_id: 11155111,
-};
-
-const ALL_NETWORKS = [
-  SEPOLIA,
-  {
-    id: 'evm:mainnet',
-    name: 'mainnet',
-    network_type: 'evm',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-    chain_id: 1,
-  },
-  {
-    id: 'solana:devnet',
-    name: 'devnet',
-    network_type: 'solana',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: true,
-  },
-  {
-    id: 'solana:mainnet-beta',
-    name: 'mainnet-beta',
-    network_type: 'solana',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-  },
-  {
-    id: 'stellar:testnet',
-    name: 'testnet',
-    network_type: 'stellar',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: true,
-    passphrase: 'Test SDF Network ; September 2015',
-  },
-  {
-    id: 'stellar:mainnet',
-    name: 'mainnet',
-    network_type: 'stellar',
-    rpc_urls: [{ url: 'https://rpc.example.com/***', weight: 100 }],
-    is_testnet: false,
-    passphrase: 'Public Global Stellar Network ; September 2015',
-  },
-];
+const [SEPOLIA] = NETWORKS;
 
 /** The RPC list stored for a network, read from its row. */
 async function storedRpcUrls(database: TestDatabase, id: string): Promise<unknown> {
@@ -98,12 +46,12 @@ describe('networks through the API (docs/reference/networks-and-signers.md#4-net
       success: true,
       error: null,
       pagination: { current_page: 1, per_page: 100, total_items: 6 },
-      data: ALL_NETWORKS,
+      data: NETWORKS,
     });
     expect(res.text).not.toContain(RPC_SECRET);
     const page = await app().get('/api/v1/networks?page=2&per_page=4').expect(200);
     expect(page.body.pagination).toEqual({ current_page: 2, per_page: 4, total_items: 6 });
-    expect(page.body.data).toEqual(ALL_NETWORKS.slice(4));
+    expect(page.body.data).toEqual(NETWORKS.slice(4));
   });
 
   it('gets one by <type>:<name> in lower case, exactly; 404 for another case or an unknown one', async () => {
@@ -217,7 +165,7 @@ describe('networks through the API (docs/reference/networks-and-signers.md#4-net
     ],
   ])('refuses bad body %# with a 400 naming the problem, changing nothing', async (body, message) => {
     expectError(await app().patch('/api/v1/networks/evm:mainnet', body), 400, message);
-    expect((await app().get('/api/v1/networks/evm:mainnet').expect(200)).body.data).toEqual(ALL_NETWORKS[1]);
+    expect((await app().get('/api/v1/networks/evm:mainnet').expect(200)).body.data).toEqual(NETWORKS[1]);
   });
 
   it('needs the API key', async () => {
@@ -287,30 +235,19 @@ describe('relayers without custom RPC URLs follow their network’s list (anvil)
   beforeAll(async () => {
     await anvil.start();
     deadPort = await freePort();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-networks-'));
-    file = path.join(dir, 'config.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        // Nothing listens on that port: the file's list fails until the API points the network at anvil.
-        networks: [
-          {
-            type: 'evm',
-            network: 'local',
-            chain_id: Anvil.CHAIN_ID,
-            rpc_urls: [`http://127.0.0.1:${deadPort}/`],
-            ...LOCAL_DETAILS,
-          },
-        ],
-        signers: [
-          {
-            id: 'local-signer',
-            type: 'plain',
-            config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-          },
-        ],
-      }),
-    );
+    file = writeConfigFile({
+      // Nothing listens on that port: the file's list fails until the API points the network at anvil.
+      networks: [
+        {
+          type: 'evm',
+          network: 'local',
+          chain_id: Anvil.CHAIN_ID,
+          rpc_urls: [`http://127.0.0.1:${deadPort}/`],
+          ...LOCAL_DETAILS,
+        },
+      ],
+      signers: [fileSigner('local-signer')],
+    });
   });
   const handle = useTestApp(() => ({
     CONFIG_FILE: file,

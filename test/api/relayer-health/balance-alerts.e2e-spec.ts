@@ -1,37 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { EvmRpc } from '../../support/evm-rpc';
-import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
-import { ISO, relayerBody, uid } from '../../factories';
+import { createKey, fileSigners, ISO, relayerBody, setBalanceAlert, uid } from '../../factories';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 const SIGNERS = 12;
 
 /** A catalogue with two EVM networks on the fake node, and plain signers `alert-<i>`. */
 function writeCatalogue(url: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-alerts-'));
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [
-        { type: 'evm', network: 'fake', chain_id: 31337, rpc_urls: [url] },
-        { type: 'evm', network: 'other', chain_id: 31337, rpc_urls: [url] },
-      ],
-      signers: Array.from({ length: SIGNERS }, (_, i) => ({
-        id: `alert-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [
+      { type: 'evm', network: 'fake', chain_id: 31337, rpc_urls: [url] },
+      { type: 'evm', network: 'other', chain_id: 31337, rpc_urls: [url] },
+    ],
+    signers: fileSigners('alert', SIGNERS),
+  });
   return file;
 }
 
@@ -254,13 +241,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
       const url = `/api/v1/relayers/${relayer.id}/balance-alert`;
       const networkUrl = '/api/v1/networks/evm:other/balance-alert';
       const key = async (permissions: string[]) =>
-        secrets.add(
-          (
-            await app()
-              .post('/api/v1/api-keys', { name: permissions.join(' '), permissions })
-              .expect(201)
-          ).body.data.key as string,
-        );
+        (await createKey(app(), { name: permissions.join(' '), permissions })).key;
       const reader = await key(['relayers:read', 'networks:read']);
       const writer = await key(['relayers:write', 'networks:write']);
 
@@ -288,7 +269,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
       const id = uid('gone');
       const body = relayerBody('evm', { id, network: 'other', signer_id: `alert-${nextSigner++}` });
       await app().post('/api/v1/relayers', body).expect(201);
-      await put(`/api/v1/relayers/${id}/balance-alert`, { threshold: '12' }).expect(200);
+      await setBalanceAlert(app(), `relayers/${id}`, '12');
       await app().delete(`/api/v1/relayers/${id}`).expect(200);
       expectError(
         await app().get(`/api/v1/relayers/${id}/balance-alert`),
@@ -307,7 +288,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
       await put(url, { threshold: '300' }).expect(200);
       await put(url, { threshold: '300' }).expect(200); // unchanged: no record
       await app().delete(url).expect(200);
-      await put('/api/v1/networks/evm:other/balance-alert', { threshold: '9' }).expect(200);
+      await setBalanceAlert(app(), 'networks/evm:other', '9');
       await app().delete('/api/v1/networks/evm:other/balance-alert').expect(200);
 
       const records = async (query: string) =>
@@ -358,7 +339,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
 
   describe('the checks', () => {
     beforeAll(async () => {
-      await put('/api/v1/networks/evm:fake/balance-alert', { threshold: '1000' }).expect(200);
+      await setBalanceAlert(app(), 'networks/evm:fake', '1000');
     });
 
     it('one relayer_low_balance per crossing however many checks stay below, one relayer_balance_restored when it rises back', async () => {
@@ -444,11 +425,11 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
         low_balance: null,
       });
       // A threshold is evaluated at the next check, not before.
-      await put(`/api/v1/relayers/${relayer.id}/balance-alert`, { threshold: '100' }).expect(200);
+      await setBalanceAlert(app(), `relayers/${relayer.id}`, '100');
       expect((await status()).low_balance).toBeNull();
       await check(relayer.id);
       expect((await status()).low_balance).toBe(true);
-      await put(`/api/v1/relayers/${relayer.id}/balance-alert`, { threshold: '50' }).expect(200);
+      await setBalanceAlert(app(), `relayers/${relayer.id}`, '50');
       expect((await status()).low_balance).toBe(true);
       await check(relayer.id);
       expect((await status()).low_balance).toBe(false);

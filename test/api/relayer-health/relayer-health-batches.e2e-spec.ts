@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Anvil } from '../../support/anvil';
 import { CountingProxy } from '../../support/counting-rpc-proxy';
 import { JsonRpcServer } from '../../support/json-rpc-server';
-import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
-import { anonymousRelayerBody } from '../../factories';
+import { anonymousRelayerBody, fileSigners } from '../../factories';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 const GOOD = 6;
 const BAD = 3;
@@ -30,27 +26,18 @@ describe(`health checks in batches on ${TEST_DB} (docs/reference/relayer-health.
     proxy = await new CountingProxy(anvil.url).start();
     await broken.start();
     broken.httpStatus = 503;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-batches-'));
-    catalogue = path.join(dir, 'config.json');
-    fs.writeFileSync(
-      catalogue,
-      JSON.stringify({
-        networks: [
-          {
-            type: 'evm',
-            network: 'anvil',
-            chain_id: Anvil.CHAIN_ID,
-            rpc_urls: [`http://127.0.0.1:${proxy.port}`],
-          },
-          { type: 'evm', network: 'broken', chain_id: Anvil.CHAIN_ID, rpc_urls: [broken.url('/')] },
-        ],
-        signers: Array.from({ length: GOOD + BAD }, (_, i) => ({
-          id: `batch-${i}`,
-          type: 'plain',
-          config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-        })),
-      }),
-    );
+    catalogue = writeConfigFile({
+      networks: [
+        {
+          type: 'evm',
+          network: 'anvil',
+          chain_id: Anvil.CHAIN_ID,
+          rpc_urls: [`http://127.0.0.1:${proxy.port}`],
+        },
+        { type: 'evm', network: 'broken', chain_id: Anvil.CHAIN_ID, rpc_urls: [broken.url('/')] },
+      ],
+      signers: fileSigners('batch', GOOD + BAD),
+    });
   });
   afterAll(async () => {
     await broken.close();

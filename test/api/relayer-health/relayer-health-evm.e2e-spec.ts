@@ -1,5 +1,4 @@
 import { Configuration, RelayersApi } from '@openzeppelin/relayer-sdk';
-import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,28 +10,20 @@ import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
-import { anonymousRelayerBody, ISO, relayerBody, uid } from '../../factories';
+import { anonymousRelayerBody, fileSigners, ISO, relayerBody, uid } from '../../factories';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 const ETH = 10n ** 18n;
 
 /** A catalogue with two EVM networks on the same anvil: one with its chain id, one with another. */
 function anvilCatalogue(anvil: Anvil, signers: number): { file: string; signer: (i: number) => string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-anvil-'));
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [
-        { type: 'evm', network: 'anvil', chain_id: Anvil.CHAIN_ID, rpc_urls: [anvil.url] },
-        { type: 'evm', network: 'anvil-mislabelled', chain_id: 1, rpc_urls: [anvil.url] },
-      ],
-      signers: Array.from({ length: signers }, (_, i) => ({
-        id: `anvil-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [
+      { type: 'evm', network: 'anvil', chain_id: Anvil.CHAIN_ID, rpc_urls: [anvil.url] },
+      { type: 'evm', network: 'anvil-mislabelled', chain_id: 1, rpc_urls: [anvil.url] },
+    ],
+    signers: fileSigners('anvil', signers),
+  });
   return { file, signer: (i) => `anvil-${i}` };
 }
 

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { JsonRpcServer, type MethodOutcome } from '../../support/json-rpc-server';
 import { secrets } from '../../support/secrets';
 import { freePort, ServiceProcess, startReadyService } from '../../support/service-process';
@@ -11,6 +9,7 @@ import { useTestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
 import { fileSigner, relayerBody, uid } from '../../factories';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 const MiB = 1024 * 1024;
 /** The old-space limit of `npm start` (--max-old-space-size=256): RSS must stay below it. */
@@ -20,19 +19,14 @@ type NetworkType = (typeof TYPES)[number];
 
 /** A catalogue with one network of each type, all on `url`, and `signers` random plain keys. */
 function writeCatalogue(url: string, signers: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-hostile-'));
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [
-        { type: 'evm', network: 'hostile', chain_id: 1, rpc_urls: [url] },
-        { type: 'solana', network: 'hostile', rpc_urls: [url] },
-        { type: 'stellar', network: 'hostile', passphrase: TESTNET_PASSPHRASE, rpc_urls: [url] },
-      ],
-      signers: Array.from({ length: signers }, (_, i) => fileSigner(`hostile-${i}`)),
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [
+      { type: 'evm', network: 'hostile', chain_id: 1, rpc_urls: [url] },
+      { type: 'solana', network: 'hostile', rpc_urls: [url] },
+      { type: 'stellar', network: 'hostile', passphrase: TESTNET_PASSPHRASE, rpc_urls: [url] },
+    ],
+    signers: Array.from({ length: signers }, (_, i) => fileSigner(`hostile-${i}`)),
+  });
   return file;
 }
 

@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { SolanaRpc } from '../../support/solana-rpc';
@@ -9,7 +6,8 @@ import { StellarRpc, TESTNET_PASSPHRASE } from '../../support/stellar-rpc';
 import { useTestApp, type TestApp } from '../../support/test-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver } from '../../support/webhook-receiver';
-import { ISO, relayerBody, uid } from '../../factories';
+import { fileSigners, ISO, relayerBody, uid } from '../../factories';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 const PUBLIC_PASSPHRASE = 'Public Global Stellar Network ; September 2015';
 /** Lamports above 2^53: a JSON number only every digit of which is the balance. */
@@ -23,33 +21,24 @@ const API_KEY_PART = secrets.add(`rpckey${randomBytes(8).toString('hex')}`);
  * an API key) and `signers` random plain keys (registered as secrets).
  */
 function writeCatalogue(solana: SolanaRpc, stellar: StellarRpc, signers: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-health-catalogue-'));
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [
-        {
-          type: 'solana',
-          network: 'devnet',
-          rpc_urls: [solana.url(`/v1/${API_KEY_PART}`)],
-          is_testnet: true,
-        },
-        {
-          type: 'stellar',
-          network: 'testnet',
-          passphrase: TESTNET_PASSPHRASE,
-          rpc_urls: [stellar.url(`/soroban/rpc?apikey=${API_KEY_PART}`)],
-          is_testnet: true,
-        },
-      ],
-      signers: Array.from({ length: signers }, (_, i) => ({
-        id: `signer-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [
+      {
+        type: 'solana',
+        network: 'devnet',
+        rpc_urls: [solana.url(`/v1/${API_KEY_PART}`)],
+        is_testnet: true,
+      },
+      {
+        type: 'stellar',
+        network: 'testnet',
+        passphrase: TESTNET_PASSPHRASE,
+        rpc_urls: [stellar.url(`/soroban/rpc?apikey=${API_KEY_PART}`)],
+        is_testnet: true,
+      },
+    ],
+    signers: fileSigners('signer', signers),
+  });
   return file;
 }
 

@@ -1,32 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { secrets } from '../../support/secrets';
 import { SolanaRpc } from '../../support/solana-rpc';
 import { useTestApp } from '../../support/test-app';
 import { TEST_DB } from '../../support/test-database';
 import { waitFor } from '../../support/wait';
-import { relayerBody, uid } from '../../factories';
+import { fileSigners, relayerBody, uid } from '../../factories';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 /** The longest a PATCH of custom_rpc_urls may wait for its check: min(RELAYER_HEALTH_RETRY_SECONDS, 5 s). */
 const PATCH_CHECK_WITHIN_MS = 5000;
 
 /** A catalogue with one solana network (on `url`) and `signers` random plain keys. */
 function writeCatalogue(url: string, signers: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-verdicts-'));
-  const file = path.join(dir, 'config.json');
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      networks: [{ type: 'solana', network: 'devnet', rpc_urls: [url], is_testnet: true }],
-      signers: Array.from({ length: signers }, (_, i) => ({
-        id: `verdicts-${i}`,
-        type: 'plain',
-        config: { key: { type: 'plain', value: secrets.add(randomBytes(32).toString('hex')) } },
-      })),
-    }),
-  );
+  const file = writeConfigFile({
+    networks: [{ type: 'solana', network: 'devnet', rpc_urls: [url], is_testnet: true }],
+    signers: fileSigners('verdicts', signers),
+  });
   return file;
 }
 

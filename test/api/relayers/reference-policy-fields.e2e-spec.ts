@@ -11,6 +11,7 @@ import { Ed25519TestKey, Secp256k1TestKey } from '../../support/key-service-fake
 import { secrets } from '../../support/secrets';
 import { defaultCatalogue, newApiKey, startTestApp, useTestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 // The reference system's policy fields, in the API and in the file (docs/reference/relayers.md#41-the-policy-follows-the-network-type,
 // #44-solana-and-stellar-details); a relayer on a signer whose key cannot sign for its network type
@@ -147,9 +148,7 @@ describe('reference policy fields over HTTP', () => {
 /** The test catalogue (networks, signers) with `relayers`, written to a file of its own. */
 function configWith(relayers: object[]): string {
   const catalogue = JSON.parse(fs.readFileSync(defaultCatalogue().file, 'utf8')) as object;
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'policy-fields-')), 'config.json');
-  fs.writeFileSync(file, JSON.stringify({ ...catalogue, relayers }));
-  return file;
+  return writeConfigFile({ ...catalogue, relayers });
 }
 
 describe('reference policy fields in the configuration file', () => {

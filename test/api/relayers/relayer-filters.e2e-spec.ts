@@ -1,8 +1,8 @@
 import { expectError, successBody } from '../../support/envelope';
-import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
-import { relayerBody, type NetworkType } from '../../factories';
+import { createKey, type NetworkType, relayerBody } from '../../factories';
 import { as } from '../../support/as-key';
+import { openApiDocument } from '../../support/routes';
 
 /**
  * docs/reference/relayers.md#33-filtering-the-list: network_type, network and state narrow
@@ -52,10 +52,7 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
     await handle.database.exec(
       `UPDATE relayers SET system_disabled = 1, disabled_reason = '{"type":"NonceSyncFailed","details":"nonce gap"}' WHERE id IN (${disabled.join(', ')})`,
     );
-    const created = await app()
-      .post('/api/v1/api-keys', { name: 'team f', permissions: ['relayers:read'], relayer_ids: ['f0*'] })
-      .expect(201);
-    scopedKey = secrets.add((created.body.data as { key: string }).key);
+    scopedKey = (await createKey(app(), { name: 'team f', relayer_ids: ['f0*'] })).key;
   });
 
   const ids = (body: { data: Array<{ id: string }> }) => body.data.map((r) => r.id);
@@ -186,17 +183,14 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
   });
 
   it('a key without relayers:read: 403, whatever the filters', async () => {
-    const created = await app()
-      .post('/api/v1/api-keys', { name: 'writer', permissions: ['relayers:write'] })
-      .expect(201);
-    const writer = secrets.add((created.body.data as { key: string }).key);
+    const writer = (await createKey(app(), { name: 'writer', permissions: ['relayers:write'] })).key;
     expectError(await as(app(), writer).get('/api/v1/relayers?state=enabled'), 403, 'Forbidden');
   });
 
   it('the OpenAPI document lists the filters with their values', async () => {
-    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+    const doc = await openApiDocument<{
       paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string }> }>>;
-    };
+    }>(app());
     const parameters = doc.paths['/api/v1/relayers'].get.parameters;
     expect(parameters.map((p) => `${p.in} ${p.name}`)).toEqual([
       'query page',

@@ -19,6 +19,7 @@ import {
 import { secrets } from '../../support/secrets';
 import { SolanaRpc } from '../../support/solana-rpc';
 import { startTestApp, useTestApp } from '../../support/test-app';
+import { writeConfigFile } from '../../support/test-catalogue';
 
 const ETH = 10n ** 18n;
 type Addresses = Partial<Record<'evm' | 'solana' | 'stellar', string>>;
@@ -351,14 +352,13 @@ describe('signers held by key services (docs/reference/kms-signers.md)', () => {
   });
 
   it('a start on a file whose key service is down is refused naming the signer and the service', async () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-down-')), 'config.json');
     const entry = {
       id: 'file-down',
       type: 'vault',
       config: { ...CASES.vault.config(), address: 'http://127.0.0.1:9' },
     };
     const catalogue = JSON.parse(fs.readFileSync(configFile, 'utf8')) as { signers: unknown[] };
-    fs.writeFileSync(file, JSON.stringify({ ...catalogue, signers: [entry] }));
+    const file = writeConfigFile({ ...catalogue, signers: [entry] });
     await expect(
       startTestApp({ DATABASE_URL: handle.database.url, ...env(), CONFIG_FILE: file, DATA_DIR: undefined }),
     ).rejects.toThrow(

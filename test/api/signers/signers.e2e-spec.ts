@@ -4,7 +4,7 @@ import { secrets } from '../../support/secrets';
 import { defaultCatalogue, startTestApp, useTestApp, type TestApp } from '../../support/test-app';
 import { KEY1 } from '../../support/test-catalogue';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
-import { relayerBody as factoryRelayerBody, uid, UUID } from '../../factories';
+import { relayerBody as factoryRelayerBody, signerKey, uid, UUID } from '../../factories';
 
 const EVM = /^0x[0-9a-fA-F]{40}$/;
 const SOLANA = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -17,7 +17,6 @@ const anyAddresses = {
 const KEY1_ADDRESSES = { evm: KEY1.evm, solana: KEY1.solana, stellar: KEY1.stellar };
 
 /** A fresh random key, registered as a secret: it must appear in no response, log or database byte. */
-const newKey = (): string => secrets.add(randomBytes(32).toString('hex'));
 
 const relayerBody = (signerId: string, network = 'sepolia') =>
   factoryRelayerBody('evm', { name: 'signer user', network, signer_id: signerId });
@@ -26,7 +25,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
   const handle = useTestApp();
   const app = () => handle.current;
 
-  const createSigner = async (id: string, key = newKey()) => {
+  const createSigner = async (id: string, key = signerKey()) => {
     const res = await app().post('/api/v1/signers', { id, type: 'plain', config: { key } });
     expect(res.status).toBe(201);
     return res.body as { data: { addresses: Record<string, string> } };
@@ -66,7 +65,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
 
   it('generates a UUID when no id is given', async () => {
     const res = await app()
-      .post('/api/v1/signers', { type: 'plain', config: { key: newKey() } })
+      .post('/api/v1/signers', { type: 'plain', config: { key: signerKey() } })
       .expect(201);
     expect(res.body.data).toEqual({
       id: UUID,
@@ -134,12 +133,12 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
     const id = uid('dup');
     await createSigner(id);
     expectError(
-      await app().post('/api/v1/signers', { id, type: 'plain', config: { key: newKey() } }),
+      await app().post('/api/v1/signers', { id, type: 'plain', config: { key: signerKey() } }),
       409,
       'Signer with this ID already exists',
     );
     expectError(
-      await app().post('/api/v1/signers', { id: 'pool-0003', type: 'plain', config: { key: newKey() } }),
+      await app().post('/api/v1/signers', { id: 'pool-0003', type: 'plain', config: { key: signerKey() } }),
       409,
       'Signer with this ID already exists',
     );
@@ -150,7 +149,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
     await createSigner(id);
     for (const target of [id, KEY1.id]) {
       expectError(
-        await app().patch(`/api/v1/signers/${target}`, { config: { key: newKey() } }),
+        await app().patch(`/api/v1/signers/${target}`, { config: { key: signerKey() } }),
         400,
         'Signer updates are not allowed: delete the signer and create a new one',
       );
@@ -229,7 +228,7 @@ describe('signers through the API (docs/reference/networks-and-signers.md#3-sign
 
   it('keeps the key only encrypted: the database holds the row, not the key in any spelling', async () => {
     const id = uid('sealed');
-    const key = newKey();
+    const key = signerKey();
     await createSigner(id, `0x${key.toUpperCase()}`);
     const dump = await handle.database.dump();
     expect(dump).toContain(id); // the control: the row is there
@@ -259,7 +258,7 @@ describe('signers in production without STORAGE_ENCRYPTION_KEY', () => {
 
   it('answers 503 naming the variable, and lists and reads signers as usual', async () => {
     expectError(
-      await app.post('/api/v1/signers', { id: 'prod', type: 'plain', config: { key: newKey() } }),
+      await app.post('/api/v1/signers', { id: 'prod', type: 'plain', config: { key: signerKey() } }),
       503,
       'Service Unavailable: STORAGE_ENCRYPTION_KEY is not set, so signer keys cannot be stored',
     );
@@ -293,7 +292,7 @@ describe('signers on two instances of one database', () => {
     const [one, two] = apps;
     const id = uid('shared');
     const created = await one
-      .post('/api/v1/signers', { id, type: 'plain', config: { key: newKey() } })
+      .post('/api/v1/signers', { id, type: 'plain', config: { key: signerKey() } })
       .expect(201);
     const relayer = relayerBody(id);
     const res = await two.post('/api/v1/relayers', relayer).expect(201);

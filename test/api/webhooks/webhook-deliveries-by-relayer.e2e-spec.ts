@@ -1,8 +1,7 @@
 import { expectError, successBody } from '../../support/envelope';
 import { as } from '../../support/as-key';
-import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
-import { relayerBody, uid } from '../../factories';
+import { createKey, relayerBody, uid } from '../../factories';
 
 /**
  * docs/reference/webhooks.md#311-the-deliveries-about-one-relayer: `relayer_id` narrows a target's delivery log to the
@@ -93,15 +92,12 @@ describe('GET /notifications/{id}/deliveries?relayer_id=: the deliveries about o
   });
 
   it('keeps a scoped key within its scope: a relayer outside it finds nothing', async () => {
-    const created = await app()
-      .post('/api/v1/api-keys', {
-        name: 'deliveries-scope',
-        permissions: ['notifications:read'],
-        // The target too: a key's relayer_ids cover targets (docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
-        relayer_ids: [first, hook],
-      })
-      .expect(201);
-    const key = secrets.add((created.body as { data: { key: string } }).data.key);
+    const { key } = await createKey(app(), {
+      name: 'deliveries-scope',
+      permissions: ['notifications:read'],
+      // The target too: a key's relayer_ids cover targets (docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
+      relayer_ids: [first, hook],
+    });
     const all = await list('?per_page=100');
     expect(await list(`?relayer_id=${first}`, key)).toEqual(page([all.data[0], all.data[2]], 1, 10, 2));
     expect(await list(`?relayer_id=${second}`, key)).toEqual(page([], 1, 10, 0));

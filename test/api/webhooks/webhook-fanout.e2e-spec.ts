@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../support/test-app';
 import { useWebhookApp } from '../../support/webhook-app';
 import { waitFor } from '../../support/wait';
 import { WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
-import { relayerBody, uid } from '../../factories';
+import { createNotification, relayerBody, subscribe as subscribeTarget, uid } from '../../factories';
 
 /** The default of WEBHOOK_MAX_TARGETS_PER_RELAYER (docs/reference/webhooks.md#65-how-many-targets-may-hear-a-relayer). */
 const MAX_TARGETS = 50;
@@ -47,19 +47,17 @@ async function storedCopies(
   return { copies, bytes: total };
 }
 
-describe('fan-out is bounded and cheap: one stored body per event, at most WEBHOOK_MAX_TARGETS_PER_RELAYER targets per relayer', () => {
-  const { receiver, app } = useWebhookApp({
-    WEBHOOK_RETRY_BASE_MS: '40',
-    WEBHOOK_TIMEOUT_MS: '2000',
-  });
-
+/**
+ * `targets(count, prefix)`: that many targets of the receiver (`/<id>`), their ids; `put`: the
+ * subscription PUT, its answer as it is; `subscribe(ids, relayerIds)`: each of the targets hears
+ * these relayers (null: every relayer).
+ */
+function subscriptions(app: () => TestApp, receiver: WebhookReceiver) {
   const targets = async (count: number, prefix: string): Promise<string[]> => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
       const id = uid(prefix);
-      await app()
-        .post('/api/v1/notifications', { id, url: receiver.url(`/${id}`) })
-        .expect(201);
+      await createNotification(app(), { id, url: receiver.url(`/${id}`) });
       ids.push(id);
     }
     return ids;
@@ -69,10 +67,18 @@ describe('fan-out is bounded and cheap: one stored body per event, at most WEBHO
       .put(`/api/v1/notifications/${notificationId}/subscription`, body)
       .then((r) => r);
   const subscribe = async (notificationIds: readonly string[], relayerIds: string[] | null) => {
-    for (const id of notificationIds) {
-      expect((await put(id, { relayer_ids: relayerIds })).status).toBe(200);
-    }
+    for (const id of notificationIds) await subscribeTarget(app(), id, { relayer_ids: relayerIds });
   };
+  return { targets, put, subscribe };
+}
+
+describe('fan-out is bounded and cheap: one stored body per event, at most WEBHOOK_MAX_TARGETS_PER_RELAYER targets per relayer', () => {
+  const { receiver, app } = useWebhookApp({
+    WEBHOOK_RETRY_BASE_MS: '40',
+    WEBHOOK_TIMEOUT_MS: '2000',
+  });
+
+  const { targets, put, subscribe } = subscriptions(app, receiver);
   const subscriptionOf = async (notificationId: string) =>
     (await app().get(`/api/v1/notifications/${notificationId}/subscription`).expect(200)).body as unknown;
   const relayerOf = async (id: string) => {
@@ -216,26 +222,7 @@ describe('at most WEBHOOK_MAX_TARGETS_PER_RELAYER under concurrency: two changes
     WEBHOOK_TIMEOUT_MS: '2000',
   });
 
-  const targets = async (count: number, prefix: string): Promise<string[]> => {
-    const ids: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const id = uid(prefix);
-      await app()
-        .post('/api/v1/notifications', { id, url: receiver.url(`/${id}`) })
-        .expect(201);
-      ids.push(id);
-    }
-    return ids;
-  };
-  const put = (notificationId: string, body: object): Promise<Response> =>
-    app()
-      .put(`/api/v1/notifications/${notificationId}/subscription`, body)
-      .then((r) => r);
-  const subscribe = async (notificationIds: readonly string[], relayerIds: string[] | null) => {
-    for (const id of notificationIds) {
-      expect((await put(id, { relayer_ids: relayerIds })).status).toBe(200);
-    }
-  };
+  const { targets, put, subscribe } = subscriptions(app, receiver);
   const oneRefused = (answers: Response[], relayer: string) => {
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
     expectError(answers.find((r) => r.status === 409) as Response, 409, tooMany(relayer));
@@ -325,17 +312,13 @@ describe('an event body is removed with the last delivery that references it (do
         .expect(201);
     }
     const relayer = uid('r-kept');
-    await running()
-      .put(`/api/v1/notifications/${subscriber}/subscription`, { relayer_ids: [relayer] })
-      .expect(200);
+    await subscribeTarget(running(), subscriber, { relayer_ids: [relayer] });
     // 1 and 2 to both targets; 3 to its own target only.
     await running()
       .post('/api/v1/relayers', relayerBody('evm', { id: relayer, name: 'n0', notification_id: own }))
       .expect(201);
     await running().patch(`/api/v1/relayers/${relayer}`, { name: 'n1' }).expect(200);
-    await running()
-      .put(`/api/v1/notifications/${subscriber}/subscription`, { relayer_ids: null })
-      .expect(200);
+    await subscribeTarget(running(), subscriber, { relayer_ids: null });
     await running().patch(`/api/v1/relayers/${relayer}`, { name: 'n2' }).expect(200);
     await running().patch(`/api/v1/relayers/${relayer}`, { notification_id: null }).expect(200);
     await waitFor('every delivery delivered', async () => {

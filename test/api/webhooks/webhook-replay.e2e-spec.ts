@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectError, successBody } from '../../support/envelope';
-import { secrets } from '../../support/secrets';
 import { useWebhookApp, type Delivery } from '../../support/webhook-app';
-import { relayerBody, uid } from '../../factories';
+import { createKey, relayerBody, uid } from '../../factories';
 
 const ALL_EVENTS =
   'relayer_created, relayer_updated, relayer_deleted, relayer_state_update, notification_test, relayer_low_balance, relayer_balance_restored';
@@ -221,10 +220,8 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
     const hook = await target('/perm');
     await events(hook, 0);
     await settled(hook);
-    const keyWith = async (permissions: string[]) => {
-      const res = await app().post('/api/v1/api-keys', { name: 'replayer', permissions }).expect(201);
-      return secrets.add((res.body.data as { key: string }).key);
-    };
+    const keyWith = async (permissions: string[]) =>
+      (await createKey(app(), { name: 'replayer', permissions })).key;
     const replayWith = (key: string) =>
       app()
         .raw()

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectError, successBody } from '../../support/envelope';
-import { secrets } from '../../support/secrets';
 import { useWebhookApp } from '../../support/webhook-app';
-import { ISO, relayerBody, uid } from '../../factories';
+import { createKey, ISO, relayerBody, uid } from '../../factories';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -236,13 +235,11 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
          delivered_at = CASE WHEN status = 'delivered' THEN '${stored(ended)}' ELSE NULL END
        WHERE notification_id = '${hook}' AND relayer_id = '${mine}'`,
     );
-    const res = await app().post('/api/v1/api-keys', {
+    const { key } = await createKey(app(), {
       name: 'team a',
       permissions: ['notifications:read'],
       relayer_ids: ['team-a-*'],
     });
-    expect(res.status).toBe(201);
-    const key = secrets.add((res.body.data as { key: string }).key);
     const statsAs = async (window: string, bearer: string) => {
       const got = await app()
         .raw()
@@ -331,10 +328,8 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
 
   it('notifications:read is needed, and enough', async () => {
     const hook = await target('/keys');
-    const keyWith = async (permissions: string[]) => {
-      const res = await app().post('/api/v1/api-keys', { name: 'stats', permissions }).expect(201);
-      return secrets.add((res.body.data as { key: string }).key);
-    };
+    const keyWith = async (permissions: string[]) =>
+      (await createKey(app(), { name: 'stats', permissions })).key;
     const statsAs = async (key: string) =>
       app().raw().get(`/api/v1/notifications/${hook}/stats?window=7d`).set('Authorization', `Bearer ${key}`);
     expectError(await statsAs(await keyWith(['relayers:read', 'notifications:write'])), 403, 'Forbidden');

@@ -1,8 +1,7 @@
 import { expectError, successBody } from '../../support/envelope';
-import { secrets } from '../../support/secrets';
 import { useWebhookApp } from '../../support/webhook-app';
 import { type ReceivedWebhook } from '../../support/webhook-receiver';
-import { relayerBody, uid } from '../../factories';
+import { createKey, relayerBody, uid } from '../../factories';
 
 const ALL_EVENTS =
   'relayer_created, relayer_updated, relayer_deleted, relayer_state_update, notification_test, relayer_low_balance, relayer_balance_restored';
@@ -232,10 +231,8 @@ describe('webhook subscriptions: a target chooses the events and the relayers it
       expectError(res, 404, 'Notification not found');
     }
     const hook = await target('/keys');
-    const keyWith = async (permissions: string[]) => {
-      const res = await app().post('/api/v1/api-keys', { name: 'subscriber', permissions }).expect(201);
-      return secrets.add((res.body.data as { key: string }).key);
-    };
+    const keyWith = async (permissions: string[]) =>
+      (await createKey(app(), { name: 'subscriber', permissions })).key;
     const reader = await keyWith(['notifications:read']);
     const writer = await keyWith(['notifications:write']);
     expectError(await put(hook, { relayer_ids: ['*'] }, reader), 403, 'Forbidden');

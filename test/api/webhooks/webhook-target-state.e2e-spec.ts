@@ -4,7 +4,7 @@ import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useWebhookApp } from '../../support/webhook-app';
 import { type ReceivedWebhook } from '../../support/webhook-receiver';
-import { ISO, relayerBody } from '../../factories';
+import { createKey, ISO, relayerBody } from '../../factories';
 
 const ADMIN = { type: 'admin', id: 'admin', name: 'API_KEY' };
 const SYSTEM = { type: 'system', id: 'system', name: 'service' };
@@ -128,10 +128,7 @@ describe('a target paused by hand or by itself, and its signing key rotated with
 
   it('notifications:read reads the state; pause, resume and signing-key need notifications:write', async () => {
     const hook = await target('/permissions');
-    const created = await app()
-      .post('/api/v1/api-keys', { name: 'reader', permissions: ['notifications:read'] })
-      .expect(201);
-    const reader = secrets.add(created.body.data.key as string);
+    const reader = (await createKey(app(), { name: 'reader', permissions: ['notifications:read'] })).key;
     const as = (method: 'get' | 'post', path: string, body?: object) => {
       const req = request(app().baseUrl)[method](path).set('Authorization', `Bearer ${reader}`);
       return body ? req.send(body) : req;

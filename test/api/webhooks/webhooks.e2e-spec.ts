@@ -5,7 +5,7 @@ import { expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useWebhookApp } from '../../support/webhook-app';
 import { verifySignatures } from '../../support/webhook-receiver';
-import { ISO, relayerBody as factoryRelayerBody, uid, UUID_V4 } from '../../factories';
+import { createKey, ISO, relayerBody as factoryRelayerBody, uid, UUID_V4 } from '../../factories';
 
 describe('webhook events: relayer changes reach their notification target, signed and retried', () => {
   const { receiver, app, target, settled } = useWebhookApp({
@@ -253,10 +253,8 @@ describe('webhook events: relayer changes reach their notification target, signe
     await app().post('/api/v1/relayers', relayerBody(hook)).expect(201);
     const [failed] = await settled(hook);
     expect(failed.status).toBe('failed');
-    const keyWith = async (permissions: string[]) => {
-      const res = await app().post('/api/v1/api-keys', { name: 'retrier', permissions }).expect(201);
-      return secrets.add((res.body.data as { key: string }).key);
-    };
+    const keyWith = async (permissions: string[]) =>
+      (await createKey(app(), { name: 'retrier', permissions })).key;
     const retry = (key: string) =>
       app()
         .raw()
