@@ -4,13 +4,15 @@
 // The e2e suite runs once per database; scripts/test.mjs sets TEST_DB for each run. Before any
 // e2e suite runs, dist/ is rebuilt if it is older than the sources (test/support/global-setup.ts),
 // some suites spawn the built service; then the migrations run once into the template every test
-// database is copied from (test/support/migrated-template.ts). Every wait in a test has a deadline below testTimeout.
+// database is copied from (test/support/migrated-template.ts). Every wait in a test has a deadline of
+// its own; testTimeout (2 minutes) is far above the slowest test on a quiet machine (crash.e2e-spec,
+// about 30 s), so that a machine twice as loaded fails no test by the clock alone.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
-  testTimeout: 60000,
+  testTimeout: 120_000,
   projects: [
     {
       displayName: 'unit',
@@ -39,7 +41,7 @@ module.exports = {
       setupFiles: ['<rootDir>/test/setup/env.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60000,
+      testTimeout: 120_000,
     },
     {
       // The operator console in headless Chromium (test/console, docs/console.md): on SQLite only.
@@ -52,7 +54,7 @@ module.exports = {
       setupFiles: ['<rootDir>/test/setup/env.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60000,
+      testTimeout: 120_000,
     },
   ],
 };
