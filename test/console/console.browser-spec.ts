@@ -63,20 +63,25 @@ describe('the operator console: shell, sign-in, security and the relayers table'
     it('loads in at most 250 KB of transfer, compressed, every byte from the service', async () => {
       const tab = await openSignedOut();
       const loaded: { url: string; encoding: string | null; bytes: number }[] = [];
+      // Each request's sizes are read after it finished: all of them are awaited before the counts.
+      const reading: Promise<void>[] = [];
       tab.page.on('requestfinished', (finished) => {
-        void (async () => {
-          const response = await finished.response();
-          const sizes = await finished.sizes();
-          loaded.push({
-            url: new URL(finished.url()).pathname,
-            encoding: (await response?.headerValue('content-encoding')) ?? null,
-            bytes: sizes.responseHeadersSize + sizes.responseBodySize,
-          });
-        })();
+        reading.push(
+          (async () => {
+            const response = await finished.response();
+            const sizes = await finished.sizes();
+            loaded.push({
+              url: new URL(finished.url()).pathname,
+              encoding: (await response?.headerValue('content-encoding')) ?? null,
+              bytes: sizes.responseHeadersSize + sizes.responseBodySize,
+            });
+          })(),
+        );
       });
       await tab.page.reload();
       await tab.page.getByLabel('API key').waitFor();
       await tab.page.waitForLoadState('networkidle');
+      await Promise.all(reading);
       // The page, its stylesheet, its script.
       const order = (url: string) => ['/', '.css', '.js'].findIndex((end) => url.endsWith(end));
       loaded.sort((a, b) => order(a.url) - order(b.url));
