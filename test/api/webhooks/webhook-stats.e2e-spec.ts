@@ -139,7 +139,6 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
     const [fast, slower] = [tests[0].duration_ms, tests[1].duration_ms];
     expect(slower).toBeGreaterThanOrEqual(100);
     expect(latency.max).toBeGreaterThanOrEqual(500);
-    expect(latency.max).toBeLessThan(2000);
     expect(latency).toEqual({ p50: Math.max(fast, slower), p95: latency.max, max: latency.max });
     expect(latency.p50).toBeLessThanOrEqual(latency.p95);
     const lastFailedAt = Date.parse(got.last_failed_at as string);
