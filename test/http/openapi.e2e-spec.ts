@@ -1,5 +1,6 @@
 import { openApiDocument } from '../support/routes';
-import { useTestApp } from '../support/test-app';
+import { createTestDatabase } from '../support/test-database';
+import { startTestApp, useTestApp } from '../support/test-app';
 
 describe('OpenAPI document', () => {
   const handle = useTestApp();
@@ -288,6 +289,31 @@ describe('OpenAPI document', () => {
         }),
       );
     }
+  });
+
+  it('is the same document in a second app of the same process, and a route that always refuses documents its 400 as the error envelope', async () => {
+    const first = await openApiDocument<{ paths: Record<string, Record<string, unknown>> }>(handle.current);
+    const database = await createTestDatabase();
+    const second = await startTestApp({ DATABASE_URL: database.url });
+    try {
+      expect(await openApiDocument(second)).toEqual(first);
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+    const update = first.paths['/api/v1/signers/{signer_id}'].patch as {
+      responses: Record<string, { content: { 'application/json': { schema: unknown } } }>;
+    };
+    expect(update.responses['400'].content['application/json'].schema).toEqual({
+      type: 'object',
+      required: ['success', 'data', 'message', 'error'],
+      properties: {
+        success: { type: 'boolean', example: false },
+        data: { type: 'object', nullable: true, example: null },
+        message: { type: 'string' },
+        error: { type: 'string', description: 'The same text as message' },
+      },
+    });
   });
 
   it('serves the UI at /api/docs without a token', async () => {

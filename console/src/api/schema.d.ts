@@ -9001,19 +9001,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: {
-                            /** @example null */
-                            data: Record<string, never> | null;
-                            /** @description The same text as message */
-                            error: string;
-                            message: string;
-                            /** @example false */
-                            success: boolean;
-                        };
                         /** @example null */
-                        error?: string | null;
-                        /** @example true */
-                        success?: boolean;
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
                     };
                 };
             };

@@ -56,7 +56,8 @@ function documentRoute(controller: Type<unknown>, key: string, descriptor: Prope
   const success = Object.keys(declared).filter(isSuccess);
   if (success.some((status) => isEnvelope(declared[status]))) return;
   const responses: Record<string, ResponseEntry> = { ...declared };
-  const statuses = success.length > 0 ? success : [String(defaultStatus(handler))];
+  // A route that always refuses (@HttpCode(400)) has no success to wrap: its errors are documented as they are.
+  const statuses = success.length > 0 ? success : [String(defaultStatus(handler))].filter(isSuccess);
   for (const status of statuses) {
     const entry = declared[status] ?? {};
     const model = typeof entry.type === 'function' ? (entry.type as Type<unknown>) : undefined;
