@@ -1,13 +1,38 @@
-// Four projects: unit tests beside the code (src/**/*.spec.ts), controller slices over HTTP without
-// a database (test/api/**/*.slice-spec.ts: one controller, the global pipeline, stub services) and
-// e2e tests over HTTP (test/**/*.e2e-spec.ts, by level: docs/testing.md), and the console in a browser.
-// The e2e suite runs once per database; scripts/test.mjs sets TEST_DB for each run. Before any
-// e2e suite runs, dist/ is rebuilt if it is older than the sources (test/support/global-setup.ts),
-// some suites spawn the built service; then the migrations run once into the template every test
-// database is copied from (test/support/migrated-template.ts). Every wait in a test has a deadline of
-// its own; testTimeout (2 minutes) is far above the slowest test on a quiet machine (crash.e2e-spec,
-// about 30 s), so that a machine twice as loaded fails no test by the clock alone.
+// Five projects: unit tests beside the code (src/**/*.spec.ts), controller slices over HTTP without
+// a database (test/api/**/*.slice-spec.ts: one controller, the global pipeline, stub services), the e2e
+// tests over HTTP (test/**/*.e2e-spec.ts, by level: docs/testing.md) once per database (`e2e` on SQLite,
+// `e2e-mysql` on MySQL: the project's `globals.TEST_DB`, read by test/support/test-database.ts), and the
+// console in a browser (on SQLite). scripts/test.mjs runs them all in one jest run, so that the files of
+// both databases share the workers (a file waiting on MariaDB or a browser leaves the CPU to another).
+// Before any e2e or console file runs, dist/ is rebuilt if it is older than the sources
+// (test/support/global-setup.ts), some suites spawn the built service; then the migrations run once
+// per database into the template every test database is copied from (test/support/migrated-template.ts).
+// Every wait in a test has a deadline of its own; testTimeout (2 minutes) is far above the slowest
+// test on a quiet machine (crash.e2e-spec, about 30 s), so that a machine twice as loaded fails no test
+// by the clock alone.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+// `npm test` (TEST_GROUPS=1) runs the e2e spec files in the groups of test/groups, a few jest files
+// instead of 90-odd (test/support/spec-groups.ts); a file named on the command line runs alone.
+const e2eFiles =
+  process.env.TEST_GROUPS === '1'
+    ? '<rootDir>/test/groups/*.e2e-group.ts'
+    : '<rootDir>/test/**/*.e2e-spec.ts';
+
+/** A project over HTTP on the database `db`: the e2e files, or the console's (`testMatch`). */
+const overHttp = (displayName, testMatch, db) => ({
+  displayName,
+  testEnvironment: 'node',
+  rootDir: '.',
+  testMatch: [testMatch],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  transform,
+  globals: { TEST_DB: db },
+  setupFiles: ['<rootDir>/test/setup/env.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 120_000,
+});
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -31,30 +56,9 @@ module.exports = {
       transform,
       setupFiles: ['<rootDir>/test/setup/env.ts'],
     },
-    {
-      displayName: 'e2e',
-      testEnvironment: 'node',
-      rootDir: '.',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      moduleFileExtensions: ['ts', 'js', 'json'],
-      transform,
-      setupFiles: ['<rootDir>/test/setup/env.ts'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 120_000,
-    },
-    {
-      // The operator console in headless Chromium (test/console, docs/console.md): on SQLite only.
-      displayName: 'console',
-      testEnvironment: 'node',
-      rootDir: '.',
-      testMatch: ['<rootDir>/test/console/**/*.browser-spec.ts'],
-      moduleFileExtensions: ['ts', 'js', 'json'],
-      transform,
-      setupFiles: ['<rootDir>/test/setup/env.ts'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 120_000,
-    },
+    overHttp('e2e', e2eFiles, 'sqlite'),
+    overHttp('e2e-mysql', e2eFiles, 'mysql'),
+    // The operator console in headless Chromium (test/console, docs/console.md).
+    overHttp('console', '<rootDir>/test/console/**/*.browser-spec.ts', 'sqlite'),
   ],
 };

@@ -5,8 +5,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/galera.sh start || exit 1
 start=$(date +%s)
-GALERA_TEST_PORTS=3311,3312,3313 TEST_DB=mysql NODE_OPTIONS=--experimental-vm-modules \
-  npx jest test/resilience/galera.e2e-spec.ts --selectProjects e2e --runInBand --verbose
+GALERA_TEST_PORTS=3311,3312,3313 NODE_OPTIONS=--experimental-vm-modules \
+  npx jest test/resilience/galera.e2e-spec.ts --selectProjects e2e-mysql --runInBand --verbose
 status=$?
 echo "galera suite: $(($(date +%s) - start)) s"
 bash scripts/galera.sh stop

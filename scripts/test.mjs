@@ -1,6 +1,6 @@
-// `npm test`: builds the service and its console, then runs the unit, controller-slice (no database),
-// e2e and console (a browser) suites on SQLite, then the e2e suite again on MySQL and, beside it, the
-// README's and docs/api.md's examples against the built service (on SQLite, so they run anywhere).
+// `npm test`: builds the service and its console when the sources changed, then one jest run: the unit and controller-slice
+// suites (no database), the e2e suite on SQLite and again on MySQL, the console in a browser; beside it,
+// the README's and docs/api.md's examples against the built service (on SQLite, so they run anywhere).
 // MySQL and Redis suites run when those servers answer; on a machine without
 // them they are skipped with a plain notice, and with CI=true (or REQUIRE_SERVICES=1) a missing
 // server fails the run instead. The last line is "N passed, N failed".
@@ -46,20 +46,30 @@ async function mysqlUsable() {
   }
 }
 
-/** One jest run, its exit awaited without blocking (the README examples may run beside it). */
-async function jest(label, args, env) {
-  const out = path.join(os.tmpdir(), `relayer-jest-${label}-${process.pid}.json`);
-  console.log(`\n=== ${label} ===`);
-  const started = Date.now();
-  const child = spawn('npx', ['jest', '--json', `--outputFile=${out}`, ...args, ...extraArgs], {
-    cwd: root,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
-      ...env,
+/** The jest run, its exit awaited without blocking (the README examples run beside it). */
+async function jest(args, env) {
+  const out = path.join(os.tmpdir(), `relayer-jest-${process.pid}.json`);
+  const child = spawn(
+    'npx',
+    [
+      'jest',
+      '--json',
+      `--outputFile=${out}`,
+      '--reporters=default',
+      `--reporters=${path.join(root, 'scripts', 'jest-times.mjs')}`,
+      ...args,
+      ...extraArgs,
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim(),
+        ...env,
+      },
     },
-  });
+  );
   const status = await new Promise((resolve) => child.on('close', resolve));
   let passed = 0;
   let failed = 0;
@@ -67,35 +77,10 @@ async function jest(label, args, env) {
     const result = JSON.parse(fs.readFileSync(out, 'utf8'));
     passed = result.numPassedTests;
     failed = result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
-    reportTimes(label, result, Date.now() - started);
     fs.rmSync(out);
   }
   if (status !== 0 && failed === 0) failed = 1;
   return { passed, failed };
-}
-
-/** The run's wall time, each project's summed file time and the slowest files (docs/testing.md#how-long-it-takes). */
-function reportTimes(label, result, wallMs) {
-  const files = result.testResults.map((file) => ({
-    name: path.relative(root, file.name),
-    seconds: (file.endTime - file.startTime) / 1000,
-  }));
-  const byProject = new Map();
-  for (const file of files) {
-    const project = file.name.endsWith('.browser-spec.ts')
-      ? 'console'
-      : file.name.endsWith('.slice-spec.ts')
-        ? 'slice'
-        : file.name.startsWith('src/')
-          ? 'unit'
-          : 'e2e';
-    byProject.set(project, (byProject.get(project) ?? 0) + file.seconds);
-  }
-  const sums = [...byProject].map(([project, seconds]) => `${project} ${seconds.toFixed(0)} s`).join(', ');
-  console.log(`\n${label}: ${(wallMs / 1000).toFixed(0)} s of wall time; summed per file: ${sums}`);
-  for (const file of files.sort((a, b) => b.seconds - a.seconds).slice(0, 8)) {
-    console.log(`  ${file.seconds.toFixed(1).padStart(6)} s  ${file.name}`);
-  }
 }
 
 /**
@@ -123,7 +108,11 @@ function startReadmeExamples() {
   });
 }
 
-const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+// The same rule as npm start: build when dist/ is missing or older than the sources.
+const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build-if-stale.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (build.status !== 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);
@@ -146,31 +135,25 @@ const add = (r) => {
   totals.failed += r.failed;
 };
 const redisEnv = redisOk ? { REDIS_TEST_URL: redisUrl } : {};
-const projects = chromiumOk ? [] : ['--selectProjects', 'unit', 'slice', 'e2e'];
-add(
-  await jest(
-    chromiumOk ? 'unit + slice + e2e + console on SQLite' : 'unit + slice + e2e on SQLite',
-    projects,
-    {
-      TEST_DB: 'sqlite',
-      ...redisEnv,
-    },
-  ),
-);
+// One jest run: unit and slice tests (no database), the e2e files on SQLite (e2e) and on MySQL
+// (e2e-mysql), the console in Chromium (jest.config.js). Three workers on this 2-core machine: many files
+// spend much of their time waiting on MariaDB, a browser or a process they started, so two leave a
+// core idle.
+const projects = ['unit', 'slice', 'e2e'];
+if (chromiumOk) projects.push('console');
+if (!mysqlProblem) projects.push('e2e-mysql');
 // A jest filter (npm test -- <pattern>) asks for some suites only: the README run is left out then.
-// Otherwise it runs beside the MySQL pass, which leaves the CPU waiting on MariaDB often enough.
+// Otherwise it runs beside the tests: it mostly waits on the service it starts.
 const readme = extraArgs.length === 0 ? startReadmeExamples() : undefined;
-if (!mysqlProblem) {
-  // The e2e project alone: unit and slice tests touch no database, they ran once above. A third
-  // worker: these suites spend much of their time waiting on MariaDB, so two leave a core idle.
-  add(
-    await jest('e2e on MySQL', ['--selectProjects', 'e2e', '--maxWorkers=3'], {
-      TEST_DB: 'mysql',
-      MYSQL_TEST_URL: mysqlUrl,
-      ...redisEnv,
-    }),
-  );
-}
+console.log(`\n=== ${projects.join(' + ')} ===`);
+add(
+  await jest(['--selectProjects', ...projects, '--maxWorkers=2'], {
+    // The e2e spec files in groups (test/support/spec-groups.ts), unless a filter names some.
+    ...(extraArgs.length === 0 ? { TEST_GROUPS: '1' } : {}),
+    MYSQL_TEST_URL: mysqlUrl,
+    ...redisEnv,
+  }),
+);
 if (readme) add(await readme);
 if (skipped.length > 0 && !required) console.log(`\nNot run here: ${skipped.join('; ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);

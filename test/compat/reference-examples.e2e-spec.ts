@@ -15,6 +15,7 @@ import { Checker, FIXTURES, isObject, readJson, type Json } from '../support/ref
 import { secrets } from '../support/secrets';
 import { freePort } from '../support/service-process';
 import { startTestApp, type Env, type TestApp } from '../support/test-app';
+import { TEST_DB } from '../support/test-database';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -29,7 +30,7 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  * service (docs/coming-from-openzeppelin-relayer.md#what-the-trial-showed). The database does not matter
  * to what is read, so the trial runs on the embedded one.
  */
-const describeEmbedded = process.env.TEST_DB === 'mysql' ? describe.skip : describe;
+const describeEmbedded = TEST_DB === 'mysql' ? describe.skip : describe;
 
 const EXAMPLES_DIR = path.join(FIXTURES, 'examples');
 const EXAMPLES = ['config.example', ...fs.readdirSync(EXAMPLES_DIR).sort()];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Logger } from '@nestjs/common';
 import { createConnection } from 'mysql2/promise';
-import { MYSQL_TEST_URL, TEMPLATE_ENV, TEST_DB } from './test-database';
+import { MYSQL_TEST_URL, templateEnv, type DatabaseKind } from './test-database';
 
 type DataSourceModule = typeof import('../../src/database/service-data-source');
 type OptionsModule = typeof import('../../src/database/data-source-options');
@@ -18,13 +18,14 @@ const load = <T>(file: string): Promise<T> => import(pathToFileURL(path.join(dis
  * The service's migrations, run once per test run into a template (a SQLite file, or a MySQL database)
  * that createTestDatabase copies for each test file: a copy costs a few milliseconds where migrating
  * costs seconds on MySQL. Built from dist/ (global-setup.ts has just built it), by the dialect's own
- * migrate(), as the service would. Its place is handed to the workers in TEST_DB_TEMPLATE.
+ * migrate(), as the service would. Its place is handed to the workers in TEST_DB_TEMPLATE_<KIND>
+ * (templateEnv), once per kind however many projects ask.
  */
-export async function createMigratedTemplate(): Promise<void> {
-  if (process.env[TEMPLATE_ENV]) return;
+export async function createMigratedTemplate(kind: DatabaseKind): Promise<void> {
+  if (process.env[templateEnv(kind)]) return;
   let url: string;
   let name: string;
-  if (TEST_DB === 'sqlite') {
+  if (kind === 'sqlite') {
     name = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-template-')), 'relayer.sqlite');
     url = `sqlite:${name}`;
   } else {
@@ -44,14 +45,14 @@ export async function createMigratedTemplate(): Promise<void> {
   } finally {
     await dataSource.destroy();
   }
-  process.env[TEMPLATE_ENV] = name;
+  process.env[templateEnv(kind)] = name;
 }
 
-export async function dropMigratedTemplate(): Promise<void> {
-  const name = process.env[TEMPLATE_ENV];
+export async function dropMigratedTemplate(kind: DatabaseKind): Promise<void> {
+  const name = process.env[templateEnv(kind)];
   if (!name) return;
-  delete process.env[TEMPLATE_ENV];
-  if (TEST_DB === 'sqlite') {
+  delete process.env[templateEnv(kind)];
+  if (kind === 'sqlite') {
     fs.rmSync(path.dirname(name), { recursive: true, force: true });
     return;
   }

@@ -10,7 +10,7 @@ import { configureHttpServer, createApp } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/app-config';
 import { secrets } from './secrets';
 import { writeTestCatalogue, type TestCatalogue } from './test-catalogue';
-import { createTestDatabase, type TestDatabase } from './test-database';
+import { createTestDatabase, TEST_DB, type TestDatabase } from './test-database';
 import { waitFor, withDeadline } from './wait';
 
 export type Env = Record<string, string | undefined>;
@@ -39,6 +39,9 @@ export interface TestApp {
 
 let sharedCatalogue: TestCatalogue | undefined;
 
+/** This run of the test file (a module is loaded once per test file and run). */
+const FILE_RUN = randomBytes(3).toString('hex');
+
 /** The catalogue apps of this test file use unless CONFIG_FILE is given. */
 export function defaultCatalogue(): TestCatalogue {
   sharedCatalogue ??= writeTestCatalogue();
@@ -57,10 +60,11 @@ export const newApiKey = (): string => secrets.add(randomBytes(36).toString('bas
 export async function startTestApp(env: Env, extensions: AppExtensions = {}): Promise<TestApp> {
   fs.mkdirSync(LOG_DIR, { recursive: true });
   // One log per test file: nestjs-pino keeps one root logger per process, so apps started by the
-  // same file share where their out-of-request lines go anyway.
+  // same file share where their out-of-request lines go anyway. Named by the file, its database and a
+  // token of this run of it: a worker runs the same file once per database.
   const logFile = path.join(
     LOG_DIR,
-    `${path.basename(expect.getState().testPath ?? 'app')}-${process.pid}.log`,
+    `${path.basename(expect.getState().testPath ?? 'app')}-${TEST_DB}-${process.pid}-${FILE_RUN}.log`,
   );
   const apiKey = env.API_KEY ?? newApiKey();
   const config = loadConfig({
@@ -80,6 +84,8 @@ export async function startTestApp(env: Env, extensions: AppExtensions = {}): Pr
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-data-')),
     ...env,
   });
+  // What this app logs: the file's lines from here on (a group of spec files shares one, test/support/spec-groups.ts).
+  const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
   const app = await createApp(config, extensions);
   configureHttpServer(app, config);
   await app.listen(0, '127.0.0.1');
@@ -88,7 +94,8 @@ export async function startTestApp(env: Env, extensions: AppExtensions = {}): Pr
   const withAuth = (test: request.Test, auth: boolean) =>
     auth ? test.set('Authorization', `Bearer ${apiKey}`) : test;
   const agent = () => request(baseUrl);
-  const logText = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');
+  const logText = () =>
+    fs.existsSync(logFile) ? fs.readFileSync(logFile).subarray(logStart).toString('utf8') : '';
   return {
     app,
     baseUrl,

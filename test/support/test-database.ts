@@ -5,18 +5,30 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 
-/** Which database the e2e suite runs on: scripts/test.mjs runs it once per kind. */
-export const TEST_DB: 'sqlite' | 'mysql' = process.env.TEST_DB === 'mysql' ? 'mysql' : 'sqlite';
+export type DatabaseKind = 'sqlite' | 'mysql';
+
+/** What a global set-up is told of its jest project (jest.config.js). */
+export interface JestProject {
+  readonly globals: { readonly TEST_DB?: unknown };
+}
+
+const kindOf = (value: unknown): DatabaseKind => (value === 'mysql' ? 'mysql' : 'sqlite');
+
+/** The database of a jest project: its `globals.TEST_DB` (jest.config.js: e2e on SQLite, e2e-mysql). */
+export const projectDatabase = (project: JestProject): DatabaseKind => kindOf(project.globals.TEST_DB);
+
+/** Which database this test file runs on: its jest project's `globals.TEST_DB`. */
+export const TEST_DB: DatabaseKind = kindOf((globalThis as { TEST_DB?: unknown }).TEST_DB);
 
 /** Where test databases are created; the user may only create and drop databases named relayer_test*. */
 export const MYSQL_TEST_URL =
   process.env.MYSQL_TEST_URL ?? 'mysql://relayer_test:relayer_test@127.0.0.1:3306';
 
-/** Where the global set-up left the migrated template (test/support/migrated-template.ts). */
-export const TEMPLATE_ENV = 'TEST_DB_TEMPLATE';
+/** Where the global set-up left the migrated template of a kind (test/support/migrated-template.ts). */
+export const templateEnv = (kind: DatabaseKind): string => `TEST_DB_TEMPLATE_${kind.toUpperCase()}`;
 
 export interface TestDatabaseOptions {
-  readonly kind?: 'sqlite' | 'mysql';
+  readonly kind?: DatabaseKind;
   /** No table at all, for the suites about migrating (the service migrates it when it starts). */
   readonly empty?: boolean;
 }
@@ -66,7 +78,7 @@ async function copyMysqlTemplate(template: string, name: string): Promise<void> 
  */
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const { kind = TEST_DB, empty = false } = options;
-  const template = empty || kind !== TEST_DB ? undefined : process.env[TEMPLATE_ENV];
+  const template = empty ? undefined : process.env[templateEnv(kind)];
   if (kind === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'relayer-test-'));
     const file = path.join(dir, 'relayer.sqlite');

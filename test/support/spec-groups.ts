@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+const TEST_DIR = path.resolve(__dirname, '..');
+const GROUPS_DIR = path.join(TEST_DIR, 'groups');
+
+/** Every e2e spec file under test/, sorted by path. */
+function specFiles(): string[] {
+  return fs
+    .readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.e2e-spec.ts'))
+    .map((file) => path.join(TEST_DIR, file))
+    .sort();
+}
+
+/**
+ * The e2e spec files of one group, run in this one jest file (`npm test`: test/groups, docs/testing.md):
+ * a jest file loads the application's ~1,650 modules afresh, about 2 s of CPU, so `npm test` runs the
+ * 90-odd spec files in `count` groups rather than one by one. Spec file i belongs to group
+ * (i mod count) + 1, so that every spec is in exactly one group and a new one needs no list. Each runs
+ * in a describe block named by its path, as it would alone: its hooks apply to its own tests, and the
+ * environment variables it sets are put back after it.
+ */
+export function runSpecGroup(group: number, count: number): void {
+  const groups = fs.readdirSync(GROUPS_DIR).filter((file) => file.endsWith('.e2e-group.ts'));
+  if (groups.length !== count) {
+    throw new Error(`test/groups holds ${groups.length} groups, not ${count}: every spec must be in one`);
+  }
+  for (const [i, file] of specFiles().entries()) {
+    if (i % count !== group - 1) continue;
+    describe(path.relative(path.dirname(TEST_DIR), file), () => {
+      let env: NodeJS.ProcessEnv = {};
+      beforeAll(() => {
+        env = { ...process.env };
+      });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a spec file registers its tests when loaded
+      require(file);
+      afterAll(() => {
+        process.env = env;
+      });
+    });
+  }
+}
