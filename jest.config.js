@@ -37,6 +37,7 @@ const overHttp = (displayName, testMatch, db) => ({
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  testSequencer: '<rootDir>/scripts/jest-sequencer.cjs',
   testTimeout: 120_000,
   projects: [
     {

@@ -1,7 +1,16 @@
 // A jest reporter (scripts/test.mjs adds it): when the run ends, its wall time, the time its files took
-// summed per project (e2e and e2e-mysql hold the same files, once per database) and its slowest files,
-// so that a CI log says where the time went (docs/testing.md#how-long-it-takes).
+// summed per project (e2e and e2e-mysql hold the same files, once per database), its slowest files and,
+// for the e2e groups (test/support/spec-groups.ts), its slowest spec files, so that a CI log says where
+// the time went (docs/testing.md#how-long-it-takes).
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+
+/** Written by the groups' workers, whose parent is this process (specTimesFile in spec-groups.ts). */
+const specTimes = path.join(os.tmpdir(), `relayer-spec-times-${process.pid}.jsonl`);
+
+const line = (seconds, project, name) =>
+  `  ${seconds.toFixed(1).padStart(6)} s  ${project.padEnd(9)} ${name}`;
 
 export default class JestTimes {
   /** Each file's project and seconds, as they end. */
@@ -9,9 +18,8 @@ export default class JestTimes {
   started = Date.now();
 
   onTestResult(test, result) {
-    const name = test.context.config.displayName?.name ?? 'default';
     this.files.push({
-      project: name,
+      project: test.context.config.displayName?.name ?? 'default',
       name: path.relative(process.cwd(), result.testFilePath),
       seconds: (result.perfStats.end - result.perfStats.start) / 1000,
     });
@@ -25,7 +33,18 @@ export default class JestTimes {
     const wall = ((Date.now() - this.started) / 1000).toFixed(0);
     console.log(`\njest: ${wall} s of wall time; summed per file: ${sums}`);
     for (const file of this.files.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
-      console.log(`  ${file.seconds.toFixed(1).padStart(6)} s  ${file.project.padEnd(9)} ${file.name}`);
+      console.log(line(file.seconds, file.project, file.name));
+    }
+    if (!fs.existsSync(specTimes)) return;
+    const specs = fs
+      .readFileSync(specTimes, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((text) => JSON.parse(text));
+    fs.rmSync(specTimes);
+    console.log(`slowest of ${specs.length} spec files in the groups:`);
+    for (const spec of specs.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
+      console.log(line(spec.seconds, spec.db, spec.spec));
     }
   }
 }

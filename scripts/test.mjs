@@ -147,7 +147,7 @@ if (!mysqlProblem) projects.push('e2e-mysql');
 const readme = extraArgs.length === 0 ? startReadmeExamples() : undefined;
 console.log(`\n=== ${projects.join(' + ')} ===`);
 add(
-  await jest(['--selectProjects', ...projects, '--maxWorkers=2'], {
+  await jest(['--selectProjects', ...projects, '--maxWorkers=3'], {
     // The e2e spec files in groups (test/support/spec-groups.ts), unless a filter names some.
     ...(extraArgs.length === 0 ? { TEST_GROUPS: '1' } : {}),
     MYSQL_TEST_URL: mysqlUrl,

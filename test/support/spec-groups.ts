@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { TEST_DB } from './test-database';
 
 const TEST_DIR = path.resolve(__dirname, '..');
 const GROUPS_DIR = path.join(TEST_DIR, 'groups');
@@ -14,12 +16,19 @@ function specFiles(): string[] {
 }
 
 /**
+ * Where each spec's time goes, one JSON line per spec, for the run's reporter (scripts/jest-times.mjs):
+ * named by the jest process that started this worker.
+ */
+export const specTimesFile = (jestPid: number): string =>
+  path.join(os.tmpdir(), `relayer-spec-times-${jestPid}.jsonl`);
+
+/**
  * The e2e spec files of one group, run in this one jest file (`npm test`: test/groups, docs/testing.md):
  * a jest file loads the application's ~1,650 modules afresh, about 2 s of CPU, so `npm test` runs the
  * 90-odd spec files in `count` groups rather than one by one. Spec file i belongs to group
  * (i mod count) + 1, so that every spec is in exactly one group and a new one needs no list. Each runs
  * in a describe block named by its path, as it would alone: its hooks apply to its own tests, and the
- * environment variables it sets are put back after it.
+ * environment variables it sets are put back after it; its time is written down (specTimesFile).
  */
 export function runSpecGroup(group: number, count: number): void {
   const groups = fs.readdirSync(GROUPS_DIR).filter((file) => file.endsWith('.e2e-group.ts'));
@@ -28,15 +37,20 @@ export function runSpecGroup(group: number, count: number): void {
   }
   for (const [i, file] of specFiles().entries()) {
     if (i % count !== group - 1) continue;
-    describe(path.relative(path.dirname(TEST_DIR), file), () => {
+    const spec = path.relative(path.dirname(TEST_DIR), file);
+    describe(spec, () => {
       let env: NodeJS.ProcessEnv = {};
+      let started = 0;
       beforeAll(() => {
         env = { ...process.env };
+        started = performance.now();
       });
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- a spec file registers its tests when loaded
       require(file);
       afterAll(() => {
         process.env = env;
+        const seconds = (performance.now() - started) / 1000;
+        fs.appendFileSync(specTimesFile(process.ppid), `${JSON.stringify({ spec, db: TEST_DB, seconds })}\n`);
       });
     });
   }
