@@ -1,3 +1,4 @@
+import { ERROR_ENVELOPE_SCHEMA } from '../support/envelope';
 import { openApiDocument } from '../support/routes';
 import { createTestDatabase } from '../support/test-database';
 import { startTestApp, useTestApp } from '../support/test-app';
@@ -304,16 +305,7 @@ describe('OpenAPI document', () => {
     const update = first.paths['/api/v1/signers/{signer_id}'].patch as {
       responses: Record<string, { content: { 'application/json': { schema: unknown } } }>;
     };
-    expect(update.responses['400'].content['application/json'].schema).toEqual({
-      type: 'object',
-      required: ['success', 'data', 'message', 'error'],
-      properties: {
-        success: { type: 'boolean', example: false },
-        data: { type: 'object', nullable: true, example: null },
-        message: { type: 'string' },
-        error: { type: 'string', description: 'The same text as message' },
-      },
-    });
+    expect(update.responses['400'].content['application/json'].schema).toEqual(ERROR_ENVELOPE_SCHEMA);
   });
 
   it('serves the UI at /api/docs without a token', async () => {

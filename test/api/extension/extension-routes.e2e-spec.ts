@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty } from '@nestjs/swagger';
 import { NotFoundError, PreconditionFailedError, Public, withStatus } from '../../../src';
-import { expectError, successBody } from '../../support/envelope';
+import { ERROR_ENVELOPE_SCHEMA, expectError, successBody } from '../../support/envelope';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 import { openApiDocument } from '../../support/routes';
@@ -124,20 +124,7 @@ describe("an extension's routes: their errors keep their words, the document sho
       paths: Record<string, Record<string, Operation>>;
       components: { schemas: Record<string, unknown> };
     }>(app);
-    const errorEnvelope = {
-      'application/json': {
-        schema: {
-          type: 'object',
-          required: ['success', 'data', 'message', 'error'],
-          properties: {
-            success: { type: 'boolean', example: false },
-            data: { type: 'object', nullable: true, example: null },
-            message: { type: 'string' },
-            error: { type: 'string', description: 'The same text as message' },
-          },
-        },
-      },
-    };
+    const errorEnvelope = { 'application/json': { schema: ERROR_ENVELOPE_SCHEMA } };
     const envelope = (data: unknown) => ({
       'application/json': {
         schema: {
