@@ -33,7 +33,7 @@ interface Stats {
 
 describe('the operator console: notification targets and their deliveries', () => {
   const receiver = new WebhookReceiver();
-  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
+  const handle = useTestApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '30000' });
   const app = () => handle.current;
   const { open } = useConsole(app);
   const target = async (id: string, path: string, fields: object = {}) => {
@@ -383,6 +383,8 @@ describe('the operator console: notification targets and their deliveries', () =
     it('says what to do for an unknown target', async () => {
       const tab = await open(app().apiKey, '#/notifications/no-such-hook');
       const alert = tab.page.getByRole('alert');
+      // The alert renders once the API has answered: wait for it before reading its text.
+      await alert.locator('p').nth(1).waitFor();
       await expect(alert.locator('p').allTextContents()).resolves.toEqual([
         'Could not load the notification target: Notification not found',
         'It does not exist, or it is outside what this key may see.',

@@ -80,7 +80,7 @@ const masked = (rpcs: Array<{ url: string; weight: number }>) =>
 describe('whole resources on every database (docs/reference/hardening.md)', () => {
   const { receiver, handle, app } = useWebhookApp({
     WEBHOOK_RETRY_BASE_MS: '40',
-    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_TIMEOUT_MS: '30000',
   });
 
   it('a Solana relayer with every list at its maximum and 20 RPC URLs of 2 KiB: stored, read back, patched, audited and delivered whole', async () => {

@@ -75,7 +75,7 @@ function subscriptions(app: () => TestApp, receiver: WebhookReceiver) {
 describe('fan-out is bounded and cheap: one stored body per event, at most WEBHOOK_MAX_TARGETS_PER_RELAYER targets per relayer', () => {
   const { receiver, app } = useWebhookApp({
     WEBHOOK_RETRY_BASE_MS: '40',
-    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_TIMEOUT_MS: '30000',
   });
 
   const { targets, put, subscribe } = subscriptions(app, receiver);
@@ -219,7 +219,7 @@ describe('fan-out is bounded and cheap: one stored body per event, at most WEBHO
 describe('at most WEBHOOK_MAX_TARGETS_PER_RELAYER under concurrency: two changes at once never both pass', () => {
   const { receiver, app } = useWebhookApp({
     WEBHOOK_RETRY_BASE_MS: '40',
-    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_TIMEOUT_MS: '30000',
   });
 
   const { targets, put, subscribe } = subscriptions(app, receiver);

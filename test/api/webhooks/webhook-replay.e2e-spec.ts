@@ -13,7 +13,7 @@ describe('replaying a target deliveries (docs/reference/webhooks.md#7-replay)', 
     app,
     target,
     settled: newestFirst,
-  } = useWebhookApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
+  } = useWebhookApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '30000' });
 
   const replay = (notificationId: string, body: unknown) =>
     app().post(`/api/v1/notifications/${notificationId}/deliveries/replay`, body);

@@ -22,7 +22,7 @@ interface Row {
 describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', () => {
   const { receiver, handle, app, target, settled } = useWebhookApp({
     WEBHOOK_RETRY_BASE_MS: '40',
-    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_TIMEOUT_MS: '30000',
     WEBHOOK_MAX_ATTEMPTS: '3',
   });
 

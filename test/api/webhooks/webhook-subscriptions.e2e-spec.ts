@@ -12,7 +12,7 @@ describe('webhook subscriptions: a target chooses the events and the relayers it
     app,
     target,
     settled: settledOne,
-  } = useWebhookApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '2000' });
+  } = useWebhookApp({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_TIMEOUT_MS: '30000' });
 
   const put = (notificationId: string, body: unknown, key = app().apiKey) =>
     app()
