@@ -10,6 +10,7 @@ import {
   storedEntries,
   useConsole,
 } from '../support/browser';
+import { grantsWith } from '../support/declared';
 import { errorBody, expectError } from '../support/envelope';
 import { secrets } from '../support/secrets';
 import { useTestApp } from '../support/test-app';
@@ -22,21 +23,6 @@ interface Created {
 }
 
 /** Every permission of the service, in its order, then `*`: what a `*` key may give. */
-const EVERY_GRANT = [
-  'relayers:read',
-  'relayers:write',
-  'notifications:read',
-  'notifications:write',
-  'signers:read',
-  'signers:write',
-  'networks:read',
-  'networks:write',
-  'api_keys:manage',
-  'audit:read',
-  'metrics:read',
-  'config:read',
-  '*',
-];
 const KEY_PATTERN = /^rk_[A-Za-z0-9_-]{43}$/;
 
 /**
@@ -130,10 +116,12 @@ describe('the operator console: the API keys page', () => {
     await tab.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app().baseUrl });
     const form = tab.page.getByRole('region', { name: 'Create a key' });
     // A `*` key may give every permission, and `*`.
-    expect(await form.getByRole('group', { name: 'Permissions' }).getByRole('checkbox').count()).toBe(13);
+    expect(await form.getByRole('group', { name: 'Permissions' }).getByRole('checkbox').count()).toBe(
+      grantsWith().length,
+    );
     expect(
       await form.getByRole('group', { name: 'Permissions' }).locator('label.check').allTextContents(),
-    ).toEqual(EVERY_GRANT);
+    ).toEqual(grantsWith());
     await form.getByLabel('Name').fill('ci deploy');
     await form.getByRole('checkbox', { name: 'relayers:read' }).check();
     await form.getByRole('checkbox', { name: 'audit:read' }).check();

@@ -13,17 +13,23 @@ describe('the console is typed by the API it calls', () => {
     const document = await openApiDocument<object>(handle.current);
     // scripts/console-api-types.mjs is an ES module: loaded as such, it has the one rule that makes the file.
     const script = path.resolve(__dirname, '..', '..', 'scripts', 'console-api-types.mjs');
-    const { typesFor, TYPES_FILE } = (await import(script)) as {
+    const { typesFor, TYPES_FILE, grantsFor, GRANTS_FILE } = (await import(script)) as {
       typesFor: (document: object) => Promise<string>;
       TYPES_FILE: string;
+      grantsFor: (document: object) => Promise<string>;
+      GRANTS_FILE: string;
     };
-    const committed = fs.readFileSync(TYPES_FILE, 'utf8');
-    const current = await typesFor(document);
-    if (committed !== current) {
-      throw new Error(
-        'console/src/api/schema.d.ts differs from the OpenAPI document: run `npm run console:types` and commit it',
-      );
+    for (const [file, current] of [
+      [TYPES_FILE, await typesFor(document)],
+      [GRANTS_FILE, await grantsFor(document)],
+    ]) {
+      const committed = fs.readFileSync(file, 'utf8');
+      if (committed !== current) {
+        throw new Error(
+          `${path.relative(process.cwd(), file)} differs from the OpenAPI document: run \`npm run console:types\` and commit it`,
+        );
+      }
+      expect(committed).toBe(current);
     }
-    expect(committed).toBe(current);
   });
 });

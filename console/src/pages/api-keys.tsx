@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, read, readPage, type Schemas } from '../api/client';
+import { GRANTS } from '../api/grants';
 import {
   Empty,
   Loaded,
@@ -23,31 +24,17 @@ const PER_PAGE = 25;
 const MAX_OVERLAP_SECONDS = 604_800;
 
 /**
- * The service's permissions, in its order. Typed by the enum of the OpenAPI document
- * (CreateApiKeyDto.permissions): a permission the service adds fails the console's type-check until
- * it is listed here, and one it drops as well.
+ * The service's permissions, in its order: those of the OpenAPI document (CreateApiKeyDto.permissions),
+ * written into api/grants.ts by `npm run console:types` with the types.
  */
-const SERVICE_PERMISSIONS: Record<Exclude<Grant, '*'>, true> = {
-  'relayers:read': true,
-  'relayers:write': true,
-  'notifications:read': true,
-  'notifications:write': true,
-  'signers:read': true,
-  'signers:write': true,
-  'networks:read': true,
-  'networks:write': true,
-  'api_keys:manage': true,
-  'audit:read': true,
-  'metrics:read': true,
-  'config:read': true,
-};
+const SERVICE_PERMISSIONS: readonly Exclude<Grant, '*'>[] = GRANTS.filter((grant) => grant !== '*');
 
 /**
  * What the signed-in key may give a new key (docs/reference/hardening.md#11-a-key-grants-only-what-it-holds):
  * what it holds, in the service's order; a `*` key every permission and `*`.
  */
 export function grantable(held: readonly string[]): string[] {
-  const all = Object.keys(SERVICE_PERMISSIONS);
+  const all: readonly string[] = SERVICE_PERMISSIONS;
   if (held.includes('*')) return [...all, '*'];
   return [...all.filter((p) => held.includes(p)), ...held.filter((p) => !all.includes(p))];
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PERMISSIONS } from '../../../src/common/auth/principal';
+import { permissionsRule } from '../../support/declared';
 import { errorBody, expectError, successBody } from '../../support/envelope';
 import { secrets } from '../../support/secrets';
 import { useTestApp } from '../../support/test-app';
@@ -65,14 +65,8 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
   it.each([
     [{ permissions: ['relayers:read'] }, 'name must be 1 to 255 characters, not only whitespace'],
     [{ name: '  ', permissions: ['relayers:read'] }, 'name must be 1 to 255 characters, not only whitespace'],
-    [
-      { name: 'x', permissions: [] },
-      `permissions must be a non-empty array of: ${[...PERMISSIONS, '*'].join(', ')}`,
-    ],
-    [
-      { name: 'x', permissions: ['relayers:admin'] },
-      `permissions must be a non-empty array of: ${[...PERMISSIONS, '*'].join(', ')}`,
-    ],
+    [{ name: 'x', permissions: [] }, permissionsRule],
+    [{ name: 'x', permissions: ['relayers:admin'] }, permissionsRule],
     [
       { name: 'x', permissions: ['*'], expires_at: '2020-01-01T00:00:00Z' },
       'expires_at must be an RFC 3339 date and time in the future',
@@ -83,7 +77,12 @@ describe('API keys (docs/reference/keys-and-audit.md)', () => {
     ],
     [{ name: 'x', permissions: ['*'], key: 'rk_mine' }, 'key is not an allowed field'],
   ])('refuses bad body %# with a 400 naming the problem', async (body, message) => {
-    expectError(await app().post('/api/v1/api-keys', body), 400, message);
+    // The grants are read when the test runs: other modules of the process may declare more (test/support/declared.ts).
+    expectError(
+      await app().post('/api/v1/api-keys', body),
+      400,
+      typeof message === 'function' ? message() : message,
+    );
   });
 
   // docs/reference/hardening.md "Dates": RFC 3339 only; the ISO 8601 forms the validator took were 500s.

@@ -11,6 +11,7 @@ import {
 import type { Repository } from 'typeorm';
 import { declareResource, PERMISSIONS, RequirePermission, Transactions } from '../../../src';
 import { declaredPermissions } from '../../../src/common/auth/resources';
+import { auditedTypesWith, resourceTypeRule } from '../../support/declared';
 import { expectError, successBody } from '../../support/envelope';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../../support/test-database';
@@ -152,7 +153,7 @@ describe('tables and resources of an extension: createApp(config, { entities, mi
       components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };
     }>(app);
     const parameters = doc.paths['/api/v1/audit'].get.parameters;
-    const types = ['relayer', 'notification', 'signer', 'network', 'api_key', 'note'];
+    const types = auditedTypesWith('note');
     expect({
       query: parameters.find((p) => p.name === 'resource_type')?.schema.enum,
       actions: parameters.find((p) => p.name === 'action')?.schema.enum,
@@ -186,11 +187,7 @@ describe('tables and resources of an extension: createApp(config, { entities, mi
   });
 
   it('an undeclared resource type is still refused, the rule listing the declared ones', async () => {
-    expectError(
-      await app.get('/api/v1/audit?resource_type=memo'),
-      400,
-      'resource_type must be one of: relayer, notification, signer, network, api_key, note',
-    );
+    expectError(await app.get('/api/v1/audit?resource_type=memo'), 400, resourceTypeRule('note'));
   });
 
   it('the service’s features declare their resources the same way: every one of PERMISSIONS', () => {
