@@ -38,8 +38,6 @@ export function networkId(type: NetworkType, name: string): string {
 export const SIGNER_TYPES = ['plain', 'local'] as const;
 export type SignerType = (typeof SIGNER_TYPES)[number];
 
-export const isSignerType = isOneOf(SIGNER_TYPES);
-
 /** Signer ids share the relayer id alphabet and length (docs/reference/relayers.md#1-create). */
 export const SIGNER_ID_PATTERN = /^[A-Za-z0-9_-]{1,36}$/;
 

@@ -27,7 +27,7 @@ describe('EntityRepository', () => {
   it('refuses, at start, an entity the data source does not list', () => {
     const Rows = EntityRepository(ForgottenEntity);
     expect(() => new Rows(source.getRepository(ForgottenEntity), dialect)).toThrow(
-      'ForgottenEntity is missing from ENTITIES in src/database/data-source-options.ts',
+      'ForgottenEntity is not an entity of the data source: give it to TypeOrmModule.forFeature in its module (docs/architecture.md#adding-a-resource)',
     );
   });
 });

@@ -273,7 +273,9 @@ export function EntityRepository<E extends ObjectLiteral>(
     constructor(@InjectRepository(entity) repository: Repository<E>, dialect: DatabaseDialect) {
       // Without this the service starts and the first query of the table answers 500.
       if (!Object.values(repository.manager.connection.options.entities ?? {}).includes(entity)) {
-        throw new Error(`${entity.name} is missing from ENTITIES in src/database/data-source-options.ts`);
+        throw new Error(
+          `${entity.name} is not an entity of the data source: give it to TypeOrmModule.forFeature in its module (docs/architecture.md#adding-a-resource)`,
+        );
       }
       super(repository, dialect);
     }

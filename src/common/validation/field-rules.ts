@@ -99,12 +99,6 @@ export const IsUrlText = (): PropertyDecorator =>
 export const RPC_WEIGHT = { min: 0, max: 100, default: 100 } as const;
 export const RPC_WEIGHT_RULE = `must be a whole number from ${RPC_WEIGHT.min} to ${RPC_WEIGHT.max}`;
 
-export function isRpcWeight(value: unknown): value is number {
-  return (
-    typeof value === 'number' && Number.isInteger(value) && value >= RPC_WEIGHT.min && value <= RPC_WEIGHT.max
-  );
-}
-
 export const IsOptionalRpcWeight = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({ minimum: RPC_WEIGHT.min, maximum: RPC_WEIGHT.max, default: RPC_WEIGHT.default }),
