@@ -8,6 +8,8 @@ import path from 'node:path';
 
 /** Written by the groups' workers, whose parent is this process (specTimesFile in spec-groups.ts). */
 const specTimes = path.join(os.tmpdir(), `relayer-spec-times-${process.pid}.jsonl`);
+/** Where the run's spec times stay afterwards, every spec file of it, for a closer look. */
+const lastSpecTimes = path.join(os.tmpdir(), 'relayer-spec-times-last.jsonl');
 
 const line = (seconds, project, name) =>
   `  ${seconds.toFixed(1).padStart(6)} s  ${project.padEnd(9)} ${name}`;
@@ -41,8 +43,8 @@ export default class JestTimes {
       .split('\n')
       .filter(Boolean)
       .map((text) => JSON.parse(text));
-    fs.rmSync(specTimes);
-    console.log(`slowest of ${specs.length} spec files in the groups:`);
+    fs.renameSync(specTimes, lastSpecTimes);
+    console.log(`slowest of ${specs.length} spec files in the groups (all of them in ${lastSpecTimes}):`);
     for (const spec of specs.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
       console.log(line(spec.seconds, spec.db, spec.spec));
     }

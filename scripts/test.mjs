@@ -136,9 +136,10 @@ const add = (r) => {
 };
 const redisEnv = redisOk ? { REDIS_TEST_URL: redisUrl } : {};
 // One jest run: unit and slice tests (no database), the e2e files on SQLite (e2e) and on MySQL
-// (e2e-mysql), the console in Chromium (jest.config.js). Three workers on this 2-core machine: many files
-// spend much of their time waiting on MariaDB, a browser or a process they started, so two leave a
-// core idle. TEST_WORKERS sets another number (docs/testing.md#how-long-it-takes).
+// (e2e-mysql), the console in Chromium (jest.config.js). Four workers on this 2-core machine: most files
+// spend most of their time waiting on a timer, MariaDB, a browser or a process they started (a MySQL
+// group: 9 s of CPU in 26 s), so fewer leave a core idle; TEST_WORKERS sets another number
+// (docs/testing.md#how-long-it-takes).
 const projects = ['unit', 'slice', 'e2e'];
 if (chromiumOk) projects.push('console');
 if (!mysqlProblem) projects.push('e2e-mysql');
@@ -147,7 +148,7 @@ if (!mysqlProblem) projects.push('e2e-mysql');
 const readme = extraArgs.length === 0 ? startReadmeExamples() : undefined;
 console.log(`\n=== ${projects.join(' + ')} ===`);
 add(
-  await jest(['--selectProjects', ...projects, `--maxWorkers=${process.env.TEST_WORKERS ?? 3}`], {
+  await jest(['--selectProjects', ...projects, `--maxWorkers=${process.env.TEST_WORKERS ?? 4}`], {
     // The e2e spec files in groups (test/support/spec-groups.ts), unless a filter names some.
     ...(extraArgs.length === 0 ? { TEST_GROUPS: '1' } : {}),
     MYSQL_TEST_URL: mysqlUrl,
