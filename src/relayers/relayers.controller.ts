@@ -6,7 +6,13 @@ import { Page } from '../common/http/page.dto';
 import { ParseFlagPipe } from '../common/validation/parse-flag.pipe';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
-import { CreateRelayerDto, RelayerListQueryDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
+import {
+  CreateRelayerDto,
+  RelayerListQueryDto,
+  RelayerResponse,
+  RelayerSummaryResponse,
+  UpdateRelayerDto,
+} from './dto/relayer.dto';
 import { RelayerCreateRules, RelayerPatchRules, type NewRelayer } from './relayers.validation';
 import { RelayersService } from './relayers.service';
 import { relayerNotFound } from './relayers.errors';
@@ -41,6 +47,13 @@ export class RelayersController {
   @Route({ permission: 'relayers:read', status: 200, response: RelayerResponse, list: true })
   list(@Query() query: RelayerListQueryDto): Promise<Page<RelayerResponse>> {
     return this.relayers.list(query);
+  }
+
+  // Before GET :relayer_id, which would take `summary` for an id.
+  @Get('summary')
+  @Route({ permission: 'relayers:read', status: 200, response: RelayerSummaryResponse })
+  summary(): Promise<RelayerSummaryResponse> {
+    return this.relayers.summary();
   }
 
   @Get(':relayer_id')

@@ -4,7 +4,7 @@ import { RelayerScope } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
-import type { RelayerState } from './dto/relayer.dto';
+import { RELAYER_STATES, type RelayerState } from './dto/relayer.dto';
 import { RelayerEntity } from './relayer.entity';
 
 /** What a list may be narrowed to (docs/reference/relayers.md#33-filtering-the-list); absent: any. */
@@ -14,12 +14,37 @@ export interface RelayerFilter {
   readonly state?: RelayerState;
 }
 
-/** Literals, not parameters: SQLite's driver takes no booleans, and both databases store them as 0 and 1. */
+/**
+ * Each state of the list's filter and of the summary as a condition on a row of `relayers`. Literals,
+ * not parameters: SQLite's driver takes no booleans, and both databases store them as 0 and 1.
+ * `low_balance` is what GET .../status says low_balance: true of (docs/reference/balance-alerts.md#5-status):
+ * the last check found the balance below the threshold, and a threshold applies now, the relayer's own
+ * rule (which may be null) else its network's, whose rules are keyed by the network's id in lower case.
+ */
 const STATE_CONDITION: Readonly<Record<RelayerState, string>> = {
   enabled: 'paused = 0 AND system_disabled = 0',
   paused: 'paused = 1 AND system_disabled = 0',
   disabled: 'system_disabled = 1',
+  low_balance:
+    'EXISTS (SELECT 1 FROM relayer_checks c LEFT JOIN relayer_balance_alerts ra ON ra.relayer_id = c.relayer_id ' +
+    'WHERE c.relayer_id = relayers.id AND c.checked_at IS NOT NULL AND c.balance_low = 1 AND (CASE WHEN ' +
+    'ra.relayer_id IS NOT NULL THEN ra.threshold ELSE (SELECT na.threshold FROM network_balance_alerts na ' +
+    "WHERE na.network_id = LOWER(CONCAT(relayers.network_type, ':', relayers.network))) END) IS NOT NULL)",
+  unchecked:
+    'NOT EXISTS (SELECT 1 FROM relayer_checks c WHERE c.relayer_id = relayers.id AND c.checked_at IS NOT NULL)',
 };
+
+/** How many of the relayers a key may see are in each state (GET /api/v1/relayers/summary). */
+export interface RelayerCounts {
+  readonly total: number;
+  readonly enabled: number;
+  readonly paused: number;
+  readonly disabled: number;
+  readonly lowBalance: number;
+  readonly unchecked: number;
+}
+
+const count = (condition: string): string => `COALESCE(SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END), 0)`;
 
 export type RelayerChanges = Pick<
   RelayerEntity,
@@ -49,6 +74,24 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     filter: RelayerFilter = {},
   ): Promise<{ items: RelayerEntity[]; total: number }> {
     return this.findPageWhere(offset, limit, this.filtered(filter));
+  }
+
+  /** The relayers of the request's scope counted by each state of the list's filter, in one statement. */
+  async countByState(tx?: ReadTx): Promise<RelayerCounts> {
+    const scope = this.scoped();
+    const counts = RELAYER_STATES.map((state) => `${count(STATE_CONDITION[state])} AS ${state}`);
+    const [row] = await this.managerOf(tx).query<Array<Record<string, number | string>>>(
+      `SELECT COUNT(*) AS total, ${counts.join(', ')} FROM relayers WHERE 1 = 1${scope.sql}`,
+      [...scope.parameters],
+    );
+    return {
+      total: Number(row.total),
+      enabled: Number(row.enabled),
+      paused: Number(row.paused),
+      disabled: Number(row.disabled),
+      lowBalance: Number(row.low_balance),
+      unchecked: Number(row.unchecked),
+    };
   }
 
   /** `filter` as conditions to append to a WHERE clause; '' for none. */

@@ -11,7 +11,12 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx, type Tx } from '../database/transactions';
-import { RelayerListQueryDto, RelayerResponse, UpdateRelayerDto } from './dto/relayer.dto';
+import {
+  RelayerListQueryDto,
+  RelayerResponse,
+  RelayerSummaryResponse,
+  UpdateRelayerDto,
+} from './dto/relayer.dto';
 import { changedFields, mergeRelayerPatch, type NewRelayer } from './relayers.validation';
 import {
   RELAYER_EVENTS,
@@ -209,6 +214,11 @@ export class RelayersService {
     const entity = await this.relayers.findById(id);
     if (!entity) throw relayerNotFound(id);
     return toTaggedRelayer(entity);
+  }
+
+  async summary(): Promise<RelayerSummaryResponse> {
+    const { lowBalance, ...counts } = await this.relayers.countByState();
+    return { ...counts, low_balance: lowBalance };
   }
 
   async list(query: RelayerListQueryDto): Promise<Page<RelayerResponse>> {

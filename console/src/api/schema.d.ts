@@ -488,6 +488,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/relayers/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RelayersController_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/signers": {
         parameters: {
             query?: never;
@@ -1107,6 +1123,20 @@ export interface components {
             /** @description Stellar: the account sequence number found by the last check (decimal string) */
             sequence_number?: string;
             system_disabled: boolean;
+        };
+        RelayerSummaryResponse: {
+            /** @description Disabled by the system (state=disabled) */
+            disabled: number;
+            /** @description Neither paused nor disabled by the system (state=enabled) */
+            enabled: number;
+            /** @description Those whose status says low_balance: true */
+            low_balance: number;
+            /** @description As state=paused finds them */
+            paused: number;
+            /** @description Every relayer the key may see */
+            total: number;
+            /** @description Never checked: their status says checked_at: null */
+            unchecked: number;
         };
         ReplayDeliveriesDto: {
             /** @enum {string} */
@@ -6533,8 +6563,8 @@ export interface operations {
                 network_type?: "evm" | "solana" | "stellar";
                 page?: number;
                 per_page?: number;
-                /** @description enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; disabled: disabled by the system (system_disabled), paused or not */
-                state?: "enabled" | "paused" | "disabled";
+                /** @description enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says low_balance: true; unchecked: never checked (its status says checked_at: null) */
+                state?: "enabled" | "paused" | "disabled" | "low_balance" | "unchecked";
             };
             header?: never;
             path?: never;
@@ -8268,6 +8298,116 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RelayersController_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["RelayerSummaryResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks relayers:read */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

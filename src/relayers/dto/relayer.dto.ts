@@ -159,8 +159,32 @@ export class RelayerResponse {
   updated_at: string;
 }
 
-/** The states a list may be filtered by: the flags `paused` and `system_disabled` as the console names them. */
-export const RELAYER_STATES = ['enabled', 'paused', 'disabled'] as const;
+/** GET /api/v1/relayers/summary (docs/reference/relayers.md#34-the-summary): the relayers the key may see, counted. */
+export class RelayerSummaryResponse {
+  @ApiProperty({ description: 'Every relayer the key may see' })
+  total: number;
+
+  @ApiProperty({ description: 'Neither paused nor disabled by the system (state=enabled)' })
+  enabled: number;
+
+  @ApiProperty({ description: 'As state=paused finds them' })
+  paused: number;
+
+  @ApiProperty({ description: 'Disabled by the system (state=disabled)' })
+  disabled: number;
+
+  @ApiProperty({ description: 'Those whose status says low_balance: true' })
+  low_balance: number;
+
+  @ApiProperty({ description: 'Never checked: their status says checked_at: null' })
+  unchecked: number;
+}
+
+/**
+ * The states a list may be filtered by and the summary counts: the flags `paused` and `system_disabled`
+ * as the console names them, a low balance as the status says it, and never checked.
+ */
+export const RELAYER_STATES = ['enabled', 'paused', 'disabled', 'low_balance', 'unchecked'] as const;
 export type RelayerState = (typeof RELAYER_STATES)[number];
 const STATE_RULE = `state must be one of: ${RELAYER_STATES.join(', ')}`;
 const NETWORK_FILTER_RULE = `network must be a string of 1 to ${MAX_NETWORK_LENGTH} characters`;
@@ -187,7 +211,8 @@ export class RelayerListQueryDto extends PageQueryDto {
     enum: RELAYER_STATES,
     description:
       'enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; ' +
-      'disabled: disabled by the system (system_disabled), paused or not',
+      'disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says ' +
+      'low_balance: true; unchecked: never checked (its status says checked_at: null)',
   })
   @IsOptional()
   @IsIn(RELAYER_STATES, { message: STATE_RULE })

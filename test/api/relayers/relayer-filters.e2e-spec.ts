@@ -33,7 +33,7 @@ const FIXTURES: Fixture[] = [
 ];
 
 const NETWORK_TYPE_RULE = 'network_type must be one of: evm, solana, stellar';
-const STATE_RULE = 'state must be one of: enabled, paused, disabled';
+const STATE_RULE = 'state must be one of: enabled, paused, disabled, low_balance, unchecked';
 const NETWORK_RULE = 'network must be a string of 1 to 100 characters';
 
 describe('GET /api/v1/relayers filtered by network_type, network and state', () => {
@@ -219,8 +219,9 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
         required: false,
         description:
           'enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; ' +
-          'disabled: disabled by the system (system_disabled), paused or not',
-        schema: { type: 'string', enum: ['enabled', 'paused', 'disabled'] },
+          'disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says ' +
+          'low_balance: true; unchecked: never checked (its status says checked_at: null)',
+        schema: { type: 'string', enum: ['enabled', 'paused', 'disabled', 'low_balance', 'unchecked'] },
       },
     ]);
   });

@@ -1,0 +1,150 @@
+import { as } from '../../support/as-key';
+import { successBody } from '../../support/envelope';
+import { useTestApp } from '../../support/test-app';
+import { createKey, type NetworkType, relayerBody, setBalanceAlert } from '../../factories';
+
+/**
+ * docs/reference/relayers.md#34-the-summary: GET /api/v1/relayers/summary counts the relayers the key
+ * may see by state (as the list's state filter finds them), low balance (as each one's status says)
+ * and never checked.
+ */
+
+interface Fixture {
+  id: string;
+  type: NetworkType;
+  network: string;
+  paused: boolean;
+  disabled: boolean;
+}
+
+const FIXTURES: Fixture[] = [
+  { id: 's01', type: 'evm', network: 'sepolia', paused: false, disabled: false },
+  { id: 's02', type: 'evm', network: 'sepolia', paused: true, disabled: false },
+  { id: 's03', type: 'evm', network: 'mainnet', paused: false, disabled: false },
+  { id: 's04', type: 'evm', network: 'mainnet', paused: false, disabled: true },
+  { id: 's05', type: 'evm', network: 'mainnet', paused: true, disabled: true },
+  { id: 's06', type: 'solana', network: 'devnet', paused: false, disabled: false },
+  { id: 's07', type: 'solana', network: 'mainnet-beta', paused: true, disabled: false },
+  { id: 's08', type: 'stellar', network: 'testnet', paused: false, disabled: true },
+  { id: 's09', type: 'stellar', network: 'mainnet', paused: false, disabled: false },
+  { id: 't10', type: 'stellar', network: 'mainnet', paused: true, disabled: false },
+];
+
+describe('GET /api/v1/relayers/summary', () => {
+  const handle = useTestApp();
+  const app = () => handle.current;
+
+  const summary = async (key = app().apiKey) => {
+    const res = await as(app(), key).get('/api/v1/relayers/summary');
+    return { status: res.status, body: res.body as unknown };
+  };
+
+  it('with no relayer: zeros', async () => {
+    expect(await summary()).toEqual({
+      status: 200,
+      body: successBody({ total: 0, enabled: 0, paused: 0, disabled: 0, low_balance: 0, unchecked: 0 }),
+    });
+  });
+
+  describe('with relayers in every state', () => {
+    beforeAll(async () => {
+      for (const f of FIXTURES) {
+        await app()
+          .post('/api/v1/relayers', relayerBody(f.type, { id: f.id, network: f.network, paused: f.paused }))
+          .expect(201);
+      }
+      const disabled = FIXTURES.filter((f) => f.disabled).map((f) => `'${f.id}'`);
+      await handle.database.exec(
+        `UPDATE relayers SET system_disabled = 1 WHERE id IN (${disabled.join(', ')})`,
+      );
+      // Checks the API cannot make here (RELAYER_HEALTH_CHECKS is off): s01, s03 and s06 found below
+      // their last threshold, s09 above it; the others never checked.
+      await handle.database.exec(
+        "UPDATE relayer_checks SET checked_at = '2026-01-01 00:00:00.000', balance = '5', balance_low = 1 " +
+          "WHERE relayer_id IN ('s01', 's03', 's06')",
+      );
+      await handle.database.exec(
+        "UPDATE relayer_checks SET checked_at = '2026-01-01 00:00:00.000', balance = '500', balance_low = 0 " +
+          "WHERE relayer_id = 's09'",
+      );
+      // s01 by its own threshold, s03 by its network's; s06's own null silences its network's.
+      await setBalanceAlert(app(), 'relayers/s01', '10');
+      await setBalanceAlert(app(), 'networks/evm:mainnet', '10');
+      await setBalanceAlert(app(), 'networks/solana:devnet', '10');
+      await setBalanceAlert(app(), 'relayers/s06', null);
+    });
+
+    it('counts every relayer: the states as the list filters them, low balance as each status says, never checked', async () => {
+      expect(await summary()).toEqual({
+        status: 200,
+        body: successBody({ total: 10, enabled: 4, paused: 3, disabled: 3, low_balance: 2, unchecked: 6 }),
+      });
+      // The same relayers as the list's filters find, and the same as their statuses say.
+      const listed: Record<string, string[]> = {};
+      for (const state of ['enabled', 'paused', 'disabled', 'low_balance', 'unchecked']) {
+        const page = await app().get(`/api/v1/relayers?state=${state}`).expect(200);
+        listed[state] = (page.body.data as Array<{ id: string }>).map((r) => r.id);
+      }
+      expect(listed).toEqual({
+        enabled: ['s01', 's03', 's06', 's09'],
+        paused: ['s02', 's07', 't10'],
+        disabled: ['s04', 's05', 's08'],
+        low_balance: ['s01', 's03'],
+        unchecked: ['s02', 's04', 's05', 's07', 's08', 't10'],
+      });
+      const statuses = await Promise.all(
+        FIXTURES.map(
+          async (f) =>
+            (await app().get(`/api/v1/relayers/${f.id}/status`).expect(200)).body.data as {
+              low_balance: boolean | null;
+              checked_at: string | null;
+            },
+        ),
+      );
+      const ids = (keep: (status: (typeof statuses)[number]) => boolean) =>
+        FIXTURES.filter((_, i) => keep(statuses[i])).map((f) => f.id);
+      expect({
+        low: ids((s) => s.low_balance === true),
+        unchecked: ids((s) => s.checked_at === null),
+      }).toEqual({
+        low: listed.low_balance,
+        unchecked: listed.unchecked,
+      });
+    });
+
+    it('a threshold removed: no longer low', async () => {
+      await app().delete('/api/v1/relayers/s01/balance-alert').expect(200);
+      expect((await summary()).body).toEqual(
+        successBody({ total: 10, enabled: 4, paused: 3, disabled: 3, low_balance: 1, unchecked: 6 }),
+      );
+      await setBalanceAlert(app(), 'relayers/s01', '10');
+    });
+
+    it('a scoped key counts only the relayers of its scope', async () => {
+      const key = await createKey(app(), { permissions: ['relayers:read'], relayer_ids: ['s0*'] });
+      expect(await summary(key.key)).toEqual({
+        status: 200,
+        body: successBody({ total: 9, enabled: 4, paused: 2, disabled: 3, low_balance: 2, unchecked: 5 }),
+      });
+      const none = await createKey(app(), { permissions: ['relayers:read'], relayer_ids: ['x-*'] });
+      expect((await summary(none.key)).body).toEqual(
+        successBody({ total: 0, enabled: 0, paused: 0, disabled: 0, low_balance: 0, unchecked: 0 }),
+      );
+    });
+
+    it('a relayer whose id is summary: GET of the path answers the summary; PATCH and DELETE reach the relayer', async () => {
+      await app()
+        .post('/api/v1/relayers', relayerBody('evm', { id: 'summary' }))
+        .expect(201);
+      expect((await summary()).body).toEqual(
+        successBody({ total: 11, enabled: 5, paused: 3, disabled: 3, low_balance: 2, unchecked: 7 }),
+      );
+      const patched = await app().patch('/api/v1/relayers/summary', { name: 'renamed' }).expect(200);
+      expect((patched.body.data as { id: string; name: string }).name).toBe('renamed');
+      await app().delete('/api/v1/relayers/summary').expect(200);
+      expect((await summary()).body).toEqual(
+        successBody({ total: 10, enabled: 4, paused: 3, disabled: 3, low_balance: 2, unchecked: 6 }),
+      );
+    });
+  });
+});
