@@ -38,6 +38,10 @@ export async function createApp(config: AppConfig, options: AppExtensions = {}) 
   // API answers are not cached by clients; computing an ETag for each one is wasted work.
   app.set('etag', false);
   const express: Express = app.getHttpAdapter().getInstance();
+  // Paths are matched as written, as ids are (docs/reference/running.md): /relayers/SUMMARY is the
+  // relayer SUMMARY, not the summary. Express's 'case sensitive routing' setting comes too late here
+  // (its router exists already); the router reads this when each route is added, at init.
+  (express.router as { caseSensitive?: boolean }).caseSensitive = true;
   express.get(LIVENESS_PATH, answerLiveness);
   serveConsole(app);
   app.setGlobalPrefix(API_PREFIX, { exclude: UNPREFIXED_ROUTES });

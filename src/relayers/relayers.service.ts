@@ -217,8 +217,8 @@ export class RelayersService {
   }
 
   async summary(): Promise<RelayerSummaryResponse> {
-    const { lowBalance, ...counts } = await this.relayers.countByState();
-    return { ...counts, low_balance: lowBalance };
+    const { total, enabled, paused, disabled, lowBalance, unchecked } = await this.relayers.countByState();
+    return { total, enabled, paused, disabled, low_balance: lowBalance, unchecked };
   }
 
   async list(query: RelayerListQueryDto): Promise<Page<RelayerResponse>> {

@@ -142,6 +142,16 @@ describe('GET /api/v1/relayers/summary', () => {
       const patched = await app().patch('/api/v1/relayers/summary', { name: 'renamed' }).expect(200);
       expect((patched.body.data as { id: string; name: string }).name).toBe('renamed');
       await app().delete('/api/v1/relayers/summary').expect(200);
+      // Paths are matched as written (ids byte for byte, docs/reference/running.md): SUMMARY is an id.
+      await app()
+        .post('/api/v1/relayers', relayerBody('evm', { id: 'SUMMARY' }))
+        .expect(201);
+      const upper = await app().get('/api/v1/relayers/SUMMARY');
+      expect({ status: upper.status, id: (upper.body.data as { id?: string }).id }).toEqual({
+        status: 200,
+        id: 'SUMMARY',
+      });
+      await app().delete('/api/v1/relayers/SUMMARY').expect(200);
       expect((await summary()).body).toEqual(
         successBody({ total: 10, enabled: 4, paused: 3, disabled: 3, low_balance: 2, unchecked: 6 }),
       );
