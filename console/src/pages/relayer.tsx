@@ -492,15 +492,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
       </td>
       <td>{delivery.attempts}</td>
       <td>
-        {delivery.last_status_code === null && delivery.last_error === null ? (
-          <span class="muted">none yet</span>
-        ) : (
-          <>
-            {delivery.last_status_code !== null && <span class="mono">HTTP {delivery.last_status_code}</span>}
-            {delivery.last_status_code !== null && delivery.last_error !== null && ': '}
-            {delivery.last_error}
-          </>
-        )}
+        <LastAnswer code={delivery.last_status_code} error={delivery.last_error} />
       </td>
       <td>
         {delivery.status === 'pending' ? (
@@ -512,6 +504,18 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
         )}
       </td>
     </tr>
+  );
+}
+
+/** The status of a delivery's last attempt, with its error only where it says more (`HTTP 503` says nothing more). */
+function LastAnswer({ code, error }: { code: number | null; error: string | null }) {
+  if (code === null) return error === null ? <span class="muted">none yet</span> : <>{error}</>;
+  const status = `HTTP ${code}`;
+  return (
+    <>
+      <span class="mono">{status}</span>
+      {error !== null && error !== status && `: ${error}`}
+    </>
   );
 }
 
