@@ -380,6 +380,36 @@ describe('the operator console: notification targets and their deliveries', () =
       ]);
     });
 
+    it("says a paused target's pending deliveries wait for its resume, not when they were due", async () => {
+      await target('hook-d', '/d');
+      await app().post('/api/v1/notifications/hook-d/pause').expect(200);
+      await relayer('r-d', 'hook-d');
+      const [pending] = (await app().get('/api/v1/notifications/hook-d/deliveries').expect(200)).body
+        .data as (Delivery & { next_attempt_at: string })[];
+      expect([pending.status, pending.attempts, Date.parse(pending.next_attempt_at) <= Date.now()]).toEqual([
+        'pending',
+        0,
+        true,
+      ]);
+      const tab = await open(app().apiKey, '#/notifications/hook-d');
+      await tab.page.getByRole('table', { name: 'Deliveries' }).waitFor();
+      await tab.page.getByRole('region', { name: 'State' }).locator('dl.facts').waitFor();
+      expect(await cells(tab, 'Deliveries')).toEqual([
+        [
+          `relayer_created${pending.id}`,
+          'r-d',
+          'Pending',
+          '0',
+          'none',
+          'none',
+          expect.any(String),
+          'waits for resume',
+          '',
+        ],
+      ]);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+    });
+
     it('says what to do for an unknown target', async () => {
       const tab = await open(app().apiKey, '#/notifications/no-such-hook');
       const alert = tab.page.getByRole('alert');

@@ -131,7 +131,8 @@ describe('the operator console: the relayer page', () => {
       'pending',
       '0',
       'none yet',
-      expect.stringMatching(/^next /),
+      // Its target is paused: nothing is sent until it resumes, whenever the delivery was due.
+      'waits for resume',
     ]);
     const audit = tab.page.getByRole('table', { name: 'Changes of this relayer' }).locator('tbody tr');
     expect(await audit.count()).toBe(1);

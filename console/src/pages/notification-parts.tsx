@@ -1,4 +1,5 @@
 import type { Schemas } from '../api/client';
+import { Time } from '../components';
 
 type TargetState = Schemas['NotificationStateResponse'];
 
@@ -15,4 +16,19 @@ export function latencyText(ms: number | null): string {
 /** The state of a target as a badge: running or paused. */
 export function StateBadge({ state }: { state: TargetState }) {
   return state.paused ? <span class="badge paused">Paused</span> : <span class="badge enabled">Running</span>;
+}
+
+/**
+ * When a pending delivery is attempted next: not while its target is paused, whenever it was due
+ * (docs/reference/webhooks.md#104-while-paused).
+ */
+export function NextAttempt({ at, paused }: { at: string | null; paused: boolean }) {
+  if (paused) return <span class="muted">waits for resume</span>;
+  return at ? (
+    <>
+      next <Time value={at} />
+    </>
+  ) : (
+    <span class="muted">waiting</span>
+  );
 }
