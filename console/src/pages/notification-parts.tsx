@@ -13,9 +13,28 @@ export function latencyText(ms: number | null): string {
   return ms === null ? 'none' : `${ms} ms`;
 }
 
-/** The state of a target as a badge: running or paused. */
-export function StateBadge({ state }: { state: TargetState }) {
-  return state.paused ? <span class="badge paused">Paused</span> : <span class="badge enabled">Running</span>;
+/** Contract 24.1: a target delivering less than this share of what ended in the last hour is failing. */
+const FAILING_BELOW = 0.9;
+
+/**
+ * The state of a target as badges: running, or failing (paused, or under 90 % delivered in the last
+ * hour, `hourRate`: null when nothing ended in it, which is not failing).
+ */
+export function StateBadge({ state, hourRate }: { state: TargetState; hourRate: number | null }) {
+  if (state.paused)
+    return (
+      <>
+        <span class="badge paused">Paused</span> <span class="badge failed">Failing</span>
+      </>
+    );
+  if (hourRate !== null && hourRate < FAILING_BELOW)
+    return (
+      <>
+        <span class="badge failed">Failing</span>
+        <div class="reason">{rateText(hourRate)} delivered in the last hour</div>
+      </>
+    );
+  return <span class="badge enabled">Running</span>;
 }
 
 /**

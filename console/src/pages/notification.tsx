@@ -100,6 +100,7 @@ export function NotificationPage({ id }: { id: string }) {
   );
   const [fresh, setFresh] = useState<TargetState | null>(null);
   const state: Load<TargetState> = fresh ? { state: 'ready', data: fresh } : stateLoad;
+  const health = useHealth(id, state, round);
   return (
     <>
       <PageTitle>Notification target {id}</PageTitle>
@@ -126,7 +127,13 @@ export function NotificationPage({ id }: { id: string }) {
             <dt>Signing key</dt>
             <dd>{load.data.has_signing_key ? 'Yes (never shown)' : 'No'}</dd>
           </dl>
-          <StatePanel id={id} load={state} retry={reloadState} onState={setFresh} onChange={refresh} />
+          <StatePanel
+            id={id}
+            load={health.load}
+            retry={state.state === 'error' ? reloadState : health.retry}
+            onState={setFresh}
+            onChange={refresh}
+          />
           <StatsPanel id={id} round={round} />
           <SubscriptionPanel id={id} />
           <DeliveriesPanel
@@ -141,6 +148,49 @@ export function NotificationPage({ id }: { id: string }) {
   );
 }
 
+interface Health {
+  state: TargetState;
+  /** The success rate of its last hour; null when paused (failing anyway) or when nothing ended in it. */
+  hourRate: number | null;
+}
+
+/**
+ * The state with what says whether the target is failing (contract 24.1): a running target's last
+ * hour, read again on each change of the page; what the last read said is kept meanwhile, so that
+ * the panel does not flicker.
+ */
+function useHealth(
+  id: string,
+  state: Load<TargetState>,
+  round: number,
+): { load: Load<Health>; retry: () => void } {
+  const paused = state.state === 'ready' ? state.data.paused : null;
+  const [hour, retry] = useLoad(
+    () =>
+      paused === false
+        ? read(
+            api.GET('/api/v1/notifications/{notification_id}/stats', {
+              params: { path: { notification_id: id }, query: { window: '1h' } },
+            }),
+          ).then((stats) => stats.success_rate)
+        : Promise.resolve(null),
+    [id, paused, round],
+  );
+  const kept = useRef<number | null | undefined>(undefined);
+  if (hour.state === 'ready' && paused === false) kept.current = hour.data;
+  if (state.state !== 'ready') return { load: state, retry };
+  if (state.data.paused)
+    return { load: { state: 'ready', data: { state: state.data, hourRate: null } }, retry };
+  if (hour.state === 'error') return { load: hour, retry };
+  return {
+    load:
+      kept.current === undefined
+        ? { state: 'loading' }
+        : { state: 'ready', data: { state: state.data, hourRate: kept.current } },
+    retry,
+  };
+}
+
 /** Paused or running, why and since when, the signing-key overlap; pause, resume and a test event. */
 function StatePanel({
   id,
@@ -150,7 +200,7 @@ function StatePanel({
   onChange,
 }: {
   id: string;
-  load: Load<TargetState>;
+  load: Load<Health>;
   retry: () => void;
   onState: (state: TargetState) => void;
   onChange: () => void;
@@ -179,12 +229,12 @@ function StatePanel({
     <section class="panel" aria-labelledby="state-heading">
       <h2 id="state-heading">State</h2>
       <Loaded load={load} what="the state" retry={retry}>
-        {(state) => (
+        {({ state, hourRate }) => (
           <>
             <dl class="facts">
               <dt>State</dt>
               <dd>
-                <StateBadge state={state} />
+                <StateBadge state={state} hourRate={hourRate} />
               </dd>
               <dt>Reason</dt>
               <dd>{state.paused_reason ?? <span class="muted">none</span>}</dd>
