@@ -112,7 +112,7 @@ describe('the operator console: notification targets and their deliveries', () =
       const p95 = (await stats('hook-a')).latency_ms.p95;
       expect(await cells(tab, 'Notification targets')).toEqual([
         ['hook-a', receiver.url('/a'), 'Yes', 'Running', '1', '0', '0', '100 %', `${p95} ms`],
-        // Paused: failing, whatever its rate (contract 24.1).
+        // Paused: failing, whatever its rate (docs/console.md#3-the-pages).
         ['hook-b', receiver.url('/b'), 'No', 'Paused Failingpaused by hand', '0', '1', '0', '0 %', 'none'],
       ]);
       expect(await stats('hook-b')).toMatchObject({ delivered: 0, failed: 1, pending: 0, success_rate: 0 });

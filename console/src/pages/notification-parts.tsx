@@ -13,7 +13,7 @@ export function latencyText(ms: number | null): string {
   return ms === null ? 'none' : `${ms} ms`;
 }
 
-/** Contract 24.1: a target delivering less than this share of what ended in the last hour is failing. */
+/** A target delivering less than this share of what ended in the last hour is failing (docs/console.md#3-the-pages). */
 const FAILING_BELOW = 0.9;
 
 /**

@@ -155,7 +155,7 @@ interface Health {
 }
 
 /**
- * The state with what says whether the target is failing (contract 24.1): a running target's last
+ * The state with what says whether the target is failing (docs/console.md#3-the-pages): a running target's last
  * hour, read again on each change of the page; what the last read said is kept meanwhile, so that
  * the panel does not flicker.
  */

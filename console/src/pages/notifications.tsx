@@ -87,7 +87,7 @@ function NotificationRow({ notification }: { notification: Notification }) {
       read<TargetState>(api.GET('/api/v1/notifications/{notification_id}/state', path)),
       statsOf('24h'),
     ]);
-    // Whether it is failing is of its last hour (contract 24.1), asked only where the day cannot tell:
+    // Whether it is failing is of its last hour (docs/console.md#3-the-pages), asked only where the day cannot tell:
     // a paused target is failing anyway, and a day without a failure has none in its last hour.
     const hourRate = !state.paused && day.failed > 0 ? (await statsOf('1h')).success_rate : null;
     return { state, day, hourRate };
