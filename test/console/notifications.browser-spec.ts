@@ -112,7 +112,8 @@ describe('the operator console: notification targets and their deliveries', () =
       const p95 = (await stats('hook-a')).latency_ms.p95;
       expect(await cells(tab, 'Notification targets')).toEqual([
         ['hook-a', receiver.url('/a'), 'Yes', 'Running', '1', '0', '0', '100 %', `${p95} ms`],
-        ['hook-b', receiver.url('/b'), 'No', 'Pausedpaused by hand', '0', '1', '0', '0 %', 'none'],
+        // Paused: failing, whatever its rate (docs/console.md#3-the-pages).
+        ['hook-b', receiver.url('/b'), 'No', 'Paused Failingpaused by hand', '0', '1', '0', '0 %', 'none'],
       ]);
       expect(await stats('hook-b')).toMatchObject({ delivered: 0, failed: 1, pending: 0, success_rate: 0 });
       expect(await seriousViolations(tab.page)).toEqual([]);
@@ -193,7 +194,9 @@ describe('the operator console: notification targets and their deliveries', () =
       await tab.page.getByRole('button', { name: 'Last 7d' }).click();
       await tab.page.getByRole('button', { name: 'Last 7d', pressed: true }).waitFor();
       await tab.page.getByRole('region', { name: 'Stats' }).locator('dl.facts').waitFor();
-      expect(tab.requests.filter((url) => url.includes('/stats?'))).toEqual([
+      // With the last hour's, which says whether the running target is failing (asked as the state loads).
+      expect(tab.requests.filter((url) => url.includes('/stats?')).sort()).toEqual([
+        `${app().baseUrl}/api/v1/notifications/hook-a/stats?window=1h`,
         `${app().baseUrl}/api/v1/notifications/hook-a/stats?window=24h`,
         `${app().baseUrl}/api/v1/notifications/hook-a/stats?window=7d`,
       ]);
@@ -208,7 +211,7 @@ describe('the operator console: notification targets and their deliveries', () =
       const paused = (await app().get('/api/v1/notifications/hook-a/state').expect(200)).body.data as object;
       expect(paused).toMatchObject({ paused: true, paused_reason: 'paused by hand' });
       expect(await facts(tab, 'State')).toEqual([
-        ['State', 'Paused'],
+        ['State', 'Paused Failing'],
         ['Reason', 'paused by hand'],
         ['Since', expect.any(String)],
         ['Previous signing key signs until', 'no overlap'],
@@ -378,6 +381,65 @@ describe('the operator console: notification targets and their deliveries', () =
         `${app().baseUrl}/api/v1/notifications/hook-c/deliveries?page=1&per_page=25`,
         `${app().baseUrl}/api/v1/notifications/hook-c/deliveries?page=2&per_page=25`,
       ]);
+    });
+
+    it("says a paused target's pending deliveries wait for its resume, not when they were due", async () => {
+      await target('hook-d', '/d');
+      await app().post('/api/v1/notifications/hook-d/pause').expect(200);
+      await relayer('r-d', 'hook-d');
+      const [pending] = (await app().get('/api/v1/notifications/hook-d/deliveries').expect(200)).body
+        .data as (Delivery & { next_attempt_at: string })[];
+      expect([pending.status, pending.attempts, Date.parse(pending.next_attempt_at) <= Date.now()]).toEqual([
+        'pending',
+        0,
+        true,
+      ]);
+      const tab = await open(app().apiKey, '#/notifications/hook-d');
+      await tab.page.getByRole('table', { name: 'Deliveries' }).waitFor();
+      await tab.page.getByRole('region', { name: 'State' }).locator('dl.facts').waitFor();
+      expect(await cells(tab, 'Deliveries')).toEqual([
+        [
+          `relayer_created${pending.id}`,
+          'r-d',
+          'Pending',
+          '0',
+          'none',
+          'none',
+          expect.any(String),
+          'waits for resume',
+          '',
+        ],
+      ]);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+    });
+
+    it('marks a running target failing under 90 % delivered in the last hour, in the list and on its page', async () => {
+      // hook-e: running, its one delivery of the hour failed (0 %). hook-f: running, none in the hour.
+      await target('hook-e', '/e');
+      await target('hook-f', '/f');
+      receiver.script('/e', [{ status: 410 }]);
+      await relayer('r-e', 'hook-e');
+      await settled('hook-e');
+      expect(await stats('hook-e', '1h')).toMatchObject({ delivered: 0, failed: 1, success_rate: 0 });
+      expect(await stats('hook-f', '1h')).toMatchObject({ delivered: 0, failed: 0, success_rate: null });
+
+      const list = await open(app().apiKey, '#/notifications');
+      await list.page.getByRole('table', { name: 'Notification targets' }).waitFor();
+      await list.page.getByText('Loading state and stats…').first().waitFor({ state: 'detached' });
+      const rows = await cells(list, 'Notification targets');
+      expect(rows.filter((row) => ['hook-e', 'hook-f'].includes(row[0])).map((row) => row[3])).toEqual([
+        'Failing0 % delivered in the last hour',
+        'Running',
+      ]);
+      expect(await seriousViolations(list.page)).toEqual([]);
+
+      const page = await open(app().apiKey, '#/notifications/hook-e');
+      await page.page.getByRole('region', { name: 'State' }).locator('dl.facts').waitFor();
+      expect((await facts(page, 'State')).slice(0, 2)).toEqual([
+        ['State', 'Failing0 % delivered in the last hour'],
+        ['Reason', 'none'],
+      ]);
+      expect(await seriousViolations(page.page)).toEqual([]);
     });
 
     it('says what to do for an unknown target', async () => {

@@ -3,6 +3,8 @@ import { createKey, relayerBody, uid } from '../factories';
 import { DESKTOP, documentWidth, PHONE, screenshot, seriousViolations, useConsole } from '../support/browser';
 import { EvmRpc } from '../support/evm-rpc';
 import { useTestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** Sepolia's chain id, as the test catalogue has it: the fake node answers as Sepolia. */
 const SEPOLIA = 11155111;
@@ -27,6 +29,7 @@ async function facts(page: Page, section: string): Promise<[string, string][]> {
 
 describe('the operator console: the relayer page', () => {
   const node = new EvmRpc(SEPOLIA);
+  const receiver = new WebhookReceiver();
   const handle = useTestApp();
   const app = () => handle.current;
   const tabs = useConsole(app);
@@ -44,6 +47,7 @@ describe('the operator console: the relayer page', () => {
 
   beforeAll(async () => {
     await node.start();
+    await receiver.start();
     // A paused target: its deliveries stay pending, so the page and the API agree while a test reads them.
     await app()
       .post('/api/v1/notifications', { id: hook, url: 'https://hooks.example.com/hook' })
@@ -71,6 +75,7 @@ describe('the operator console: the relayer page', () => {
   });
   afterAll(async () => {
     await node.close();
+    await receiver.close();
   });
 
   const relayerNow = async (id: string) =>
@@ -126,7 +131,8 @@ describe('the operator console: the relayer page', () => {
       'pending',
       '0',
       'none yet',
-      expect.stringMatching(/^next /),
+      // Its target is paused: nothing is sent until it resumes, whenever the delivery was due.
+      'waits for resume',
     ]);
     const audit = tab.page.getByRole('table', { name: 'Changes of this relayer' }).locator('tbody tr');
     expect(await audit.count()).toBe(1);
@@ -135,6 +141,40 @@ describe('the operator console: the relayer page', () => {
       'relayer.create',
     ]);
     expect(await audit.locator('li').allTextContents()).toContain('name: "main <b>relayer</b>"');
+    expect(await seriousViolations(tab.page)).toEqual([]);
+  });
+
+  it('a failed delivery\'s last answer names its status once: "HTTP 410", not "HTTP 410: HTTP 410"', async () => {
+    const refusing = uid('hook');
+    receiver.script('/refusing', [{ status: 410 }]);
+    await app()
+      .post('/api/v1/notifications', { id: refusing, url: receiver.url('/refusing') })
+      .expect(201);
+    const made = (
+      await app()
+        .post('/api/v1/relayers', relayerBody('evm', { name: 'refused', notification_id: refusing }))
+        .expect(201)
+    ).body.data as Made;
+    // 410 is not retried: the delivery ends failed at its first attempt.
+    const [failed] = await waitFor('the failed delivery', async () => {
+      const log = (await app().get(`/api/v1/notifications/${refusing}/deliveries`).expect(200)).body.data as {
+        status: string;
+        last_status_code: number | null;
+        last_error: string | null;
+      }[];
+      return log.length === 1 && log[0].status === 'failed' && log;
+    });
+    expect([failed.last_status_code, failed.last_error]).toEqual([410, 'HTTP 410']);
+    const tab = await open(app().apiKey, `#/relayers/${made.id}`);
+    const row = tab.page.getByRole('table', { name: `Deliveries to ${refusing}` }).locator('tbody tr');
+    await row.waitFor();
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'relayer_created',
+      'failed',
+      '1',
+      'HTTP 410',
+      expect.any(String),
+    ]);
     expect(await seriousViolations(tab.page)).toEqual([]);
   });
 

@@ -12,11 +12,12 @@ import {
   Time,
   useAction,
   useLoad,
+  type Load,
   type Outcome,
 } from '../components';
 import { href, location, navigate } from '../router';
 import { can } from '../session';
-import { latencyText, rateText, StateBadge } from './notification-parts';
+import { latencyText, NextAttempt, rateText, StateBadge } from './notification-parts';
 
 const PER_PAGE = 25;
 const WINDOWS = ['1h', '24h', '7d'] as const;
@@ -92,6 +93,14 @@ export function NotificationPage({ id }: { id: string }) {
   const [load, reload] = useLoad(() => read(api.GET('/api/v1/notifications/{notification_id}', path)), [id]);
   const [round, setRound] = useState(0);
   const refresh = useCallback(() => setRound((n) => n + 1), []);
+  // Read here, not in its panel: whether the target is paused also says when its deliveries go next.
+  const [stateLoad, reloadState] = useLoad(
+    () => read(api.GET('/api/v1/notifications/{notification_id}/state', path)),
+    [id],
+  );
+  const [fresh, setFresh] = useState<TargetState | null>(null);
+  const state: Load<TargetState> = fresh ? { state: 'ready', data: fresh } : stateLoad;
+  const health = useHealth(id, state, round);
   return (
     <>
       <PageTitle>Notification target {id}</PageTitle>
@@ -118,24 +127,85 @@ export function NotificationPage({ id }: { id: string }) {
             <dt>Signing key</dt>
             <dd>{load.data.has_signing_key ? 'Yes (never shown)' : 'No'}</dd>
           </dl>
-          <StatePanel id={id} onChange={refresh} />
+          <StatePanel
+            id={id}
+            load={health.load}
+            retry={state.state === 'error' ? reloadState : health.retry}
+            onState={setFresh}
+            onChange={refresh}
+          />
           <StatsPanel id={id} round={round} />
           <SubscriptionPanel id={id} />
-          <DeliveriesPanel id={id} round={round} onChange={refresh} />
+          <DeliveriesPanel
+            id={id}
+            paused={state.state === 'ready' && state.data.paused}
+            round={round}
+            onChange={refresh}
+          />
         </>
       )}
     </>
   );
 }
 
-/** Paused or running, why and since when, the signing-key overlap; pause, resume and a test event. */
-function StatePanel({ id, onChange }: { id: string; onChange: () => void }) {
-  const path = { params: { path: { notification_id: id } } };
-  const [load, reload] = useLoad(
-    () => read(api.GET('/api/v1/notifications/{notification_id}/state', path)),
-    [id],
+interface Health {
+  state: TargetState;
+  /** The success rate of its last hour; null when paused (failing anyway) or when nothing ended in it. */
+  hourRate: number | null;
+}
+
+/**
+ * The state with what says whether the target is failing (docs/console.md#3-the-pages): a running target's last
+ * hour, read again on each change of the page; what the last read said is kept meanwhile, so that
+ * the panel does not flicker.
+ */
+function useHealth(
+  id: string,
+  state: Load<TargetState>,
+  round: number,
+): { load: Load<Health>; retry: () => void } {
+  const paused = state.state === 'ready' ? state.data.paused : null;
+  const [hour, retry] = useLoad(
+    () =>
+      paused === false
+        ? read(
+            api.GET('/api/v1/notifications/{notification_id}/stats', {
+              params: { path: { notification_id: id }, query: { window: '1h' } },
+            }),
+          ).then((stats) => stats.success_rate)
+        : Promise.resolve(null),
+    [id, paused, round],
   );
-  const [fresh, setFresh] = useState<TargetState | null>(null);
+  const kept = useRef<number | null | undefined>(undefined);
+  if (hour.state === 'ready' && paused === false) kept.current = hour.data;
+  if (state.state !== 'ready') return { load: state, retry };
+  if (state.data.paused)
+    return { load: { state: 'ready', data: { state: state.data, hourRate: null } }, retry };
+  if (hour.state === 'error') return { load: hour, retry };
+  return {
+    load:
+      kept.current === undefined
+        ? { state: 'loading' }
+        : { state: 'ready', data: { state: state.data, hourRate: kept.current } },
+    retry,
+  };
+}
+
+/** Paused or running, why and since when, the signing-key overlap; pause, resume and a test event. */
+function StatePanel({
+  id,
+  load,
+  retry,
+  onState,
+  onChange,
+}: {
+  id: string;
+  load: Load<Health>;
+  retry: () => void;
+  onState: (state: TargetState) => void;
+  onChange: () => void;
+}) {
+  const path = { params: { path: { notification_id: id } } };
   const [outcome, busy, act] = useAction();
   const [tested, testing, test] = useAnswerAction();
   const mayWrite = can('notifications:write');
@@ -147,7 +217,7 @@ function StatePanel({ id, onChange }: { id: string; onChange: () => void }) {
             ? api.POST('/api/v1/notifications/{notification_id}/pause', path)
             : api.POST('/api/v1/notifications/{notification_id}/resume', path),
         );
-        setFresh(state);
+        onState(state);
       },
       to === 'pause'
         ? 'Paused: deliveries wait until it is resumed.'
@@ -158,69 +228,61 @@ function StatePanel({ id, onChange }: { id: string; onChange: () => void }) {
   return (
     <section class="panel" aria-labelledby="state-heading">
       <h2 id="state-heading">State</h2>
-      <Loaded load={load} what="the state" retry={reload}>
-        {(loaded) => {
-          const state = fresh ?? loaded;
-          return (
-            <>
-              <dl class="facts">
-                <dt>State</dt>
-                <dd>
-                  <StateBadge state={state} />
-                </dd>
-                <dt>Reason</dt>
-                <dd>{state.paused_reason ?? <span class="muted">none</span>}</dd>
-                <dt>Since</dt>
-                <dd>
-                  <Time value={state.paused_at} />
-                </dd>
-                <dt>Previous signing key signs until</dt>
-                <dd>
-                  {state.signing_key_overlap_until ? (
-                    <Time value={state.signing_key_overlap_until} />
-                  ) : (
-                    <span class="muted">no overlap</span>
-                  )}
-                </dd>
-              </dl>
-              {mayWrite && (
-                <div class="actions">
-                  {state.paused ? (
-                    <button
-                      type="button"
-                      class="primary"
-                      disabled={busy}
-                      onClick={() => void change('resume')}
-                    >
-                      Resume
-                    </button>
-                  ) : (
-                    <button type="button" class="danger" disabled={busy} onClick={() => void change('pause')}>
-                      Pause
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    disabled={testing}
-                    onClick={() =>
-                      test(
-                        () => read(api.POST('/api/v1/notifications/{notification_id}/test', path)),
-                        (answer) => {
-                          onChange();
-                          return testOutcome(answer);
-                        },
-                      )
-                    }
-                  >
-                    Send a test
+      <Loaded load={load} what="the state" retry={retry}>
+        {({ state, hourRate }) => (
+          <>
+            <dl class="facts">
+              <dt>State</dt>
+              <dd>
+                <StateBadge state={state} hourRate={hourRate} />
+              </dd>
+              <dt>Reason</dt>
+              <dd>{state.paused_reason ?? <span class="muted">none</span>}</dd>
+              <dt>Since</dt>
+              <dd>
+                <Time value={state.paused_at} />
+              </dd>
+              <dt>Previous signing key signs until</dt>
+              <dd>
+                {state.signing_key_overlap_until ? (
+                  <Time value={state.signing_key_overlap_until} />
+                ) : (
+                  <span class="muted">no overlap</span>
+                )}
+              </dd>
+            </dl>
+            {mayWrite && (
+              <div class="actions">
+                {state.paused ? (
+                  <button type="button" class="primary" disabled={busy} onClick={() => void change('resume')}>
+                    Resume
                   </button>
-                </div>
-              )}
-              {mayWrite && <OutcomeText outcome={outcome} />}
-              {mayWrite && <OutcomeText outcome={tested} />}
-            </>
-          );
-        }}
+                ) : (
+                  <button type="button" class="danger" disabled={busy} onClick={() => void change('pause')}>
+                    Pause
+                  </button>
+                )}
+                <button
+                  type="button"
+                  disabled={testing}
+                  onClick={() =>
+                    test(
+                      () => read(api.POST('/api/v1/notifications/{notification_id}/test', path)),
+                      (answer) => {
+                        onChange();
+                        return testOutcome(answer);
+                      },
+                    )
+                  }
+                >
+                  Send a test
+                </button>
+              </div>
+            )}
+            {mayWrite && <OutcomeText outcome={outcome} />}
+            {mayWrite && <OutcomeText outcome={tested} />}
+          </>
+        )}
       </Loaded>
     </section>
   );
@@ -366,7 +428,17 @@ function RelayerRef({ id }: { id: string }) {
 }
 
 /** The delivery log, newest first, paged and filtered by the API; retry and replay. */
-function DeliveriesPanel({ id, round, onChange }: { id: string; round: number; onChange: () => void }) {
+function DeliveriesPanel({
+  id,
+  paused,
+  round,
+  onChange,
+}: {
+  id: string;
+  paused: boolean;
+  round: number;
+  onChange: () => void;
+}) {
   const view = viewOf(location.value.query);
   const [load, reload] = useLoad(
     () =>
@@ -469,13 +541,7 @@ function DeliveriesPanel({ id, round, onChange }: { id: string; round: number; o
                     </td>
                     <td>
                       {delivery.status === 'pending' ? (
-                        delivery.next_attempt_at ? (
-                          <>
-                            next <Time value={delivery.next_attempt_at} />
-                          </>
-                        ) : (
-                          <span class="muted">waiting</span>
-                        )
+                        <NextAttempt at={delivery.next_attempt_at} paused={paused} />
                       ) : (
                         <Time value={delivery.delivered_at} />
                       )}

@@ -18,6 +18,7 @@ import {
 import { BASE_UNIT, nativeAmount, STATE_LABEL, stateOf } from '../format';
 import { href } from '../router';
 import { can } from '../session';
+import { NextAttempt } from './notification-parts';
 
 type Status = Schemas['RelayerStatusResponse'];
 type BalanceAlert = Schemas['BalanceAlertResponse'];
@@ -442,21 +443,30 @@ function DeliveriesTable({
   round: number;
 }) {
   const [page, setPage] = useState(1);
-  const [load, reload] = useLoad(
-    () =>
-      readPage(
-        api.GET('/api/v1/notifications/{notification_id}/deliveries', {
-          params: {
-            path: { notification_id: notificationId },
-            query: { relayer_id: relayerId, page, per_page: PER_PAGE },
-          },
-        }),
-      ),
-    [relayerId, notificationId, page, round],
-  );
+  const [load, reload] = useLoad(async () => {
+    const deliveries = await readPage(
+      api.GET('/api/v1/notifications/{notification_id}/deliveries', {
+        params: {
+          path: { notification_id: notificationId },
+          query: { relayer_id: relayerId, page, per_page: PER_PAGE },
+        },
+      }),
+    );
+    // Whether its target is paused matters to pending deliveries only: asked only when there is one.
+    const paused =
+      deliveries.items.some((delivery) => delivery.status === 'pending') &&
+      (
+        await read(
+          api.GET('/api/v1/notifications/{notification_id}/state', {
+            params: { path: { notification_id: notificationId } },
+          }),
+        )
+      ).paused;
+    return { ...deliveries, paused };
+  }, [relayerId, notificationId, page, round]);
   return (
     <Loaded load={load} what="its deliveries" retry={reload}>
-      {({ items, pagination }) =>
+      {({ items, pagination, paused }) =>
         items.length === 0 ? (
           <Empty>
             No deliveries about this relayer yet: its target {notificationId} is sent each of its events as it
@@ -469,7 +479,7 @@ function DeliveriesTable({
               head={['Created', 'Event', 'Status', 'Attempts', 'Last answer', 'Delivered or next attempt']}
             >
               {items.map((delivery) => (
-                <DeliveryRow delivery={delivery} key={delivery.id} />
+                <DeliveryRow delivery={delivery} paused={paused} key={delivery.id} />
               ))}
             </Table>
             <Pager pagination={pagination} label="Deliveries" onPage={setPage} />
@@ -480,7 +490,7 @@ function DeliveriesTable({
   );
 }
 
-function DeliveryRow({ delivery }: { delivery: Delivery }) {
+function DeliveryRow({ delivery, paused }: { delivery: Delivery; paused: boolean }) {
   return (
     <tr>
       <th scope="row">
@@ -492,26 +502,28 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
       </td>
       <td>{delivery.attempts}</td>
       <td>
-        {delivery.last_status_code === null && delivery.last_error === null ? (
-          <span class="muted">none yet</span>
-        ) : (
-          <>
-            {delivery.last_status_code !== null && <span class="mono">HTTP {delivery.last_status_code}</span>}
-            {delivery.last_status_code !== null && delivery.last_error !== null && ': '}
-            {delivery.last_error}
-          </>
-        )}
+        <LastAnswer code={delivery.last_status_code} error={delivery.last_error} />
       </td>
       <td>
         {delivery.status === 'pending' ? (
-          <>
-            next <Time value={delivery.next_attempt_at} />
-          </>
+          <NextAttempt at={delivery.next_attempt_at} paused={paused} />
         ) : (
           <Time value={delivery.delivered_at} />
         )}
       </td>
     </tr>
+  );
+}
+
+/** The status of a delivery's last attempt, with its error only where it says more (`HTTP 503` says nothing more). */
+function LastAnswer({ code, error }: { code: number | null; error: string | null }) {
+  if (code === null) return error === null ? <span class="muted">none yet</span> : <>{error}</>;
+  const status = `HTTP ${code}`;
+  return (
+    <>
+      <span class="mono">{status}</span>
+      {error !== null && error !== status && `: ${error}`}
+    </>
   );
 }
 
