@@ -12,6 +12,8 @@ export interface RelayerFilter {
   readonly networkType?: NetworkType;
   readonly network?: string;
   readonly state?: RelayerState;
+  /** The `paused` flag alone, whatever `system_disabled` is. */
+  readonly paused?: boolean;
 }
 
 /** Literals, not parameters: SQLite's driver takes no booleans, and both databases store them as 0 and 1. */
@@ -66,6 +68,7 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
       parameters.push(filter.network, filter.network);
     }
     if (filter.state !== undefined) parts.push(STATE_CONDITION[filter.state]);
+    if (filter.paused !== undefined) parts.push(filter.paused ? 'paused = 1' : 'paused = 0');
     return { sql: parts.map((part) => ` AND ${part}`).join(''), parameters };
   }
 

@@ -6532,6 +6532,8 @@ export interface operations {
                 network?: string;
                 network_type?: "evm" | "solana" | "stellar";
                 page?: number;
+                /** @description true: paused, disabled by the system or not; false: not paused */
+                paused?: "true" | "false";
                 per_page?: number;
                 /** @description enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; disabled: disabled by the system (system_disabled), paused or not */
                 state?: "enabled" | "paused" | "disabled";
