@@ -32,7 +32,18 @@ export function AuditChange({ before, after }: { before: object | null; after: o
   const names = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter(
     (name) => !UNTOLD.has(name) && JSON.stringify(old[name]) !== JSON.stringify(now[name]),
   );
-  if (names.length === 0) return <span class="muted">no field changed</span>;
+  if (names.length === 0) {
+    // A target's signing key is masked as has_signing_key (docs/reference/keys-and-audit.md#23-no-secret-in-a-record):
+    // a rotation (POST .../signing-key, or a PATCH of it) reads as a change of nothing, as a PATCH to the
+    // same values does, and the record cannot tell which.
+    return (
+      <span class="muted">
+        {old.has_signing_key === true && now.has_signing_key === true
+          ? 'signing key replaced, or nothing changed (the key is never shown)'
+          : 'no field changed'}
+      </span>
+    );
+  }
   return (
     <div class="change">
       <p>Changed:</p>

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type Pagination } from './api/client';
+import { ApiError, type Pagination, type Relayer } from './api/client';
+import { STATE_LABEL, stateOf } from './format';
 
 /** What a load is doing: every page shows each of the three states in words. */
 export type Load<T> =
@@ -215,5 +216,16 @@ export function PageTitle({ children }: { children: ComponentChildren }) {
     <h1 tabIndex={-1} ref={ref}>
       {children}
     </h1>
+  );
+}
+
+/** A relayer's state as badges: both when the system disabled a paused relayer (contract 24.1). */
+export function StateBadges({ relayer }: { relayer: Pick<Relayer, 'paused' | 'system_disabled'> }) {
+  const state = stateOf(relayer);
+  return (
+    <>
+      <span class={`badge ${state}`}>{STATE_LABEL[state]}</span>
+      {relayer.system_disabled && relayer.paused && <span class="badge paused">{STATE_LABEL.paused}</span>}
+    </>
   );
 }

@@ -12,6 +12,8 @@ export interface RelayerFilter {
   readonly networkType?: NetworkType;
   readonly network?: string;
   readonly state?: RelayerState;
+  /** The `paused` flag alone, whatever `system_disabled` is. */
+  readonly paused?: boolean;
 }
 
 /**
@@ -43,6 +45,9 @@ export interface RelayerCounts {
   readonly lowBalance: number;
   readonly unchecked: number;
 }
+
+/** The `paused` flag alone, whatever `system_disabled` is (the list's `paused=true`). */
+const PAUSED_CONDITION = 'paused = 1';
 
 const count = (condition: string): string => `COALESCE(SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END), 0)`;
 
@@ -79,7 +84,10 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
   /** The relayers of the request's scope counted by each state of the list's filter, in one statement. */
   async countByState(tx?: ReadTx): Promise<RelayerCounts> {
     const scope = this.scoped();
-    const counts = RELAYER_STATES.map((state) => `${count(STATE_CONDITION[state])} AS ${state}`);
+    // Paused as `paused=true` finds them, disabled by the system or not (contract 24.1: found by both).
+    const counts = RELAYER_STATES.map(
+      (state) => `${count(state === 'paused' ? PAUSED_CONDITION : STATE_CONDITION[state])} AS ${state}`,
+    );
     const [row] = await this.managerOf(tx).query<Array<Record<string, number | string>>>(
       `SELECT COUNT(*) AS total, ${counts.join(', ')} FROM relayers WHERE 1 = 1${scope.sql}`,
       [...scope.parameters],
@@ -109,6 +117,7 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
       parameters.push(filter.network, filter.network);
     }
     if (filter.state !== undefined) parts.push(STATE_CONDITION[filter.state]);
+    if (filter.paused !== undefined) parts.push(filter.paused ? PAUSED_CONDITION : 'paused = 0');
     return { sql: parts.map((part) => ` AND ${part}`).join(''), parameters };
   }
 

@@ -226,6 +226,7 @@ export class RelayersService {
       networkType: query.network_type,
       network: query.network,
       state: query.state,
+      paused: query.paused === undefined ? undefined : query.paused === 'true',
     });
     return new Page(items.map(toRelayerResponse), query, total);
   }

@@ -483,6 +483,37 @@ describe('the operator console: signers, networks, audit and configuration', () 
       expect(await seriousViolations(tab.page)).toEqual([]);
       await screenshot(tab.page, 'audit');
     });
+
+    it('says a signing key may have been replaced where the masked snapshots of a rotation show no change', async () => {
+      const hook = uid('hook');
+      await app()
+        .post('/api/v1/notifications', {
+          id: hook,
+          url: 'https://hooks.example.com/rotated',
+          signing_key: secrets.add(`old-signing-key-${randomBytes(16).toString('hex')}`),
+        })
+        .expect(201);
+      await app()
+        .post(`/api/v1/notifications/${hook}/signing-key`, {
+          signing_key: secrets.add(`new-signing-key-${randomBytes(16).toString('hex')}`),
+          overlap_seconds: 0,
+        })
+        .expect(200);
+      const records = (await app().get(`/api/v1/audit?resource_id=${hook}`).expect(200)).body as {
+        data: Array<Record & { before: object | null; after: object | null }>;
+      };
+      // The record of the rotation: the key is never in it, so both sides read the same.
+      expect(records.data.map((r) => r.action)).toEqual(['notification.update', 'notification.create']);
+      expect(records.data[0].before).toEqual(records.data[0].after);
+      const tab = await open(app().apiKey, `#/audit?resource_id=${hook}`);
+      await table(tab, true).locator('tbody tr').nth(1).waitFor();
+      expect(await texts(table(tab, true).locator('tbody tr:first-child td:last-child'))).toEqual([
+        'signing key replaced, or nothing changed (the key is never shown)',
+      ]);
+      expect(secrets.foundIn((await tab.page.locator('main').textContent()) ?? '')).toEqual([]);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+      await app().delete(`/api/v1/notifications/${hook}`).expect(200);
+    });
   });
 
   describe('configuration', () => {

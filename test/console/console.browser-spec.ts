@@ -228,6 +228,112 @@ describe('the operator console: shell, sign-in, security and the relayers table'
     });
   });
 
+  describe('the relayers table: network choices, states and balances', () => {
+    const rows = (tab: ConsoleTab) =>
+      tab.page.getByRole('table', { name: 'Relayers (filtered)' }).locator('tbody tr');
+    /** The options of the network select (the second filter: its label's name is "Network" and its options'). */
+    const NETWORK_OPTIONS = 'form.filters label:nth-of-type(2) select option';
+    /** The texts of `selector` once they are `expected` (or after 5 s, whatever they are then). */
+    const textsShown = async (tab: ConsoleTab, selector: string, expected: string[]) => {
+      // An expression, not a function (no arrow): the page's CSP refuses the eval a function's text needs.
+      const shown = `JSON.stringify(Array.from(document.querySelectorAll(${JSON.stringify(selector)}), function (e) { return e.textContent; }))`;
+      await tab.page
+        .waitForFunction(`${shown} === ${JSON.stringify(JSON.stringify(expected))}`, undefined, {
+          timeout: 5000,
+        })
+        .catch(() => undefined);
+      await statusesShown(tab);
+      return tab.page.locator(selector).allTextContents();
+    };
+    const namesShown = (tab: ConsoleTab, expected: string[]) => textsShown(tab, 'table tbody th a', expected);
+    /** Waits for every row's status (balance, alert, last check) to be read. */
+    const statusesShown = (tab: ConsoleTab) =>
+      tab.page.waitForFunction(
+        `!(document.querySelector('main')?.textContent ?? 'Loading').includes('Loading')`,
+      );
+    const networkFilter = (tab: ConsoleTab) => tab.page.locator('form.filters label:nth-of-type(2) select');
+    const filterBy = async (tab: ConsoleTab, type: string, network: string) => {
+      await tab.page.getByLabel('Network type').selectOption(type);
+      await networkFilter(tab).selectOption(network);
+      await tab.page.getByRole('table', { name: 'Relayers (filtered)' }).waitFor();
+    };
+
+    it('offers the networks of the chosen network type only', async () => {
+      const tab = await open(app().apiKey, '#/relayers');
+      const all = ['Any', 'devnet', 'mainnet', 'mainnet-beta', 'sepolia', 'testnet'];
+      expect(await textsShown(tab, NETWORK_OPTIONS, all)).toEqual(all);
+      await tab.page.getByLabel('Network type').selectOption('solana');
+      const solana = ['Any', 'devnet', 'mainnet-beta'];
+      expect(await textsShown(tab, NETWORK_OPTIONS, solana)).toEqual(solana);
+      await tab.page.getByLabel('Network type').selectOption('evm');
+      const evm = ['Any', 'mainnet', 'sepolia'];
+      expect(await textsShown(tab, NETWORK_OPTIONS, evm)).toEqual(evm);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+    });
+
+    it('shows unknown for a balance never read or whose last read failed, never the status’s 0', async () => {
+      const never = await createRelayer(app(), 'evm', { name: 'never checked', network: 'mainnet' });
+      const failed = await createRelayer(app(), 'evm', { name: 'read failed', network: 'mainnet' });
+      const low = await createRelayer(app(), 'evm', { name: 'below min_balance', network: 'mainnet' });
+      // A check that read 1.5 ETH, then one that could not reach a node: the balance it kept is stale.
+      await handle.database.exec(
+        "UPDATE relayer_checks SET checked_at = '2026-01-02 03:04:05.000', balance = '1500000000000000000' " +
+          `WHERE relayer_id IN ('${failed.id as string}', '${low.id as string}')`,
+      );
+      await handle.database.exec(
+        'UPDATE relayers SET system_disabled = 1, disabled_reason = ' +
+          `'{"type":"RpcValidationFailed","details":"no RPC endpoint answered with the right chain"}' ` +
+          `WHERE id = '${failed.id as string}'`,
+      );
+      await handle.database.exec(
+        'UPDATE relayers SET system_disabled = 1, disabled_reason = ' +
+          `'{"type":"BalanceCheckFailed","details":"balance 1500000000000000000 is below min_balance 2000000000000000000"}' ` +
+          `WHERE id = '${low.id as string}'`,
+      );
+      const status = (
+        await app()
+          .get(`/api/v1/relayers/${never.id as string}/status`)
+          .expect(200)
+      ).body.data as { balance: string; checked_at: string | null };
+      expect([status.balance, status.checked_at]).toEqual(['0', null]);
+      const tab = await open(app().apiKey, '#/relayers');
+      await filterBy(tab, 'evm', 'mainnet');
+      expect(await namesShown(tab, ['never checked', 'read failed', 'below min_balance'])).toEqual([
+        'never checked',
+        'read failed',
+        'below min_balance',
+      ]);
+      expect(await rows(tab).locator('td:nth-child(4)').allTextContents()).toEqual([
+        'unknown',
+        'unknown',
+        '1.5',
+      ]);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+    });
+
+    it('shows a relayer both paused and disabled as both, and the paused and the disabled filters find it', async () => {
+      const both = await createRelayer(app(), 'stellar', { name: 'paused and disabled', paused: true });
+      await handle.database.exec(
+        'UPDATE relayers SET system_disabled = 1, disabled_reason = ' +
+          `'{"type":"SequenceSyncFailed","details":"account not found"}' WHERE id = '${both.id as string}'`,
+      );
+      const tab = await open(app().apiKey, '#/relayers');
+      await tab.page.getByLabel('Network type').selectOption('stellar');
+      await tab.page.getByLabel('State').selectOption('paused');
+      expect(await namesShown(tab, ['paused and disabled'])).toEqual(['paused and disabled']);
+      expect(await rows(tab).locator('td .badge').allTextContents()).toEqual(['Disabled', 'Paused']);
+      await tab.page.getByLabel('State').selectOption('disabled');
+      await tab.page.waitForFunction(`window.location.hash.includes('state=disabled')`);
+      expect(await namesShown(tab, ['paused and disabled'])).toEqual(['paused and disabled']);
+      expect(await rows(tab).locator('td .badge').allTextContents()).toEqual(['Disabled', 'Paused']);
+      await tab.page.getByLabel('State').selectOption('enabled');
+      expect(await namesShown(tab, ['<img src=x onerror=alert(1)> stellar'])).toEqual([
+        '<img src=x onerror=alert(1)> stellar',
+      ]);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+    });
+  });
+
   it('has no serious accessibility problem on the sign-in page', async () => {
     const tab = await openSignedOut();
     await tab.page.getByLabel('API key').waitFor();

@@ -296,6 +296,49 @@ describe('the operator console: the relayer page', () => {
     expect(await tab.page.locator('section[aria-labelledby="relayer-facts"] .reason').count()).toBe(0);
   });
 
+  it('shows unknown, never the kept balance, when its last check could not read the balance', async () => {
+    const mainnetNode = await new EvmRpc(1).start();
+    try {
+      const flaky = (
+        await app()
+          .post(
+            '/api/v1/relayers',
+            relayerBody('evm', { name: 'flaky', custom_rpc_urls: [{ url: node.url('/rpc'), weight: 100 }] }),
+          )
+          .expect(201)
+      ).body.data as Made;
+      node.setBalance(flaky.address, ONE_AND_A_HALF);
+      await app().post(`/api/v1/relayers/${flaky.id}/check`).expect(200);
+      // Its RPC URL now answers for another chain: the next check reads no balance.
+      await app()
+        .patch(`/api/v1/relayers/${flaky.id}`, {
+          custom_rpc_urls: [{ url: mainnetNode.url('/rpc'), weight: 100 }],
+        })
+        .expect(200);
+      const tab = await open(app().apiKey, `#/relayers/${flaky.id}`);
+      await tab.page.getByRole('button', { name: 'Check now' }).click();
+      await said(tab.page, 'relayer-status', 'Checked: the status below is what this check found.');
+      const status = (await app().get(`/api/v1/relayers/${flaky.id}/status`).expect(200)).body.data as {
+        balance: string;
+        system_disabled: boolean;
+      };
+      // The API keeps the last balance read, as the reference interface answers it.
+      expect([status.balance, status.system_disabled]).toEqual(['1500000000000000000', true]);
+      await tab.page.locator('section[aria-labelledby="relayer-facts"] .reason').waitFor();
+      expect((await facts(tab.page, 'relayer-facts'))[0]).toEqual([
+        'State',
+        "DisabledRpcValidationFailed: no RPC endpoint answered with the right chain: chain id 0x1 differs from the catalogue's 11155111",
+      ]);
+      expect((await facts(tab.page, 'relayer-status'))[0]).toEqual([
+        'Balance',
+        'unknown (its last check could not read it: see the reason above)',
+      ]);
+      expect(await seriousViolations(tab.page)).toEqual([]);
+    } finally {
+      await mainnetNode.close();
+    }
+  });
+
   it('sets a threshold (exact digits), shows the API’s 400, sets no alert, removes its own rule', async () => {
     const tab = await open(app().apiKey, `#/relayers/${main.id}`);
     const alert = tab.page.locator('.alert-rule');

@@ -1131,7 +1131,7 @@ export interface components {
             enabled: number;
             /** @description Those whose status says low_balance: true */
             low_balance: number;
-            /** @description As state=paused finds them */
+            /** @description Paused, disabled by the system or not (paused=true) */
             paused: number;
             /** @description Every relayer the key may see */
             total: number;
@@ -6562,6 +6562,8 @@ export interface operations {
                 network?: string;
                 network_type?: "evm" | "solana" | "stellar";
                 page?: number;
+                /** @description true: paused, disabled by the system or not; false: not paused */
+                paused?: "true" | "false";
                 per_page?: number;
                 /** @description enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says low_balance: true; unchecked: never checked (its status says checked_at: null) */
                 state?: "enabled" | "paused" | "disabled" | "low_balance" | "unchecked";

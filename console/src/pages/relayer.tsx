@@ -9,13 +9,14 @@ import {
   OutcomeText,
   Pager,
   PageTitle,
+  StateBadges,
   Table,
   Time,
   useAction,
   useLoad,
   type Load,
 } from '../components';
-import { BASE_UNIT, nativeAmount, STATE_LABEL, stateOf } from '../format';
+import { balanceRead, BASE_UNIT, nativeAmount } from '../format';
 import { href } from '../router';
 import { can } from '../session';
 import { NextAttempt } from './notification-parts';
@@ -121,7 +122,6 @@ function RelayerFacts({
   etag: string | null;
   refresh: () => Promise<void>;
 }) {
-  const state = stateOf(relayer);
   const [outcome, busy, act] = useAction();
   const pauseOrResume = () =>
     act(
@@ -157,8 +157,7 @@ function RelayerFacts({
       <dl class="facts">
         <dt>State</dt>
         <dd>
-          <span class={`badge ${state}`}>{STATE_LABEL[state]}</span>
-          {relayer.system_disabled && relayer.paused && <span class="badge paused">Paused</span>}
+          <StateBadges relayer={relayer} />
           {relayer.disabled_reason && (
             <div class="reason">
               {relayer.disabled_reason.type}: {relayer.disabled_reason.details}
@@ -242,7 +241,7 @@ function StatusPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Pr
     <section class="panel" aria-labelledby="relayer-status">
       <h2 id="relayer-status">Status</h2>
       <Loaded load={shown} what="its status" retry={reload}>
-        {(status) => <StatusFacts status={status} networkType={relayer.network_type} />}
+        {(status) => <StatusFacts status={status} relayer={relayer} />}
       </Loaded>
       {can('relayers:write') && (
         <>
@@ -258,7 +257,8 @@ function StatusPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Pr
   );
 }
 
-function StatusFacts({ status, networkType }: { status: Status; networkType: Relayer['network_type'] }) {
+function StatusFacts({ status, relayer }: { status: Status; relayer: Relayer }) {
+  const networkType = relayer.network_type;
   if (status.checked_at === null) {
     return (
       <p class="state empty">
@@ -271,10 +271,18 @@ function StatusFacts({ status, networkType }: { status: Status; networkType: Rel
     <dl class="facts">
       <dt>Balance</dt>
       <dd>
-        {nativeAmount(status.balance, networkType)}{' '}
-        <span class="muted">
-          ({status.balance} {BASE_UNIT[networkType]})
-        </span>
+        {balanceRead(status, relayer) ? (
+          <>
+            {nativeAmount(status.balance, networkType)}{' '}
+            <span class="muted">
+              ({status.balance} {BASE_UNIT[networkType]})
+            </span>
+          </>
+        ) : (
+          <>
+            unknown <span class="muted">(its last check could not read it: see the reason above)</span>
+          </>
+        )}
       </dd>
       <dt>Low balance</dt>
       <dd>

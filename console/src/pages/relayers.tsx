@@ -1,6 +1,6 @@
 import { api, read, readPage, type Relayer } from '../api/client';
-import { Empty, Loaded, Pager, PageTitle, Table, Time, useLoad } from '../components';
-import { BASE_UNIT, nativeAmount, STATE_LABEL, stateOf, type RelayerState } from '../format';
+import { Empty, Loaded, Pager, PageTitle, StateBadges, Table, Time, useLoad } from '../components';
+import { balanceRead, BASE_UNIT, nativeAmount, STATE_LABEL, type RelayerState } from '../format';
 import { href, location, navigate } from '../router';
 import { can } from '../session';
 
@@ -41,7 +41,9 @@ export function RelayersPage() {
               per_page: PER_PAGE,
               network_type: filters.network_type,
               network: filters.network,
-              state: filters.state,
+              // Paused: every paused relayer, the ones the system disabled too (contract 24.1), which the
+              // API's state=paused leaves out (docs/reference/relayers.md#33-filtering-the-list).
+              ...(filters.state === 'paused' ? { paused: 'true' as const } : { state: filters.state }),
             },
           },
         }),
@@ -60,9 +62,11 @@ export function RelayersPage() {
           Network type
           <select
             value={filters.network_type ?? ''}
-            onChange={(event) =>
-              show({ network_type: NETWORK_TYPES.find((t) => t === event.currentTarget.value) })
-            }
+            onChange={(event) => {
+              const type = NETWORK_TYPES.find((t) => t === event.currentTarget.value);
+              // A network of another type would find nothing: it is not among the new type's choices.
+              show({ network_type: type, network: type === undefined ? filters.network : undefined });
+            }}
           >
             <option value="">Any</option>
             {NETWORK_TYPES.map((t) => (
@@ -72,7 +76,11 @@ export function RelayersPage() {
             ))}
           </select>
         </label>
-        <NetworkFilter value={filters.network} onChange={(network) => show({ network })} />
+        <NetworkFilter
+          type={filters.network_type}
+          value={filters.network}
+          onChange={(network) => show({ network })}
+        />
         <label>
           State
           <select
@@ -124,18 +132,32 @@ export function RelayersPage() {
   );
 }
 
-/** The networks the key may read, as choices; a text field for a key without networks:read. */
-function NetworkFilter({ value, onChange }: { value?: string; onChange: (network?: string) => void }) {
+/**
+ * The networks the key may read, of the chosen network type (any without one), as choices; a text
+ * field for a key without networks:read.
+ */
+function NetworkFilter({
+  type,
+  value,
+  onChange,
+}: {
+  type?: NetworkType;
+  value?: string;
+  onChange: (network?: string) => void;
+}) {
   const [load] = useLoad(
     () =>
       can('networks:read')
-        ? readPage(api.GET('/api/v1/networks', { params: { query: { page: 1, per_page: 100 } } })).then((p) =>
-            p.items.map((n) => n.name),
+        ? readPage(api.GET('/api/v1/networks', { params: { query: { page: 1, per_page: 100 } } })).then(
+            (p) => p.items,
           )
         : Promise.resolve(null),
     [],
   );
-  const names = load.state === 'ready' ? load.data : null;
+  const names =
+    load.state === 'ready' && load.data !== null
+      ? load.data.filter((n) => type === undefined || n.network_type === type).map((n) => n.name)
+      : null;
   if (names === null) {
     return (
       <label>
@@ -166,7 +188,6 @@ function NetworkFilter({ value, onChange }: { value?: string; onChange: (network
 
 /** A relayer with its last check (status) and the threshold that applies to it. */
 function RelayerRow({ relayer }: { relayer: Relayer }) {
-  const state = stateOf(relayer);
   const [status] = useLoad(
     () =>
       Promise.all([
@@ -192,7 +213,7 @@ function RelayerRow({ relayer }: { relayer: Relayer }) {
         {relayer.network} <span class="muted">({relayer.network_type})</span>
       </td>
       <td>
-        <span class={`badge ${state}`}>{STATE_LABEL[state]}</span>
+        <StateBadges relayer={relayer} />
         {relayer.disabled_reason && (
           <div class="reason">
             {relayer.disabled_reason.type}: {relayer.disabled_reason.details}
@@ -202,8 +223,17 @@ function RelayerRow({ relayer }: { relayer: Relayer }) {
       {status.state === 'ready' ? (
         <>
           <td>
-            {status.data[0].balance == null || status.data[0].checked_at == null ? (
-              <span class="muted">not checked</span>
+            {!balanceRead(status.data[0], relayer) ? (
+              <span
+                class="muted"
+                title={
+                  status.data[0].checked_at === null
+                    ? 'Never checked'
+                    : 'Its last check could not read the balance'
+                }
+              >
+                unknown
+              </span>
             ) : (
               <span title={`${status.data[0].balance} ${unit}`}>
                 {nativeAmount(status.data[0].balance, relayer.network_type)}

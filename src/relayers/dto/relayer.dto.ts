@@ -167,7 +167,7 @@ export class RelayerSummaryResponse {
   @ApiProperty({ description: 'Neither paused nor disabled by the system (state=enabled)' })
   enabled: number;
 
-  @ApiProperty({ description: 'As state=paused finds them' })
+  @ApiProperty({ description: 'Paused, disabled by the system or not (paused=true)' })
   paused: number;
 
   @ApiProperty({ description: 'Disabled by the system (state=disabled)' })
@@ -188,6 +188,9 @@ export const RELAYER_STATES = ['enabled', 'paused', 'disabled', 'low_balance', '
 export type RelayerState = (typeof RELAYER_STATES)[number];
 const STATE_RULE = `state must be one of: ${RELAYER_STATES.join(', ')}`;
 const NETWORK_FILTER_RULE = `network must be a string of 1 to ${MAX_NETWORK_LENGTH} characters`;
+/** The `paused` flag alone, as query text: no implicit conversion (a bare `"false"` would be true). */
+export const PAUSED_FILTERS = ['true', 'false'] as const;
+const PAUSED_RULE = `paused must be one of: ${PAUSED_FILTERS.join(', ')}`;
 
 /** `page`, `per_page` and the filters of GET /api/v1/relayers (docs/reference/relayers.md#33-filtering-the-list). */
 export class RelayerListQueryDto extends PageQueryDto {
@@ -217,4 +220,12 @@ export class RelayerListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(RELAYER_STATES, { message: STATE_RULE })
   state?: RelayerState;
+
+  @ApiPropertyOptional({
+    enum: PAUSED_FILTERS,
+    description: 'true: paused, disabled by the system or not; false: not paused',
+  })
+  @IsOptional()
+  @IsIn(PAUSED_FILTERS, { message: PAUSED_RULE })
+  paused?: (typeof PAUSED_FILTERS)[number];
 }

@@ -5,7 +5,7 @@ import { as } from '../../support/as-key';
 import { openApiDocument } from '../../support/routes';
 
 /**
- * docs/reference/relayers.md#33-filtering-the-list: network_type, network and state narrow
+ * docs/reference/relayers.md#33-filtering-the-list: network_type, network, state and paused narrow
  * GET /api/v1/relayers in the query, all of them together and with the key's relayer scope; the
  * count is of the filtered list.
  */
@@ -35,6 +35,7 @@ const FIXTURES: Fixture[] = [
 const NETWORK_TYPE_RULE = 'network_type must be one of: evm, solana, stellar';
 const STATE_RULE = 'state must be one of: enabled, paused, disabled, low_balance, unchecked';
 const NETWORK_RULE = 'network must be a string of 1 to 100 characters';
+const PAUSED_RULE = 'paused must be one of: true, false';
 
 describe('GET /api/v1/relayers filtered by network_type, network and state', () => {
   const handle = useTestApp();
@@ -82,6 +83,8 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
     ['state=enabled', ['f01', 'f03', 'f06', 'f09']],
     ['state=paused', ['f02', 'f07', 'g10']],
     ['state=disabled', ['f04', 'f05', 'f08']],
+    ['paused=true', ['f02', 'f05', 'f07', 'g10']],
+    ['paused=false', ['f01', 'f03', 'f04', 'f06', 'f08', 'f09']],
   ])('one filter: ?%s', async (query, expected) => {
     expect(await page(query)).toEqual({ ids: expected, pagination: pagination(expected.length) });
   });
@@ -105,6 +108,10 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
     ['network_type=solana&network=sepolia', []],
     ['network_type=evm&network=sepolia&state=paused', ['f02']],
     ['state=paused&network_type=evm&network=mainnet', []],
+    ['network_type=evm&paused=true', ['f02', 'f05']],
+    ['state=disabled&paused=true', ['f05']],
+    ['state=disabled&paused=false', ['f04', 'f08']],
+    ['state=enabled&paused=true', []],
   ])('filters combined with AND: ?%s', async (query, expected) => {
     expect(await page(query)).toEqual({ ids: expected, pagination: pagination(expected.length) });
   });
@@ -172,6 +179,11 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
     ['network=', NETWORK_RULE],
     [`network=${'n'.repeat(101)}`, NETWORK_RULE],
     ['network=a&network=b', NETWORK_RULE],
+    ['paused=yes', PAUSED_RULE],
+    ['paused=TRUE', PAUSED_RULE],
+    ['paused=1', PAUSED_RULE],
+    ['paused=', PAUSED_RULE],
+    ['paused=true&paused=false', PAUSED_RULE],
     [
       'network_type=x&state=y&per_page=0',
       `${NETWORK_TYPE_RULE}; per_page must be a whole number from 1 to 100; ${STATE_RULE}`,
@@ -198,31 +210,41 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
       'query network_type',
       'query network',
       'query state',
+      'query paused',
     ]);
-    expect(parameters.filter((p) => ['network_type', 'network', 'state'].includes(p.name))).toEqual([
-      {
-        name: 'network_type',
-        in: 'query',
-        required: false,
-        schema: { type: 'string', enum: ['evm', 'solana', 'stellar'] },
-      },
-      {
-        name: 'network',
-        in: 'query',
-        required: false,
-        description: 'A network name, matched exactly (case included)',
-        schema: { type: 'string', maxLength: 100, example: 'sepolia' },
-      },
-      {
-        name: 'state',
-        in: 'query',
-        required: false,
-        description:
-          'enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; ' +
-          'disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says ' +
-          'low_balance: true; unchecked: never checked (its status says checked_at: null)',
-        schema: { type: 'string', enum: ['enabled', 'paused', 'disabled', 'low_balance', 'unchecked'] },
-      },
-    ]);
+    expect(parameters.filter((p) => ['network_type', 'network', 'state', 'paused'].includes(p.name))).toEqual(
+      [
+        {
+          name: 'network_type',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', enum: ['evm', 'solana', 'stellar'] },
+        },
+        {
+          name: 'network',
+          in: 'query',
+          required: false,
+          description: 'A network name, matched exactly (case included)',
+          schema: { type: 'string', maxLength: 100, example: 'sepolia' },
+        },
+        {
+          name: 'state',
+          in: 'query',
+          required: false,
+          description:
+            'enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; ' +
+            'disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says ' +
+            'low_balance: true; unchecked: never checked (its status says checked_at: null)',
+          schema: { type: 'string', enum: ['enabled', 'paused', 'disabled', 'low_balance', 'unchecked'] },
+        },
+        {
+          name: 'paused',
+          in: 'query',
+          required: false,
+          description: 'true: paused, disabled by the system or not; false: not paused',
+          schema: { type: 'string', enum: ['true', 'false'] },
+        },
+      ],
+    );
   });
 });

@@ -74,20 +74,22 @@ describe('GET /api/v1/relayers/summary', () => {
       await setBalanceAlert(app(), 'relayers/s06', null);
     });
 
-    it('counts every relayer: the states as the list filters them, low balance as each status says, never checked', async () => {
+    it('counts every relayer: the states as the list filters them (paused as paused=true), low balance as each status says, never checked', async () => {
       expect(await summary()).toEqual({
         status: 200,
-        body: successBody({ total: 10, enabled: 4, paused: 3, disabled: 3, low_balance: 2, unchecked: 6 }),
+        body: successBody({ total: 10, enabled: 4, paused: 4, disabled: 3, low_balance: 2, unchecked: 6 }),
       });
       // The same relayers as the list's filters find, and the same as their statuses say.
       const listed: Record<string, string[]> = {};
       for (const state of ['enabled', 'paused', 'disabled', 'low_balance', 'unchecked']) {
-        const page = await app().get(`/api/v1/relayers?state=${state}`).expect(200);
+        // Paused: every paused relayer, disabled or not (paused=true).
+        const filter = state === 'paused' ? 'paused=true' : `state=${state}`;
+        const page = await app().get(`/api/v1/relayers?${filter}`).expect(200);
         listed[state] = (page.body.data as Array<{ id: string }>).map((r) => r.id);
       }
       expect(listed).toEqual({
         enabled: ['s01', 's03', 's06', 's09'],
-        paused: ['s02', 's07', 't10'],
+        paused: ['s02', 's05', 's07', 't10'],
         disabled: ['s04', 's05', 's08'],
         low_balance: ['s01', 's03'],
         unchecked: ['s02', 's04', 's05', 's07', 's08', 't10'],
@@ -115,7 +117,7 @@ describe('GET /api/v1/relayers/summary', () => {
     it('a threshold removed: no longer low', async () => {
       await app().delete('/api/v1/relayers/s01/balance-alert').expect(200);
       expect((await summary()).body).toEqual(
-        successBody({ total: 10, enabled: 4, paused: 3, disabled: 3, low_balance: 1, unchecked: 6 }),
+        successBody({ total: 10, enabled: 4, paused: 4, disabled: 3, low_balance: 1, unchecked: 6 }),
       );
       await setBalanceAlert(app(), 'relayers/s01', '10');
     });
@@ -124,7 +126,7 @@ describe('GET /api/v1/relayers/summary', () => {
       const key = await createKey(app(), { permissions: ['relayers:read'], relayer_ids: ['s0*'] });
       expect(await summary(key.key)).toEqual({
         status: 200,
-        body: successBody({ total: 9, enabled: 4, paused: 2, disabled: 3, low_balance: 2, unchecked: 5 }),
+        body: successBody({ total: 9, enabled: 4, paused: 3, disabled: 3, low_balance: 2, unchecked: 5 }),
       });
       const none = await createKey(app(), { permissions: ['relayers:read'], relayer_ids: ['x-*'] });
       expect((await summary(none.key)).body).toEqual(
@@ -137,7 +139,7 @@ describe('GET /api/v1/relayers/summary', () => {
         .post('/api/v1/relayers', relayerBody('evm', { id: 'summary' }))
         .expect(201);
       expect((await summary()).body).toEqual(
-        successBody({ total: 11, enabled: 5, paused: 3, disabled: 3, low_balance: 2, unchecked: 7 }),
+        successBody({ total: 11, enabled: 5, paused: 4, disabled: 3, low_balance: 2, unchecked: 7 }),
       );
       const patched = await app().patch('/api/v1/relayers/summary', { name: 'renamed' }).expect(200);
       expect((patched.body.data as { id: string; name: string }).name).toBe('renamed');
@@ -153,7 +155,7 @@ describe('GET /api/v1/relayers/summary', () => {
       });
       await app().delete('/api/v1/relayers/SUMMARY').expect(200);
       expect((await summary()).body).toEqual(
-        successBody({ total: 10, enabled: 4, paused: 3, disabled: 3, low_balance: 2, unchecked: 6 }),
+        successBody({ total: 10, enabled: 4, paused: 4, disabled: 3, low_balance: 2, unchecked: 6 }),
       );
     });
   });
