@@ -233,24 +233,29 @@ describe('the operator console: shell, sign-in, security and the relayers table'
       tab.page.getByRole('table', { name: 'Relayers (filtered)' }).locator('tbody tr');
     /** The options of the network select (the second filter: its label's name is "Network" and its options'). */
     const NETWORK_OPTIONS = 'form.filters label:nth-of-type(2) select option';
+    /**
+     * Reads `read` until it answers `expected`, or for 5 s, then answers what it reads then (the caller
+     * asserts it). Polled from here: the console's CSP refuses the eval that waitForFunction needs.
+     */
+    const settledTo = async <T>(read: () => Promise<T>, expected: T): Promise<T> => {
+      const deadline = Date.now() + 5000;
+      let value = await read();
+      while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        value = await read();
+      }
+      return value;
+    };
     /** The texts of `selector` once they are `expected` (or after 5 s, whatever they are then). */
     const textsShown = async (tab: ConsoleTab, selector: string, expected: string[]) => {
-      // An expression, not a function (no arrow): the page's CSP refuses the eval a function's text needs.
-      const shown = `JSON.stringify(Array.from(document.querySelectorAll(${JSON.stringify(selector)}), function (e) { return e.textContent; }))`;
-      await tab.page
-        .waitForFunction(`${shown} === ${JSON.stringify(JSON.stringify(expected))}`, undefined, {
-          timeout: 5000,
-        })
-        .catch(() => undefined);
+      await settledTo(() => tab.page.locator(selector).allTextContents(), expected);
       await statusesShown(tab);
       return tab.page.locator(selector).allTextContents();
     };
     const namesShown = (tab: ConsoleTab, expected: string[]) => textsShown(tab, 'table tbody th a', expected);
     /** Waits for every row's status (balance, alert, last check) to be read. */
     const statusesShown = (tab: ConsoleTab) =>
-      tab.page.waitForFunction(
-        `!(document.querySelector('main')?.textContent ?? 'Loading').includes('Loading')`,
-      );
+      tab.page.locator('main').filter({ hasNotText: 'Loading' }).waitFor();
     const networkFilter = (tab: ConsoleTab) => tab.page.locator('form.filters label:nth-of-type(2) select');
     const filterBy = async (tab: ConsoleTab, type: string, network: string) => {
       await tab.page.getByLabel('Network type').selectOption(type);
@@ -323,7 +328,9 @@ describe('the operator console: shell, sign-in, security and the relayers table'
       expect(await namesShown(tab, ['paused and disabled'])).toEqual(['paused and disabled']);
       expect(await rows(tab).locator('td .badge').allTextContents()).toEqual(['Disabled', 'Paused']);
       await tab.page.getByLabel('State').selectOption('disabled');
-      await tab.page.waitForFunction(`window.location.hash.includes('state=disabled')`);
+      expect(await settledTo(async () => new URL(tab.page.url()).hash.includes('state=disabled'), true)).toBe(
+        true,
+      );
       expect(await namesShown(tab, ['paused and disabled'])).toEqual(['paused and disabled']);
       expect(await rows(tab).locator('td .badge').allTextContents()).toEqual(['Disabled', 'Paused']);
       await tab.page.getByLabel('State').selectOption('enabled');
