@@ -64,7 +64,7 @@ export {
   type NotificationEvent,
   type NotificationResumedEvent,
 } from './notifications/notification-events';
-export { RelayerResponse, DisabledReasonResponse } from './relayers/dto/relayer.dto';
+export { RelayerResponse, RelayerSummaryResponse, DisabledReasonResponse } from './relayers/dto/relayer.dto';
 export { NotificationResponse } from './notifications/dto/notification.dto';
 export {
   CHANGE_RECORDED,

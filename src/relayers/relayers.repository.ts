@@ -84,7 +84,7 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
   /** The relayers of the request's scope counted by each state of the list's filter, in one statement. */
   async countByState(tx?: ReadTx): Promise<RelayerCounts> {
     const scope = this.scoped();
-    // Paused as `paused=true` finds them, disabled by the system or not (contract 24.1: found by both).
+    // Paused as `paused=true` finds them, disabled by the system or not (docs/reference/relayers.md#34-the-summary).
     const counts = RELAYER_STATES.map(
       (state) => `${count(state === 'paused' ? PAUSED_CONDITION : STATE_CONDITION[state])} AS ${state}`,
     );

@@ -328,9 +328,8 @@ describe('the operator console: shell, sign-in, security and the relayers table'
       expect(await namesShown(tab, ['paused and disabled'])).toEqual(['paused and disabled']);
       expect(await rows(tab).locator('td .badge').allTextContents()).toEqual(['Disabled', 'Paused']);
       await tab.page.getByLabel('State').selectOption('disabled');
-      expect(await settledTo(async () => new URL(tab.page.url()).hash.includes('state=disabled'), true)).toBe(
-        true,
-      );
+      const hash = () => Promise.resolve(new URL(tab.page.url()).hash.includes('state=disabled'));
+      expect(await settledTo(hash, true)).toBe(true);
       expect(await namesShown(tab, ['paused and disabled'])).toEqual(['paused and disabled']);
       expect(await rows(tab).locator('td .badge').allTextContents()).toEqual(['Disabled', 'Paused']);
       await tab.page.getByLabel('State').selectOption('enabled');
