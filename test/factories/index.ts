@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { as } from '../support/as-key';
 import { secrets } from '../support/secrets';
-import { defaultCatalogue, type TestApp } from '../support/test-app';
+import { defaultCatalogue, type AppHandle, type TestApp } from '../support/test-app';
 
 /** A fresh id that names what it is for: `uid('hook')` gives `hook-3f0a…`. */
 export const uid = (prefix: string): string => `${prefix}-${randomBytes(6).toString('hex')}`;
@@ -160,4 +160,46 @@ export async function createKey(
     .data as CreatedKey;
   secrets.add(created.key);
   return created;
+}
+
+/** One relayer of a fixture of every state: its id, network, and whether it is paused or disabled by the system. */
+export interface RelayerFixture {
+  id: string;
+  type: NetworkType;
+  network: string;
+  paused: boolean;
+  disabled: boolean;
+}
+
+/**
+ * Ten relayers, in creation order, over every network type and state (paused, disabled by the system,
+ * both, neither): `<p>01` to `<p>09`, which a scope `<p>0*` sees, and `<q>10`, which it does not.
+ */
+export const relayersInEveryState = (p: string, q: string): RelayerFixture[] => [
+  { id: `${p}01`, type: 'evm', network: 'sepolia', paused: false, disabled: false },
+  { id: `${p}02`, type: 'evm', network: 'sepolia', paused: true, disabled: false },
+  { id: `${p}03`, type: 'evm', network: 'mainnet', paused: false, disabled: false },
+  { id: `${p}04`, type: 'evm', network: 'mainnet', paused: false, disabled: true },
+  { id: `${p}05`, type: 'evm', network: 'mainnet', paused: true, disabled: true },
+  { id: `${p}06`, type: 'solana', network: 'devnet', paused: false, disabled: false },
+  { id: `${p}07`, type: 'solana', network: 'mainnet-beta', paused: true, disabled: false },
+  { id: `${p}08`, type: 'stellar', network: 'testnet', paused: false, disabled: true },
+  { id: `${p}09`, type: 'stellar', network: 'mainnet', paused: false, disabled: false },
+  { id: `${q}10`, type: 'stellar', network: 'mainnet', paused: true, disabled: false },
+];
+
+/** Creates the fixtures through the API, in order, then disables by the system those marked so (no route does). */
+export async function createRelayerFixtures(
+  handle: AppHandle,
+  fixtures: readonly RelayerFixture[],
+): Promise<void> {
+  for (const f of fixtures) {
+    await handle.current
+      .post('/api/v1/relayers', relayerBody(f.type, { id: f.id, network: f.network, paused: f.paused }))
+      .expect(201);
+  }
+  const disabled = fixtures.filter((f) => f.disabled).map((f) => `'${f.id}'`);
+  await handle.database.exec(
+    `UPDATE relayers SET system_disabled = 1, disabled_reason = '{"type":"NonceSyncFailed","details":"nonce gap"}' WHERE id IN (${disabled.join(', ')})`,
+  );
 }

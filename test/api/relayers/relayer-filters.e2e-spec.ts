@@ -1,6 +1,6 @@
 import { expectError, successBody } from '../../support/envelope';
 import { useTestApp } from '../../support/test-app';
-import { createKey, type NetworkType, relayerBody } from '../../factories';
+import { createKey, createRelayerFixtures, relayersInEveryState } from '../../factories';
 import { as } from '../../support/as-key';
 import { openApiDocument } from '../../support/routes';
 
@@ -10,27 +10,8 @@ import { openApiDocument } from '../../support/routes';
  * count is of the filtered list.
  */
 
-interface Fixture {
-  id: string;
-  type: NetworkType;
-  network: string;
-  paused: boolean;
-  disabled: boolean;
-}
-
 /** Ids in creation order, so that the list's order (creation time, then id) is theirs. */
-const FIXTURES: Fixture[] = [
-  { id: 'f01', type: 'evm', network: 'sepolia', paused: false, disabled: false },
-  { id: 'f02', type: 'evm', network: 'sepolia', paused: true, disabled: false },
-  { id: 'f03', type: 'evm', network: 'mainnet', paused: false, disabled: false },
-  { id: 'f04', type: 'evm', network: 'mainnet', paused: false, disabled: true },
-  { id: 'f05', type: 'evm', network: 'mainnet', paused: true, disabled: true },
-  { id: 'f06', type: 'solana', network: 'devnet', paused: false, disabled: false },
-  { id: 'f07', type: 'solana', network: 'mainnet-beta', paused: true, disabled: false },
-  { id: 'f08', type: 'stellar', network: 'testnet', paused: false, disabled: true },
-  { id: 'f09', type: 'stellar', network: 'mainnet', paused: false, disabled: false },
-  { id: 'g10', type: 'stellar', network: 'mainnet', paused: true, disabled: false },
-];
+const FIXTURES = relayersInEveryState('f', 'g');
 
 const NETWORK_TYPE_RULE = 'network_type must be one of: evm, solana, stellar';
 const STATE_RULE = 'state must be one of: enabled, paused, disabled, low_balance, unchecked';
@@ -44,15 +25,7 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
   let scopedKey: string;
 
   beforeAll(async () => {
-    for (const f of FIXTURES) {
-      await app()
-        .post('/api/v1/relayers', relayerBody(f.type, { id: f.id, network: f.network, paused: f.paused }))
-        .expect(201);
-    }
-    const disabled = FIXTURES.filter((f) => f.disabled).map((f) => `'${f.id}'`);
-    await handle.database.exec(
-      `UPDATE relayers SET system_disabled = 1, disabled_reason = '{"type":"NonceSyncFailed","details":"nonce gap"}' WHERE id IN (${disabled.join(', ')})`,
-    );
+    await createRelayerFixtures(handle, FIXTURES);
     scopedKey = (await createKey(app(), { name: 'team f', relayer_ids: ['f0*'] })).key;
   });
 

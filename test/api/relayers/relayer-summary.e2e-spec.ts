@@ -1,7 +1,13 @@
 import { as } from '../../support/as-key';
 import { successBody } from '../../support/envelope';
 import { useTestApp } from '../../support/test-app';
-import { createKey, type NetworkType, relayerBody, setBalanceAlert } from '../../factories';
+import {
+  createKey,
+  createRelayerFixtures,
+  relayerBody,
+  relayersInEveryState,
+  setBalanceAlert,
+} from '../../factories';
 
 /**
  * docs/reference/relayers.md#34-the-summary: GET /api/v1/relayers/summary counts the relayers the key
@@ -9,26 +15,7 @@ import { createKey, type NetworkType, relayerBody, setBalanceAlert } from '../..
  * and never checked.
  */
 
-interface Fixture {
-  id: string;
-  type: NetworkType;
-  network: string;
-  paused: boolean;
-  disabled: boolean;
-}
-
-const FIXTURES: Fixture[] = [
-  { id: 's01', type: 'evm', network: 'sepolia', paused: false, disabled: false },
-  { id: 's02', type: 'evm', network: 'sepolia', paused: true, disabled: false },
-  { id: 's03', type: 'evm', network: 'mainnet', paused: false, disabled: false },
-  { id: 's04', type: 'evm', network: 'mainnet', paused: false, disabled: true },
-  { id: 's05', type: 'evm', network: 'mainnet', paused: true, disabled: true },
-  { id: 's06', type: 'solana', network: 'devnet', paused: false, disabled: false },
-  { id: 's07', type: 'solana', network: 'mainnet-beta', paused: true, disabled: false },
-  { id: 's08', type: 'stellar', network: 'testnet', paused: false, disabled: true },
-  { id: 's09', type: 'stellar', network: 'mainnet', paused: false, disabled: false },
-  { id: 't10', type: 'stellar', network: 'mainnet', paused: true, disabled: false },
-];
+const FIXTURES = relayersInEveryState('s', 't');
 
 describe('GET /api/v1/relayers/summary', () => {
   const handle = useTestApp();
@@ -48,15 +35,7 @@ describe('GET /api/v1/relayers/summary', () => {
 
   describe('with relayers in every state', () => {
     beforeAll(async () => {
-      for (const f of FIXTURES) {
-        await app()
-          .post('/api/v1/relayers', relayerBody(f.type, { id: f.id, network: f.network, paused: f.paused }))
-          .expect(201);
-      }
-      const disabled = FIXTURES.filter((f) => f.disabled).map((f) => `'${f.id}'`);
-      await handle.database.exec(
-        `UPDATE relayers SET system_disabled = 1 WHERE id IN (${disabled.join(', ')})`,
-      );
+      await createRelayerFixtures(handle, FIXTURES);
       // Checks the API cannot make here (RELAYER_HEALTH_CHECKS is off): s01, s03 and s06 found below
       // their last threshold, s09 above it; the others never checked.
       await handle.database.exec(
