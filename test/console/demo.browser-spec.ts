@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { useConsole } from '../support/browser';
+import { freePort, PROJECT_ROOT } from '../support/service-process';
+import { waitFor } from '../support/wait';
+
+// `npm run demo` (scripts/demo.ts) as a new operator meets it: the fleet it prints is the one the
+// console shows. 48 relayers, 4 on each of its 12 networks: the states fall where the script puts them
+// (one in 11 paused, one in 17 on a dead RPC URL, one in 7 under its network's alert where it has one).
+const RELAYERS = 48;
+
+describe('npm run demo', () => {
+  let demo: ChildProcess;
+  let output = '';
+  let baseUrl = '';
+  const tabs = useConsole(() => ({ baseUrl }));
+
+  beforeAll(async () => {
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    demo = spawn(
+      path.join(PROJECT_ROOT, 'node_modules', '.bin', 'ts-node-transpile-only'),
+      ['scripts/demo.ts', '--relayers', String(RELAYERS), '--port', String(port)],
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    demo.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    await waitFor('the demo to be seeded', () => output.includes('Ctrl-C'), { timeoutMs: 90_000 });
+  });
+
+  afterAll(async () => {
+    demo.kill('SIGINT');
+    await new Promise((resolve) => demo.once('exit', resolve));
+  });
+
+  it('prints the fleet it made, the console address and a key that signs in to it', async () => {
+    const fleet = /The demo fleet: (\{.*\})/.exec(output)?.[1];
+    expect(JSON.parse(fleet ?? 'null')).toEqual({
+      total: 48,
+      enabled: 41,
+      paused: 4,
+      disabled: 3,
+      low_balance: 5,
+      unchecked: 0,
+    });
+    expect(output).toContain(`Console   ${baseUrl}/console/`);
+    const key = /API key {3}(\S+)/.exec(output)?.[1] ?? '';
+    const tab = await tabs.open(key, '#/relayers');
+    await tab.page.getByRole('link', { name: 'payments mainnet #1', exact: true }).waitFor();
+  });
+});
