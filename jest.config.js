@@ -44,7 +44,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/console/**/*.spec.ts'],
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
     },

@@ -2,6 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Pagination, type Relayer } from './api/client';
 import { STATE_LABEL, stateOf } from './format';
+import { liveLoaders, liveReadEnded, now, refreshProblem, updatedAt, useLive } from './live';
+import { absoluteTime, relativeTime } from './when';
 
 /** What a load is doing: every page shows each of the three states in words. */
 export type Load<T> =
@@ -13,25 +15,55 @@ function asApiError(error: unknown): ApiError {
     : new ApiError(0, error instanceof Error ? error.message : String(error));
 }
 
+/** A failure that says nothing of the data (no answer, too many requests, the service's own error): a live read keeps what it showed. */
+export function isPassingFailure(error: ApiError): boolean {
+  return error.status === 0 || error.status === 429 || error.status >= 500;
+}
+
 /**
  * Runs `load` when `deps` change (the last call wins); `reload` runs it again. What an earlier `deps`
- * loaded is never answered for the new ones: until their load ends, the state is loading.
+ * loaded is never answered for the new ones: until their load ends, the state is loading. Reading
+ * the same `deps` again (`reload`, or every 15 s while the tab is visible when `live`: useLive) keeps
+ * what is shown until the answer, so that nothing flickers; a live read that fails for a passing
+ * reason keeps it too, and the page title says so (LiveStatus).
  */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): [Load<T>, () => void] {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: readonly unknown[],
+  live = false,
+): [Load<T>, () => void] {
   const key = JSON.stringify(deps);
+  const tick = useLive(live);
   const [result, setResult] = useState<{ key: string; load: Load<T> }>({ key, load: { state: 'loading' } });
   const [round, setRound] = useState(0);
+  const shown = useRef(result);
+  shown.current = result;
+  const lastRound = useRef(round);
   useEffect(() => {
     let current = true;
-    setResult({ key, load: { state: 'loading' } });
+    const before = shown.current.key === key ? shown.current.load : null;
+    // A failure stays on screen while a live round tries again; "Try again" says it is loading.
+    const keep = before?.state === 'ready' || (before?.state === 'error' && lastRound.current === round);
+    lastRound.current = round;
+    if (!keep) setResult({ key, load: { state: 'loading' } });
     load().then(
-      (data) => current && setResult({ key, load: { state: 'ready', data } }),
-      (error: unknown) => current && setResult({ key, load: { state: 'error', error: asApiError(error) } }),
+      (data) => {
+        if (!current) return;
+        setResult({ key, load: { state: 'ready', data } });
+        if (live) liveReadEnded(tick, null);
+      },
+      (error: unknown) => {
+        if (!current) return;
+        const failure = asApiError(error);
+        if (live && before?.state === 'ready' && isPassingFailure(failure))
+          liveReadEnded(tick, failure.message);
+        else setResult({ key, load: { state: 'error', error: failure } });
+      },
     );
     return () => {
       current = false;
     };
-  }, [key, round]);
+  }, [key, round, tick]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return [result.key === key ? result.load : { state: 'loading' }, reload];
 }
@@ -201,21 +233,51 @@ export function useAction(): [
   return [outcome, busy, act];
 }
 
-/** A date and time as the reader's locale writes it, with the exact value for machines. */
+/**
+ * A time relative to now ("3 min ago", "in 2 h"), following the clock, with the absolute time and its
+ * zone on hover and the exact value for machines; `never` when there is none.
+ */
 export function Time({ value }: { value: string | null | undefined }) {
   if (!value) return <span class="muted">never</span>;
-  const date = new Date(value);
-  return <time dateTime={value}>{date.toLocaleString()}</time>;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return <span>{value}</span>;
+  // Read to follow the clock; Date.now() itself is the time of this render.
+  void now.value;
+  return (
+    <time dateTime={value} title={absoluteTime(at, -new Date(at).getTimezoneOffset())}>
+      {relativeTime(at, Date.now())}
+    </time>
+  );
 }
 
-/** A page's title, focused on navigation so screen readers announce the new page. */
+/** When the open page last read its data, while it reads again by itself (useLive); empty otherwise. */
+export function LiveStatus() {
+  if (liveLoaders.value === 0) return null;
+  const at = updatedAt.value;
+  const problem = refreshProblem.value;
+  return (
+    <p class="live-status">
+      {at !== null && (
+        <>
+          Updated <Time value={new Date(at).toISOString()} />
+        </>
+      )}
+      {problem !== null && <span class="live-problem">; the last refresh failed: {problem}</span>}
+    </p>
+  );
+}
+
+/** A page's title, focused on navigation so screen readers announce the new page; when it was updated below it. */
 export function PageTitle({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
-    <h1 tabIndex={-1} ref={ref}>
-      {children}
-    </h1>
+    <>
+      <h1 tabIndex={-1} ref={ref}>
+        {children}
+      </h1>
+      <LiveStatus />
+    </>
   );
 }
 

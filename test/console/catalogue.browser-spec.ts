@@ -261,24 +261,32 @@ describe('the operator console: signers, networks, audit and configuration', () 
       const tab = await open(app().apiKey, '#/networks');
       const sepolia = panel(tab, 'evm:sepolia');
       await alertRule(tab, 'evm:sepolia').waitFor();
-      const threshold = sepolia.getByLabel('New threshold in wei');
-      // A fraction is refused by the API, whose message is shown; nothing changes.
-      await threshold.fill('1.5');
+      const threshold = sepolia.getByLabel('New threshold (ETH)');
+      // More digits than the API takes: its message is shown beside the field; nothing changes.
+      await threshold.fill(`1${'0'.repeat(990)}`);
       await sepolia.getByRole('button', { name: 'Set threshold' }).click();
-      await expect(sepolia.locator('p.outcome.error').textContent()).resolves.toBe(
+      await expect(sepolia.locator('p.field-error').textContent()).resolves.toBe(
         'threshold must be a whole number >= 0 in the base unit (a JSON integer or a string of decimal digits, at most 1000 digits)',
+      );
+      await expect(sepolia.locator('p.outcome.error').textContent()).resolves.toBe(
+        'Nothing changed: the API refused the threshold, as said beside it.',
       );
       expect((await app().get('/api/v1/networks/evm:sepolia/balance-alert').expect(200)).body).toEqual(
         successBody({ threshold: null, source: null }),
       );
-      await threshold.fill('250000000000000000');
+      // Typed in ETH, sent in wei.
+      await threshold.fill('0.25');
+      expect(await sepolia.locator('.amount-note').textContent()).toBe('Sends 250000000000000000 wei.');
       await sepolia.getByRole('button', { name: 'Set threshold' }).click();
       await expect(sepolia.locator('p.outcome.ok').textContent()).resolves.toBe(
         'Default alert threshold of sepolia set.',
       );
       await sepolia.getByText('Relayers on this network without a rule of their own alert below').waitFor();
       expect(await alertRule(tab, 'evm:sepolia').textContent()).toBe(
-        'Relayers on this network without a rule of their own alert below 0.25 ETH (250000000000000000 wei).',
+        'Relayers on this network without a rule of their own alert below 0.25 ETH.',
+      );
+      expect(await alertRule(tab, 'evm:sepolia').locator('.amount').getAttribute('title')).toBe(
+        '0.25 ETH (250000000000000000 wei)',
       );
       expect((await app().get('/api/v1/networks/evm:sepolia/balance-alert').expect(200)).body).toEqual(
         successBody({ threshold: '250000000000000000', source: 'network' }),
@@ -289,7 +297,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
       );
       // A network whose id is not its name.
       const base = panel(tab, 'evm:base-sepolia');
-      await base.getByLabel('New threshold in wei').fill('7');
+      await base.getByLabel('New threshold (ETH)').fill('0.000000000000000007');
       await base.getByRole('button', { name: 'Set threshold' }).click();
       await base.getByRole('button', { name: 'Remove threshold' }).waitFor();
       expect((await app().get('/api/v1/networks/evm:base-sepolia/balance-alert').expect(200)).body).toEqual(
@@ -315,7 +323,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
       await tab.page.getByRole('navigation', { name: 'Networks pages' }).waitFor();
       await alertRule(tab, 'solana:devnet').getByText('5 SOL').waitFor();
       expect(await alertRule(tab, 'solana:devnet').textContent()).toBe(
-        'Relayers on this network without a rule of their own alert below 5 SOL (5000000000 lamports).',
+        'Relayers on this network without a rule of their own alert below 5 SOL.',
       );
       expect(await tab.page.locator('main form, main input').count()).toBe(0);
       expect(await tab.page.getByRole('button', { name: /threshold/ }).count()).toBe(0);

@@ -6,6 +6,7 @@ import {
   requestsElsewhere,
   screenshot,
   seriousViolations,
+  settledTo,
   storedEntries,
   useConsole,
   type ConsoleTab,
@@ -233,19 +234,6 @@ describe('the operator console: shell, sign-in, security and the relayers table'
       tab.page.getByRole('table', { name: 'Relayers (filtered)' }).locator('tbody tr');
     /** The options of the network select (the second filter: its label's name is "Network" and its options'). */
     const NETWORK_OPTIONS = 'form.filters label:nth-of-type(2) select option';
-    /**
-     * Reads `read` until it answers `expected`, or for 5 s, then answers what it reads then (the caller
-     * asserts it). Polled from here: the console's CSP refuses the eval that waitForFunction needs.
-     */
-    const settledTo = async <T>(read: () => Promise<T>, expected: T): Promise<T> => {
-      const deadline = Date.now() + 5000;
-      let value = await read();
-      while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        value = await read();
-      }
-      return value;
-    };
     /** The texts of `selector` once they are `expected` (or after 5 s, whatever they are then). */
     const textsShown = async (tab: ConsoleTab, selector: string, expected: string[]) => {
       await settledTo(() => tab.page.locator(selector).allTextContents(), expected);
@@ -308,10 +296,10 @@ describe('the operator console: shell, sign-in, security and the relayers table'
         'read failed',
         'below min_balance',
       ]);
-      expect(await rows(tab).locator('td:nth-child(4)').allTextContents()).toEqual([
+      expect(await rows(tab).locator('td:nth-child(5)').allTextContents()).toEqual([
         'unknown',
         'unknown',
-        '1.5',
+        '1.5 ETH',
       ]);
       expect(await seriousViolations(tab.page)).toEqual([]);
     });

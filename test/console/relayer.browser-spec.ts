@@ -198,7 +198,7 @@ describe('the operator console: the relayer page', () => {
       low_balance: null,
     });
     expect(await facts(tab.page, 'relayer-status')).toEqual([
-      ['Balance', '1.5 (1500000000000000000 wei)'],
+      ['Balance', '1.5 ETH'],
       ['Low balance', 'not compared (no alert threshold, or none since it was set)'],
       ['Nonce', '0'],
       ['Pending transactions', '0'],
@@ -208,6 +208,9 @@ describe('the operator console: the relayer page', () => {
     expect(
       await tab.page.locator('section[aria-labelledby="relayer-status"] time').getAttribute('datetime'),
     ).toBe(status.checked_at);
+    expect(
+      await tab.page.locator('section[aria-labelledby="relayer-status"] .amount').getAttribute('title'),
+    ).toBe('1.5 ETH (1500000000000000000 wei)');
     await screenshot(tab.page, 'relayer');
   });
 
@@ -339,24 +342,33 @@ describe('the operator console: the relayer page', () => {
     }
   });
 
-  it('sets a threshold (exact digits), shows the API’s 400, sets no alert, removes its own rule', async () => {
+  it('sets a threshold typed in ETH (every digit kept), refuses what is not an amount, sets no alert, removes its own rule', async () => {
     const tab = await open(app().apiKey, `#/relayers/${main.id}`);
     const alert = tab.page.locator('.alert-rule');
     const rule = async () =>
       (await app().get(`/api/v1/relayers/${main.id}/balance-alert`).expect(200)).body.data as unknown;
-    await tab.page.getByLabel('Threshold (wei)').fill('1.5');
+    // Not an amount: nothing is sent, and the field says why.
+    await tab.page.getByLabel('Threshold (ETH)').fill('1e18');
     await tab.page.getByRole('button', { name: 'Set threshold' }).click();
-    const refused = await app()
-      .put(`/api/v1/relayers/${main.id}/balance-alert`, { threshold: '1.5' })
-      .expect(400);
-    await said(tab.page, 'relayer-alert', (refused.body as { message: string }).message);
+    await said(
+      tab.page,
+      'relayer-alert',
+      'Nothing sent: Not an amount: write digits with at most one decimal point, such as 0.05 (no sign, no commas, no exponent).',
+    );
+    expect(await tab.page.locator('#relayer-threshold-note').textContent()).toBe(
+      'Not an amount: write digits with at most one decimal point, such as 0.05 (no sign, no commas, no exponent).',
+    );
     expect(await rule()).toEqual({ threshold: null, source: null });
 
-    await tab.page.getByLabel('Threshold (wei)').fill('123456789012345678901234567890');
+    await tab.page.getByLabel('Threshold (ETH)').fill('123456789012.34567890123456789');
+    expect(await tab.page.locator('#relayer-threshold-note').textContent()).toBe(
+      'Sends 123456789012345678901234567890 wei.',
+    );
     await tab.page.getByRole('button', { name: 'Set threshold' }).click();
     await said(tab.page, 'relayer-alert', 'Threshold set: the next check compares the balance with it.');
-    expect(await alert.textContent()).toBe(
-      'Alert below 123,456,789,012.34567890123456789 (123456789012345678901234567890 wei), from its own rule.',
+    expect(await alert.textContent()).toBe('Alert below ≈ 123,457,000,000 ETH, from its own rule.');
+    expect(await alert.locator('.amount').getAttribute('title')).toBe(
+      '123,456,789,012.34567890123456789 ETH (123456789012345678901234567890 wei)',
     );
     expect(await rule()).toEqual({ threshold: '123456789012345678901234567890', source: 'relayer' });
 

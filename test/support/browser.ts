@@ -185,6 +185,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   }
 }
 
+/**
+ * Reads `read` until it answers `expected`, or for `timeoutMs` (5 s), then answers what it reads then
+ * (the caller asserts it). Polled from here: the console's CSP refuses the eval that waitForFunction needs.
+ */
+export async function settledTo<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (JSON.stringify(value) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
+
 /** How many entries the page keeps in [sessionStorage, localStorage]. */
 export function storedEntries(page: Page): Promise<[number, number]> {
   return page.evaluate<[number, number]>('[window.sessionStorage.length, window.localStorage.length]');

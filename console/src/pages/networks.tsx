@@ -1,9 +1,9 @@
-import { useState } from 'preact/hooks';
+import { DEFAULT_SYMBOL } from '../amounts';
 import { api, read, readPage, type Schemas } from '../api/client';
 import { Empty, Loaded, OutcomeText, Pager, PageTitle, useAction, useLoad } from '../components';
-import { BASE_UNIT, nativeAmount } from '../format';
 import { href, location, navigate } from '../router';
 import { can } from '../session';
+import { Amount, AmountField, useAmountField } from '../units';
 import { pageOf } from './page-query';
 
 type Network = Schemas['NetworkResponse'];
@@ -177,15 +177,9 @@ function NetworkPanel({ network }: { network: Network }) {
   );
 }
 
-/** A threshold in the native unit, with the exact base-unit value the API holds. */
-function thresholdText(threshold: string, network: Network): string {
-  const native = nativeAmount(threshold, network.network_type);
-  return `${native}${network.symbol ? ` ${network.symbol}` : ''} (${threshold} ${BASE_UNIT[network.network_type]})`;
-}
-
 /**
  * The network's default balance alert (GET /api/v1/networks/{network_id}/balance-alert); with
- * networks:write, set or remove it (docs/reference/balance-alerts.md#11-a-networks-default).
+ * networks:write, set (typed in native units) or remove it (docs/reference/balance-alerts.md#11-a-networks-default).
  */
 function NetworkAlert({ network }: { network: Network }) {
   const path = { params: { path: { network_id: network.id } } };
@@ -194,18 +188,20 @@ function NetworkAlert({ network }: { network: Network }) {
     [network.id],
   );
   const [outcome, busy, act] = useAction();
-  const [threshold, setThreshold] = useState('');
-  const unit = BASE_UNIT[network.network_type];
+  const symbol = network.symbol ?? DEFAULT_SYMBOL[network.network_type];
+  const field = useAmountField(network.network_type, symbol);
   const writable = can('networks:write');
-  const inputId = `threshold-${network.id}`;
   const set = async (event: Event) => {
     event.preventDefault();
     const ok = await act(
-      () => read(api.PUT('/api/v1/networks/{network_id}/balance-alert', { ...path, body: { threshold } })),
+      () =>
+        field.submit((threshold) =>
+          read(api.PUT('/api/v1/networks/{network_id}/balance-alert', { ...path, body: { threshold } })),
+        ),
       `Default alert threshold of ${network.name} set.`,
     );
     if (ok) {
-      setThreshold('');
+      field.clear();
       reload();
     }
   };
@@ -228,7 +224,7 @@ function NetworkAlert({ network }: { network: Network }) {
           ) : (
             <p class="alert-rule">
               Relayers on this network without a rule of their own alert below{' '}
-              {thresholdText(rule.threshold, network)}.
+              <Amount base={rule.threshold} networkType={network.network_type} symbol={symbol} />.
             </p>
           )
         }
@@ -239,17 +235,13 @@ function NetworkAlert({ network }: { network: Network }) {
           onSubmit={(event) => void set(event)}
           aria-label={`Default alert threshold of ${network.name}`}
         >
-          <label for={inputId}>
-            New threshold in {unit}
-            <input
-              id={inputId}
-              type="text"
-              inputMode="numeric"
-              autoComplete="off"
-              value={threshold}
-              onInput={(event) => setThreshold(event.currentTarget.value)}
-            />
-          </label>
+          <AmountField
+            id={`threshold-${network.id}`}
+            label="New threshold"
+            field={field}
+            networkType={network.network_type}
+            symbol={symbol}
+          />
           <button type="submit" class="primary" disabled={busy}>
             Set threshold
           </button>

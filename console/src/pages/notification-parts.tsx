@@ -1,5 +1,7 @@
 import type { Schemas } from '../api/client';
 import { Time } from '../components';
+import { now } from '../live';
+import { isFailing } from '../target-health';
 
 type TargetState = Schemas['NotificationStateResponse'];
 
@@ -13,9 +15,6 @@ export function latencyText(ms: number | null): string {
   return ms === null ? 'none' : `${ms} ms`;
 }
 
-/** A target delivering less than this share of what ended in the last hour is failing (docs/console.md#3-the-pages). */
-const FAILING_BELOW = 0.9;
-
 /**
  * The state of a target as badges: running, or failing (paused, or under 90 % delivered in the last
  * hour, `hourRate`: null when nothing ended in it, which is not failing).
@@ -27,7 +26,7 @@ export function StateBadge({ state, hourRate }: { state: TargetState; hourRate: 
         <span class="badge paused">Paused</span> <span class="badge failed">Failing</span>
       </>
     );
-  if (hourRate !== null && hourRate < FAILING_BELOW)
+  if (isFailing(false, hourRate))
     return (
       <>
         <span class="badge failed">Failing</span>
@@ -38,16 +37,17 @@ export function StateBadge({ state, hourRate }: { state: TargetState; hourRate: 
 }
 
 /**
- * When a pending delivery is attempted next: not while its target is paused, whenever it was due
- * (docs/reference/webhooks.md#104-while-paused).
+ * When a pending delivery is attempted next (`next in 30 s`, `due 2 s ago`): not while its target is
+ * paused, whenever it was due (docs/reference/webhooks.md#104-while-paused).
  */
 export function NextAttempt({ at, paused }: { at: string | null; paused: boolean }) {
   if (paused) return <span class="muted">waits for resume</span>;
-  return at ? (
+  if (!at) return <span class="muted">waiting</span>;
+  // Read to follow the clock: a next attempt in the future becomes due.
+  void now.value;
+  return (
     <>
-      next <Time value={at} />
+      {Date.parse(at) > Date.now() ? 'next' : 'due'} <Time value={at} />
     </>
-  ) : (
-    <span class="muted">waiting</span>
   );
 }

@@ -90,16 +90,27 @@ function useAnswerAction(): [
 /** One webhook target: what it is, its state, stats, subscription and delivery log, with its actions. */
 export function NotificationPage({ id }: { id: string }) {
   const path = { params: { path: { notification_id: id } } };
-  const [load, reload] = useLoad(() => read(api.GET('/api/v1/notifications/{notification_id}', path)), [id]);
+  const [load, reload] = useLoad(
+    () => read(api.GET('/api/v1/notifications/{notification_id}', path)),
+    [id],
+    true,
+  );
   const [round, setRound] = useState(0);
   const refresh = useCallback(() => setRound((n) => n + 1), []);
   // Read here, not in its panel: whether the target is paused also says when its deliveries go next.
   const [stateLoad, reloadState] = useLoad(
     () => read(api.GET('/api/v1/notifications/{notification_id}/state', path)),
     [id],
+    true,
   );
-  const [fresh, setFresh] = useState<TargetState | null>(null);
-  const state: Load<TargetState> = fresh ? { state: 'ready', data: fresh } : stateLoad;
+  // What pause or resume answered, shown until the state read after it (over: the load it replaces).
+  const [fresh, setFresh] = useState<{ data: TargetState; over: Load<TargetState> } | null>(null);
+  const state: Load<TargetState> =
+    fresh !== null && fresh.over === stateLoad ? { state: 'ready', data: fresh.data } : stateLoad;
+  const answered = (data: TargetState) => {
+    setFresh({ data, over: stateLoad });
+    reloadState();
+  };
   const health = useHealth(id, state, round);
   return (
     <>
@@ -131,7 +142,7 @@ export function NotificationPage({ id }: { id: string }) {
             id={id}
             load={health.load}
             retry={state.state === 'error' ? reloadState : health.retry}
-            onState={setFresh}
+            onState={answered}
             onChange={refresh}
           />
           <StatsPanel id={id} round={round} />
@@ -175,6 +186,7 @@ function useHealth(
           ).then((stats) => stats.success_rate)
         : Promise.resolve(null),
     [id, paused, round],
+    true,
   );
   const kept = useRef<number | null | undefined>(undefined);
   if (hour.state === 'ready' && paused === false) kept.current = hour.data;
@@ -310,6 +322,7 @@ function StatsPanel({ id, round }: { id: string; round: number }) {
         }),
       ),
     [id, view.window, round],
+    true,
   );
   return (
     <section class="panel" aria-labelledby="stats-heading">
@@ -372,6 +385,7 @@ function SubscriptionPanel({ id }: { id: string }) {
         }),
       ),
     [id],
+    true,
   );
   return (
     <section class="panel" aria-labelledby="subscription-heading">
@@ -451,6 +465,7 @@ function DeliveriesPanel({
         }),
       ),
     [id, view.page, view.status, round],
+    true,
   );
   // Retry and replay re-send relayer data: the API asks for both permissions.
   const mayResend = can('notifications:write') && can('relayers:read');

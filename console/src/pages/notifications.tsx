@@ -1,14 +1,14 @@
-import { api, read, readPage, type Schemas } from '../api/client';
+import { api, readPage, type Schemas } from '../api/client';
 import { Empty, Loaded, Pager, PageTitle, Table, useLoad } from '../components';
 import { href, location, navigate } from '../router';
+import { readHealth, scanTargets, TARGETS_SCANNED, type TargetHealth } from '../target-health';
 import { NotificationPage } from './notification';
 import { latencyText, rateText, StateBadge } from './notification-parts';
+import { pageOf } from './page-query';
 
 const PER_PAGE = 25;
 
 type Notification = Schemas['NotificationResponse'];
-type TargetState = Schemas['NotificationStateResponse'];
-type Stats = Schemas['DeliveryStatsResponse'];
 
 /** `#/notifications` is the list; `#/notifications/<id>` a target's own page. */
 export function NotificationsSection({ segments }: { segments: string[] }) {
@@ -16,108 +16,159 @@ export function NotificationsSection({ segments }: { segments: string[] }) {
   return id === undefined ? <NotificationsPage /> : <NotificationPage id={id} key={id} />;
 }
 
-function pageOf(query: URLSearchParams): number {
-  const page = Number(query.get('page'));
-  return Number.isInteger(page) && page >= 1 ? page : 1;
-}
+const HEAD = [
+  'Target',
+  'URL',
+  'Signing key',
+  'State',
+  'Delivered (24h)',
+  'Failed (24h)',
+  'Pending',
+  'Success rate (24h)',
+  'p95 latency (24h)',
+];
 
-/** Every webhook target, a page at a time (GET /api/v1/notifications), each with its state and 24h stats. */
+/**
+ * Every webhook target, a page at a time (GET /api/v1/notifications), each with its state and 24h
+ * stats; `failing=true` in the hash: only the failing ones among the first 100.
+ */
 export function NotificationsPage() {
-  const page = pageOf(location.value.query);
-  const [load, reload] = useLoad(
-    () => readPage(api.GET('/api/v1/notifications', { params: { query: { page, per_page: PER_PAGE } } })),
-    [page],
-  );
+  const query = location.value.query;
+  const failing = query.get('failing') === 'true';
   return (
     <>
       <PageTitle>Notifications</PageTitle>
-      <p class="help">Webhook targets, with what they received in the last 24 hours.</p>
-      <Loaded load={load} what="notification targets" retry={reload}>
-        {({ items, pagination }) =>
-          items.length === 0 ? (
-            <Empty>
-              No notification targets yet. Add one with POST /api/v1/notifications
-              (docs/reference/notifications.md), then name it in a relayer&apos;s notification_id or subscribe
-              it to relayers.
-            </Empty>
-          ) : (
-            <>
-              <Table
-                caption="Notification targets"
-                head={[
-                  'Target',
-                  'URL',
-                  'Signing key',
-                  'State',
-                  'Delivered (24h)',
-                  'Failed (24h)',
-                  'Pending',
-                  'Success rate (24h)',
-                  'p95 latency (24h)',
-                ]}
-              >
-                {items.map((notification) => (
-                  <NotificationRow notification={notification} key={notification.id} />
+      <p class="help page-intro">Webhook targets, with what they received in the last 24 hours.</p>
+      <form class="filters" aria-label="Filter targets" onSubmit={(event) => event.preventDefault()}>
+        <label>
+          Show
+          <select
+            value={failing ? 'failing' : ''}
+            onChange={(event) =>
+              navigate(['notifications'], {
+                failing: event.currentTarget.value === 'failing' ? 'true' : undefined,
+              })
+            }
+          >
+            <option value="">Every target</option>
+            <option value="failing">Failing targets only</option>
+          </select>
+        </label>
+      </form>
+      {failing ? <FailingTargets /> : <AllTargets page={pageOf(query)} />}
+    </>
+  );
+}
+
+function AllTargets({ page }: { page: number }) {
+  const [load, reload] = useLoad(
+    () => readPage(api.GET('/api/v1/notifications', { params: { query: { page, per_page: PER_PAGE } } })),
+    [page],
+    true,
+  );
+  return (
+    <Loaded load={load} what="notification targets" retry={reload}>
+      {({ items, pagination }) =>
+        items.length === 0 ? (
+          <Empty>
+            No notification targets yet. Add one with POST /api/v1/notifications
+            (docs/reference/notifications.md), then name it in a relayer&apos;s notification_id or subscribe
+            it to relayers.
+          </Empty>
+        ) : (
+          <>
+            <Table caption="Notification targets" head={HEAD}>
+              {items.map((notification) => (
+                <NotificationRow notification={notification} key={notification.id} />
+              ))}
+            </Table>
+            <Pager
+              pagination={pagination}
+              label="Notification targets"
+              onPage={(next) => navigate(['notifications'], { page: next })}
+            />
+          </>
+        )
+      }
+    </Loaded>
+  );
+}
+
+/** The failing targets among the first 100 (the API has no such filter: the console asks each target). */
+function FailingTargets() {
+  const [load, reload] = useLoad(() => scanTargets(true), ['failing'], true);
+  return (
+    <Loaded load={load} what="failing notification targets" retry={reload}>
+      {({ targets, total }) => {
+        const failing = targets.filter((target) => target.health.failing);
+        return (
+          <>
+            {total > TARGETS_SCANNED && (
+              <p class="help">
+                Only the first {TARGETS_SCANNED} of the {total} targets are looked at.
+              </p>
+            )}
+            {failing.length === 0 ? (
+              <Empty>
+                No target is failing: none is paused, and each delivered at least 90 % of what ended in the
+                last hour. <a href={href(['notifications'])}>Show every target</a>.
+              </Empty>
+            ) : (
+              <Table caption="Failing notification targets" head={HEAD}>
+                {failing.map(({ notification, health }) => (
+                  <NotificationFacts notification={notification} health={health} key={notification.id} />
                 ))}
               </Table>
-              <Pager
-                pagination={pagination}
-                label="Notification targets"
-                onPage={(next) => navigate(['notifications'], { page: next })}
-              />
-            </>
-          )
-        }
-      </Loaded>
-    </>
+            )}
+          </>
+        );
+      }}
+    </Loaded>
   );
 }
 
 /** A target with its state and its last 24 hours (GET .../state and .../stats?window=24h, and ?window=1h when it has failures). */
 function NotificationRow({ notification }: { notification: Notification }) {
-  const path = { params: { path: { notification_id: notification.id } } };
-  const statsOf = (window: '1h' | '24h') =>
-    read<Stats>(
-      api.GET('/api/v1/notifications/{notification_id}/stats', {
-        params: { path: path.params.path, query: { window } },
-      }),
-    );
-  const [extra] = useLoad(async () => {
-    const [state, day] = await Promise.all([
-      read<TargetState>(api.GET('/api/v1/notifications/{notification_id}/state', path)),
-      statsOf('24h'),
-    ]);
-    // Whether it is failing is of its last hour (docs/console.md#3-the-pages), asked only where the day cannot tell:
-    // a paused target is failing anyway, and a day without a failure has none in its last hour.
-    const hourRate = !state.paused && day.failed > 0 ? (await statsOf('1h')).success_rate : null;
-    return { state, day, hourRate };
-  }, [notification.id]);
+  const [health] = useLoad(() => readHealth(notification.id, true), [notification.id], true);
+  if (health.state === 'ready') return <NotificationFacts notification={notification} health={health.data} />;
   return (
     <tr>
+      <TargetCells notification={notification} />
+      <td colSpan={6} class="muted">
+        {health.state === 'loading'
+          ? 'Loading state and stats…'
+          : `State and stats unavailable: ${health.error.message}`}
+      </td>
+    </tr>
+  );
+}
+
+function TargetCells({ notification }: { notification: Notification }) {
+  return (
+    <>
       <th scope="row">
         <a href={href(['notifications', notification.id])}>{notification.id}</a>
       </th>
       <td class="mono">{notification.url}</td>
       <td>{notification.has_signing_key ? 'Yes' : 'No'}</td>
-      {extra.state === 'ready' ? (
-        <>
-          <td>
-            <StateBadge state={extra.data.state} hourRate={extra.data.hourRate} />
-            {extra.data.state.paused_reason && <div class="reason">{extra.data.state.paused_reason}</div>}
-          </td>
-          <td>{extra.data.day.delivered}</td>
-          <td>{extra.data.day.failed}</td>
-          <td>{extra.data.day.pending}</td>
-          <td>{rateText(extra.data.day.success_rate)}</td>
-          <td>{latencyText(extra.data.day.latency_ms.p95)}</td>
-        </>
-      ) : (
-        <td colSpan={6} class="muted">
-          {extra.state === 'loading'
-            ? 'Loading state and stats…'
-            : `State and stats unavailable: ${extra.error.message}`}
-        </td>
-      )}
+    </>
+  );
+}
+
+function NotificationFacts({ notification, health }: { notification: Notification; health: TargetHealth }) {
+  const { state, day, hourRate } = health;
+  return (
+    <tr>
+      <TargetCells notification={notification} />
+      <td>
+        <StateBadge state={state} hourRate={hourRate} />
+        {state.paused_reason && <div class="reason">{state.paused_reason}</div>}
+      </td>
+      <td>{day?.delivered}</td>
+      <td>{day?.failed}</td>
+      <td>{day?.pending}</td>
+      <td>{day && rateText(day.success_rate)}</td>
+      <td>{day && latencyText(day.latency_ms.p95)}</td>
     </tr>
   );
 }

@@ -9,6 +9,7 @@ import {
   OutcomeText,
   Pager,
   PageTitle,
+  isPassingFailure,
   StateBadges,
   Table,
   Time,
@@ -16,9 +17,12 @@ import {
   useLoad,
   type Load,
 } from '../components';
-import { balanceRead, BASE_UNIT, nativeAmount } from '../format';
+import { balanceRead } from '../format';
+import { liveReadEnded, useLive } from '../live';
+import { useSymbols } from '../networks';
 import { href } from '../router';
 import { can } from '../session';
+import { Amount, AmountField, useAmountField } from '../units';
 import { NextAttempt } from './notification-parts';
 
 type Status = Schemas['RelayerStatusResponse'];
@@ -33,35 +37,46 @@ interface Tagged {
   etag: string | null;
 }
 
-/** The relayer with the ETag of its GET (docs/reference/safe-writes.md); `refresh` reads it again in place. */
+/**
+ * The relayer with the ETag of its GET (docs/reference/safe-writes.md); `refresh` reads it again in
+ * place, as every live round does (useLive).
+ */
 function useRelayer(id: string): [Load<Tagged>, () => Promise<void>] {
   const [load, setLoad] = useState<Load<Tagged>>({ state: 'loading' });
   const current = useRef(id);
   current.current = id;
+  const shown = useRef(load);
+  shown.current = load;
+  const tick = useLive();
   const refresh = useCallback(async () => {
+    const of = tick;
     try {
       const tagged = await readWithTag(
         api.GET('/api/v1/relayers/{relayer_id}', { params: { path: { relayer_id: id } } }),
       );
-      if (current.current === id) setLoad({ state: 'ready', data: tagged });
+      if (current.current !== id) return;
+      setLoad({ state: 'ready', data: tagged });
+      liveReadEnded(of, null);
     } catch (error) {
-      if (current.current === id)
-        setLoad({
-          state: 'error',
-          error: error instanceof ApiError ? error : new ApiError(0, String(error)),
-        });
+      if (current.current !== id) return;
+      const failure = error instanceof ApiError ? error : new ApiError(0, String(error));
+      if (shown.current.state === 'ready' && isPassingFailure(failure)) liveReadEnded(of, failure.message);
+      else setLoad({ state: 'error', error: failure });
     }
-  }, [id]);
+  }, [id, tick]);
+  const loaded = useRef<string | null>(null);
   useEffect(() => {
-    setLoad({ state: 'loading' });
+    if (loaded.current !== id) setLoad({ state: 'loading' });
+    loaded.current = id;
     void refresh();
-  }, [id]);
+  }, [id, tick]);
   return [load, refresh];
 }
 
 /** One relayer: what it is, its last check, its alert, its deliveries and its audit trail. */
 export function RelayerPage({ id }: { id: string }) {
   const [load, refresh] = useRelayer(id);
+  const symbolOf = useSymbols();
   // Bumped by every action: the deliveries and the audit trail are read again after a change.
   const [round, setRound] = useState(0);
   const changed = useCallback(async () => {
@@ -98,6 +113,7 @@ export function RelayerPage({ id }: { id: string }) {
     );
   }
   const relayer = load.data.data;
+  const symbol = symbolOf(relayer.network_type, relayer.network);
   return (
     <>
       <p class="crumbs">
@@ -105,8 +121,8 @@ export function RelayerPage({ id }: { id: string }) {
       </p>
       <PageTitle>{relayer.name}</PageTitle>
       <RelayerFacts relayer={relayer} etag={load.data.etag} refresh={changed} />
-      <StatusPanel relayer={relayer} refresh={changed} />
-      <AlertPanel relayer={relayer} refresh={changed} />
+      <StatusPanel relayer={relayer} symbol={symbol} refresh={changed} />
+      <AlertPanel relayer={relayer} symbol={symbol} refresh={changed} />
       <DeliveriesPanel relayer={relayer} round={round} />
       <AuditPanel relayer={relayer} round={round} />
     </>
@@ -220,28 +236,40 @@ function RelayerFacts({
   );
 }
 
-function StatusPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Promise<void> }) {
+function StatusPanel({
+  relayer,
+  symbol,
+  refresh,
+}: {
+  relayer: Relayer;
+  symbol: string;
+  refresh: () => Promise<void>;
+}) {
   const [load, reload] = useLoad(
     () =>
       read(api.GET('/api/v1/relayers/{relayer_id}/status', { params: { path: { relayer_id: relayer.id } } })),
     [relayer.id],
+    true,
   );
-  const [checked, setChecked] = useState<Status | null>(null);
+  // What the check answered, shown until the status read after it (over: the load it replaces).
+  const [checked, setChecked] = useState<{ data: Status; over: Load<Status> } | null>(null);
   const [outcome, busy, act] = useAction();
   const checkNow = () =>
     act(async () => {
       const status = await read(
         api.POST('/api/v1/relayers/{relayer_id}/check', { params: { path: { relayer_id: relayer.id } } }),
       );
-      setChecked(status);
+      setChecked({ data: status, over: load });
+      reload();
       await refresh();
     }, 'Checked: the status below is what this check found.');
-  const shown: Load<Status> = checked === null ? load : { state: 'ready', data: checked };
+  const shown: Load<Status> =
+    checked !== null && checked.over === load ? { state: 'ready', data: checked.data } : load;
   return (
     <section class="panel" aria-labelledby="relayer-status">
       <h2 id="relayer-status">Status</h2>
       <Loaded load={shown} what="its status" retry={reload}>
-        {(status) => <StatusFacts status={status} relayer={relayer} />}
+        {(status) => <StatusFacts status={status} relayer={relayer} symbol={symbol} />}
       </Loaded>
       {can('relayers:write') && (
         <>
@@ -257,7 +285,7 @@ function StatusPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Pr
   );
 }
 
-function StatusFacts({ status, relayer }: { status: Status; relayer: Relayer }) {
+function StatusFacts({ status, relayer, symbol }: { status: Status; relayer: Relayer; symbol: string }) {
   const networkType = relayer.network_type;
   if (status.checked_at === null) {
     return (
@@ -272,12 +300,7 @@ function StatusFacts({ status, relayer }: { status: Status; relayer: Relayer }) 
       <dt>Balance</dt>
       <dd>
         {balanceRead(status, relayer) ? (
-          <>
-            {nativeAmount(status.balance, networkType)}{' '}
-            <span class="muted">
-              ({status.balance} {BASE_UNIT[networkType]})
-            </span>
-          </>
+          <Amount base={status.balance} networkType={networkType} symbol={symbol} />
         ) : (
           <>
             unknown <span class="muted">(its last check could not read it: see the reason above)</span>
@@ -325,7 +348,15 @@ const SOURCE_TEXT: Record<string, string> = {
   network: "its network's default",
 };
 
-function AlertPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Promise<void> }) {
+function AlertPanel({
+  relayer,
+  symbol,
+  refresh,
+}: {
+  relayer: Relayer;
+  symbol: string;
+  refresh: () => Promise<void>;
+}) {
   const [load, reload] = useLoad(
     () =>
       read(
@@ -334,30 +365,34 @@ function AlertPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Pro
         }),
       ),
     [relayer.id],
+    true,
   );
-  const [changed, setChanged] = useState<BalanceAlert | null>(null);
-  const [threshold, setThreshold] = useState('');
+  // What a change answered, shown until the rule read after it (over: the load it replaces).
+  const [changed, setChanged] = useState<{ data: BalanceAlert; over: Load<BalanceAlert> } | null>(null);
+  const field = useAmountField(relayer.network_type, symbol);
   const [outcome, busy, act] = useAction();
   const path = { relayer_id: relayer.id };
-  const put = (value: string | null, done: string) =>
-    act(async () => {
-      setChanged(
-        await read(
-          api.PUT('/api/v1/relayers/{relayer_id}/balance-alert', {
-            params: { path },
-            body: { threshold: value },
-          }),
-        ),
-      );
-      await refresh();
-    }, done);
+  const answered = async (answer: Promise<BalanceAlert>) => {
+    setChanged({ data: await answer, over: load });
+    reload();
+    await refresh();
+  };
+  const put = (value: string | null) =>
+    answered(
+      read(
+        api.PUT('/api/v1/relayers/{relayer_id}/balance-alert', {
+          params: { path },
+          body: { threshold: value },
+        }),
+      ),
+    );
   const remove = () =>
-    act(async () => {
-      setChanged(await read(api.DELETE('/api/v1/relayers/{relayer_id}/balance-alert', { params: { path } })));
-      await refresh();
-    }, 'Its own rule is removed: its network’s default applies, if any.');
-  const shown: Load<BalanceAlert> = changed === null ? load : { state: 'ready', data: changed };
-  const unit = BASE_UNIT[relayer.network_type];
+    act(
+      () => answered(read(api.DELETE('/api/v1/relayers/{relayer_id}/balance-alert', { params: { path } }))),
+      'Its own rule is removed: its network’s default applies, if any.',
+    );
+  const shown: Load<BalanceAlert> =
+    changed !== null && changed.over === load ? { state: 'ready', data: changed.data } : load;
   return (
     <section class="panel" aria-labelledby="relayer-alert">
       <h2 id="relayer-alert">Balance alert</h2>
@@ -365,11 +400,19 @@ function AlertPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Pro
         {(alert) => (
           <>
             <p class="alert-rule">
-              {alert.threshold === null
-                ? alert.source === 'relayer'
-                  ? 'No alert: its own rule says no alert for this relayer, whatever its network says.'
-                  : 'No alert: neither this relayer nor its network has a threshold.'
-                : `Alert below ${nativeAmount(alert.threshold, relayer.network_type)} (${alert.threshold} ${unit}), from ${SOURCE_TEXT[alert.source ?? ''] ?? 'no rule'}.`}
+              {alert.threshold === null ? (
+                alert.source === 'relayer' ? (
+                  'No alert: its own rule says no alert for this relayer, whatever its network says.'
+                ) : (
+                  'No alert: neither this relayer nor its network has a threshold.'
+                )
+              ) : (
+                <>
+                  Alert below{' '}
+                  <Amount base={alert.threshold} networkType={relayer.network_type} symbol={symbol} />, from{' '}
+                  {SOURCE_TEXT[alert.source ?? ''] ?? 'no rule'}.
+                </>
+              )}
             </p>
             {can('relayers:write') && (
               <form
@@ -377,23 +420,19 @@ function AlertPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Pro
                 aria-label="Change the balance alert"
                 onSubmit={(event) => {
                   event.preventDefault();
-                  void put(threshold, 'Threshold set: the next check compares the balance with it.');
+                  void act(async () => {
+                    await field.submit(put);
+                    field.clear();
+                  }, 'Threshold set: the next check compares the balance with it.');
                 }}
               >
-                <label>
-                  Threshold ({unit})
-                  <input
-                    type="text"
-                    inputMode="numeric"
-                    autoComplete="off"
-                    value={threshold}
-                    aria-describedby="threshold-help"
-                    onInput={(event) => setThreshold(event.currentTarget.value)}
-                  />
-                </label>
-                <p id="threshold-help" class="help">
-                  A whole number of {unit}, every digit written out.
-                </p>
+                <AmountField
+                  id="relayer-threshold"
+                  label="Threshold"
+                  field={field}
+                  networkType={relayer.network_type}
+                  symbol={symbol}
+                />
                 <div class="actions">
                   <button type="submit" class="primary" disabled={busy}>
                     Set threshold
@@ -401,7 +440,7 @@ function AlertPanel({ relayer, refresh }: { relayer: Relayer; refresh: () => Pro
                   <button
                     type="button"
                     disabled={busy}
-                    onClick={() => void put(null, 'Set: no alert for this relayer.')}
+                    onClick={() => void act(() => put(null), 'Set: no alert for this relayer.')}
                   >
                     No alert for this relayer
                   </button>
@@ -451,27 +490,31 @@ function DeliveriesTable({
   round: number;
 }) {
   const [page, setPage] = useState(1);
-  const [load, reload] = useLoad(async () => {
-    const deliveries = await readPage(
-      api.GET('/api/v1/notifications/{notification_id}/deliveries', {
-        params: {
-          path: { notification_id: notificationId },
-          query: { relayer_id: relayerId, page, per_page: PER_PAGE },
-        },
-      }),
-    );
-    // Whether its target is paused matters to pending deliveries only: asked only when there is one.
-    const paused =
-      deliveries.items.some((delivery) => delivery.status === 'pending') &&
-      (
-        await read(
-          api.GET('/api/v1/notifications/{notification_id}/state', {
-            params: { path: { notification_id: notificationId } },
-          }),
-        )
-      ).paused;
-    return { ...deliveries, paused };
-  }, [relayerId, notificationId, page, round]);
+  const [load, reload] = useLoad(
+    async () => {
+      const deliveries = await readPage(
+        api.GET('/api/v1/notifications/{notification_id}/deliveries', {
+          params: {
+            path: { notification_id: notificationId },
+            query: { relayer_id: relayerId, page, per_page: PER_PAGE },
+          },
+        }),
+      );
+      // Whether its target is paused matters to pending deliveries only: asked only when there is one.
+      const paused =
+        deliveries.items.some((delivery) => delivery.status === 'pending') &&
+        (
+          await read(
+            api.GET('/api/v1/notifications/{notification_id}/state', {
+              params: { path: { notification_id: notificationId } },
+            }),
+          )
+        ).paused;
+      return { ...deliveries, paused };
+    },
+    [relayerId, notificationId, page, round],
+    true,
+  );
   return (
     <Loaded load={load} what="its deliveries" retry={reload}>
       {({ items, pagination, paused }) =>
@@ -560,6 +603,7 @@ function AuditTable({ relayerId, round }: { relayerId: string; round: number }) 
         }),
       ),
     [relayerId, page, round],
+    true,
   );
   return (
     <Loaded load={load} what="its audit trail" retry={reload}>

@@ -1,18 +1,21 @@
+import { Address } from '../address';
 import { api, read, readPage, type Relayer } from '../api/client';
 import { Empty, Loaded, Pager, PageTitle, StateBadges, Table, Time, useLoad } from '../components';
-import { balanceRead, BASE_UNIT, nativeAmount, STATE_LABEL, type RelayerState } from '../format';
+import { balanceRead, STATE_FILTER_LABEL, STATE_FILTERS, type StateFilter } from '../format';
+import { readNetworks, useSymbols } from '../networks';
 import { href, location, navigate } from '../router';
 import { can } from '../session';
+import { Amount } from '../units';
+import { AttentionStrip } from './attention';
 
 const PER_PAGE = 25;
 const NETWORK_TYPES = ['evm', 'solana', 'stellar'] as const;
 type NetworkType = (typeof NETWORK_TYPES)[number];
-const STATES: readonly RelayerState[] = ['enabled', 'paused', 'disabled'];
 
 interface Filters {
   network_type?: NetworkType;
   network?: string;
-  state?: RelayerState;
+  state?: StateFilter;
   page: number;
 }
 
@@ -23,7 +26,7 @@ function filtersOf(query: URLSearchParams): Filters {
   return {
     network_type: NETWORK_TYPES.find((t) => t === type),
     network: query.get('network') || undefined,
-    state: STATES.find((s) => s === state),
+    state: STATE_FILTERS.find((s) => s === state),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -49,7 +52,9 @@ export function RelayersPage() {
         }),
       ),
     [filters.page, filters.network_type, filters.network, filters.state],
+    true,
   );
+  const symbolOf = useSymbols();
   const show = (change: Partial<Filters>) =>
     navigate(['relayers'], { ...filters, page: undefined, ...change });
   const filtered =
@@ -57,6 +62,7 @@ export function RelayersPage() {
   return (
     <>
       <PageTitle>Relayers</PageTitle>
+      <AttentionStrip current={filtered ? filters.state : 'all'} />
       <form class="filters" aria-label="Filter relayers" onSubmit={(event) => event.preventDefault()}>
         <label>
           Network type
@@ -85,12 +91,12 @@ export function RelayersPage() {
           State
           <select
             value={filters.state ?? ''}
-            onChange={(event) => show({ state: STATES.find((s) => s === event.currentTarget.value) })}
+            onChange={(event) => show({ state: STATE_FILTERS.find((s) => s === event.currentTarget.value) })}
           >
             <option value="">Any</option>
-            {STATES.map((s) => (
+            {STATE_FILTERS.map((s) => (
               <option value={s} key={s}>
-                {STATE_LABEL[s]}
+                {STATE_FILTER_LABEL[s]}
               </option>
             ))}
           </select>
@@ -113,10 +119,14 @@ export function RelayersPage() {
             <>
               <Table
                 caption={`Relayers${filtered ? ' (filtered)' : ''}`}
-                head={['Relayer', 'Network', 'State', 'Balance', 'Alert below', 'Last check']}
+                head={['Relayer', 'Address', 'Network', 'State', 'Balance', 'Alert below', 'Last check']}
               >
                 {items.map((relayer) => (
-                  <RelayerRow relayer={relayer} key={relayer.id} />
+                  <RelayerRow
+                    relayer={relayer}
+                    symbol={symbolOf(relayer.network_type, relayer.network)}
+                    key={relayer.id}
+                  />
                 ))}
               </Table>
               <Pager
@@ -145,15 +155,7 @@ function NetworkFilter({
   value?: string;
   onChange: (network?: string) => void;
 }) {
-  const [load] = useLoad(
-    () =>
-      can('networks:read')
-        ? readPage(api.GET('/api/v1/networks', { params: { query: { page: 1, per_page: 100 } } })).then(
-            (p) => p.items,
-          )
-        : Promise.resolve(null),
-    [],
-  );
+  const [load] = useLoad(() => (can('networks:read') ? readNetworks() : Promise.resolve(null)), []);
   const names =
     load.state === 'ready' && load.data !== null
       ? load.data.filter((n) => type === undefined || n.network_type === type).map((n) => n.name)
@@ -187,7 +189,7 @@ function NetworkFilter({
 }
 
 /** A relayer with its last check (status) and the threshold that applies to it. */
-function RelayerRow({ relayer }: { relayer: Relayer }) {
+function RelayerRow({ relayer, symbol }: { relayer: Relayer; symbol: string }) {
   const [status] = useLoad(
     () =>
       Promise.all([
@@ -201,14 +203,17 @@ function RelayerRow({ relayer }: { relayer: Relayer }) {
         ),
       ]),
     [relayer.id],
+    true,
   );
-  const unit = BASE_UNIT[relayer.network_type];
   return (
     <tr>
       <th scope="row">
         <a href={href(['relayers', relayer.id])}>{relayer.name}</a>
         <div class="muted id">{relayer.id}</div>
       </th>
+      <td>
+        <Address value={relayer.address} of={relayer.name} />
+      </td>
       <td>
         {relayer.network} <span class="muted">({relayer.network_type})</span>
       </td>
@@ -235,9 +240,7 @@ function RelayerRow({ relayer }: { relayer: Relayer }) {
                 unknown
               </span>
             ) : (
-              <span title={`${status.data[0].balance} ${unit}`}>
-                {nativeAmount(status.data[0].balance, relayer.network_type)}
-              </span>
+              <Amount base={status.data[0].balance} networkType={relayer.network_type} symbol={symbol} />
             )}
             {status.data[0].low_balance === true && <span class="badge low">Low</span>}
           </td>
@@ -245,9 +248,7 @@ function RelayerRow({ relayer }: { relayer: Relayer }) {
             {status.data[1].threshold == null ? (
               <span class="muted">no alert</span>
             ) : (
-              <span title={`${status.data[1].threshold} ${unit} (${status.data[1].source ?? ''} rule)`}>
-                {nativeAmount(status.data[1].threshold, relayer.network_type)}
-              </span>
+              <Amount base={status.data[1].threshold} networkType={relayer.network_type} symbol={symbol} />
             )}
           </td>
           <td>

@@ -1,0 +1,81 @@
+import { signal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+
+/** How often an open page reads its data again while its tab is visible (docs/console.md#32-live-pages). */
+export const LIVE_EVERY_MS = 15_000;
+
+/** Bumped every LIVE_EVERY_MS while the tab is visible, and at once when it becomes visible again. */
+const round = signal(0);
+/** How many live loaders are mounted: the timer runs while there is one, and the page says when it read. */
+export const liveLoaders = signal(0);
+/** When a live read of the open page last ended well (ms since the epoch); null before the first. */
+export const updatedAt = signal<number | null>(null);
+/** Why the last live read failed, until a read of a later round ends well; the page keeps what it showed. */
+export const refreshProblem = signal<string | null>(null);
+/** Now, every second while the tab is visible: relative times ("12 s ago") follow it. */
+export const now = signal(Date.now());
+
+const visible = () => document.visibilityState === 'visible';
+let every: number | undefined;
+let clock: number | undefined;
+/** The round of the last failed read: a success of that round does not clear its problem. */
+let problemRound = -1;
+
+function schedule(): void {
+  window.clearInterval(every);
+  every = undefined;
+  if (liveLoaders.value > 0 && visible()) {
+    every = window.setInterval(() => round.value++, LIVE_EVERY_MS);
+  }
+}
+
+function tickClock(): void {
+  window.clearInterval(clock);
+  clock = undefined;
+  if (visible()) {
+    now.value = Date.now();
+    clock = window.setInterval(() => (now.value = Date.now()), 1000);
+  }
+}
+
+// Hidden: nothing is read and nothing ticks. Visible again: everything is read at once, and the
+// timer starts over from there.
+document.addEventListener('visibilitychange', () => {
+  if (visible() && liveLoaders.value > 0) round.value++;
+  schedule();
+  tickClock();
+});
+tickClock();
+
+/**
+ * The live round of a loader that reads again every 15 s while the tab is visible (`enabled`), to
+ * put among the effect's dependencies; 0 and no timer when not. While one is mounted the page title
+ * says when the page was last updated; when the last one goes (another page), that is forgotten.
+ */
+export function useLive(enabled = true): number {
+  useEffect(() => {
+    if (!enabled) return;
+    liveLoaders.value++;
+    if (liveLoaders.value === 1) schedule();
+    return () => {
+      liveLoaders.value--;
+      if (liveLoaders.value === 0) {
+        schedule();
+        updatedAt.value = null;
+        refreshProblem.value = null;
+      }
+    };
+  }, [enabled]);
+  return enabled ? round.value : 0;
+}
+
+/** A live read of round `of` ended: well (`problem` null), or failed with the page's data kept. */
+export function liveReadEnded(of: number, problem: string | null): void {
+  if (problem !== null) {
+    refreshProblem.value = problem;
+    problemRound = of;
+    return;
+  }
+  updatedAt.value = Date.now();
+  if (of > problemRound) refreshProblem.value = null;
+}

@@ -1,0 +1,110 @@
+import { api, read } from '../api/client';
+import { ErrorState, useLoad } from '../components';
+import { href } from '../router';
+import { STATE_FILTER_LABEL, type StateFilter } from '../format';
+import { can } from '../session';
+import { scanTargets, TARGETS_SCANNED } from '../target-health';
+
+interface Count {
+  /** What the link's filter is, for aria-current: a state filter, `all` or `failing`. */
+  id: StateFilter | 'all' | 'failing';
+  label: string;
+  href: string;
+  /** The count; null while it is read, an error's message when it could not be. */
+  value: number | null | { problem: string };
+  /** A count above zero asks for attention. */
+  attention: boolean;
+}
+
+/**
+ * The relayers page's first lines: the relayers the key may see counted by state (GET
+ * /api/v1/relayers/summary) and the failing webhook targets (with notifications:read), each a link
+ * to the list it counts. `current` is the relayers table's filter, marked as the current link.
+ */
+export function AttentionStrip({ current }: { current?: StateFilter | 'all' }) {
+  const [summary, retry] = useLoad(() => read(api.GET('/api/v1/relayers/summary')), [], true);
+  const targets = can('notifications:read');
+  const [failing] = useLoad(
+    () =>
+      targets
+        ? scanTargets(false).then(({ targets: scanned, total }) => ({
+            failing: scanned.filter((t) => t.health.failing).length,
+            total,
+          }))
+        : Promise.resolve(null),
+    [targets],
+    true,
+  );
+  if (summary.state === 'error')
+    return <ErrorState error={summary.error} what="the relayer counts" retry={retry} />;
+  const counts = summary.state === 'ready' ? summary.data : null;
+  const relayers = (id: StateFilter | 'all', value: number | undefined, attention = false): Count => ({
+    id,
+    label: id === 'all' ? 'Relayers' : STATE_FILTER_LABEL[id],
+    href: href(['relayers'], { state: id === 'all' ? undefined : id }),
+    value: value ?? null,
+    attention,
+  });
+  const items: Count[] = [
+    relayers('all', counts?.total),
+    relayers('enabled', counts?.enabled),
+    relayers('paused', counts?.paused),
+    relayers('disabled', counts?.disabled, true),
+    relayers('low_balance', counts?.low_balance, true),
+    relayers('unchecked', counts?.unchecked, true),
+  ];
+  if (targets) {
+    items.push({
+      id: 'failing',
+      label: 'Failing targets',
+      href: href(['notifications'], { failing: 'true' }),
+      value:
+        failing.state === 'ready' && failing.data !== null
+          ? failing.data.failing
+          : failing.state === 'error'
+            ? { problem: failing.error.message }
+            : null,
+      attention: true,
+    });
+  }
+  const scannedPart =
+    failing.state === 'ready' && failing.data !== null && failing.data.total > TARGETS_SCANNED;
+  return (
+    <section class="attention" aria-labelledby="attention-heading" aria-busy={counts === null}>
+      <h2 id="attention-heading" class="visually-hidden">
+        At a glance
+      </h2>
+      <ul>
+        {items.map((item) => (
+          <CountLink item={item} current={item.id === current} key={item.id} />
+        ))}
+      </ul>
+      {scannedPart && <p class="help">Failing targets: of the first {TARGETS_SCANNED} targets only.</p>}
+    </section>
+  );
+}
+
+function CountLink({ item, current }: { item: Count; current: boolean }) {
+  const { value } = item;
+  const known = typeof value === 'number';
+  const attention = item.attention && known && value > 0;
+  return (
+    <li>
+      <a
+        href={item.href}
+        class={`count${attention ? ' attention' : known && value === 0 ? ' calm' : ''}`}
+        aria-current={current ? 'true' : undefined}
+        title={value !== null && typeof value === 'object' ? `Could not count: ${value.problem}` : undefined}
+      >
+        <span class="count-value">{known ? value : value === null ? '…' : '?'}</span>{' '}
+        <span class="count-label">{item.label}</span>
+        {attention && (
+          <>
+            {' '}
+            <span class="count-flag">needs attention</span>
+          </>
+        )}
+      </a>
+    </li>
+  );
+}

@@ -1,0 +1,105 @@
+import { relayerBody } from '../factories';
+import { seriousViolations, settledTo, useConsole, type ConsoleTab } from '../support/browser';
+import { useTestApp } from '../support/test-app';
+import { waitFor } from '../support/wait';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+interface Delivery {
+  id: string;
+  status: string;
+}
+
+describe('the operator console: open pages read again by themselves', () => {
+  const receiver = new WebhookReceiver();
+  const handle = useTestApp({ WEBHOOK_TIMEOUT_MS: '30000' });
+  const app = () => handle.current;
+  const { open } = useConsole(app);
+
+  beforeAll(async () => {
+    await receiver.start();
+  });
+  afterAll(async () => {
+    await receiver.close();
+  });
+
+  /** A target at `path` whose receiver answers its first request after `delayMs`, and a relayer naming it. */
+  const slowTarget = async (id: string, path: string, delayMs: number) => {
+    receiver.script(path, [{ status: 200, delayMs }]);
+    await app()
+      .post('/api/v1/notifications', { id, url: receiver.url(path) })
+      .expect(201);
+    const relayer = (
+      await app()
+        .post('/api/v1/relayers', relayerBody('evm', { name: `${id} relayer`, notification_id: id }))
+        .expect(201)
+    ).body.data as { id: string };
+    return relayer.id;
+  };
+  /** The target's deliveries once none is pending. */
+  const delivered = (id: string) =>
+    waitFor(`the deliveries of ${id} delivered`, async () => {
+      const log = (await app().get(`/api/v1/notifications/${id}/deliveries`).expect(200)).body
+        .data as Delivery[];
+      return log.length > 0 && log.every((d) => d.status === 'delivered') && log;
+    });
+  /**
+   * A tab at `hash` whose clock the test moves (Playwright's fake timers, installed before the page
+   * loads: a reload keeps the key, which lives in the tab's sessionStorage).
+   */
+  const openWithClock = async (hash: string): Promise<ConsoleTab> => {
+    const tab = await open(app().apiKey, hash);
+    await tab.page.clock.install();
+    await tab.page.reload();
+    return tab;
+  };
+  const liveLine = (tab: ConsoleTab) => tab.page.locator('main .live-status').textContent();
+  const statusCells = (tab: ConsoleTab, table: string) =>
+    tab.page.getByRole('table', { name: table }).locator('tbody .badge').allTextContents();
+
+  it("shows a pending delivery delivered on the target's page, without a reload", async () => {
+    await slowTarget('hook-slow', '/slow', 8000);
+    const tab = await openWithClock('#/notifications/hook-slow');
+    await tab.page.getByRole('table', { name: 'Deliveries' }).waitFor();
+    expect(await statusCells(tab, 'Deliveries')).toEqual(['Pending']);
+    await delivered('hook-slow');
+    await tab.page.clock.fastForward(15_000);
+    expect(await settledTo(() => statusCells(tab, 'Deliveries'), ['Delivered'])).toEqual(['Delivered']);
+    expect(await settledTo(() => liveLine(tab), 'Updated just now')).toBe('Updated just now');
+  });
+
+  it("shows a pending delivery delivered on its relayer's page, without a reload", async () => {
+    const relayerId = await slowTarget('hook-slower', '/slower', 8000);
+    const tab = await openWithClock(`#/relayers/${relayerId}`);
+    const table = 'Deliveries to hook-slower';
+    await tab.page.getByRole('table', { name: table }).waitFor();
+    expect(await statusCells(tab, table)).toEqual(['pending']);
+    await delivered('hook-slower');
+    await tab.page.clock.fastForward(15_000);
+    expect(await settledTo(() => statusCells(tab, table), ['delivered'])).toEqual(['delivered']);
+    expect(await settledTo(() => liveLine(tab), 'Updated just now')).toBe('Updated just now');
+  });
+
+  it('shows a target paused elsewhere on the targets list, and when the list was last read', async () => {
+    await app()
+      .post('/api/v1/notifications', { id: 'hook-quiet', url: receiver.url('/quiet') })
+      .expect(201);
+    const tab = await openWithClock('#/notifications');
+    const table = tab.page.getByRole('table', { name: 'Notification targets' });
+    const states = () => table.locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(await settledTo(states, ['Running', 'Running', 'Running'])).toEqual([
+      'Running',
+      'Running',
+      'Running',
+    ]);
+    expect(await settledTo(() => liveLine(tab), 'Updated just now')).toBe('Updated just now');
+    await app().post('/api/v1/notifications/hook-quiet/pause').expect(200);
+    await tab.page.clock.fastForward(12_000);
+    expect(await settledTo(() => liveLine(tab), 'Updated 12 s ago')).toBe('Updated 12 s ago');
+    expect(await states()).toEqual(['Running', 'Running', 'Running']);
+    await tab.page.clock.fastForward(3_000);
+    const after = ['Running', 'Running', 'Paused Failingpaused by hand'];
+    expect(await settledTo(states, after)).toEqual(after);
+    expect(await settledTo(() => liveLine(tab), 'Updated just now')).toBe('Updated just now');
+    expect(await seriousViolations(tab.page)).toEqual([]);
+  });
+});
