@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { Logger } from 'nestjs-pino';
 import { AppModule, type AppExtensions } from './app.module';
 import { assertRoutePermissionsDeclared } from './common/auth/route-permissions';
+import { answerNotModified } from './common/http/conditional-get';
 import { applyProviderOverrides } from './common/modules/provider-overrides';
 import { setupOpenApi } from './openapi-document';
 import { serveConsole } from './console/serve-console';
@@ -35,9 +36,11 @@ export async function createApp(config: AppConfig, options: AppExtensions = {}) 
   }
   app.set('trust proxy', config.http.trustProxy);
   app.set('x-powered-by', false);
-  // API answers are not cached by clients; computing an ETag for each one is wasted work.
+  // Express tags no answer itself: the envelope interceptor tags lists and resources, and a 304 is
+  // decided in one place (docs/reference/safe-writes.md#14-conditional-gets).
   app.set('etag', false);
   const express: Express = app.getHttpAdapter().getInstance();
+  answerNotModified(express);
   // Paths are matched as written, as ids are (docs/reference/running.md): /relayers/SUMMARY is the
   // relayer SUMMARY, not the summary. Express's 'case sensitive routing' setting comes too late here
   // (its router exists already); the router reads this when each route is added, at init.

@@ -6,7 +6,7 @@ import { LIVENESS_PATH } from './probes/liveness';
 import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 import { documentGrants } from './api-keys/api-keys.openapi';
 import { documentAuditTypes } from './audit/audit.openapi';
-import { documentEnvelopes } from './common/http/openapi-routes';
+import { documentConditionalGets, documentEnvelopes } from './common/http/openapi-routes';
 
 /** The liveness route is answered by Express directly (probes/liveness.ts). */
 function withLiveness(document: OpenAPIObject): OpenAPIObject {
@@ -71,6 +71,7 @@ function serveSwaggerUiPage(app: INestApplication): void {
 
 export function setupOpenApi(app: INestApplication): void {
   documentEnvelopes(app);
+  documentConditionalGets(app);
   serveSwaggerUiPage(app);
   const document = () =>
     withLiveness(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Catalogue, networkId, type NetworkType } from '../catalogue';
 import { STALE } from '../database/resource-writes';
 import { SubResourceWrites } from '../database/sub-resource-writes';
-import { Transactions, type ReadTx } from '../database/transactions';
+import { Transactions, type ReadTx, type Tx } from '../database/transactions';
 import { networkNotFound } from '../networks';
 import { relayerNotFound, RelayersService } from '../relayers';
 import type { BalanceAlertInput, BalanceAlertResponse } from './dto/balance-alert.dto';
@@ -15,6 +15,18 @@ interface RelayerRule {
   readonly threshold: string | null;
   readonly networkThreshold: string | null;
 }
+
+/**
+ * A threshold just written, in its transaction (docs/reference/balance-alerts.md#34-a-threshold-written):
+ * the relayers it reaches, one (`relayerId`) or every relayer of a network without a rule of its own
+ * (`networkId`, as its rules are keyed), and the threshold that applies to them now (null: none).
+ */
+export type ThresholdChange =
+  | { readonly relayerId: string; readonly threshold: string | null }
+  | { readonly networkId: string; readonly threshold: string | null };
+
+/** Compares a threshold written with the balances read, in the write's transaction (the relayer health's). */
+export type ThresholdComparison = (change: ThresholdChange, tx: Tx) => Promise<void>;
 
 /** What an alert needs to know of a relayer. */
 export interface AlertedRelayer {
@@ -40,6 +52,7 @@ function relayerRule({ own, threshold, networkThreshold }: RelayerRule): Balance
 export class BalanceAlertsService {
   private readonly networkWrites: SubResourceWrites<{ threshold: string | null }, BalanceAlertResponse>;
   private readonly relayerWrites: SubResourceWrites<RelayerRule, BalanceAlertResponse>;
+  private compare: ThresholdComparison = () => Promise.resolve();
 
   /** @internal Nest injects it. */
   constructor(
@@ -65,6 +78,15 @@ export class BalanceAlertsService {
     });
   }
 
+  /**
+   * The relayer health compares every threshold written with the last balances read, in the write's
+   * transaction (it depends on this feature, hence a port rather than an import).
+   * @internal
+   */
+  compareWritesWith(comparison: ThresholdComparison): void {
+    this.compare = comparison;
+  }
+
   async getNetwork(id: string): Promise<BalanceAlertResponse> {
     const row = await this.networkAlerts.findById(this.networkKey(id));
     return networkRule(row?.threshold ?? null);
@@ -80,6 +102,7 @@ export class BalanceAlertsService {
         if (threshold === null) await this.networkAlerts.remove(key, tx);
         else if (!(await this.networkAlerts.put(key, threshold, current.threshold !== null, tx)))
           return STALE;
+        await this.compare({ networkId: key, threshold }, tx);
       },
     );
   }
@@ -99,10 +122,11 @@ export class BalanceAlertsService {
       id,
       (current) =>
         current.own && current.threshold === threshold ? null : { ...current, own: true, threshold },
-      async (current, _next, tx) => {
+      async (current, next, tx) => {
         const outcome = await this.relayerAlerts.put(id, threshold, current.own, tx);
         if (outcome === 'missing') throw relayerNotFound(id);
-        return outcome === 'stale' ? STALE : undefined;
+        if (outcome === 'stale') return STALE;
+        await this.compare({ relayerId: id, threshold: relayerRule(next).threshold }, tx);
       },
     );
   }
@@ -111,8 +135,10 @@ export class BalanceAlertsService {
     return this.relayerWrites.write(
       id,
       (current) => (current.own ? { ...current, own: false, threshold: null } : null),
-      async (_current, _next, tx) => {
+      async (_current, next, tx) => {
         await this.relayerAlerts.remove(id, tx);
+        // Its network's default applies now (or none).
+        await this.compare({ relayerId: id, threshold: relayerRule(next).threshold }, tx);
       },
     );
   }

@@ -1,3 +1,8 @@
 // The balance alerts' public face: what other features and extensions import (docs/architecture.md).
-export { BalanceAlertsService, type AlertedRelayer } from './balance-alerts.service';
+export {
+  BalanceAlertsService,
+  type AlertedRelayer,
+  type ThresholdChange,
+  type ThresholdComparison,
+} from './balance-alerts.service';
 export { isBelowThreshold } from './threshold';

@@ -12,6 +12,19 @@ export interface PassedCheck {
   readonly changed: boolean;
 }
 
+/** Whom a threshold written reaches: one relayer, or a network's relayers without a rule of their own. */
+export type ThresholdReach = { readonly relayerId: string } | { readonly networkId: string };
+
+/** A relayer whose comparison a threshold written changed across it: `low` below now, else back from below. */
+export interface ThresholdCrossing {
+  readonly relayerId: string;
+  readonly balance: string;
+  readonly low: boolean;
+}
+
+/** Ids bound in one statement: far below SQLite's limit on parameters. */
+const IDS_PER_STATEMENT = 500;
+
 /** A check is claimed with a conditional UPDATE and a lease: that holds across Galera nodes too. */
 @Injectable()
 export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity) {
@@ -168,6 +181,72 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     if (await set(false, 'balance_low = 1')) return 'restored';
     await set(false, 'balance_low IS NULL');
     return null;
+  }
+
+  /**
+   * A threshold written (docs/reference/balance-alerts.md#34-a-threshold-written): the comparison of the
+   * last balance read of each relayer it reaches (a check that read one: `checked_at` and `balance` set)
+   * with `threshold`, in the write's transaction, as set-based statements whatever the number of
+   * relayers. Answers the crossings, as a check's flipBalanceLow would find them: below from not below
+   * or never compared, or back from below. Those rows are read locked and written by id, so that each
+   * crossing stored is one answered; the other rows change only from never compared to not below, and a
+   * row a concurrent check turned into a crossing meanwhile is left to the next check. Null forgets the
+   * comparison: no crossing.
+   */
+  async compareWithThreshold(
+    reach: ThresholdReach,
+    threshold: string | null,
+    { manager }: ReadTx,
+  ): Promise<ThresholdCrossing[]> {
+    const reached =
+      'relayerId' in reach
+        ? { sql: 'relayer_id = ?', parameters: [reach.relayerId] }
+        : {
+            // Keyed as GET .../status and the list's state=low_balance find a network's rule.
+            sql:
+              'relayer_id IN (SELECT r.id FROM relayers r WHERE ' +
+              "LOWER(CONCAT(r.network_type, ':', r.network)) = ? AND NOT EXISTS " +
+              '(SELECT 1 FROM relayer_balance_alerts ra WHERE ra.relayer_id = r.id))',
+            parameters: [reach.networkId],
+          };
+    if (threshold === null) {
+      await manager.query(
+        `UPDATE relayer_checks SET balance_low = NULL WHERE ${reached.sql} AND balance_low IS NOT NULL`,
+        reached.parameters,
+      );
+      return [];
+    }
+    // Both are canonical decimal strings (a bigint's text; thresholdText), no leading zeros: the
+    // shorter is the smaller, and of equal lengths the text orders them, at any size.
+    const below = '(LENGTH(balance) < ? OR (LENGTH(balance) = ? AND balance < ?))';
+    const byThreshold = [threshold.length, threshold.length, threshold];
+    const compared = `${reached.sql} AND checked_at IS NOT NULL AND balance IS NOT NULL`;
+    const rows = await manager.query<Array<{ relayer_id: string; balance: string; low: number | string }>>(
+      `SELECT relayer_id, balance, CASE WHEN ${below} THEN 1 ELSE 0 END AS low FROM relayer_checks ` +
+        `WHERE ${compared} AND ((${below} AND (balance_low IS NULL OR balance_low = 0)) OR ` +
+        `(NOT ${below} AND balance_low = 1)) ORDER BY relayer_id${this.dialect.lockingRead('update')}`,
+      [...byThreshold, ...reached.parameters, ...byThreshold, ...byThreshold],
+    );
+    await manager.query(
+      `UPDATE relayer_checks SET balance_low = 0 WHERE ${compared} AND balance_low IS NULL AND NOT ${below}`,
+      [...reached.parameters, ...byThreshold],
+    );
+    const crossings = rows.map((row) => ({
+      relayerId: row.relayer_id,
+      balance: row.balance,
+      low: Number(row.low) === 1,
+    }));
+    for (const low of [true, false]) {
+      const ids = crossings.filter((crossing) => crossing.low === low).map((crossing) => crossing.relayerId);
+      for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+        const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
+        await manager.query(
+          `UPDATE relayer_checks SET balance_low = ${low ? 1 : 0} WHERE relayer_id IN (${chunk.map(() => '?').join(', ')})`,
+          chunk,
+        );
+      }
+    }
+    return crossings;
   }
 
   /**

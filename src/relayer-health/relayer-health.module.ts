@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { BalanceAlertsService } from '../balance-alerts';
 import { BalanceAlertsModule } from '../balance-alerts/balance-alerts.module';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
@@ -34,4 +35,15 @@ import { HEALTH_CHECKS } from './network-checks';
   ],
   exports: [RelayerHealthService],
 })
-export class RelayerHealthModule {}
+export class RelayerHealthModule implements OnModuleInit {
+  /** @internal Nest injects them. */
+  constructor(
+    private readonly alerts: BalanceAlertsService,
+    private readonly health: RelayerHealthService,
+  ) {}
+
+  /** A threshold written is compared at once with the balances the checks read (docs/reference/balance-alerts.md#34-a-threshold-written). */
+  onModuleInit(): void {
+    this.alerts.compareWritesWith((change, tx) => this.health.compareThreshold(change, tx));
+  }
+}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { BalanceAlertsService, isBelowThreshold } from '../balance-alerts';
+import { BalanceAlertsService, isBelowThreshold, type ThresholdChange } from '../balance-alerts';
 import { Catalogue } from '../catalogue';
 import { NetworksService } from '../networks';
 import type { NetworkType } from '../catalogue';
@@ -340,9 +340,24 @@ export class RelayerHealthService {
     const threshold = (await this.alerts.thresholdsOf([relayer], tx)).get(relayer.id) ?? null;
     const crossing = await this.checks.flipBalanceLow(relayer.id, alertState(balance, threshold), tx);
     if (crossing === null || threshold === null) return;
-    await this.relayers.publishBalanceCrossing(
-      relayer.id,
-      { low: crossing === 'low', balance: balance.toString(), threshold },
+    await this.relayers.publishBalanceCrossings(
+      [{ relayerId: relayer.id, low: crossing === 'low', balance: balance.toString(), threshold }],
+      tx,
+    );
+  }
+
+  /**
+   * docs/reference/balance-alerts.md#34-a-threshold-written: a threshold set, changed or removed is
+   * compared with the last balance read of every relayer it reaches, in the write's transaction, and a
+   * crossing found is announced as a check's would be (once: the check after it finds nothing changed).
+   * @internal Registered with BalanceAlertsService.compareWritesWith.
+   */
+  async compareThreshold(change: ThresholdChange, tx: Tx): Promise<void> {
+    const { threshold } = change;
+    const crossings = await this.checks.compareWithThreshold(change, threshold, tx);
+    if (threshold === null) return;
+    await this.relayers.publishBalanceCrossings(
+      crossings.map((crossing) => ({ ...crossing, threshold })),
       tx,
     );
   }

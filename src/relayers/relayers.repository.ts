@@ -46,6 +46,9 @@ export interface RelayerCounts {
   readonly unchecked: number;
 }
 
+/** Ids bound in one statement: far below SQLite's limit on parameters. */
+const IDS_PER_STATEMENT = 500;
+
 /** The `paused` flag alone, whatever `system_disabled` is (the list's `paused=true`). */
 const PAUSED_CONDITION = 'paused = 1';
 
@@ -70,6 +73,25 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
   async idTaken(id: string, { manager }: ReadTx): Promise<boolean> {
     const rows = await manager.query<unknown[]>('SELECT 1 AS found FROM relayers WHERE id = ?', [id]);
     return rows.length > 0;
+  }
+
+  /**
+   * The relayers of `ids` that exist, whatever the request's scope: for the events of relayers a
+   * change reached without naming them (a network's balance alert). Never an answer of a route.
+   */
+  async findAnyByIds(ids: readonly string[], tx: ReadTx): Promise<RelayerEntity[]> {
+    const found: RelayerEntity[] = [];
+    for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+      const chunk = ids.slice(start, start + IDS_PER_STATEMENT);
+      found.push(
+        ...(await this.select(
+          `SELECT ${this.columns} FROM ${this.table} WHERE id IN (${chunk.map(() => '?').join(', ')})`,
+          chunk,
+          tx,
+        )),
+      );
+    }
+    return found;
   }
 
   /** Filtered (the request's scope and `filter`, all of them) and counted in the query: every page complete. */

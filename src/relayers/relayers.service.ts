@@ -186,23 +186,34 @@ export class RelayersService {
   }
 
   /**
-   * A health check flipped the relayer's balance alert (docs/reference/balance-alerts.md): its event,
-   * with the relayer as GET answers it, in the transaction that flipped it.
+   * A health check, or a threshold written, flipped relayers' balance alerts (docs/reference/balance-alerts.md#3-events):
+   * their events, in `crossings`' order, each with the relayer as GET answers it, in the transaction
+   * that flipped them. The relayers are read whatever the request's scope: a network's threshold
+   * reaches every relayer of the network, and each is announced to its own targets.
    * @internal
    */
-  async publishBalanceCrossing(
-    id: string,
-    crossing: { low: boolean; balance: string; threshold: string },
+  async publishBalanceCrossings(
+    crossings: ReadonlyArray<{ relayerId: string; low: boolean; balance: string; threshold: string }>,
     tx: Tx,
   ): Promise<void> {
-    const relayer = await this.relayers.findById(id, tx);
-    if (!relayer) return;
-    const { low, balance, threshold } = crossing;
-    await tx.publish(low ? RELAYER_EVENTS.balanceLow : RELAYER_EVENTS.balanceRestored, {
-      relayer: toRelayerResponse(relayer),
-      balance,
-      threshold,
-    } satisfies RelayerBalanceEvent);
+    if (crossings.length === 0) return;
+    const relayers = new Map(
+      (
+        await this.relayers.findAnyByIds(
+          crossings.map((crossing) => crossing.relayerId),
+          tx,
+        )
+      ).map((relayer) => [relayer.id, relayer]),
+    );
+    for (const { relayerId, low, balance, threshold } of crossings) {
+      const relayer = relayers.get(relayerId);
+      if (!relayer) continue;
+      await tx.publish(low ? RELAYER_EVENTS.balanceLow : RELAYER_EVENTS.balanceRestored, {
+        relayer: toRelayerResponse(relayer),
+        balance,
+        threshold,
+      } satisfies RelayerBalanceEvent);
+    }
   }
 
   async get(id: string): Promise<RelayerResponse> {

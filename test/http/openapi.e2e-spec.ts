@@ -183,7 +183,7 @@ describe('OpenAPI document', () => {
     });
   });
 
-  it('documents safe writes (docs/reference/safe-writes.md): ETag on single resources, If-Match and 412, dry_run', async () => {
+  it('documents safe writes (docs/reference/safe-writes.md): ETag on single resources and lists, If-None-Match and 304 on their GETs, If-Match and 412, dry_run', async () => {
     interface Operation {
       parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
       responses: Record<string, { headers?: Record<string, { schema: { type: string } }> }>;
@@ -205,9 +205,33 @@ describe('OpenAPI document', () => {
       const etag = paths[path][method].responses[status].headers?.ETag.schema.type;
       expect({ path, method, etag }).toEqual({ path, method, etag: 'string' });
     }
-    expect(paths['/api/v1/relayers'].get.responses['200'].headers).toBeUndefined();
     const parameter = (path: string, method: string, name: string) =>
       paths[path][method].parameters?.find((p) => p.name === name);
+    // Conditional GETs (docs/reference/safe-writes.md#14-conditional-gets): lists and tagged resources.
+    for (const path of ['/api/v1/relayers', '/api/v1/notifications', relayer, notification]) {
+      expect({
+        path,
+        etag: paths[path].get.responses['200'].headers?.ETag.schema.type,
+        ifNoneMatch: parameter(path, 'get', 'If-None-Match'),
+        notModified: Object.keys(paths[path].get.responses).includes('304'),
+      }).toEqual({
+        path,
+        etag: 'string',
+        ifNoneMatch: expect.objectContaining({ in: 'header', required: false }),
+        notModified: true,
+      });
+    }
+    for (const [path, method] of [
+      ['/api/v1/relayers', 'post'],
+      ['/api/v1/relayers/summary', 'get'],
+    ]) {
+      expect({
+        path,
+        method,
+        ifNoneMatch: parameter(path, method, 'If-None-Match'),
+        notModified: Object.keys(paths[path][method].responses).includes('304'),
+      }).toEqual({ path, method, ifNoneMatch: undefined, notModified: false });
+    }
     for (const [path, method] of [
       [relayer, 'patch'],
       [relayer, 'delete'],

@@ -4,6 +4,7 @@ import { ModulesContainer, Reflector } from '@nestjs/core';
 import { API_PREFIX, UNPREFIXED_ROUTES } from '../../src/bootstrap';
 import { IS_PUBLIC } from '../../src/common/auth/public.decorator';
 import { REQUIRED_PERMISSION } from '../../src/common/auth/require-permission.decorator';
+import { LIST_ROUTE } from '../../src/common/http/route.decorator';
 import type { TestApp } from './test-app';
 
 /** One route of the running application, as its controller declares it. */
@@ -15,6 +16,8 @@ export interface Route {
   readonly public: boolean;
   /** `@RequirePermission`'s list (empty: any key); undefined: the administrator's alone. */
   readonly required: readonly string[] | undefined;
+  /** Declared `list: true` in its `@Route`: a paged list, tagged by its body (docs/reference/pagination.md). */
+  readonly list: boolean;
 }
 
 /** `GET /api/v1/relayers/{id}`: how a route is named in docs/security.md and in test titles. */
@@ -47,6 +50,7 @@ export function appRoutes(app: TestApp): Route[] {
           path: `/${prefixed}`.replace(/\/:(\w+)/g, '/{$1}').replace(/\/$/, ''),
           public: reflector.getAllAndOverride<boolean>(IS_PUBLIC, [handler, controller as never]) ?? false,
           required: reflector.get<readonly string[] | undefined>(REQUIRED_PERMISSION, handler),
+          list: reflector.get<boolean | undefined>(LIST_ROUTE, handler) === true,
         });
       }
     }

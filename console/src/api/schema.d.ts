@@ -1341,7 +1341,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1349,6 +1352,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1365,6 +1370,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: the message names each invalid field */
             400: {
@@ -2450,7 +2463,10 @@ export interface operations {
                 /** @description RFC 3339 date and time (offset required, e.g. 2030-01-01T00:00:00Z); records before it */
                 until?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2458,6 +2474,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2474,6 +2492,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: the message names each invalid field */
             400: {
@@ -2734,7 +2760,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2742,6 +2771,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2758,6 +2789,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: the message names each invalid field */
             400: {
@@ -3677,7 +3716,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3685,6 +3727,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3701,6 +3745,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: the message names each invalid field */
             400: {
@@ -4016,7 +4068,10 @@ export interface operations {
     NotificationsController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 notification_id: string;
             };
@@ -4039,6 +4094,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -4526,7 +4589,10 @@ export interface operations {
                 relayer_id?: string;
                 status?: "pending" | "delivered" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 notification_id: string;
             };
@@ -4536,6 +4602,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4552,6 +4620,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: the message names each invalid field */
             400: {
@@ -6568,7 +6644,10 @@ export interface operations {
                 /** @description enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says low_balance: true; unchecked: never checked (its status says checked_at: null) */
                 state?: "enabled" | "paused" | "disabled" | "low_balance" | "unchecked";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6576,6 +6655,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6592,6 +6673,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: the message names each invalid field */
             400: {
@@ -6927,7 +7016,10 @@ export interface operations {
     RelayersController_get: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path: {
                 relayer_id: string;
             };
@@ -6950,6 +7042,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -8484,7 +8584,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8492,6 +8595,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8508,6 +8613,14 @@ export interface operations {
                         success?: boolean;
                     };
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request: the message names each invalid field */
             400: {

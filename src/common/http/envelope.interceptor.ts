@@ -1,11 +1,13 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { catchError, map, Observable, throwError } from 'rxjs';
 import { recordRouteError } from './api-exception.filter';
+import { bodyTag, tagAnswer } from './conditional-get';
 import { Tagged } from './tagged';
 import { Page } from './page.dto';
 import { RAW_RESPONSE } from './raw-response.decorator';
+import { LIST_ROUTE } from './route.decorator';
 
 export function successEnvelope(data: unknown) {
   if (data instanceof Page) {
@@ -35,13 +37,31 @@ export class EnvelopeInterceptor implements NestInterceptor {
         return throwError(() => error);
       }),
     );
-    if (this.reflector.get<boolean>(RAW_RESPONSE, context.getHandler())) return answer;
+    const handler = context.getHandler();
+    if (this.reflector.get<boolean>(RAW_RESPONSE, handler)) return answer;
+    const request = context.switchToHttp().getRequest<Request>();
+    const response = context.switchToHttp().getResponse<Response>();
+    if (this.reflector.get<boolean>(LIST_ROUTE, handler)) {
+      return answer.pipe(map((data: unknown) => sendTagged(request, response, successEnvelope(data))));
+    }
     return answer.pipe(
       map((data: unknown) => {
         if (!(data instanceof Tagged)) return successEnvelope(data);
-        context.switchToHttp().getResponse<Response>().setHeader('ETag', data.etag);
+        tagAnswer(request, response, data.etag);
         return successEnvelope(data.data);
       }),
     );
   }
+}
+
+/**
+ * A list's answer serialised here, once, and tagged with the digest of those bytes, which are the
+ * ones sent (docs/reference/pagination.md#16-etag-and-304); Express answers 304 instead when the
+ * client holds them already (conditional-get.ts).
+ */
+function sendTagged(request: Request, response: Response, envelope: object): string {
+  const body = JSON.stringify(envelope);
+  tagAnswer(request, response, bodyTag(body));
+  response.type('json');
+  return body;
 }

@@ -1,11 +1,18 @@
 import { RequestMethod, type INestApplication, type Type } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
-import { ApiExtraModels, getSchemaPath, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiHeader,
+  getSchemaPath,
+  type ReferenceObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import { IS_PUBLIC } from '../auth/public.decorator';
 import { REQUIRED_PERMISSION } from '../auth/require-permission.decorator';
 import { envelopeSchema, errorEnvelopeSchema, ERROR_TEXT, GLOBAL_ERRORS } from './openapi.decorators';
 import { RAW_RESPONSE } from './raw-response.decorator';
+import { LIST_ROUTE } from './route.decorator';
 
 /** Where @nestjs/swagger keeps a handler's @ApiResponse entries, by status. */
 const API_RESPONSE = 'swagger/apiResponse';
@@ -34,6 +41,54 @@ const isEnvelope = (entry: ResponseEntry) =>
  * routes answered raw are left as they are.
  */
 export function documentEnvelopes(app: INestApplication): void {
+  forEachRoute(app, (controller, key, descriptor) => {
+    if (Reflect.getMetadata(RAW_RESPONSE, descriptor.value as object) === true) return;
+    documentRoute(controller, key, descriptor);
+  });
+}
+
+/**
+ * Conditional GETs (docs/reference/safe-writes.md#14-conditional-gets), as the envelope interceptor and
+ * conditional-get.ts answer them: a list's 200 carries the ETag of its body; and every GET whose 200
+ * carries an ETag (lists, tagged resources) takes `If-None-Match` and may answer 304.
+ */
+export function documentConditionalGets(app: INestApplication): void {
+  forEachRoute(app, (controller, key, descriptor) => {
+    const handler = descriptor.value as object;
+    if (Reflect.getMetadata(METHOD_METADATA, handler) !== RequestMethod.GET) return;
+    const responses = (Reflect.getMetadata(API_RESPONSE, handler) ?? {}) as Record<string, ResponseEntry>;
+    const ok = responses['200'];
+    if (ok === undefined) return;
+    if (Reflect.getMetadata(LIST_ROUTE, handler) === true) {
+      ok.headers = { ...(ok.headers as object | undefined), ETag: LIST_ETAG_HEADER };
+    }
+    // Documented once per process: the metadata is the controllers', shared by every app.
+    if ((ok.headers as Record<string, unknown> | undefined)?.ETag === undefined || '304' in responses) return;
+    responses['304'] = {
+      description: 'Not Modified: If-None-Match names the current ETag; no body',
+      headers: { ETag: { schema: { type: 'string' } } },
+    };
+    Reflect.defineMetadata(API_RESPONSE, responses, handler);
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description:
+        'The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current',
+    })(controller.prototype as object, key, descriptor);
+  });
+}
+
+const LIST_ETAG_HEADER = {
+  description:
+    'Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match',
+  schema: { type: 'string', example: '"n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"' },
+} as const;
+
+/** Each route handler of the application's controllers, with its controller, name and descriptor. */
+function forEachRoute(
+  app: INestApplication,
+  visit: (controller: Type<unknown>, key: string, descriptor: PropertyDescriptor) => void,
+): void {
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as Type<unknown> | null;
@@ -43,8 +98,7 @@ export function documentEnvelopes(app: INestApplication): void {
         const handler: unknown = descriptor?.value;
         if (key === 'constructor' || typeof handler !== 'function') continue;
         if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-        if (Reflect.getMetadata(RAW_RESPONSE, handler) === true) continue;
-        documentRoute(controller, key, descriptor as PropertyDescriptor);
+        visit(controller, key, descriptor as PropertyDescriptor);
       }
     }
   }

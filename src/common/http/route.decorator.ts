@@ -1,4 +1,4 @@
-import { applyDecorators, HttpCode, type Type } from '@nestjs/common';
+import { applyDecorators, HttpCode, SetMetadata, type Type } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
 import {
   ANY_AUTHENTICATED,
@@ -15,6 +15,9 @@ import {
   ApiJsonBody,
   GLOBAL_ERRORS,
 } from './openapi.decorators';
+
+/** A list route (`list: true`): the envelope interceptor tags its answer (docs/reference/pagination.md#16-etag-and-304). */
+export const LIST_ROUTE = 'http:list';
 
 export interface RouteOptions {
   /** `'none'`: any authenticated key, whatever it holds (AnyAuthenticatedKey). */
@@ -49,6 +52,7 @@ export function Route(options: RouteOptions): MethodDecorator {
       ? [ApiJsonBody(), ApiBody({ type: options.body, required: options.optionalBody !== true })]
       : []),
     ...(options.noBody ? [NoBody()] : []),
+    ...(options.list ? [SetMetadata(LIST_ROUTE, true)] : []),
     ...(options.optionalBody ? [OptionalBody()] : []),
     ApiEnvelope(options.response, options.status, { list: options.list, etag: options.etag }),
     ...(options.ifMatch ? [ApiIfMatch()] : []),

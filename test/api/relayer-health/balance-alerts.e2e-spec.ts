@@ -406,7 +406,7 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
       expect(balanceEvents(target.path)).toHaveLength(3);
     });
 
-    it('GET /status answers low_balance: null without a threshold, true or false after a check, and the check that finds it below first says so', async () => {
+    it('GET /status answers low_balance: null without a threshold, true or false once a threshold written or a check compared the balance', async () => {
       const relayer = await create({ network: 'other' }, 50n);
       const status = async () =>
         (await app().get(`/api/v1/relayers/${relayer.id}/status`).expect(200)).body.data as Record<
@@ -424,15 +424,16 @@ describe(`balance alerts on ${TEST_DB} (docs/reference/balance-alerts.md)`, () =
         checked_at: ISO,
         low_balance: null,
       });
-      // A threshold is evaluated at the next check, not before.
+      // A threshold written is compared at once with the last balance read, and again by each check.
       await setBalanceAlert(app(), `relayers/${relayer.id}`, '100');
-      expect((await status()).low_balance).toBeNull();
+      expect((await status()).low_balance).toBe(true);
       await check(relayer.id);
       expect((await status()).low_balance).toBe(true);
       await setBalanceAlert(app(), `relayers/${relayer.id}`, '50');
-      expect((await status()).low_balance).toBe(true);
-      await check(relayer.id);
       expect((await status()).low_balance).toBe(false);
+      node.setBalance(relayer.address, 49n);
+      await check(relayer.id);
+      expect((await status()).low_balance).toBe(true);
       await app().delete(`/api/v1/relayers/${relayer.id}/balance-alert`).expect(200);
       expect((await status()).low_balance).toBeNull();
     });
