@@ -21,6 +21,10 @@ export class RelayerCheckEntity {
   @Column({ type: 'varchar', length: 100, nullable: true })
   balance: string | null;
 
+  /** `balance` as text that sorts as the number does (balanceOrder): what the list's sort=balance reads. */
+  @Column({ name: 'balance_order', type: 'varchar', length: 103, nullable: true })
+  balanceOrder: string | null;
+
   @Column({ type: 'varchar', length: 40, nullable: true })
   nonce: string | null;
 
@@ -33,4 +37,14 @@ export class RelayerCheckEntity {
   /** The last comparison with the balance alert's threshold: below, not below, or none (docs/reference/balance-alerts.md). */
   @Column({ name: 'balance_low', type: 'boolean', nullable: true })
   balanceLow: boolean | null;
+}
+
+/**
+ * A balance (a whole number of base units in decimal, as the checks write it) as text whose order is the
+ * numbers' order at any size: its length in three digits, then its digits (`5` is `0015`, `10` is
+ * `00210`); null for null (docs/reference/relayers.md#35-ordering-the-list). A varchar(100) has at
+ * most 100 digits.
+ */
+export function balanceOrder(balance: string | null): string | null {
+  return balance === null ? null : `${String(balance.length).padStart(3, '0')}${balance}`;
 }

@@ -1,10 +1,11 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BalanceAlertsModule } from '../balance-alerts/balance-alerts.module';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { NetworksModule } from '../networks/networks.module';
 import { RelayersModule } from '../relayers/relayers.module';
+import { RelayersService } from '../relayers';
 import { RelayerHealthScheduler } from './relayer-health-scheduler';
 import { RelayerCheckEntity } from './relayer-check.entity';
 import { RelayerChecksRepository } from './relayer-checks.repository';
@@ -34,4 +35,15 @@ import { HEALTH_CHECKS } from './network-checks';
   ],
   exports: [RelayerHealthService],
 })
-export class RelayerHealthModule {}
+export class RelayerHealthModule implements OnModuleInit {
+  /** @internal Nest injects it. */
+  constructor(
+    private readonly relayers: RelayersService,
+    private readonly health: RelayerHealthService,
+  ) {}
+
+  /** The relayers' list includes each relayer's status from here (docs/reference/relayers.md#36-the-status-of-each-item). */
+  onModuleInit(): void {
+    this.relayers.registerStatusSource({ statusesOf: (relayers) => this.health.statusesOf(relayers) });
+  }
+}
