@@ -420,9 +420,9 @@ async function main() {
     `building ${commit.slice(0, 12)}${dirty.length ? ` plus ${dirty.length} uncommitted change(s) in src/` : ''}`,
   );
   const entry = build();
-  // The order the checks give a balance, from the build itself (src/relayer-health/relayer-check.entity.ts).
-  const entity = await import(path.join(path.dirname(entry), 'relayer-health', 'relayer-check.entity.js'));
-  const balanceOrder = entity.balanceOrder ?? (() => null);
+  // The order the checks give a balance, from the build itself (src/relayer-health/balance-order.ts).
+  const orderFile = path.join(path.dirname(entry), 'relayer-health', 'balance-order.js');
+  const { balanceOrder } = fs.existsSync(orderFile) ? await import(orderFile) : { balanceOrder: () => null };
   const catalogue = path.join(work, 'catalogue.json');
   writeCatalogue(catalogue, 1);
   const run = {

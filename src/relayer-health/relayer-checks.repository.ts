@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
-import { balanceOrder, RelayerCheckEntity } from './relayer-check.entity';
+import { balanceOrder } from './balance-order';
+import { RelayerCheckEntity } from './relayer-check.entity';
 
 /** A passed check's numbers as they are to be stored; `changed` when one differs from the stored row. */
 export interface PassedCheck {

@@ -118,7 +118,7 @@ export type RelayerChanges = Pick<
 @Injectable()
 export class RelayersRepository extends EntityRepository(RelayerEntity) {
   protected override readonly scopeColumn = 'id';
-  /** Every column of `relayers`, of the alias `r` (rowsOf). */
+  /** Every column of `relayers`, of the alias `r` (pageColumns). */
   #pageColumns: string | undefined;
 
   /** Whether any relayer has `id`, whatever the request's scope: which unique key refused an insert. */
@@ -129,8 +129,8 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
 
   /**
    * Filtered (the request's scope and `filter`, all of them), in `order`, and counted in the query: every
-   * page complete. The page's ids are found first, on an index alone where the order and the filters
-   * allow (a deep page skips index entries, not rows), then its rows are read by id, in one statement.
+   * page complete. Without a search, the page's ids are found on the order's index (a deep page skips
+   * index entries, not rows), then its rows are read by id in the same statement.
    */
   override async findPage(
     offset: number,
@@ -139,20 +139,19 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     order: RelayerOrder = CREATION_ORDER,
   ): Promise<{ items: RelayerEntity[]; total: number }> {
     const conditions = this.filtered(filter);
-    // A search reads the names through their index (SEARCH_INDEX), whatever the order.
-    const from = filter.q === undefined ? '' : this.dialect.throughIndex(SEARCH_INDEX);
+    if (filter.q !== undefined) return this.searchPage(order, offset, limit, conditions);
     const checkColumn = CHECK_COLUMN[order.key];
     const [items, total] = await Promise.all([
       checkColumn === undefined
-        ? this.pageByColumn(order, offset, limit, conditions, from)
-        : this.pageByCheck(checkColumn, order.descending, offset, limit, conditions, from),
-      this.countWhere(conditions, from),
+        ? this.pageByColumn(order, offset, limit, conditions)
+        : this.pageByCheck(checkColumn, order.descending, offset, limit, conditions),
+      this.countWhere(conditions),
     ]);
     return { items, total };
   }
 
   /** Without a filter or a scope, the row count cached for a second (EntityRows.count). */
-  private async countWhere(conditions: ScopeCondition, from: string): Promise<number> {
+  private async countWhere(conditions: ScopeCondition, from = ''): Promise<number> {
     const scope = this.scoped();
     if (conditions.sql === '' && scope.sql === '') return this.count();
     const rows = await this.repository.query<Array<{ n: number | string }>>(
@@ -162,13 +161,51 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     return Number(rows[0].n);
   }
 
+  /**
+   * A search (`conditions` hold it): no index finds a part of a name, so every name, id and address is
+   * read from SEARCH_INDEX (never the table), and what matched is ordered and counted in the same
+   * statement (a window over the matches), in `order`: by the last check's value, those without one
+   * last (`k IS NULL` sorts false first either way). A page past the end has no row to carry the count:
+   * counted then, unless it is the first (nothing matched).
+   */
+  private async searchPage(
+    { key, descending }: RelayerOrder,
+    offset: number,
+    limit: number,
+    conditions: ScopeCondition,
+  ): Promise<{ items: RelayerEntity[]; total: number }> {
+    const direction = descending ? ' DESC' : '';
+    const checkColumn = CHECK_COLUMN[key];
+    const value = checkColumn === undefined ? `relayers.${key}` : `rc.${checkColumn}`;
+    const checks =
+      checkColumn === undefined ? '' : ' LEFT JOIN relayer_checks rc ON rc.relayer_id = relayers.id';
+    const orderBy = (k: string, id: string): string =>
+      [
+        ...(checkColumn === undefined ? [] : [`${k} IS NULL`]),
+        ...(key === 'id' ? [] : [`${key === 'name' ? this.dialect.caseless(k) : k}${direction}`]),
+        `${id}${direction}`,
+      ].join(', ');
+    const scope = this.scoped();
+    const from = this.dialect.throughIndex(SEARCH_INDEX);
+    const rows = await this.repository.query<Array<Record<string, unknown>>>(
+      `SELECT ${this.pageColumns()}, page.total AS page_total FROM (` +
+        `SELECT relayers.id AS id, ${value} AS k, COUNT(*) OVER () AS total FROM relayers${from}${checks} ` +
+        `WHERE 1 = 1${conditions.sql}${scope.sql} ORDER BY ${orderBy(value, 'relayers.id')} LIMIT ? OFFSET ?` +
+        `) page JOIN relayers r ON r.id = page.id ORDER BY ${orderBy('page.k', 'page.id')}`,
+      [...conditions.parameters, ...scope.parameters, limit, offset],
+    );
+    if (rows.length > 0) {
+      return { items: rows.map((row) => this.hydrate(row)), total: Number(rows[0].page_total) };
+    }
+    return { items: [], total: offset === 0 ? 0 : await this.countWhere(conditions, from) };
+  }
+
   /** Ordered by a column of `relayers`, then the id: the index of that order gives the page (SEARCH_INDEX for a name). */
   private pageByColumn(
     { key, descending }: RelayerOrder,
     offset: number,
     limit: number,
     conditions: ScopeCondition,
-    from: string,
   ): Promise<RelayerEntity[]> {
     const direction = descending ? ' DESC' : '';
     const scope = this.scoped();
@@ -178,7 +215,7 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
         ? `${id}${direction}`
         : `${key === 'name' ? this.dialect.caseless(value) : value}${direction}, ${id}${direction}`;
     return this.rowsOf(
-      `SELECT relayers.id AS id, relayers.${key} AS k FROM relayers${from} WHERE 1 = 1${conditions.sql}${scope.sql} ` +
+      `SELECT relayers.id AS id, relayers.${key} AS k FROM relayers WHERE 1 = 1${conditions.sql}${scope.sql} ` +
         `ORDER BY ${orderBy(`relayers.${key}`, 'relayers.id')} LIMIT ? OFFSET ?`,
       [...conditions.parameters, ...scope.parameters, limit, offset],
       orderBy('page.k', 'page.id'),
@@ -198,14 +235,13 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     offset: number,
     limit: number,
     conditions: ScopeCondition,
-    from: string,
   ): Promise<RelayerEntity[]> {
     const direction = descending ? ' DESC' : '';
-    // Only a filter or a search needs the relayers' columns; the scope is on the check's relayer_id.
+    // Only a filter needs the relayers' columns; the scope is on the check's relayer_id.
     const checks =
       conditions.sql === ''
         ? 'relayer_checks rc'
-        : `relayer_checks rc JOIN relayers${from} ON relayers.id = rc.relayer_id`;
+        : 'relayer_checks rc JOIN relayers ON relayers.id = rc.relayer_id';
     const scope = RelayerScope.filter('rc.relayer_id');
     const where = (known: boolean): string =>
       `WHERE rc.${column} IS ${known ? 'NOT ' : ''}NULL${conditions.sql}${scope.sql}`;
@@ -235,13 +271,18 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
 
   /** The rows of the ids `idsSql` selects (as `id`, with their order's key as `k`), in `order` over `page`. */
   private rowsOf(idsSql: string, parameters: unknown[], order: string): Promise<RelayerEntity[]> {
+    return this.select(
+      `SELECT ${this.pageColumns()} FROM (${idsSql}) page JOIN relayers r ON r.id = page.id ORDER BY ${order}`,
+      parameters,
+    );
+  }
+
+  /** Every column of `relayers`, of the alias `r`. */
+  private pageColumns(): string {
     this.#pageColumns ??= this.repository.metadata.columns
       .map((column) => `r.${this.repository.manager.connection.driver.escape(column.databaseName)}`)
       .join(', ');
-    return this.select(
-      `SELECT ${this.#pageColumns} FROM (${idsSql}) page JOIN relayers r ON r.id = page.id ORDER BY ${order}`,
-      parameters,
-    );
+    return this.#pageColumns;
   }
 
   /** The relayers of the request's scope counted by each state of the list's filter, in one statement. */
