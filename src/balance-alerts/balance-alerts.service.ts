@@ -149,6 +149,19 @@ export class BalanceAlertsService {
    * @internal
    */
   async thresholdsOf(relayers: readonly AlertedRelayer[], tx?: ReadTx): Promise<Map<string, string | null>> {
+    const rules = await this.rulesOf(relayers, tx);
+    return new Map([...rules].map(([id, rule]) => [id, rule.threshold]));
+  }
+
+  /**
+   * Each relayer's rule as GET /api/v1/relayers/{relayer_id}/balance-alert answers it, by relayer id:
+   * two reads for any number of relayers.
+   * @internal
+   */
+  async rulesOf(
+    relayers: readonly AlertedRelayer[],
+    tx?: ReadTx,
+  ): Promise<Map<string, BalanceAlertResponse>> {
     if (relayers.length === 0) return new Map();
     const [own, byNetwork] = await Promise.all([
       this.relayerAlerts.findByIds(
@@ -161,9 +174,11 @@ export class BalanceAlertsService {
     return new Map(
       relayers.map((relayer) => [
         relayer.id,
-        ownById.has(relayer.id)
-          ? (ownById.get(relayer.id) ?? null)
-          : (byNetwork.get(networkId(relayer.networkType, relayer.network)) ?? null),
+        relayerRule({
+          own: ownById.has(relayer.id),
+          threshold: ownById.get(relayer.id) ?? null,
+          networkThreshold: byNetwork.get(networkId(relayer.networkType, relayer.network)) ?? null,
+        }),
       ]),
     );
   }

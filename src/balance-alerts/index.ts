@@ -6,3 +6,4 @@ export {
   type ThresholdComparison,
 } from './balance-alerts.service';
 export { isBelowThreshold } from './threshold';
+export type { BalanceAlertResponse } from './dto/balance-alert.dto';

@@ -21,6 +21,10 @@ export class RelayerCheckEntity {
   @Column({ type: 'varchar', length: 100, nullable: true })
   balance: string | null;
 
+  /** `balance` as text that sorts as the number does (balanceOrder): what the list's sort=balance reads. */
+  @Column({ name: 'balance_order', type: 'varchar', length: 103, nullable: true })
+  balanceOrder: string | null;
+
   @Column({ type: 'varchar', length: 40, nullable: true })
   nonce: string | null;
 

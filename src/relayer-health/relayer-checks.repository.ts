@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
+import { balanceOrder } from './balance-order';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
 /** A passed check's numbers as they are to be stored; `changed` when one differs from the stored row. */
@@ -37,6 +38,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
         leaseUntil: null,
         checkedAt: null,
         balance: null,
+        balanceOrder: null,
         nonce: null,
         sequenceNumber: null,
         failures: 0,
@@ -101,11 +103,15 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
   ): Promise<void> {
     const parameters: Record<string, string | null> = { owner };
     rows.forEach((row, i) => (parameters[`id${i}`] = row.relayerId));
-    const byRow = (column: 'balance' | 'nonce' | 'sequenceNumber', name: string): (() => string) => {
+    const byRow = (
+      column: string,
+      name: string,
+      value: (row: PassedCheck) => string | null,
+    ): (() => string) => {
       const arms: string[] = [];
       rows.forEach((row, i) => {
         if (!row.changed) return;
-        parameters[`${column}${i}`] = row[column];
+        parameters[`${column}${i}`] = value(row);
         arms.push(`WHEN :id${i} THEN :${column}${i}`);
       });
       const sql = `CASE relayer_id ${arms.join(' ')} ELSE ${name} END`;
@@ -113,9 +119,10 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     };
     const numbers = rows.some((row) => row.changed)
       ? {
-          balance: byRow('balance', 'balance'),
-          nonce: byRow('nonce', 'nonce'),
-          sequenceNumber: byRow('sequenceNumber', 'sequence_number'),
+          balance: byRow('balance', 'balance', (row) => row.balance),
+          balanceOrder: byRow('balanceOrder', 'balance_order', (row) => balanceOrder(row.balance)),
+          nonce: byRow('nonce', 'nonce', (row) => row.nonce),
+          sequenceNumber: byRow('sequenceNumber', 'sequence_number', (row) => row.sequenceNumber),
         }
       : {};
     await manager
@@ -140,16 +147,20 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     return (result.affected ?? 0) > 0;
   }
 
+  /** With the balance, its order (balanceOrder). */
   async record(
     relayerId: string,
     owner: string,
-    outcome: Omit<RelayerCheckEntity, 'relayerId' | 'leaseOwner' | 'leaseUntil' | 'balanceLow'>,
+    outcome: Omit<
+      RelayerCheckEntity,
+      'relayerId' | 'leaseOwner' | 'leaseUntil' | 'balanceLow' | 'balanceOrder'
+    >,
     { manager }: ReadTx,
   ): Promise<void> {
     await manager
       .createQueryBuilder()
       .update(RelayerCheckEntity)
-      .set({ ...outcome, leaseOwner: null, leaseUntil: null })
+      .set({ ...outcome, balanceOrder: balanceOrder(outcome.balance), leaseOwner: null, leaseUntil: null })
       .where('relayer_id = :relayerId AND lease_owner = :owner', { relayerId, owner })
       .execute();
   }

@@ -6,6 +6,7 @@ import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { NetworksModule } from '../networks/networks.module';
 import { RelayersModule } from '../relayers/relayers.module';
+import { RelayersService } from '../relayers';
 import { RelayerHealthScheduler } from './relayer-health-scheduler';
 import { RelayerCheckEntity } from './relayer-check.entity';
 import { RelayerChecksRepository } from './relayer-checks.repository';
@@ -39,11 +40,17 @@ export class RelayerHealthModule implements OnModuleInit {
   /** @internal Nest injects them. */
   constructor(
     private readonly alerts: BalanceAlertsService,
+    private readonly relayers: RelayersService,
     private readonly health: RelayerHealthService,
   ) {}
 
-  /** A threshold written is compared at once with the balances the checks read (docs/reference/balance-alerts.md#34-a-threshold-written). */
+  /**
+   * A threshold written is compared at once with the balances the checks read
+   * (docs/reference/balance-alerts.md#34-a-threshold-written); the relayers' list includes each
+   * relayer's status from here (docs/reference/relayers.md#36-the-status-of-each-item).
+   */
   onModuleInit(): void {
     this.alerts.compareWritesWith((change, tx) => this.health.compareThreshold(change, tx));
+    this.relayers.registerStatusSource({ statusesOf: (relayers) => this.health.statusesOf(relayers) });
   }
 }

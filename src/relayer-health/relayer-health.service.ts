@@ -1,6 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { BalanceAlertsService, isBelowThreshold, type ThresholdChange } from '../balance-alerts';
+import {
+  BalanceAlertsService,
+  isBelowThreshold,
+  type BalanceAlertResponse,
+  type ThresholdChange,
+} from '../balance-alerts';
 import { Catalogue } from '../catalogue';
 import { NetworksService } from '../networks';
 import type { NetworkType } from '../catalogue';
@@ -78,6 +83,37 @@ export class RelayerHealthService {
     const relayer = await this.existing(relayerId);
     const threshold = (await this.alerts.thresholdsOf([relayer])).get(relayer.id) ?? null;
     return toRelayerStatusResponse(relayer, check, threshold);
+  }
+
+  /**
+   * What `include=status` adds to each relayer of a list page (docs/reference/relayers.md#36-the-status-of-each-item):
+   * its status and its balance alert, exactly as `status` and GET .../balance-alert answer them, in four
+   * reads for any number of relayers. As in `status`, the checks are read before the relayers, read again.
+   */
+  async statusesOf(
+    relayers: readonly RelayerSnapshot[],
+  ): Promise<Map<string, { status: RelayerStatusResponse; balance_alert: BalanceAlertResponse }>> {
+    if (relayers.length === 0) return new Map();
+    const ids = relayers.map((relayer) => relayer.id);
+    const checks = new Map((await this.checks.findByIds(ids)).map((check) => [check.relayerId, check]));
+    const [current, rules] = await Promise.all([
+      this.relayers.findEntities(ids),
+      this.alerts.rulesOf(relayers),
+    ]);
+    const currentById = new Map(current.map((relayer): [string, RelayerSnapshot] => [relayer.id, relayer]));
+    return new Map(
+      relayers.map((listed) => {
+        const relayer = currentById.get(listed.id) ?? listed;
+        const rule = rules.get(listed.id) ?? { threshold: null, source: null };
+        return [
+          listed.id,
+          {
+            status: toRelayerStatusResponse(relayer, checks.get(listed.id) ?? null, rule.threshold),
+            balance_alert: rule,
+          },
+        ];
+      }),
+    );
   }
 
   async balance(relayerId: string): Promise<BalanceResponse> {

@@ -8,6 +8,7 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
 import {
   CreateRelayerDto,
+  RelayerListItemResponse,
   RelayerListQueryDto,
   RelayerResponse,
   RelayerSummaryResponse,
@@ -44,8 +45,8 @@ export class RelayersController {
   }
 
   @Get()
-  @Route({ permission: 'relayers:read', status: 200, response: RelayerResponse, list: true })
-  list(@Query() query: RelayerListQueryDto): Promise<Page<RelayerResponse>> {
+  @Route({ permission: 'relayers:read', status: 200, response: RelayerListItemResponse, list: true })
+  list(@Query() query: RelayerListQueryDto): Promise<Page<RelayerListItemResponse>> {
     return this.relayers.list(query);
   }
 

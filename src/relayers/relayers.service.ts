@@ -12,11 +12,15 @@ import { APP_CONFIG } from '../config/app-config.module';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx, type Tx } from '../database/transactions';
 import {
+  RelayerListItemResponse,
   RelayerListQueryDto,
   RelayerResponse,
   RelayerSummaryResponse,
   UpdateRelayerDto,
+  type RelayerSort,
+  type RelayerSortKey,
 } from './dto/relayer.dto';
+import type { RelayerStatusSource } from './relayer-status-source';
 import { changedFields, mergeRelayerPatch, type NewRelayer } from './relayers.validation';
 import {
   RELAYER_EVENTS,
@@ -26,7 +30,7 @@ import {
 } from './relayer-events';
 import { toRelayerResponse, toTaggedRelayer } from './relayer.mapper';
 import { RelayerEntity, type DisabledReason } from './relayer.entity';
-import { RelayersRepository } from './relayers.repository';
+import { RelayersRepository, type RelayerOrder } from './relayers.repository';
 import {
   relayerNotFound,
   duplicateRelayer,
@@ -35,9 +39,16 @@ import {
   signerUsedOnNetwork,
 } from './relayers.errors';
 
+/** `sort` as the repository reads it: `-name` is by name, descending. */
+function orderOf(sort: RelayerSort): RelayerOrder {
+  const descending = sort.startsWith('-');
+  return { key: (descending ? sort.slice(1) : sort) as RelayerSortKey, descending };
+}
+
 @Injectable()
 export class RelayersService {
   private readonly writes: ResourceWrites<RelayerEntity, RelayerResponse>;
+  private statusSource: RelayerStatusSource | null = null;
 
   /** @internal Nest injects it. */
   constructor(
@@ -133,8 +144,8 @@ export class RelayersService {
     return this.relayers.findById(id, tx);
   }
 
-  /** @internal `tx`: the connection to read on (WorkerDatabase). */
-  findEntities(ids: readonly string[], tx: ReadTx): Promise<RelayerEntity[]> {
+  /** @internal `tx`: the connection to read on (WorkerDatabase); without it, the request's. */
+  findEntities(ids: readonly string[], tx?: ReadTx): Promise<RelayerEntity[]> {
     return this.relayers.findByIds(ids, tx);
   }
 
@@ -232,14 +243,37 @@ export class RelayersService {
     return { total, enabled, paused, disabled, low_balance: lowBalance, unchecked };
   }
 
-  async list(query: RelayerListQueryDto): Promise<Page<RelayerResponse>> {
-    const { items, total } = await this.relayers.findPage(query.offset, query.per_page, {
-      networkType: query.network_type,
-      network: query.network,
-      state: query.state,
-      paused: query.paused === undefined ? undefined : query.paused === 'true',
-    });
-    return new Page(items.map(toRelayerResponse), query, total);
+  /**
+   * The relayer health gives the list's `include=status` (RelayerStatusSource), once, at start.
+   * @internal
+   */
+  registerStatusSource(source: RelayerStatusSource): void {
+    this.statusSource = source;
+  }
+
+  /** docs/reference/relayers.md#3-read-and-delete: filtered, searched, ordered, and with `include=status` each item's status. */
+  async list(query: RelayerListQueryDto): Promise<Page<RelayerListItemResponse>> {
+    const { items, total } = await this.relayers.findPage(
+      query.offset,
+      query.per_page,
+      {
+        networkType: query.network_type,
+        network: query.network,
+        state: query.state,
+        paused: query.paused === undefined ? undefined : query.paused === 'true',
+        q: query.q,
+      },
+      query.sort === undefined ? undefined : orderOf(query.sort),
+    );
+    const relayers = items.map(toRelayerResponse);
+    if (query.include !== 'status') return new Page(relayers, query, total);
+    if (this.statusSource === null) throw new Error('include=status: no RelayerStatusSource is registered');
+    const included = await this.statusSource.statusesOf(items);
+    return new Page(
+      relayers.map((relayer) => ({ ...relayer, ...included.get(relayer.id) })),
+      query,
+      total,
+    );
   }
 
   /** The list with each relayer's stored custom RPC URLs, unmasked: for the export only (src/config-file). */

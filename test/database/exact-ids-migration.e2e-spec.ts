@@ -39,7 +39,7 @@ const SEED = [
   "INSERT INTO signers (id, type, encrypted_key, addresses, created_at) VALUES ('Team-A-Key', 'plain', 'sealed', '{}', '2026-01-02 03:04:05.678')",
   "INSERT INTO relayers (id, name, network, network_type, address, signer_id, notification_id, paused, system_disabled, version, created_at, updated_at) VALUES ('Team-A-1', 'one', 'sepolia', 'evm', '0x01', 'Team-A-Key', 'Team-A-Hook', 0, 0, 2, '2026-01-02 03:04:05.678', '2026-01-02 03:04:05.678')",
   "INSERT INTO relayers (id, name, network, network_type, address, signer_id, notification_id, paused, system_disabled, version, created_at, updated_at) VALUES ('team_b-2', 'two', 'réseau', 'evm', '0x02', 'pool-0001', NULL, 1, 0, 1, '2026-01-02 03:04:05.679', '2026-01-02 03:04:05.679')",
-  "INSERT INTO relayer_checks (relayer_id, next_check_at, failures, balance_low) VALUES ('Team-A-1', '2026-01-02 03:04:05.678', 0, 1)",
+  "INSERT INTO relayer_checks (relayer_id, next_check_at, failures, balance_low, balance) VALUES ('Team-A-1', '2026-01-02 03:04:05.678', 0, 1, '18446744073709551617')",
   "INSERT INTO relayer_balance_alerts (relayer_id, threshold, version, updated_at) VALUES ('Team-A-1', '10', 1, '2026-01-02 03:04:05.678')",
   "INSERT INTO network_balance_alerts (network_id, threshold, version, updated_at) VALUES ('evm:réseau', '20', 1, '2026-01-02 03:04:05.678')",
   "INSERT INTO network_rpc_urls (network_id, rpc_urls, updated_at) VALUES ('evm:réseau', '[]', '2026-01-02 03:04:05.678')",
@@ -275,13 +275,21 @@ describeMysql('the migrations after 1797600000000 on MySQL, and the entities', (
     const head = await open(database.url, { migrations: migrationFiles(), entities: [ENTITY_FILES] });
     try {
       await head.runMigrations({ transaction: 'each' });
-      // 1797700000000 moved each delivery's body to webhook_events and added replayed_at: the rest as seeded.
-      const { webhook_deliveries: deliveries, ...others } = seededAt.seeded;
+      // 1797700000000 moved each delivery's body to webhook_events and added replayed_at; 1797800000000
+      // added balance_order, the balance as text that sorts as the number: the rest as seeded.
+      const { webhook_deliveries: deliveries, relayer_checks: checks, ...others } = seededAt.seeded;
       const bodies = await head.query<Array<{ id: string; body: string }>>(
         'SELECT id, body FROM webhook_events ORDER BY id',
       );
       expect({ ...(await rows(head)), bodies }).toEqual({
         ...others,
+        relayer_checks: (checks as Array<{ balance: string | null }>).map((check) => ({
+          ...check,
+          balance_order:
+            check.balance === null
+              ? null
+              : `${String(check.balance.length).padStart(3, '0')}${check.balance}`,
+        })),
         webhook_deliveries: (deliveries as Array<Record<string, unknown>>).map(
           ({ body: _body, ...delivery }) => ({
             ...delivery,

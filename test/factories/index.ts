@@ -171,6 +171,30 @@ export interface RelayerFixture {
   disabled: boolean;
 }
 
+/** A fixture's fields beyond its state, laid over its create body (a name, custom RPC URLs...); `i`: its place. */
+export type FixtureFields = (fixture: RelayerFixture, i: number) => object;
+
+/**
+ * Names for the ten of relayersInEveryState, in order, for the list's search and its order by name:
+ * two that differ only in case, LIKE's wildcards (`%`, `_`), its escapes (`\`, and `!`, the one the
+ * service uses), and `ops 50% reserve` beside `ops 500 reserve`, which `50%` as a pattern would find too.
+ */
+export const FIXTURE_NAMES = [
+  'Payments EU 1',
+  'payments us',
+  'Treasury',
+  'ops 50% reserve',
+  'ops 500 reserve',
+  'Alpha',
+  'alpha',
+  'under_score',
+  'back\\slash',
+  'Zeta!',
+] as const;
+
+/** FIXTURE_NAMES as fixture fields (createRelayerFixtures). */
+export const fixtureNames: FixtureFields = (_fixture, i) => ({ name: FIXTURE_NAMES[i] });
+
 /**
  * Ten relayers, in creation order, over every network type and state (paused, disabled by the system,
  * both, neither): `<p>01` to `<p>09`, which a scope `<p>0*` sees, and `<q>10`, which it does not.
@@ -188,14 +212,21 @@ export const relayersInEveryState = (p: string, q: string): RelayerFixture[] => 
   { id: `${q}10`, type: 'stellar', network: 'mainnet', paused: true, disabled: false },
 ];
 
-/** Creates the fixtures through the API, in order, then disables by the system those marked so (no route does). */
+/**
+ * Creates the fixtures through the API, in order (with `fields` of each laid over its body), then
+ * disables by the system those marked so (no route does).
+ */
 export async function createRelayerFixtures(
   handle: AppHandle,
   fixtures: readonly RelayerFixture[],
+  fields: FixtureFields = () => ({}),
 ): Promise<void> {
-  for (const f of fixtures) {
+  for (const [i, f] of fixtures.entries()) {
     await handle.current
-      .post('/api/v1/relayers', relayerBody(f.type, { id: f.id, network: f.network, paused: f.paused }))
+      .post(
+        '/api/v1/relayers',
+        relayerBody(f.type, { id: f.id, network: f.network, paused: f.paused, ...fields(f, i) }),
+      )
       .expect(201);
   }
   const disabled = fixtures.filter((f) => f.disabled).map((f) => `'${f.id}'`);

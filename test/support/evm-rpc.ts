@@ -35,6 +35,11 @@ export class EvmRpc {
     this.balances.set(address.toLowerCase(), wei);
   }
 
+  /** Makes every request fail with this HTTP status (null: answer again). */
+  setHttpStatus(status: number | null): void {
+    this.rpc.httpStatus = status;
+  }
+
   /** How many checks read the address's balance so far. */
   balanceReads(address: string): number {
     return this.reads.get(address.toLowerCase()) ?? 0;

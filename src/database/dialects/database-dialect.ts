@@ -25,6 +25,19 @@ export abstract class DatabaseDialect {
   abstract readonly waitsForServer: boolean;
   /** `expression` compared byte for byte, case included (MySQL's default collation ignores case). */
   abstract bytewise(expression: string): string;
+  /**
+   * `expression` (a text column) compared and ordered with the case of letters ignored: MySQL's default
+   * collations already ignore it (and accents); SQLite's NOCASE, for ASCII letters. In an index's column
+   * list as in a query, so that the index gives the order.
+   */
+  abstract caseless(expression: string): string;
+  /**
+   * After a table's name in FROM or JOIN: read it through `index`, whatever the planner would choose.
+   * For a read that must scan a narrow index whole (a search): SQLite's planner reckons a row by its
+   * columns' declared sizes, documents as short as a name, and reads the table instead; MySQL's walks
+   * the order's index and reads each row.
+   */
+  abstract throughIndex(index: string): string;
   /** Appended to a SELECT in a transaction: a locking read on MySQL; '' on SQLite, one writer at a time. */
   abstract lockingRead(mode: 'share' | 'update'): string;
   /** docs/reference/hardening.md, no hanging: a call waits for the connection at most connectionWaitMs(maxWaitMs). */

@@ -46,6 +46,15 @@ export class MysqlDialect extends DatabaseDialect {
     return `CAST(${expression} AS BINARY)`;
   }
 
+  /** The column's own collation: the default ones (`utf8mb4_unicode_ci`, `utf8mb4_0900_ai_ci`...) ignore case. */
+  caseless(expression: string): string {
+    return expression;
+  }
+
+  throughIndex(index: string): string {
+    return ` FORCE INDEX (${index})`;
+  }
+
   /** `LOCK IN SHARE MODE`: MySQL and MariaDB both accept it. */
   lockingRead(mode: 'share' | 'update'): string {
     return mode === 'share' ? ' LOCK IN SHARE MODE' : ' FOR UPDATE';

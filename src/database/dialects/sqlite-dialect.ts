@@ -27,6 +27,14 @@ export class SqliteDialect extends DatabaseDialect {
     return expression;
   }
 
+  caseless(expression: string): string {
+    return `${expression} COLLATE NOCASE`;
+  }
+
+  throughIndex(index: string): string {
+    return ` INDEXED BY ${index}`;
+  }
+
   lockingRead(): string {
     return '';
   }

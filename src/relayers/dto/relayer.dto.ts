@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -192,7 +192,26 @@ const NETWORK_FILTER_RULE = `network must be a string of 1 to ${MAX_NETWORK_LENG
 export const PAUSED_FILTERS = ['true', 'false'] as const;
 const PAUSED_RULE = `paused must be one of: ${PAUSED_FILTERS.join(', ')}`;
 
-/** `page`, `per_page` and the filters of GET /api/v1/relayers (docs/reference/relayers.md#33-filtering-the-list). */
+/** The most characters of a search (`q`): a name's. */
+export const MAX_SEARCH_LENGTH = MAX_NAME_LENGTH;
+const SEARCH_RULE = `q must be a string of 1 to ${MAX_SEARCH_LENGTH} characters`;
+/** What a list may be ordered by (docs/reference/relayers.md#35-ordering-the-list); `-` before one: descending. */
+export const RELAYER_SORT_KEYS = ['id', 'name', 'created_at', 'balance', 'checked_at'] as const;
+export type RelayerSortKey = (typeof RELAYER_SORT_KEYS)[number];
+export type RelayerSort = RelayerSortKey | `-${RelayerSortKey}`;
+export const RELAYER_SORTS: readonly RelayerSort[] = RELAYER_SORT_KEYS.flatMap((key) => [
+  key,
+  `-${key}` as const,
+]);
+const SORT_RULE = `sort must be one of: ${RELAYER_SORTS.join(', ')}`;
+/** What an item of the list may carry besides the relayer (docs/reference/relayers.md#36-the-status-of-each-item). */
+export const RELAYER_INCLUDES = ['status'] as const;
+const INCLUDE_RULE = `include must be one of: ${RELAYER_INCLUDES.join(', ')}`;
+
+/**
+ * `page`, `per_page`, the filters (docs/reference/relayers.md#33-filtering-the-list), the search, the
+ * order and what each item includes of GET /api/v1/relayers.
+ */
 export class RelayerListQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: NETWORK_TYPES })
   @IsOptional()
@@ -228,4 +247,59 @@ export class RelayerListQueryDto extends PageQueryDto {
   @IsOptional()
   @IsIn(PAUSED_FILTERS, { message: PAUSED_RULE })
   paused?: (typeof PAUSED_FILTERS)[number];
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: MAX_SEARCH_LENGTH,
+    example: 'payments',
+    description:
+      'Relayers whose name contains it, or whose id or address starts with it, case ignored; ' +
+      '%, _ and \\ are matched as themselves',
+  })
+  @IsOptional()
+  @IsString({ message: SEARCH_RULE })
+  @IsNotEmpty({ message: SEARCH_RULE })
+  @MaxLength(MAX_SEARCH_LENGTH, { message: SEARCH_RULE })
+  q?: string;
+
+  @ApiPropertyOptional({
+    enum: RELAYER_SORTS,
+    description:
+      'The order of the list, ties by id; - before a field: descending. balance (numeric, in base units ' +
+      'whatever the network) and checked_at come from the last check: relayers without one last, either way. ' +
+      'Absent: creation time, then id',
+  })
+  @IsOptional()
+  @IsIn(RELAYER_SORTS, { message: SORT_RULE })
+  sort?: RelayerSort;
+
+  @ApiPropertyOptional({
+    enum: RELAYER_INCLUDES,
+    description:
+      'status: each item also has status and balance_alert, as GET /api/v1/relayers/{relayer_id}/status and ' +
+      '/balance-alert answer them',
+  })
+  @IsOptional()
+  @IsIn(RELAYER_INCLUDES, { message: INCLUDE_RULE })
+  include?: (typeof RELAYER_INCLUDES)[number];
+}
+
+/**
+ * An item of GET /api/v1/relayers: the relayer, and with `include=status` its status and balance alert
+ * (docs/reference/relayers.md#36-the-status-of-each-item). Those are the relayer health's and the balance
+ * alerts' answers, whose features import this one: the document refers to their schemas by name, and
+ * the list passes them on as those features make them (RelayerStatusSource).
+ */
+export class RelayerListItemResponse extends RelayerResponse {
+  @ApiPropertyOptional({
+    allOf: [{ $ref: getSchemaPath('RelayerStatusResponse') }],
+    description: 'With include=status: what GET /api/v1/relayers/{relayer_id}/status answers',
+  })
+  status?: object;
+
+  @ApiPropertyOptional({
+    allOf: [{ $ref: getSchemaPath('BalanceAlertResponse') }],
+    description: 'With include=status: what GET /api/v1/relayers/{relayer_id}/balance-alert answers',
+  })
+  balance_alert?: object;
 }

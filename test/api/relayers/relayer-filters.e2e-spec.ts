@@ -161,8 +161,8 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
       'network_type=x&state=y&per_page=0',
       `${NETWORK_TYPE_RULE}; per_page must be a whole number from 1 to 100; ${STATE_RULE}`,
     ],
-    ['network_type=evm&sort=name', 'sort is not an allowed field'],
-    ['sort=name', 'sort is not an allowed field'],
+    ['network_type=evm&order=name', 'order is not an allowed field'],
+    ['filter=name', 'filter is not an allowed field'],
   ])('?%s → 400 naming the parameter and its allowed values', async (query, message) => {
     expectError(await app().get(`/api/v1/relayers?${query}`), 400, message);
   });
@@ -184,6 +184,10 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
       'query network',
       'query state',
       'query paused',
+      // docs/reference/relayers.md#33-filtering-the-list and on (test/api/relayers/relayer-include-status.e2e-spec.ts).
+      'query q',
+      'query sort',
+      'query include',
     ]);
     expect(parameters.filter((p) => ['network_type', 'network', 'state', 'paused'].includes(p.name))).toEqual(
       [
