@@ -18,6 +18,8 @@ export type AttemptOutcome = Pick<
   | 'deliveredAt'
   | 'endedAt'
   | 'latencyMs'
+  | 'failedAt'
+  | 'failedError'
 >;
 
 /** Rows per INSERT of one event's deliveries: well below every driver's limit of parameters. */

@@ -57,6 +57,7 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
     // A scoped key's condition on relayer_id is none of the index's columns: its last ones are looked
     // for in the window only, never in the whole log (docs/reference/webhooks.md#94-the-cost).
     const [last, lastParameters] = and === '' ? ['', []] : [' AND ended_at >= ?', [from]];
+    const failedSince = and === '' ? '' : ' AND failed_at >= ?';
     const [delivered, failed, now, lastFailed] = await Promise.all([
       // The delivered ones by latency (whole milliseconds, at most about WEBHOOK_TIMEOUT_MS distinct
       // values, and null): their count, how many were retried and the histogram, in one range.
@@ -81,10 +82,11 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
                   WHERE notification_id = ? AND status = 'delivered'${last}${and}) AS last_delivered_at`,
         [notificationId, ...p, notificationId, ...lastParameters, ...p],
       ),
-      this.repository.query<Array<{ ended_at: unknown; last_error: string | null }>>(
-        `SELECT ended_at, last_error FROM webhook_deliveries
-          WHERE notification_id = ? AND status = 'failed'${last}${and}
-          ORDER BY ended_at DESC LIMIT 1`,
+      // By failed_at, which a replay, a retry and a later success keep: a failure is not forgotten.
+      this.repository.query<Array<{ failed_at: unknown; failed_error: string | null }>>(
+        `SELECT failed_at, failed_error FROM webhook_deliveries
+          WHERE notification_id = ? AND failed_at IS NOT NULL${failedSince}${and}
+          ORDER BY failed_at DESC LIMIT 1`,
         [notificationId, ...lastParameters, ...p],
       ),
     ]);
@@ -104,8 +106,8 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
         max: histogram.at(-1)?.value ?? null,
       },
       lastDeliveredAt: this.hydrated('endedAt', now[0]?.last_delivered_at),
-      lastFailedAt: this.hydrated('endedAt', lastFailed[0]?.ended_at),
-      lastError: lastFailed[0]?.last_error ?? null,
+      lastFailedAt: this.hydrated('failedAt', lastFailed[0]?.failed_at),
+      lastError: lastFailed[0]?.failed_error ?? null,
     };
   }
 

@@ -275,7 +275,8 @@ describeMysql('the migrations after 1797600000000 on MySQL, and the entities', (
     const head = await open(database.url, { migrations: migrationFiles(), entities: [ENTITY_FILES] });
     try {
       await head.runMigrations({ transaction: 'each' });
-      // 1797700000000 moved each delivery's body to webhook_events and added replayed_at: the rest as seeded.
+      // 1797700000000 moved each delivery's body to webhook_events and added replayed_at, 1797810000000
+      // failed_at and failed_error (the seeded delivery never failed): the rest as seeded.
       const { webhook_deliveries: deliveries, ...others } = seededAt.seeded;
       const bodies = await head.query<Array<{ id: string; body: string }>>(
         'SELECT id, body FROM webhook_events ORDER BY id',
@@ -286,6 +287,8 @@ describeMysql('the migrations after 1797600000000 on MySQL, and the entities', (
           ({ body: _body, ...delivery }) => ({
             ...delivery,
             replayed_at: null,
+            failed_at: null,
+            failed_error: null,
           }),
         ),
         bodies: (deliveries as Array<{ event_id: string; body: string }>).map((d) => ({
