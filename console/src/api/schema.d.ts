@@ -344,6 +344,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/{notification_id}/stats/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["DeliveryStatsController_series"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/{notification_id}/subscription": {
         parameters: {
             query?: never;
@@ -880,6 +896,19 @@ export interface components {
              */
             type: "plain" | "vault" | "vault_transit" | "aws_kms" | "google_cloud_kms" | "azure_key_vault" | "turnkey" | "cdp";
         };
+        DeliveryBucketResponse: {
+            /** @description Deliveries that ended delivered within the hour */
+            delivered: number;
+            /** @description Deliveries whose last failure was within the hour */
+            failed: number;
+            /** @description 95th percentile (nearest rank) of the hour's delivered ones' last attempt, in ms */
+            p95_ms: number | null;
+            /**
+             * Format: date-time
+             * @description The start of the hour (UTC, ISO 8601)
+             */
+            start: string;
+        };
         DeliveryLatencyResponse: {
             max: number | null;
             /** @description Median (nearest rank), null when none */
@@ -903,6 +932,12 @@ export interface components {
             relayer_id: string | null;
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
+        };
+        DeliverySeriesResponse: {
+            /** @description One per hour, oldest first: 24 (24h) or 168 (7d), the last the current hour so far */
+            buckets: components["schemas"]["DeliveryBucketResponse"][];
+            /** @enum {string} */
+            window: "24h" | "7d";
         };
         DeliveryStatsResponse: {
             /** @description Deliveries that ended delivered within the window */
@@ -5776,6 +5811,154 @@ export interface operations {
                 content: {
                     "application/json": {
                         data?: components["schemas"]["DeliveryStatsResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks notifications:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    DeliveryStatsController_series: {
+        parameters: {
+            query?: {
+                window?: "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                notification_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["DeliverySeriesResponse"];
                         /** @example null */
                         error?: string | null;
                         /** @example true */

@@ -95,15 +95,12 @@ describe('the migration that keeps failures (1797810000000): deliveries written 
     try {
       await migrated.runMigrations({ transaction: 'all' });
       const failures = () =>
-        migrated.query<Array<{ id: string; failed_at: unknown; failed_error: string | null }>>(
+        migrated.query<Array<{ id: string; failed_at: Date | string | null; failed_error: string | null }>>(
           'SELECT id, failed_at, failed_error FROM webhook_deliveries ORDER BY id',
         );
-      const asIso = (value: unknown) =>
-        value === null
-          ? null
-          : value instanceof Date
-            ? value.toISOString()
-            : `${String(value).replace(' ', 'T')}Z`;
+      // MySQL's driver answers a Date, SQLite's the stored text.
+      const asIso = (value: Date | string | null) =>
+        value === null ? null : value instanceof Date ? value.toISOString() : `${value.replace(' ', 'T')}Z`;
       expect((await failures()).map((row) => [row.id, asIso(row.failed_at), row.failed_error])).toEqual([
         ['d-1', failedAt.toISOString(), 'HTTP 410'],
         ['d-2', olderFailure.toISOString(), 'timed out'],
