@@ -3,13 +3,17 @@ import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
-/** A passed check's numbers as they are to be stored; `changed` when one differs from the stored row. */
+/**
+ * A passed check's numbers as they are to be stored; `changed` when one differs from the stored row,
+ * `balanceChanged` when the balance does (docs/reference/relayer-health.md#35-balance-history).
+ */
 export interface PassedCheck {
   readonly relayerId: string;
   readonly balance: string | null;
   readonly nonce: string | null;
   readonly sequenceNumber: string | null;
   readonly changed: boolean;
+  readonly balanceChanged: boolean;
 }
 
 /** A check is claimed with a conditional UPDATE and a lease: that holds across Galera nodes too. */
@@ -127,18 +131,20 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     return (result.affected ?? 0) > 0;
   }
 
+  /** Only while `owner` holds the check: whether it did. */
   async record(
     relayerId: string,
     owner: string,
     outcome: Omit<RelayerCheckEntity, 'relayerId' | 'leaseOwner' | 'leaseUntil' | 'balanceLow'>,
     { manager }: ReadTx,
-  ): Promise<void> {
-    await manager
+  ): Promise<boolean> {
+    const result = await manager
       .createQueryBuilder()
       .update(RelayerCheckEntity)
       .set({ ...outcome, leaseOwner: null, leaseUntil: null })
       .where('relayer_id = :relayerId AND lease_owner = :owner', { relayerId, owner })
       .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /**

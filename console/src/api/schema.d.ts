@@ -472,6 +472,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/relayers/{relayer_id}/balance-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RelayerHealthController_balanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/relayers/{relayer_id}/check": {
         parameters: {
             query?: never;
@@ -674,11 +690,26 @@ export interface components {
              */
             threshold: string | null;
         };
+        BalanceHistoryResponse: {
+            /** @description Oldest first: the balance each time a check found it changed within the window, after the last sample before the window (the balance the window starts with), when there is one */
+            samples: components["schemas"]["BalanceSampleResponse"][];
+            /** @enum {string} */
+            window: "24h" | "7d" | "30d";
+        };
         BalanceResponse: {
             /** @description Every digit (wei amounts exceed 2^53) */
             balance: number;
             /** @enum {string} */
             unit: "wei" | "lamport" | "stroop";
+        };
+        BalanceSampleResponse: {
+            /**
+             * Format: date-time
+             * @description When a health check read it (ISO 8601)
+             */
+            at: string;
+            /** @description In the smallest unit, as a decimal string (as the status gives it) */
+            balance: string;
         };
         CallerResponse: {
             /**
@@ -8255,6 +8286,154 @@ export interface operations {
             };
             /** @description Gateway Timeout */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RelayerHealthController_balanceHistory: {
+        parameters: {
+            query?: {
+                window?: "24h" | "7d" | "30d";
+            };
+            header?: never;
+            path: {
+                relayer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["BalanceHistoryResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks relayers:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
