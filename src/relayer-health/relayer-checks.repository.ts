@@ -4,13 +4,17 @@ import type { ReadTx } from '../database/transactions';
 import { balanceOrder } from './balance-order';
 import { RelayerCheckEntity } from './relayer-check.entity';
 
-/** A passed check's numbers as they are to be stored; `changed` when one differs from the stored row. */
+/**
+ * A passed check's numbers as they are to be stored; `changed` when one differs from the stored row,
+ * `balanceChanged` when the balance does (docs/reference/relayer-health.md#35-balance-history).
+ */
 export interface PassedCheck {
   readonly relayerId: string;
   readonly balance: string | null;
   readonly nonce: string | null;
   readonly sequenceNumber: string | null;
   readonly changed: boolean;
+  readonly balanceChanged: boolean;
 }
 
 /** Whom a threshold written reaches: one relayer, or a network's relayers without a rule of their own. */
@@ -147,7 +151,7 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
     return (result.affected ?? 0) > 0;
   }
 
-  /** With the balance, its order (balanceOrder). */
+  /** Only while `owner` holds the check: whether it did. With the balance, its order (balanceOrder). */
   async record(
     relayerId: string,
     owner: string,
@@ -156,13 +160,14 @@ export class RelayerChecksRepository extends EntityRepository(RelayerCheckEntity
       'relayerId' | 'leaseOwner' | 'leaseUntil' | 'balanceLow' | 'balanceOrder'
     >,
     { manager }: ReadTx,
-  ): Promise<void> {
-    await manager
+  ): Promise<boolean> {
+    const result = await manager
       .createQueryBuilder()
       .update(RelayerCheckEntity)
       .set({ ...outcome, balanceOrder: balanceOrder(outcome.balance), leaseOwner: null, leaseUntil: null })
       .where('relayer_id = :relayerId AND lease_owner = :owner', { relayerId, owner })
       .execute();
+    return (result.affected ?? 0) > 0;
   }
 
   /**

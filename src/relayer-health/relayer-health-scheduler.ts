@@ -9,6 +9,7 @@ import type { CommittingEvent } from '../database/transactions';
 import { RELAYER_EVENTS, type RelayerEvent, type RelayerUpdatedEvent } from '../relayers/relayer-events';
 import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthService } from './relayer-health.service';
+import { BalanceHistoryService } from './balance-history.service';
 
 /** Relayers per batch: one claim, one read, and their calls to one endpoint in one JSON-RPC batch. */
 const BATCH = 100;
@@ -21,6 +22,7 @@ export class RelayerHealthScheduler extends PollingService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly checks: RelayerChecksRepository,
     private readonly health: RelayerHealthService,
+    private readonly history: BalanceHistoryService,
     database: DatabaseLifecycle,
   ) {
     super('RelayerHealth', IDLE_POLL_MS, database);
@@ -53,7 +55,11 @@ export class RelayerHealthScheduler extends PollingService {
    * docs/reference/relayer-health.md#26-rounds-in-batches. One batch at a time: the bound that keeps
    * the API's latency flat during a round (docs/history/performance-rounds.md#sixth-round-issue-28-health-checks-and-webhooks-in-batches).
    */
-  protected round(): Promise<void> {
+  protected async round(): Promise<void> {
+    // docs/reference/relayer-health.md#36-what-is-kept: a bounded prune, beside the checks.
+    await this.history
+      .prune()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'pruning the balance samples failed'));
     return this.loop.drain(
       BATCH,
       () => this.health.findDue(BATCH),

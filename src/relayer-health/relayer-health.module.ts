@@ -15,10 +15,13 @@ import { RelayerHealthMetrics } from './relayer-health-metrics';
 import { RelayerHealthService } from './relayer-health.service';
 import { RpcFetch } from './rpc-fetch';
 import { HEALTH_CHECKS } from './network-checks';
+import { BalanceHistoryService } from './balance-history.service';
+import { RelayerBalanceSampleEntity } from './relayer-balance-sample.entity';
+import { RelayerBalanceSamplesRepository } from './relayer-balance-samples.repository';
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([RelayerCheckEntity]),
+    TypeOrmModule.forFeature([RelayerCheckEntity, RelayerBalanceSampleEntity]),
     BalanceAlertsModule,
     NetworksModule,
     MetricsModule,
@@ -28,6 +31,8 @@ import { HEALTH_CHECKS } from './network-checks';
   controllers: [RelayerHealthController],
   providers: [
     RelayerChecksRepository,
+    RelayerBalanceSamplesRepository,
+    BalanceHistoryService,
     RelayerHealthService,
     RelayerHealthMetrics,
     RelayerHealthScheduler,

@@ -14,7 +14,7 @@ import { stringifyJson, withRawIntegers } from '../common/http/json';
 import { RequestDeadline } from '../common/http/request-deadline';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
-import { Transactions, type Tx } from '../database/transactions';
+import { Transactions, type ReadTx, type Tx } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
 import type { DisabledReason } from '../relayers';
 import type { RelayerSnapshot } from './relayer-snapshot';
@@ -35,6 +35,7 @@ import { RelayerChecksRepository } from './relayer-checks.repository';
 import { RelayerHealthMetrics } from './relayer-health-metrics';
 import { JsonRpcBatch } from './json-rpc-batch';
 import { RpcFetch } from './rpc-fetch';
+import { BalanceHistoryService } from './balance-history.service';
 
 const UNIT: Readonly<Record<NetworkType, BalanceResponse['unit']>> = {
   evm: 'wei',
@@ -63,6 +64,7 @@ export class RelayerHealthService {
     private readonly metrics: RelayerHealthMetrics,
     private readonly worker: WorkerDatabase,
     private readonly alerts: BalanceAlertsService,
+    private readonly history: BalanceHistoryService,
     @Inject(EVM_HEALTH_CHECK) private readonly evmCheck: HealthCheck,
     @Inject(SOLANA_HEALTH_CHECK) private readonly solanaCheck: HealthCheck,
     @Inject(STELLAR_HEALTH_CHECK) private readonly stellarCheck: HealthCheck,
@@ -237,13 +239,23 @@ export class RelayerHealthService {
     }
     if (passed.length > 0) {
       const checkedAt = new Date();
-      await this.checks.recordPassed(
-        passed,
-        lease,
-        checkedAt,
-        new Date(checkedAt.getTime() + this.delayMs(0)),
-        worker,
-      );
+      const record = (tx: ReadTx) =>
+        this.checks.recordPassed(
+          passed,
+          lease,
+          checkedAt,
+          new Date(checkedAt.getTime() + this.delayMs(0)),
+          tx,
+        );
+      // A balance that changed is a sample, written with it (docs/reference/relayer-health.md#35-balance-history).
+      const sampled = passed.filter((check) => check.balanceChanged).map((check) => check.relayerId);
+      if (sampled.length === 0) await record(worker);
+      else {
+        await this.worker.transaction(async (tx) => {
+          await record(tx);
+          await this.history.recordChanged(sampled, checkedAt, tx);
+        });
+      }
     }
     await Promise.all(
       Array.from({ length: Math.min(VERDICTS_AT_ONCE, queue.length) }, async () => {
@@ -344,12 +356,13 @@ export class RelayerHealthService {
         }
         const now = new Date();
         const failures = result.ok ? 0 : check.failures + 1;
-        await this.checks.record(
+        const balance = result.balance?.toString() ?? check.balance;
+        const recorded = await this.checks.record(
           relayerId,
           lease,
           {
             checkedAt: now,
-            balance: result.balance?.toString() ?? check.balance,
+            balance,
             nonce: result.nonce?.toString() ?? check.nonce,
             sequenceNumber: result.sequenceNumber?.toString() ?? check.sequenceNumber,
             failures,
@@ -357,6 +370,10 @@ export class RelayerHealthService {
           },
           tx,
         );
+        // docs/reference/relayer-health.md#35-balance-history: a balance read that differs from the stored one.
+        if (recorded && result.balance !== undefined && balance !== check.balance) {
+          await this.history.recordChanged([relayerId], now, tx);
+        }
         if (result.balance !== undefined) await this.evaluateAlert(relayer, result.balance, tx);
         return true;
       });
@@ -439,5 +456,6 @@ function passedCheck(check: RelayerCheckEntity, result: CheckResult & { ok: true
     nonce,
     sequenceNumber,
     changed: balance !== check.balance || nonce !== check.nonce || sequenceNumber !== check.sequenceNumber,
+    balanceChanged: balance !== check.balance,
   };
 }

@@ -139,6 +139,14 @@ export class RelayersService {
     );
   }
 
+  /**
+   * For the routes other features add under `/relayers/{id}`: false for one outside the request's
+   * scope, as for a missing one (docs/reference/keys-and-audit.md#33-what-a-scoped-key-sees).
+   */
+  exists(id: string): Promise<boolean> {
+    return this.relayers.existsById(id);
+  }
+
   /** @internal The stored relayer (unmasked URLs: for the health checks, which call them), or null. */
   findEntity(id: string, tx?: ReadTx): Promise<RelayerEntity | null> {
     return this.relayers.findById(id, tx);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, Not } from 'typeorm';
+import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
@@ -18,6 +19,8 @@ export type AttemptOutcome = Pick<
   | 'deliveredAt'
   | 'endedAt'
   | 'latencyMs'
+  | 'failedAt'
+  | 'failedError'
 >;
 
 /** Rows per INSERT of one event's deliveries: well below every driver's limit of parameters. */
@@ -256,6 +259,41 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       ),
       this.repository.query<Array<{ n: number | string }>>(
         `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE notification_id = ?${filter}`,
+        parameters,
+      ),
+    ]);
+    return { items, total: Number(counted[0].n) };
+  }
+
+  /**
+   * The deliveries about one relayer to every target, newest first, and their count: ranges of
+   * idx_webhook_deliveries_by_relayer (relayer_id, created_at, id), read backwards for the page. A
+   * key limited to some relayers also sees only those to targets of its scope
+   * (docs/reference/keys-and-audit.md#36-signers-and-notification-targets): that condition, and
+   * `status`, are read from the rows of the range.
+   */
+  async findPageOfRelayer(
+    relayerId: string,
+    filters: { status?: DeliveryStatus },
+    offset: number,
+    limit: number,
+  ): Promise<{ items: DeliveryEntity[]; total: number }> {
+    const relayerScope = this.scoped();
+    const targetScope = RelayerScope.filter('notification_id');
+    let filter = relayerScope.sql + targetScope.sql;
+    const parameters: string[] = [relayerId, ...relayerScope.parameters, ...targetScope.parameters];
+    if (filters.status !== undefined) {
+      filter += ' AND status = ?';
+      parameters.push(filters.status);
+    }
+    const [items, counted] = await Promise.all([
+      this.select(
+        `SELECT ${this.columns} FROM webhook_deliveries WHERE relayer_id = ?${filter}
+           ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        [...parameters, limit, offset],
+      ),
+      this.repository.query<Array<{ n: number | string }>>(
+        `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE relayer_id = ?${filter}`,
         parameters,
       ),
     ]);

@@ -384,17 +384,22 @@ export class DeliveryDispatcher extends PollingService {
     const attempts = delivery.attempts + 1;
     const now = new Date();
     const retry = this.retries(delivery, result, oneShot);
+    const status = result.delivered ? 'delivered' : retry ? 'pending' : 'failed';
+    const lastError = result.error?.slice(0, MAX_ERROR_TEXT) ?? null;
     return {
-      status: result.delivered ? 'delivered' : retry ? 'pending' : 'failed',
+      status,
       attempts,
       lastStatusCode: result.statusCode,
-      lastError: result.error?.slice(0, MAX_ERROR_TEXT) ?? null,
+      lastError,
       nextAttemptAt: retry
         ? new Date(now.getTime() + retryDelayMs(this.config.webhooks.retryBaseMs, attempts))
         : delivery.nextAttemptAt,
       deliveredAt: result.delivered ? now : delivery.deliveredAt,
       endedAt: retry ? null : now,
       latencyMs: result.durationMs,
+      // docs/reference/webhooks.md#93-the-fields: a failure outlives a replay, a retry and a later success.
+      failedAt: status === 'failed' ? now : delivery.failedAt,
+      failedError: status === 'failed' ? lastError : delivery.failedError,
     };
   }
 

@@ -42,5 +42,7 @@ export function newDelivery(
     endedAt: null,
     replayedAt: null,
     latencyMs: null,
+    failedAt: null,
+    failedError: null,
   });
 }

@@ -63,4 +63,14 @@ export class DeliveryEntity {
   /** How long its last attempt took (docs/reference/webhooks.md#9-stats); null until one is made. */
   @Column({ name: 'latency_ms', type: 'integer', nullable: true })
   latencyMs: number | null;
+
+  /**
+   * When it last ended failed, and its error then (docs/reference/webhooks.md#93-the-fields): kept
+   * when a replay or a retry queues it again and when it is delivered afterwards.
+   */
+  @Column({ name: 'failed_at', type: 'datetime', precision: 3, nullable: true })
+  failedAt: Date | null;
+
+  @Column({ name: 'failed_error', type: 'varchar', length: 500, nullable: true })
+  failedError: string | null;
 }

@@ -1,5 +1,5 @@
 import type { DeliveryEntity } from './delivery.entity';
-import { DeliveryResponse } from './dto/delivery.dto';
+import { DeliveryResponse, RelayerDeliveryResponse } from './dto/delivery.dto';
 
 export function toDeliveryResponse(delivery: DeliveryEntity): DeliveryResponse {
   return {
@@ -15,4 +15,9 @@ export function toDeliveryResponse(delivery: DeliveryEntity): DeliveryResponse {
     created_at: delivery.createdAt.toISOString(),
     delivered_at: delivery.deliveredAt?.toISOString() ?? null,
   };
+}
+
+/** docs/reference/webhooks.md#312-the-deliveries-of-one-relayer: with the target it goes to. */
+export function toRelayerDeliveryResponse(delivery: DeliveryEntity): RelayerDeliveryResponse {
+  return { ...toDeliveryResponse(delivery), notification_id: delivery.notificationId };
 }

@@ -4,6 +4,7 @@ import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { RotateSigningKeyRules } from '../notifications';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { RelayersModule } from '../relayers/relayers.module';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryStatsController } from './delivery-stats.controller';
@@ -31,6 +32,7 @@ import { DeliveryReplaysService } from './delivery-replays.service';
 import { ReplayRules } from './replay.validation';
 import { WebhookReplayController } from './webhook-replay.controller';
 import { NotificationStateController } from './notification-state.controller';
+import { RelayerDeliveriesController } from './relayer-deliveries.controller';
 
 @Module({
   imports: [
@@ -44,6 +46,7 @@ import { NotificationStateController } from './notification-state.controller';
     MetricsModule,
     NotificationsModule,
     OutboundHttpModule,
+    RelayersModule,
   ],
   controllers: [
     WebhooksController,
@@ -51,6 +54,7 @@ import { NotificationStateController } from './notification-state.controller';
     WebhookReplayController,
     DeliveryStatsController,
     NotificationStateController,
+    RelayerDeliveriesController,
   ],
   providers: [
     DeliveriesRepository,

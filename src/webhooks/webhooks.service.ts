@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Page } from '../common/http/page.dto';
 import { NotificationsService, notificationNotFound } from '../notifications';
+import { RelayersService, relayerNotFound } from '../relayers';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
-import { toDeliveryResponse } from './delivery.mapper';
+import { toDeliveryResponse, toRelayerDeliveryResponse } from './delivery.mapper';
 import { deliveryNotFound } from './webhooks.errors';
-import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from './dto/delivery.dto';
+import {
+  DeliveryQueryDto,
+  DeliveryResponse,
+  DeliveryStatusQueryDto,
+  RelayerDeliveryResponse,
+  TestDeliveryResponse,
+} from './dto/delivery.dto';
 
 /** docs/reference/webhooks.md#3-the-delivery-log and #4-trying-a-target. */
 @Injectable()
@@ -14,6 +21,7 @@ export class WebhooksService {
     private readonly deliveries: DeliveriesRepository,
     private readonly notifications: NotificationsService,
     private readonly dispatcher: DeliveryDispatcher,
+    private readonly relayers: RelayersService,
   ) {}
 
   async list(notificationId: string, query: DeliveryQueryDto): Promise<Page<DeliveryResponse>> {
@@ -25,6 +33,24 @@ export class WebhooksService {
       query.per_page,
     );
     return new Page(items.map(toDeliveryResponse), query, total);
+  }
+
+  /**
+   * docs/reference/webhooks.md#312-the-deliveries-of-one-relayer: to every target. A relayer
+   * outside the key's scope is missing, as on every relayer route.
+   */
+  async listOfRelayer(
+    relayerId: string,
+    query: DeliveryStatusQueryDto,
+  ): Promise<Page<RelayerDeliveryResponse>> {
+    if (!(await this.relayers.exists(relayerId))) throw relayerNotFound(relayerId);
+    const { items, total } = await this.deliveries.findPageOfRelayer(
+      relayerId,
+      { status: query.status },
+      query.offset,
+      query.per_page,
+    );
+    return new Page(items.map(toRelayerDeliveryResponse), query, total);
   }
 
   async retry(notificationId: string, deliveryId: string): Promise<DeliveryResponse> {

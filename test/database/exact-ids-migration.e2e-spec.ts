@@ -276,7 +276,8 @@ describeMysql('the migrations after 1797600000000 on MySQL, and the entities', (
     try {
       await head.runMigrations({ transaction: 'each' });
       // 1797700000000 moved each delivery's body to webhook_events and added replayed_at; 1797800000000
-      // added balance_order, the balance as text that sorts as the number: the rest as seeded.
+      // added balance_order, the balance as text that sorts as the number; 1797810000000 failed_at and
+      // failed_error (the seeded delivery never failed): the rest as seeded.
       const { webhook_deliveries: deliveries, relayer_checks: checks, ...others } = seededAt.seeded;
       const bodies = await head.query<Array<{ id: string; body: string }>>(
         'SELECT id, body FROM webhook_events ORDER BY id',
@@ -294,6 +295,8 @@ describeMysql('the migrations after 1797600000000 on MySQL, and the entities', (
           ({ body: _body, ...delivery }) => ({
             ...delivery,
             replayed_at: null,
+            failed_at: null,
+            failed_error: null,
           }),
         ),
         bodies: (deliveries as Array<{ event_id: string; body: string }>).map((d) => ({

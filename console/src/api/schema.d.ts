@@ -344,6 +344,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/{notification_id}/stats/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["DeliveryStatsController_series"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/{notification_id}/subscription": {
         parameters: {
             query?: never;
@@ -456,6 +472,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/relayers/{relayer_id}/balance-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RelayerHealthController_balanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/relayers/{relayer_id}/check": {
         parameters: {
             query?: never;
@@ -466,6 +498,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["RelayerHealthController_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/relayers/{relayer_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RelayerDeliveriesController_deliveries"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -642,11 +690,26 @@ export interface components {
              */
             threshold: string | null;
         };
+        BalanceHistoryResponse: {
+            /** @description Oldest first: the balance each time a check found it changed within the window, after the last sample before the window (the balance the window starts with), when there is one */
+            samples: components["schemas"]["BalanceSampleResponse"][];
+            /** @enum {string} */
+            window: "24h" | "7d" | "30d";
+        };
         BalanceResponse: {
             /** @description Every digit (wei amounts exceed 2^53) */
             balance: number;
             /** @enum {string} */
             unit: "wei" | "lamport" | "stroop";
+        };
+        BalanceSampleResponse: {
+            /**
+             * Format: date-time
+             * @description When a health check read it (ISO 8601)
+             */
+            at: string;
+            /** @description In the smallest unit, as a decimal string (as the status gives it) */
+            balance: string;
         };
         CallerResponse: {
             /**
@@ -880,6 +943,19 @@ export interface components {
              */
             type: "plain" | "vault" | "vault_transit" | "aws_kms" | "google_cloud_kms" | "azure_key_vault" | "turnkey" | "cdp";
         };
+        DeliveryBucketResponse: {
+            /** @description Deliveries that ended delivered within the hour */
+            delivered: number;
+            /** @description Deliveries whose last failure was within the hour */
+            failed: number;
+            /** @description 95th percentile (nearest rank) of the hour's delivered ones' last attempt, in ms */
+            p95_ms: number | null;
+            /**
+             * Format: date-time
+             * @description The start of the hour (UTC, ISO 8601)
+             */
+            start: string;
+        };
         DeliveryLatencyResponse: {
             max: number | null;
             /** @description Median (nearest rank), null when none */
@@ -903,6 +979,12 @@ export interface components {
             relayer_id: string | null;
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
+        };
+        DeliverySeriesResponse: {
+            /** @description One per hour, oldest first: 24 (24h) or 168 (7d), the last the current hour so far */
+            buckets: components["schemas"]["DeliveryBucketResponse"][];
+            /** @enum {string} */
+            window: "24h" | "7d";
         };
         DeliveryStatsResponse: {
             /** @description Deliveries that ended delivered within the window */
@@ -996,6 +1078,137 @@ export interface components {
         RelayerBalanceAlertDto: {
             /** @description In the base unit (wei, lamport, stroop): a string of decimal digits or a JSON integer, read exactly at any size; null: no alert for this relayer */
             threshold: (string | number) | null;
+        };
+        RelayerDeliveryResponse: {
+            attempts: number;
+            created_at: string;
+            delivered_at: string | null;
+            /** @example relayer_updated */
+            event: string;
+            /** @description The X-Event-Id of every attempt */
+            event_id: string;
+            id: string;
+            last_error: string | null;
+            last_status_code: number | null;
+            /** @description When it is attempted next (pending only) */
+            next_attempt_at: string | null;
+            /** @description The target (notification) it is sent to */
+            notification_id: string;
+            relayer_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+        };
+        RelayerListItemResponse: {
+            /** @description The signer's address on this network type */
+            address: string;
+            /** @description With include=status: what GET /api/v1/relayers/{relayer_id}/balance-alert answers */
+            balance_alert?: components["schemas"]["BalanceAlertResponse"];
+            created_at: string;
+            custom_rpc_urls: components["schemas"]["RpcConfigResponse"][] | null;
+            disabled_reason: components["schemas"]["DisabledReasonResponse"] | null;
+            id: string;
+            name: string;
+            network: string;
+            /** @enum {string} */
+            network_type: "evm" | "solana" | "stellar";
+            notification_id: string | null;
+            paused: boolean;
+            /** @description By the relayer's network_type: EvmPolicy, SolanaPolicy or StellarPolicy. In a PATCH, a JSON merge patch over the stored policies. */
+            policies?: ({
+                eip1559_pricing?: boolean | null;
+                gas_limit_estimation?: boolean | null;
+                /** @description wei, exact: a whole JSON number or a string of decimal digits (answered as a number) */
+                gas_price_cap?: (number | string) | null;
+                include_revert_data?: boolean | null;
+                /** @description wei, exact: a whole JSON number or a string of decimal digits (answered as a number) */
+                min_balance?: (number | string) | null;
+                private_transactions?: boolean | null;
+                whitelist_receivers?: string[] | null;
+            } | {
+                allowed_accounts?: string[] | null;
+                allowed_programs?: string[] | null;
+                allowed_tokens?: {
+                    decimals?: number | null;
+                    /** Format: int64 */
+                    max_allowed_fee?: number | null;
+                    /** @description a base58 address of 32 to 44 characters */
+                    mint: string;
+                    swap_config?: {
+                        /** Format: int64 */
+                        max_amount?: number | null;
+                        /** Format: int64 */
+                        min_amount?: number | null;
+                        /** Format: int64 */
+                        retain_min_amount?: number | null;
+                        slippage_percentage?: number | null;
+                    } | null;
+                    symbol?: string | null;
+                }[] | null;
+                disallowed_accounts?: string[] | null;
+                fee_margin_percentage?: number | null;
+                /**
+                 * @default user
+                 * @enum {string}
+                 */
+                fee_payment_strategy: "user" | "relayer";
+                /** Format: int64 */
+                max_allowed_fee_lamports?: number | null;
+                max_signatures?: number | null;
+                max_tx_data_size?: number | null;
+                /** Format: int64 */
+                min_balance?: number | null;
+                swap_config?: {
+                    cron_schedule?: string | null;
+                    jupiter_swap_options?: {
+                        dynamic_compute_unit_limit?: boolean | null;
+                        /** Format: int64 */
+                        priority_fee_max_lamports?: number | null;
+                        /** @enum {string|null} */
+                        priority_level?: "medium" | "high" | "veryHigh" | null;
+                    } | null;
+                    /** Format: int64 */
+                    min_balance_threshold?: number | null;
+                    /** @enum {string|null} */
+                    strategy?: "jupiter-swap" | "jupiter-ultra" | null;
+                } | null;
+            } | {
+                allowed_tokens?: {
+                    /** @description 'native', 'XLM', CODE:ISSUER (a code of 1 to 12 letters or digits, a G... issuer) or a Soroban contract id (C...) */
+                    asset: string;
+                    /** Format: int64 */
+                    max_allowed_fee?: number | null;
+                    swap_config?: {
+                        /** Format: int64 */
+                        max_amount?: number | null;
+                        /** Format: int64 */
+                        min_amount?: number | null;
+                        /** Format: int64 */
+                        retain_min_amount?: number | null;
+                        slippage_percentage?: number | null;
+                    } | null;
+                }[] | null;
+                concurrent_transactions?: boolean | null;
+                fee_margin_percentage?: number | null;
+                /** @enum {string} */
+                fee_payment_strategy?: "user" | "relayer";
+                max_fee?: number | null;
+                /** Format: int64 */
+                min_balance?: number | null;
+                slippage_percentage?: number | null;
+                swap_config?: {
+                    cron_schedule?: string | null;
+                    /** Format: int64 */
+                    min_balance_threshold?: number | null;
+                    strategies?: ("order-book" | "soroswap")[] | null;
+                } | null;
+                /** Format: int64 */
+                timeout_seconds?: number | null;
+            }) | null;
+            signer_id: string;
+            /** @description With include=status: what GET /api/v1/relayers/{relayer_id}/status answers */
+            status?: components["schemas"]["RelayerStatusResponse"];
+            system_disabled: boolean;
+            updated_at: string;
         };
         RelayerResponse: {
             /** @description The signer's address on this network type */
@@ -5980,6 +6193,154 @@ export interface operations {
             };
         };
     };
+    DeliveryStatsController_series: {
+        parameters: {
+            query?: {
+                window?: "24h" | "7d";
+            };
+            header?: never;
+            path: {
+                notification_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["DeliverySeriesResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks notifications:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
     NotificationSubscriptionController_get: {
         parameters: {
             query?: never;
@@ -6634,6 +6995,8 @@ export interface operations {
     RelayersController_list: {
         parameters: {
             query?: {
+                /** @description status: each item also has status and balance_alert, as GET /api/v1/relayers/{relayer_id}/status and /balance-alert answer them */
+                include?: "status";
                 /** @description A network name, matched exactly (case included) */
                 network?: string;
                 network_type?: "evm" | "solana" | "stellar";
@@ -6641,6 +7004,10 @@ export interface operations {
                 /** @description true: paused, disabled by the system or not; false: not paused */
                 paused?: "true" | "false";
                 per_page?: number;
+                /** @description Relayers whose name contains it, or whose id or address starts with it, case ignored; %, _ and \ are matched as themselves */
+                q?: string;
+                /** @description The order of the list, ties by id; - before a field: descending. balance (numeric, in base units whatever the network) and checked_at come from the last check: relayers without one last, either way. Absent: creation time, then id */
+                sort?: "id" | "-id" | "name" | "-name" | "created_at" | "-created_at" | "balance" | "-balance" | "checked_at" | "-checked_at";
                 /** @description enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says low_balance: true; unchecked: never checked (its status says checked_at: null) */
                 state?: "enabled" | "paused" | "disabled" | "low_balance" | "unchecked";
             };
@@ -6661,7 +7028,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: components["schemas"]["RelayerResponse"][];
+                        data?: components["schemas"]["RelayerListItemResponse"][];
                         /** @example null */
                         error?: string | null;
                         pagination?: {
@@ -8154,6 +8521,154 @@ export interface operations {
             };
         };
     };
+    RelayerHealthController_balanceHistory: {
+        parameters: {
+            query?: {
+                window?: "24h" | "7d" | "30d";
+            };
+            header?: never;
+            path: {
+                relayer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["BalanceHistoryResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks relayers:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
     RelayerHealthController_check: {
         parameters: {
             query?: never;
@@ -8322,6 +8837,174 @@ export interface operations {
             };
             /** @description Gateway Timeout */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RelayerDeliveriesController_deliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
+            path: {
+                relayer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["RelayerDeliveryResponse"][];
+                        /** @example null */
+                        error?: string | null;
+                        pagination?: {
+                            current_page?: number;
+                            per_page?: number;
+                            total_items?: number;
+                        };
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks notifications:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

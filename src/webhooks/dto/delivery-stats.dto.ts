@@ -53,3 +53,43 @@ export class DeliveryStatsResponse {
   @ApiProperty({ nullable: true, type: String, description: 'The error of the last failed delivery' })
   last_error: string | null;
 }
+
+export const SERIES_WINDOWS = ['24h', '7d'] as const;
+export type SeriesWindow = (typeof SERIES_WINDOWS)[number];
+
+/** GET .../stats/series (docs/reference/webhooks.md#95-the-hourly-series). */
+export class DeliverySeriesQueryDto {
+  @ApiPropertyOptional({ enum: SERIES_WINDOWS, default: '24h' })
+  @IsOptional()
+  @IsIn(SERIES_WINDOWS, { message: `window must be one of: ${SERIES_WINDOWS.join(', ')}` })
+  window: SeriesWindow = '24h';
+}
+
+export class DeliveryBucketResponse {
+  @ApiProperty({ format: 'date-time', description: 'The start of the hour (UTC, ISO 8601)' })
+  start: string;
+
+  @ApiProperty({ description: 'Deliveries that ended delivered within the hour' })
+  delivered: number;
+
+  @ApiProperty({ description: 'Deliveries whose last failure was within the hour' })
+  failed: number;
+
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: "95th percentile (nearest rank) of the hour's delivered ones' last attempt, in ms",
+  })
+  p95_ms: number | null;
+}
+
+export class DeliverySeriesResponse {
+  @ApiProperty({ enum: SERIES_WINDOWS })
+  window: SeriesWindow;
+
+  @ApiProperty({
+    type: [DeliveryBucketResponse],
+    description: 'One per hour, oldest first: 24 (24h) or 168 (7d), the last the current hour so far',
+  })
+  buckets: DeliveryBucketResponse[];
+}

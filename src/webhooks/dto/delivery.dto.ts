@@ -4,12 +4,16 @@ import { PageQueryDto } from '../../common/http/page.dto';
 import { IsResourceId, RESOURCE_ID_PATTERN } from '../../common/validation/field-rules';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../delivery.entity';
 
-export class DeliveryQueryDto extends PageQueryDto {
+/** A page of deliveries of one status: a relayer's (docs/reference/webhooks.md#312-the-deliveries-of-one-relayer). */
+export class DeliveryStatusQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
   @IsOptional()
   @IsIn(DELIVERY_STATUSES, { message: `status must be one of: ${DELIVERY_STATUSES.join(', ')}` })
   status?: DeliveryStatus;
+}
 
+/** A target's deliveries (docs/reference/webhooks.md#31-listing-deliveries): also by relayer. */
+export class DeliveryQueryDto extends DeliveryStatusQueryDto {
   @ApiPropertyOptional({
     pattern: RESOURCE_ID_PATTERN.source,
     description: 'Only the deliveries about this relayer (its id exactly, case included)',
@@ -52,6 +56,12 @@ export class DeliveryResponse {
 
   @ApiProperty({ nullable: true, type: String })
   delivered_at: string | null;
+}
+
+/** An item of a relayer's deliveries, to whichever target: a target's item and that target. */
+export class RelayerDeliveryResponse extends DeliveryResponse {
+  @ApiProperty({ description: 'The target (notification) it is sent to' })
+  notification_id: string;
 }
 
 export class TestDeliveryResponse {

@@ -59,6 +59,9 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
         text(row.status === 'delivered' && ended ? stored(ended) : null),
         text(ended && stored(ended)),
         row.latencyMs === null ? 'NULL' : String(row.latencyMs),
+        // As the service writes a failure: when, and its error, kept through a replay.
+        text(row.status === 'failed' && ended ? stored(ended) : null),
+        text(row.status === 'failed' ? (row.lastError ?? null) : null),
       ].join(', ')})`;
     });
     await handle.database.exec(
@@ -66,7 +69,8 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
     );
     await handle.database.exec(
       `INSERT INTO webhook_deliveries (id, notification_id, event_id, event, relayer_id, status, attempts,
-         last_status_code, last_error, next_attempt_at, created_at, delivered_at, ended_at, latency_ms)
+         last_status_code, last_error, next_attempt_at, created_at, delivered_at, ended_at, latency_ms,
+         failed_at, failed_error)
        VALUES ${values.join(', ')}`,
     );
   };
@@ -231,7 +235,8 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
     const ended = new Date(Date.now() - 3 * HOUR);
     await handle.database.exec(
       `UPDATE webhook_deliveries SET ended_at = '${stored(ended)}',
-         delivered_at = CASE WHEN status = 'delivered' THEN '${stored(ended)}' ELSE NULL END
+         delivered_at = CASE WHEN status = 'delivered' THEN '${stored(ended)}' ELSE NULL END,
+         failed_at = CASE WHEN status = 'failed' THEN '${stored(ended)}' ELSE NULL END
        WHERE notification_id = '${hook}' AND relayer_id = '${mine}'`,
     );
     const { key } = await createKey(app(), {
@@ -295,6 +300,92 @@ describe('delivery stats: a target delivery log summed up over 1h, 24h or 7d', (
         last_error: 'HTTP 410',
       }),
     });
+  });
+
+  it('a replay or a retry does not forget the failures: last_failed_at and last_error stay those of the last failure while the deliveries are pending again, and once they are delivered', async () => {
+    const none = { p50: null, p95: null, max: null };
+    // Two events refused for good (410 is not retried), about a relayer created then renamed.
+    const hook = await target('/forgotten');
+    receiver.script('/forgotten', [{ status: 410 }, { status: 410 }]);
+    const relayer = relayerBody('evm', { name: 'refused', notification_id: hook });
+    await app().post('/api/v1/relayers', relayer).expect(201);
+    await app().patch(`/api/v1/relayers/${relayer.id}`, { name: 'refused again' }).expect(200);
+    await settled(hook, 2);
+    const failedOnce = await stats(hook);
+    const lastFailure = { last_failed_at: failedOnce.last_failed_at, last_error: 'HTTP 410' };
+    expect(failedOnce).toEqual({
+      window: '24h',
+      delivered: 0,
+      failed: 2,
+      pending: 0,
+      retried: 0,
+      success_rate: 0,
+      latency_ms: none,
+      last_delivered_at: null,
+      last_failed_at: ISO,
+      last_error: 'HTTP 410',
+    });
+
+    // Paused, so that the replayed deliveries stay pending while the stats are read.
+    await app().post(`/api/v1/notifications/${hook}/pause`).expect(200);
+    expect(
+      (await app().post(`/api/v1/notifications/${hook}/deliveries/replay`, { status: 'failed' }).expect(202))
+        .body as unknown,
+    ).toEqual(successBody({ queued: 2, remaining: 0, skipped: 0 }));
+    expect(await stats(hook)).toEqual({
+      window: '24h',
+      delivered: 0,
+      failed: 0,
+      pending: 2,
+      retried: 0,
+      success_rate: null,
+      latency_ms: none,
+      last_delivered_at: null,
+      ...lastFailure,
+    });
+
+    // Resumed: both are delivered (the receiver answers 200 now); the failure is still the last one.
+    await app().post(`/api/v1/notifications/${hook}/resume`).expect(200);
+    const delivered = await settled(hook, 2);
+    expect(delivered.map((d) => [d.status, d.attempts, d.last_error])).toEqual([
+      ['delivered', 2, null],
+      ['delivered', 2, null],
+    ]);
+    expect(await stats(hook)).toEqual({
+      window: '24h',
+      delivered: 2,
+      failed: 0,
+      pending: 0,
+      retried: 2,
+      success_rate: 1,
+      latency_ms: { p50: expect.any(Number), p95: expect.any(Number), max: expect.any(Number) },
+      last_delivered_at: delivered[0].delivered_at,
+      ...lastFailure,
+    });
+
+    // The retry of one delivery, likewise.
+    const other = await target('/forgotten-retry');
+    receiver.script('/forgotten-retry', [{ status: 404 }]);
+    await app()
+      .post('/api/v1/relayers', relayerBody('evm', { name: 'refused once', notification_id: other }))
+      .expect(201);
+    const [failed] = await settled(other, 1);
+    const before = await stats(other);
+    await app().post(`/api/v1/notifications/${other}/pause`).expect(200);
+    await app().post(`/api/v1/notifications/${other}/deliveries/${failed.id}/retry`).expect(202);
+    expect(await stats(other)).toEqual({
+      window: '24h',
+      delivered: 0,
+      failed: 0,
+      pending: 1,
+      retried: 0,
+      success_rate: null,
+      latency_ms: none,
+      last_delivered_at: null,
+      last_failed_at: before.last_failed_at,
+      last_error: 'HTTP 404',
+    });
+    expect(before.last_failed_at).toEqual(ISO);
   });
 
   it('window must be 1h, 24h or 7d; unknown query keys are refused as on the lists; unknown target: 404', async () => {
