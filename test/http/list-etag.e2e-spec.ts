@@ -50,15 +50,14 @@ describe('lists answer an ETag of their body and honour If-None-Match', () => {
   const handle = useTestApp();
   const app = () => handle.current;
   const hook = uid('etag-hook');
+  const relayer = relayerBody('evm', { notification_id: hook });
   beforeAll(async () => {
     await app()
       .post('/api/v1/notifications', { id: hook, url: 'https://hooks.example.com/etag' })
       .expect(201);
     // Paused: its delivery stays as queued, so that the deliveries' list does not change under the test.
     await app().post(`/api/v1/notifications/${hook}/pause`).expect(200);
-    await app()
-      .post('/api/v1/relayers', relayerBody('evm', { notification_id: hook }))
-      .expect(201);
+    await app().post('/api/v1/relayers', relayer).expect(201);
   });
   const get = (url: string, ifNoneMatch?: string, key = app().apiKey) => {
     const request = as(app(), key).get(url);
@@ -67,7 +66,7 @@ describe('lists answer an ETag of their body and honour If-None-Match', () => {
   const listUrls = (): string[] =>
     appRoutes(app())
       .filter((route) => route.list)
-      .map((route) => route.path.replace('{notification_id}', hook));
+      .map((route) => route.path.replace('{notification_id}', hook).replace('{relayer_id}', relayer.id));
 
   it('the router has list routes, all of them GETs', () => {
     const lists = appRoutes(app()).filter((route) => route.list);
