@@ -53,11 +53,12 @@ export function percentileOf(
  * (notification_id, failed_at) for the failures as they happened: the counts and the latencies cost
  * the deliveries of the window, never the rest of the log; pending and the last ones cost the
  * backlog and one entry (and the last failure's row, for its error). The database groups the
- * latencies; only their distinct values reach Node, never the rows. A key limited to some relayers gets the stats of the deliveries about
- * them alone (docs/reference/keys-and-audit.md#3-relayer-scope): each statement then has the scope's
- * condition on `relayer_id` too, which the index does not hold, so that the last ones are looked for
- * within the window (a range of it, as the counts), not through the whole log until one of the
- * scope's turns up; without a scope, the statements are as they are.
+ * latencies; only their distinct values reach Node, never the rows. A key limited to some relayers
+ * gets the stats of the deliveries about them alone (docs/reference/keys-and-audit.md#3-relayer-scope):
+ * each statement then has the scope's condition on `relayer_id` too, which the index does not hold,
+ * so that the last ones are looked for within the window (a range of it, as the counts), not
+ * through the whole log until one of the scope's turns up; without a scope, the statements are as
+ * they are.
  */
 @Injectable()
 export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
@@ -132,8 +133,8 @@ export class DeliveryStatsRepository extends EntityRepository(DeliveryEntity) {
    * grouped by hour; the delivered ones one range of idx_webhook_deliveries_stats per hour, grouped by
    * latency: one hour's histogram (at most about WEBHOOK_TIMEOUT_MS values) reaches Node at a time,
    * never a delivery. One statement per hour, one after the other: grouping a whole week by hour and
-   * latency at once took MariaDB 30 s for 1,000,000 deliveries (its temporary table), the hours one
-   * by one 3 s (docs/reference/webhooks.md#96-the-cost-of-the-series).
+   * latency at once took MariaDB 30 s and more for 1,000,000 deliveries (its temporary table), the
+   * hours one by one about 2 s (docs/reference/webhooks.md#96-the-cost-of-the-series).
    */
   async hourlyOf(notificationId: string, first: Date, hours: number): Promise<HourCounts[]> {
     const { sql: and, parameters: p } = this.scoped();
