@@ -997,6 +997,118 @@ export interface components {
             /** @description In the base unit (wei, lamport, stroop): a string of decimal digits or a JSON integer, read exactly at any size; null: no alert for this relayer */
             threshold: (string | number) | null;
         };
+        RelayerListItemResponse: {
+            /** @description The signer's address on this network type */
+            address: string;
+            /** @description With include=status: what GET /api/v1/relayers/{relayer_id}/balance-alert answers */
+            balance_alert?: components["schemas"]["BalanceAlertResponse"];
+            created_at: string;
+            custom_rpc_urls: components["schemas"]["RpcConfigResponse"][] | null;
+            disabled_reason: components["schemas"]["DisabledReasonResponse"] | null;
+            id: string;
+            name: string;
+            network: string;
+            /** @enum {string} */
+            network_type: "evm" | "solana" | "stellar";
+            notification_id: string | null;
+            paused: boolean;
+            /** @description By the relayer's network_type: EvmPolicy, SolanaPolicy or StellarPolicy. In a PATCH, a JSON merge patch over the stored policies. */
+            policies?: ({
+                eip1559_pricing?: boolean | null;
+                gas_limit_estimation?: boolean | null;
+                /** @description wei, exact: a whole JSON number or a string of decimal digits (answered as a number) */
+                gas_price_cap?: (number | string) | null;
+                include_revert_data?: boolean | null;
+                /** @description wei, exact: a whole JSON number or a string of decimal digits (answered as a number) */
+                min_balance?: (number | string) | null;
+                private_transactions?: boolean | null;
+                whitelist_receivers?: string[] | null;
+            } | {
+                allowed_accounts?: string[] | null;
+                allowed_programs?: string[] | null;
+                allowed_tokens?: {
+                    decimals?: number | null;
+                    /** Format: int64 */
+                    max_allowed_fee?: number | null;
+                    /** @description a base58 address of 32 to 44 characters */
+                    mint: string;
+                    swap_config?: {
+                        /** Format: int64 */
+                        max_amount?: number | null;
+                        /** Format: int64 */
+                        min_amount?: number | null;
+                        /** Format: int64 */
+                        retain_min_amount?: number | null;
+                        slippage_percentage?: number | null;
+                    } | null;
+                    symbol?: string | null;
+                }[] | null;
+                disallowed_accounts?: string[] | null;
+                fee_margin_percentage?: number | null;
+                /**
+                 * @default user
+                 * @enum {string}
+                 */
+                fee_payment_strategy: "user" | "relayer";
+                /** Format: int64 */
+                max_allowed_fee_lamports?: number | null;
+                max_signatures?: number | null;
+                max_tx_data_size?: number | null;
+                /** Format: int64 */
+                min_balance?: number | null;
+                swap_config?: {
+                    cron_schedule?: string | null;
+                    jupiter_swap_options?: {
+                        dynamic_compute_unit_limit?: boolean | null;
+                        /** Format: int64 */
+                        priority_fee_max_lamports?: number | null;
+                        /** @enum {string|null} */
+                        priority_level?: "medium" | "high" | "veryHigh" | null;
+                    } | null;
+                    /** Format: int64 */
+                    min_balance_threshold?: number | null;
+                    /** @enum {string|null} */
+                    strategy?: "jupiter-swap" | "jupiter-ultra" | null;
+                } | null;
+            } | {
+                allowed_tokens?: {
+                    /** @description 'native', 'XLM', CODE:ISSUER (a code of 1 to 12 letters or digits, a G... issuer) or a Soroban contract id (C...) */
+                    asset: string;
+                    /** Format: int64 */
+                    max_allowed_fee?: number | null;
+                    swap_config?: {
+                        /** Format: int64 */
+                        max_amount?: number | null;
+                        /** Format: int64 */
+                        min_amount?: number | null;
+                        /** Format: int64 */
+                        retain_min_amount?: number | null;
+                        slippage_percentage?: number | null;
+                    } | null;
+                }[] | null;
+                concurrent_transactions?: boolean | null;
+                fee_margin_percentage?: number | null;
+                /** @enum {string} */
+                fee_payment_strategy?: "user" | "relayer";
+                max_fee?: number | null;
+                /** Format: int64 */
+                min_balance?: number | null;
+                slippage_percentage?: number | null;
+                swap_config?: {
+                    cron_schedule?: string | null;
+                    /** Format: int64 */
+                    min_balance_threshold?: number | null;
+                    strategies?: ("order-book" | "soroswap")[] | null;
+                } | null;
+                /** Format: int64 */
+                timeout_seconds?: number | null;
+            }) | null;
+            signer_id: string;
+            /** @description With include=status: what GET /api/v1/relayers/{relayer_id}/status answers */
+            status?: components["schemas"]["RelayerStatusResponse"];
+            system_disabled: boolean;
+            updated_at: string;
+        };
         RelayerResponse: {
             /** @description The signer's address on this network type */
             address: string;
@@ -6558,6 +6670,8 @@ export interface operations {
     RelayersController_list: {
         parameters: {
             query?: {
+                /** @description status: each item also has status and balance_alert, as GET /api/v1/relayers/{relayer_id}/status and /balance-alert answer them */
+                include?: "status";
                 /** @description A network name, matched exactly (case included) */
                 network?: string;
                 network_type?: "evm" | "solana" | "stellar";
@@ -6565,6 +6679,10 @@ export interface operations {
                 /** @description true: paused, disabled by the system or not; false: not paused */
                 paused?: "true" | "false";
                 per_page?: number;
+                /** @description Relayers whose name contains it, or whose id or address starts with it, case ignored; %, _ and \ are matched as themselves */
+                q?: string;
+                /** @description The order of the list, ties by id; - before a field: descending. balance (numeric, in base units whatever the network) and checked_at come from the last check: relayers without one last, either way. Absent: creation time, then id */
+                sort?: "id" | "-id" | "name" | "-name" | "created_at" | "-created_at" | "balance" | "-balance" | "checked_at" | "-checked_at";
                 /** @description enabled: neither paused nor disabled by the system; paused: paused, not disabled by the system; disabled: disabled by the system (system_disabled), paused or not; low_balance: its status says low_balance: true; unchecked: never checked (its status says checked_at: null) */
                 state?: "enabled" | "paused" | "disabled" | "low_balance" | "unchecked";
             };
@@ -6580,7 +6698,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: components["schemas"]["RelayerResponse"][];
+                        data?: components["schemas"]["RelayerListItemResponse"][];
                         /** @example null */
                         error?: string | null;
                         pagination?: {
