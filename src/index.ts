@@ -64,7 +64,12 @@ export {
   type NotificationEvent,
   type NotificationResumedEvent,
 } from './notifications/notification-events';
-export { RelayerResponse, RelayerSummaryResponse, DisabledReasonResponse } from './relayers/dto/relayer.dto';
+export {
+  RelayerResponse,
+  RelayerListItemResponse,
+  RelayerSummaryResponse,
+  DisabledReasonResponse,
+} from './relayers/dto/relayer.dto';
 export { NotificationResponse } from './notifications/dto/notification.dto';
 export {
   CHANGE_RECORDED,
@@ -109,7 +114,7 @@ export { NetworkResponse, UpdateNetworkDto } from './networks/dto/network.dto';
 export { SignerResponse } from './signers/dto/signer.dto';
 export type { NewSigner } from './signers/signers.validation';
 export { CreateNotificationDto, UpdateNotificationDto } from './notifications/dto/notification.dto';
-export { RelayerListQueryDto, UpdateRelayerDto } from './relayers/dto/relayer.dto';
+export { RelayerListQueryDto, UpdateRelayerDto, type RelayerSort } from './relayers/dto/relayer.dto';
 export type { NewRelayer } from './relayers/relayers.validation';
 export type { CatalogueNetwork, HostedSignerView } from './catalogue/catalogue.types';
 export { RpcConfigDto } from './common/validation/rpc-config.dto';
