@@ -163,7 +163,9 @@ describe('the operator console: a relayer’s deliveries to every target, and it
     const line = tab.page.locator('section[aria-labelledby="relayer-balance-history"] line.threshold');
     expect(await line.locator('title').textContent()).toBe('Alert below 1 ETH');
     // Dashed, by the stylesheet (no inline style).
-    expect(await line.evaluate((el) => getComputedStyle(el).strokeDasharray)).toBe('6px, 4px');
+    expect(
+      await line.evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).strokeDasharray),
+    ).toBe('6px, 4px');
     await tab.page.getByText('Show the numbers').click();
     expect(await seriousViolations(tab.page)).toEqual([]);
 

@@ -119,7 +119,7 @@ describe('the operator console: the relayer page', () => {
       main.created_at,
       main.updated_at,
     ]);
-    expect(await tab.page.getByRole('link', { name: hook }).getAttribute('href')).toBe(
+    expect(await tab.page.locator('dl').getByRole('link', { name: hook }).getAttribute('href')).toBe(
       `#/notifications/${hook}`,
     );
     await expect(
