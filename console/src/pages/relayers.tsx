@@ -16,7 +16,7 @@ type ListItem = Schemas['RelayerListItemResponse'];
 const PER_PAGE = 25;
 const NETWORK_TYPES = ['evm', 'solana', 'stellar'] as const;
 type NetworkType = (typeof NETWORK_TYPES)[number];
-/** The columns that sort the table, as the API's `sort` names them (docs/reference/relayers.md#3-read-and-delete). */
+/** The columns that sort the table, as the API's `sort` names them (docs/reference/relayers.md#35-ordering-the-list). */
 const SORT_KEYS = ['name', 'created_at', 'balance', 'checked_at'] as const;
 type SortKey = (typeof SORT_KEYS)[number];
 /** The API's order when none is asked: creation time, then id. */
