@@ -35,6 +35,16 @@ function hourLabel(iso: string, withDay: boolean): string {
     : date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
+/** An hour in a table or a tooltip: its date and time, never ambiguous over 7 days (`5 Dec, 14:00`). */
+function hourRow(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, {
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
 function Frame({
   caption,
   label,
@@ -131,7 +141,7 @@ export function DeliveriesChart({ buckets, window }: { buckets: HourBucket[]; wi
           <tbody>
             {buckets.map((b) => (
               <tr key={b.start}>
-                <td>{hourLabel(b.start, true)}</td>
+                <td>{hourRow(b.start)}</td>
                 <td>{b.delivered}</td>
                 <td>{b.failed}</td>
                 <td>{b.p95_ms === null ? '–' : `${b.p95_ms} ms`}</td>
@@ -148,7 +158,7 @@ export function DeliveriesChart({ buckets, window }: { buckets: HourBucket[]; wi
         const base = PAD.top + PLOT_H;
         return (
           <g key={b.start}>
-            <title>{`${hourLabel(b.start, true)}: ${b.delivered} delivered, ${b.failed} failed`}</title>
+            <title>{`${hourRow(b.start)}: ${b.delivered} delivered, ${b.failed} failed`}</title>
             <rect x={x} y={base - y(b.delivered)} width={w} height={y(b.delivered)} class="bar-ok" />
             <rect
               x={x}
@@ -197,7 +207,7 @@ export function LatencyChart({ buckets, window }: { buckets: HourBucket[]; windo
       label={
         worst === null
           ? `No delivery in the last ${window}: no latency to show`
-          : `p95 latency per hour over the last ${window}: highest ${worst.p95_ms} ms, at ${hourLabel(worst.start, true)}`
+          : `p95 latency per hour over the last ${window}: highest ${worst.p95_ms} ms, at ${hourRow(worst.start)}`
       }
       table={
         <table>
@@ -210,7 +220,7 @@ export function LatencyChart({ buckets, window }: { buckets: HourBucket[]; windo
           <tbody>
             {buckets.map((b) => (
               <tr key={b.start}>
-                <td>{hourLabel(b.start, true)}</td>
+                <td>{hourRow(b.start)}</td>
                 <td>{b.p95_ms === null ? '–' : `${b.p95_ms} ms`}</td>
               </tr>
             ))}
@@ -227,7 +237,7 @@ export function LatencyChart({ buckets, window }: { buckets: HourBucket[]; windo
         const [cx, cy] = point(b, i);
         return (
           <circle key={b.start} cx={cx} cy={cy} r={2.5} class="dot">
-            <title>{`${hourLabel(b.start, true)}: p95 ${b.p95_ms} ms`}</title>
+            <title>{`${hourRow(b.start)}: p95 ${b.p95_ms} ms`}</title>
           </circle>
         );
       })}
@@ -281,7 +291,7 @@ export function BalanceChart({
       label={
         last === undefined
           ? 'No balance recorded in the last 7 days'
-          : `Balance over the last 7 days: ${samples.length} changes recorded, now ${label(last.balance)}`
+          : `Balance over the last 7 days: ${samples.length} ${samples.length === 1 ? 'balance' : 'balances'} recorded, now ${label(last.balance)}${threshold === null ? '' : `; alert below ${label(threshold)}`}`
       }
       table={
         <table>

@@ -153,14 +153,19 @@ export function Pager({
   );
 }
 
-/** A table that scrolls sideways on a narrow screen, reachable and named for keyboard and reader users. */
+/**
+ * A table that scrolls sideways on a narrow screen, reachable and named for keyboard and reader users;
+ * its column headers are `head`, or the cells `headCells` gives (sortable ones: console/src/sortable.tsx).
+ */
 export function Table({
   caption,
-  head,
+  head = [],
+  headCells,
   children,
 }: {
   caption: string;
-  head: string[];
+  head?: string[];
+  headCells?: ComponentChildren;
   children: ComponentChildren;
 }) {
   return (
@@ -169,11 +174,12 @@ export function Table({
         <caption>{caption}</caption>
         <thead>
           <tr>
-            {head.map((h) => (
-              <th scope="col" key={h}>
-                {h}
-              </th>
-            ))}
+            {headCells ??
+              head.map((h) => (
+                <th scope="col" key={h}>
+                  {h}
+                </th>
+              ))}
           </tr>
         </thead>
         <tbody>{children}</tbody>

@@ -233,7 +233,7 @@ describe('the operator console: shell, sign-in, security and the relayers table'
     const rows = (tab: ConsoleTab) =>
       tab.page.getByRole('table', { name: 'Relayers (filtered)' }).locator('tbody tr');
     /** The options of the network select (the second filter: its label's name is "Network" and its options'). */
-    const NETWORK_OPTIONS = 'form.filters label:nth-of-type(2) select option';
+    const NETWORK_OPTIONS = 'form.filters label:nth-of-type(3) select option';
     /** The texts of `selector` once they are `expected` (or after 5 s, whatever they are then). */
     const textsShown = async (tab: ConsoleTab, selector: string, expected: string[]) => {
       await settledTo(() => tab.page.locator(selector).allTextContents(), expected);
@@ -244,7 +244,7 @@ describe('the operator console: shell, sign-in, security and the relayers table'
     /** Waits for every row's status (balance, alert, last check) to be read. */
     const statusesShown = (tab: ConsoleTab) =>
       tab.page.locator('main').filter({ hasNotText: 'Loading' }).waitFor();
-    const networkFilter = (tab: ConsoleTab) => tab.page.locator('form.filters label:nth-of-type(2) select');
+    const networkFilter = (tab: ConsoleTab) => tab.page.locator('form.filters label:nth-of-type(3) select');
     const filterBy = async (tab: ConsoleTab, type: string, network: string) => {
       await tab.page.getByLabel('Network type').selectOption(type);
       await networkFilter(tab).selectOption(network);

@@ -70,7 +70,7 @@ describe('the operator console: open pages read again by themselves', () => {
   it("shows a pending delivery delivered on its relayer's page, without a reload", async () => {
     const relayerId = await slowTarget('hook-slower', '/slower', 8000);
     const tab = await openWithClock(`#/relayers/${relayerId}`);
-    const table = 'Deliveries to hook-slower';
+    const table = 'Deliveries of its events, to every target that hears it';
     await tab.page.getByRole('table', { name: table }).waitFor();
     expect(await statusCells(tab, table)).toEqual(['pending']);
     await delivered('hook-slower');

@@ -27,6 +27,9 @@ async function facts(page: Page, section: string): Promise<[string, string][]> {
   return terms.map((term, i) => [term, details[i]]);
 }
 
+/** The caption of a relayer's deliveries: to every target that hears it (console/src/pages/relayer-deliveries.tsx). */
+const DELIVERIES = 'Deliveries of its events, to every target that hears it';
+
 describe('the operator console: the relayer page', () => {
   const node = new EvmRpc(SEPOLIA);
   const receiver = new WebhookReceiver();
@@ -95,7 +98,7 @@ describe('the operator console: the relayer page', () => {
   it('shows what the API holds: the relayer, never checked, no alert, its deliveries and its audit trail', async () => {
     const tab = await open(app().apiKey, `#/relayers/${main.id}`);
     const h1 = tab.page.getByRole('heading', { level: 1 });
-    await tab.page.getByRole('table', { name: `Deliveries to ${hook}` }).waitFor();
+    await tab.page.getByRole('table', { name: DELIVERIES }).waitFor();
     await tab.page.getByRole('table', { name: 'Changes of this relayer' }).waitFor();
     // The name is text: no element is made of it.
     expect(await h1.textContent()).toBe('main <b>relayer</b>');
@@ -116,7 +119,7 @@ describe('the operator console: the relayer page', () => {
       main.created_at,
       main.updated_at,
     ]);
-    expect(await tab.page.getByRole('link', { name: hook }).getAttribute('href')).toBe(
+    expect(await tab.page.locator('dl').getByRole('link', { name: hook }).getAttribute('href')).toBe(
       `#/notifications/${hook}`,
     );
     await expect(
@@ -125,8 +128,9 @@ describe('the operator console: the relayer page', () => {
     await expect(tab.page.locator('.alert-rule').textContent()).resolves.toBe(
       'No alert: neither this relayer nor its network has a threshold.',
     );
-    const deliveries = tab.page.getByRole('table', { name: `Deliveries to ${hook}` }).locator('tbody tr');
+    const deliveries = tab.page.getByRole('table', { name: DELIVERIES }).locator('tbody tr');
     expect(await deliveries.locator('td').allTextContents()).toEqual([
+      hook,
       'relayer_created',
       'pending',
       '0',
@@ -166,9 +170,10 @@ describe('the operator console: the relayer page', () => {
     });
     expect([failed.last_status_code, failed.last_error]).toEqual([410, 'HTTP 410']);
     const tab = await open(app().apiKey, `#/relayers/${made.id}`);
-    const row = tab.page.getByRole('table', { name: `Deliveries to ${refusing}` }).locator('tbody tr');
+    const row = tab.page.getByRole('table', { name: DELIVERIES }).locator('tbody tr');
     await row.waitFor();
     expect(await row.locator('td').allTextContents()).toEqual([
+      refusing,
       'relayer_created',
       'failed',
       '1',
@@ -250,7 +255,7 @@ describe('the operator console: the relayer page', () => {
       'name: "main <b>relayer</b>" → "renamed elsewhere"',
     ]);
     expect(await audit.nth(2).locator('li').allTextContents()).toEqual(['paused: false → true']);
-    const events = tab.page.getByRole('table', { name: `Deliveries to ${hook}` }).locator('tbody td.mono');
+    const events = tab.page.getByRole('table', { name: DELIVERIES }).locator('tbody td.mono');
     await events.nth(3).waitFor();
     const log = (
       await app().get(`/api/v1/notifications/${hook}/deliveries?relayer_id=${main.id}`).expect(200)
@@ -285,12 +290,12 @@ describe('the operator console: the relayer page', () => {
     expect(
       await tab.page.locator('section[aria-labelledby="relayer-facts"] button').allTextContents(),
     ).toEqual(['Pause']);
-    // No notification target: no deliveries of its own, and the page says how to get some.
+    // No target hears it: no deliveries, and the page says which targets would get them.
     await expect(
       tab.page.locator('section[aria-labelledby="relayer-deliveries"] .state.empty').textContent(),
     ).resolves.toBe(
-      'It has no notification target, so it has no deliveries of its own. Set its notification_id (PATCH ' +
-        '/api/v1/relayers/{id}) to hear of its changes.',
+      'No deliveries of its events yet: its own notification target and every target subscribed to it are ' +
+        'sent each of its events as it happens.',
     );
     node.setBalance(bare.address, 1000n);
     await tab.page.getByRole('button', { name: 'Check now' }).click();
@@ -397,9 +402,7 @@ describe('the operator console: the relayer page', () => {
         .patch(`/api/v1/relayers/${busy.id}`, { name: `busy ${i}` })
         .expect(200);
     const deliveries = (
-      await app()
-        .get(`/api/v1/notifications/${hook}/deliveries?relayer_id=${busy.id}&per_page=10&page=2`)
-        .expect(200)
+      await app().get(`/api/v1/relayers/${busy.id}/deliveries?per_page=10&page=2`).expect(200)
     ).body as { data: { event: string }[]; pagination: { total_items: number } };
     const audit = (
       await app()
@@ -410,7 +413,7 @@ describe('the operator console: the relayer page', () => {
 
     const tab = await open(app().apiKey, `#/relayers/${busy.id}`);
     for (const [label, table] of [
-      ['Deliveries', `Deliveries to ${hook}`],
+      ['Deliveries', DELIVERIES],
       ['Audit records', 'Changes of this relayer'],
     ]) {
       const pager = tab.page.getByRole('navigation', { name: `${label} pages` });
@@ -433,9 +436,9 @@ describe('the operator console: the relayer page', () => {
     ).toBe('name: "busy" → "busy 1"');
     // Never the whole log: every read of it asked the API for a page of one relayer's deliveries.
     const reads = tab.requests.filter((url) => url.includes('/deliveries'));
-    expect(reads.map((url) => new URL(url).search)).toEqual([
-      `?relayer_id=${busy.id}&page=1&per_page=10`,
-      `?relayer_id=${busy.id}&page=2&per_page=10`,
+    expect(reads.map((url) => `${new URL(url).pathname}${new URL(url).search}`)).toEqual([
+      `/api/v1/relayers/${busy.id}/deliveries?page=1&per_page=10`,
+      `/api/v1/relayers/${busy.id}/deliveries?page=2&per_page=10`,
     ]);
   });
 
@@ -488,7 +491,7 @@ describe('the operator console: the relayer page', () => {
   it('fits a 390 px wide screen: the page does not scroll sideways, its tables do', async () => {
     await app().post(`/api/v1/relayers/${main.id}/check`).expect(200);
     const tab = await open(app().apiKey, `#/relayers/${main.id}`, PHONE);
-    await tab.page.getByRole('table', { name: `Deliveries to ${hook}` }).waitFor();
+    await tab.page.getByRole('table', { name: DELIVERIES }).waitFor();
     await tab.page.getByRole('table', { name: 'Changes of this relayer' }).waitFor();
     await tab.page.locator('section[aria-labelledby="relayer-status"] dl.facts').waitFor();
     expect(await documentWidth(tab.page)).toBeLessThanOrEqual(PHONE.width);

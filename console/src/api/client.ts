@@ -1,6 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema';
 import { signOut, storedKey } from '../session';
+import { TagCache } from './tag-cache';
 
 export type Schemas = components['schemas'];
 export type Relayer = Schemas['RelayerResponse'];
@@ -32,6 +33,49 @@ api.use({
     const key = storedKey();
     if (key !== null) request.headers.set('Authorization', `Bearer ${key}`);
     return request;
+  },
+});
+
+/** The last tagged answer of each GET of the signed-in key (another key's are forgotten at once). */
+const tagged = new TagCache();
+let taggedFor: string | null = null;
+
+/**
+ * Every GET asks again with the ETag of the answer it last had (If-None-Match), and a 304 is read as
+ * that answer: a list read again every 15 s that has not changed costs no body
+ * (docs/reference/pagination.md#16-etag-and-304, docs/console.md#32-live-pages). The one place where
+ * the console revalidates: an If-None-Match set by hand also keeps the browser's own cache out of it.
+ */
+api.use({
+  onRequest({ request }) {
+    if (request.method !== 'GET') return request;
+    const who = request.headers.get('Authorization');
+    if (who !== taggedFor) {
+      tagged.clear();
+      taggedFor = who;
+    }
+    const kept = tagged.get(who, request.url);
+    if (kept !== undefined) request.headers.set('If-None-Match', kept.etag);
+    return request;
+  },
+  async onResponse({ request, response }) {
+    if (request.method !== 'GET') return response;
+    const who = request.headers.get('Authorization');
+    if (response.status === 304) {
+      const kept = tagged.get(who, request.url);
+      if (kept === undefined) return response;
+      return new Response(kept.body, { status: 200, statusText: 'OK', headers: kept.headers });
+    }
+    const etag = response.headers.get('ETag');
+    // JSON answers only: a file (the configuration's download) is not kept.
+    const json = response.headers.get('Content-Type')?.startsWith('application/json') === true;
+    if (!response.ok || etag === null || !json) {
+      tagged.delete(who, request.url);
+      return response;
+    }
+    const body = await response.clone().text();
+    tagged.set(who, request.url, { etag, body, headers: [...response.headers.entries()] });
+    return response;
   },
 });
 

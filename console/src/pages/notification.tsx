@@ -18,6 +18,7 @@ import {
 import { href, location, navigate } from '../router';
 import { can } from '../session';
 import { latencyText, NextAttempt, rateText, StateBadge } from './notification-parts';
+import { HistoryPanel } from './target-history';
 
 const PER_PAGE = 25;
 const WINDOWS = ['1h', '24h', '7d'] as const;
@@ -146,6 +147,7 @@ export function NotificationPage({ id }: { id: string }) {
             onChange={refresh}
           />
           <StatsPanel id={id} round={round} />
+          <HistoryPanel id={id} round={round} />
           <SubscriptionPanel id={id} />
           <DeliveriesPanel
             id={id}

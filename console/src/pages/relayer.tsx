@@ -23,11 +23,11 @@ import { useSymbols } from '../networks';
 import { href } from '../router';
 import { can } from '../session';
 import { Amount, AmountField, useAmountField } from '../units';
-import { NextAttempt } from './notification-parts';
+import { DeliveriesPanel } from './relayer-deliveries';
+import { BalanceHistoryPanel } from './relayer-history';
 
 type Status = Schemas['RelayerStatusResponse'];
 type BalanceAlert = Schemas['BalanceAlertResponse'];
-type Delivery = Schemas['DeliveryResponse'];
 type AuditRecord = Schemas['AuditEventResponse'];
 
 const PER_PAGE = 10;
@@ -123,6 +123,7 @@ export function RelayerPage({ id }: { id: string }) {
       <RelayerFacts relayer={relayer} etag={load.data.etag} refresh={changed} />
       <StatusPanel relayer={relayer} symbol={symbol} refresh={changed} />
       <AlertPanel relayer={relayer} symbol={symbol} refresh={changed} />
+      <BalanceHistoryPanel relayer={relayer} symbol={symbol} round={round} />
       <DeliveriesPanel relayer={relayer} round={round} />
       <AuditPanel relayer={relayer} round={round} />
     </>
@@ -457,124 +458,6 @@ function AlertPanel({
       </Loaded>
       {can('relayers:write') && <OutcomeText outcome={outcome} />}
     </section>
-  );
-}
-
-function DeliveriesPanel({ relayer, round }: { relayer: Relayer; round: number }) {
-  return (
-    <section class="panel" aria-labelledby="relayer-deliveries">
-      <h2 id="relayer-deliveries">Webhook deliveries</h2>
-      {!can('notifications:read') ? (
-        <p class="muted">
-          Hidden: reading deliveries needs the notifications:read permission, which this key lacks.
-        </p>
-      ) : relayer.notification_id === null ? (
-        <Empty>
-          It has no notification target, so it has no deliveries of its own. Set its notification_id (PATCH
-          /api/v1/relayers/{'{id}'}) to hear of its changes.
-        </Empty>
-      ) : (
-        <DeliveriesTable relayerId={relayer.id} notificationId={relayer.notification_id} round={round} />
-      )}
-    </section>
-  );
-}
-
-function DeliveriesTable({
-  relayerId,
-  notificationId,
-  round,
-}: {
-  relayerId: string;
-  notificationId: string;
-  round: number;
-}) {
-  const [page, setPage] = useState(1);
-  const [load, reload] = useLoad(
-    async () => {
-      const deliveries = await readPage(
-        api.GET('/api/v1/notifications/{notification_id}/deliveries', {
-          params: {
-            path: { notification_id: notificationId },
-            query: { relayer_id: relayerId, page, per_page: PER_PAGE },
-          },
-        }),
-      );
-      // Whether its target is paused matters to pending deliveries only: asked only when there is one.
-      const paused =
-        deliveries.items.some((delivery) => delivery.status === 'pending') &&
-        (
-          await read(
-            api.GET('/api/v1/notifications/{notification_id}/state', {
-              params: { path: { notification_id: notificationId } },
-            }),
-          )
-        ).paused;
-      return { ...deliveries, paused };
-    },
-    [relayerId, notificationId, page, round],
-    true,
-  );
-  return (
-    <Loaded load={load} what="its deliveries" retry={reload}>
-      {({ items, pagination, paused }) =>
-        items.length === 0 ? (
-          <Empty>
-            No deliveries about this relayer yet: its target {notificationId} is sent each of its events as it
-            happens.
-          </Empty>
-        ) : (
-          <>
-            <Table
-              caption={`Deliveries to ${notificationId}`}
-              head={['Created', 'Event', 'Status', 'Attempts', 'Last answer', 'Delivered or next attempt']}
-            >
-              {items.map((delivery) => (
-                <DeliveryRow delivery={delivery} paused={paused} key={delivery.id} />
-              ))}
-            </Table>
-            <Pager pagination={pagination} label="Deliveries" onPage={setPage} />
-          </>
-        )
-      }
-    </Loaded>
-  );
-}
-
-function DeliveryRow({ delivery, paused }: { delivery: Delivery; paused: boolean }) {
-  return (
-    <tr>
-      <th scope="row">
-        <Time value={delivery.created_at} />
-      </th>
-      <td class="mono">{delivery.event}</td>
-      <td>
-        <span class={`badge ${delivery.status}`}>{delivery.status}</span>
-      </td>
-      <td>{delivery.attempts}</td>
-      <td>
-        <LastAnswer code={delivery.last_status_code} error={delivery.last_error} />
-      </td>
-      <td>
-        {delivery.status === 'pending' ? (
-          <NextAttempt at={delivery.next_attempt_at} paused={paused} />
-        ) : (
-          <Time value={delivery.delivered_at} />
-        )}
-      </td>
-    </tr>
-  );
-}
-
-/** The status of a delivery's last attempt, with its error only where it says more (`HTTP 503` says nothing more). */
-function LastAnswer({ code, error }: { code: number | null; error: string | null }) {
-  if (code === null) return error === null ? <span class="muted">none yet</span> : <>{error}</>;
-  const status = `HTTP ${code}`;
-  return (
-    <>
-      <span class="mono">{status}</span>
-      {error !== null && error !== status && `: ${error}`}
-    </>
   );
 }
 
