@@ -28,7 +28,8 @@ const SOURCES = [
   { file: 'docs/api.md', section: null },
 ];
 const mainJs = path.join(root, 'dist', 'src', 'main.js');
-const START_TIMEOUT_MS = 30_000;
+// A loaded 2-core machine (jest workers and Chromium beside it) has taken over 30 s to start the service.
+const START_TIMEOUT_MS = 120_000;
 const SESSION_TIMEOUT_MS = 120_000;
 
 /** The ```sh blocks of one file (of one `## ` section of it, when given), with their line numbers. */
