@@ -238,7 +238,9 @@ async function main(): Promise<void> {
       WEBHOOK_BLOCK_PRIVATE_IPS: 'false',
       RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: '30',
       RELAYER_HEALTH_RETRY_SECONDS: '30',
-      RPC_TIMEOUT_MS: '2000',
+      // Generous: on a loaded machine a local node's answer has taken over 2 s, and a timed-out check
+      // disables a relayer the fleet means healthy. The dead URL is refused at once anyway.
+      RPC_TIMEOUT_MS: '10000',
       WEBHOOK_MAX_ATTEMPTS: '3',
       WEBHOOK_RETRY_BASE_MS: '2000',
       WEBHOOK_PAUSE_AFTER_FAILURES: '20',
