@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Pagination, type Relayer } from './api/client';
 import { STATE_LABEL, stateOf } from './format';
-import { liveLoaders, liveReadEnded, now, refreshProblem, updatedAt, useLive } from './live';
+import { liveLoaders, liveReadEnded, liveReadFailed, now, refreshProblem, updatedAt, useLive } from './live';
 import { absoluteTime, relativeTime } from './when';
 
 /** What a load is doing: every page shows each of the three states in words. */
@@ -57,7 +57,10 @@ export function useLoad<T>(
         const failure = asApiError(error);
         if (live && before?.state === 'ready' && isPassingFailure(failure))
           liveReadEnded(tick, failure.message);
-        else setResult({ key, load: { state: 'error', error: failure } });
+        else {
+          setResult({ key, load: { state: 'error', error: failure } });
+          if (live) liveReadFailed();
+        }
       },
     );
     return () => {

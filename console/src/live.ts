@@ -4,7 +4,11 @@ import { useEffect } from 'preact/hooks';
 /** How often an open page reads its data again while its tab is visible (docs/console.md#32-live-pages). */
 export const LIVE_EVERY_MS = 15_000;
 
-/** Bumped every LIVE_EVERY_MS while the tab is visible, and at once when it becomes visible again. */
+/**
+ * Bumped LIVE_EVERY_MS after the last live read ended while the tab is visible, and at once when it
+ * becomes visible again. Timed from the end of a read, not from the page's start: a slow answer never
+ * brings the next round closer, and rounds never pile up behind a slow API.
+ */
 const round = signal(0);
 /** How many live loaders are mounted: the timer runs while there is one, and the page says when it read. */
 export const liveLoaders = signal(0);
@@ -16,16 +20,20 @@ export const refreshProblem = signal<string | null>(null);
 export const now = signal(Date.now());
 
 const visible = () => document.visibilityState === 'visible';
-let every: number | undefined;
+let next: number | undefined;
 let clock: number | undefined;
 /** The round of the last failed read: a success of that round does not clear its problem. */
 let problemRound = -1;
 
+/** The next round LIVE_EVERY_MS from now, replacing any timed before; none while hidden or unused. */
 function schedule(): void {
-  window.clearInterval(every);
-  every = undefined;
+  window.clearTimeout(next);
+  next = undefined;
   if (liveLoaders.value > 0 && visible()) {
-    every = window.setInterval(() => round.value++, LIVE_EVERY_MS);
+    next = window.setTimeout(() => {
+      next = undefined;
+      round.value++;
+    }, LIVE_EVERY_MS);
   }
 }
 
@@ -39,7 +47,7 @@ function tickClock(): void {
 }
 
 // Hidden: nothing is read and nothing ticks. Visible again: everything is read at once, and the
-// timer starts over from there.
+// next round is timed from the end of that read.
 document.addEventListener('visibilitychange', () => {
   if (visible() && liveLoaders.value > 0) round.value++;
   schedule();
@@ -69,8 +77,17 @@ export function useLive(enabled = true): number {
   return enabled ? round.value : 0;
 }
 
-/** A live read of round `of` ended: well (`problem` null), or failed with the page's data kept. */
+/** A live read ended in an error the page shows instead of its data: it is tried again next round. */
+export function liveReadFailed(): void {
+  schedule();
+}
+
+/**
+ * A live read of round `of` ended: well (`problem` null), or failed with the page's data kept. The
+ * next round is timed from here (the read that ends last on a page with several sets it).
+ */
 export function liveReadEnded(of: number, problem: string | null): void {
+  schedule();
   if (problem !== null) {
     refreshProblem.value = problem;
     problemRound = of;

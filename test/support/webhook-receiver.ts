@@ -14,11 +14,15 @@ export interface ReceivedWebhook {
   answeredStatus: number | null;
 }
 
-/** What the receiver answers to one request: a status, after an optional delay (never: no answer). */
+/**
+ * What the receiver answers to one request: a status, after an optional delay (never: no answer;
+ * hold: no answer until the test calls `release`).
+ */
 export interface Reply {
   readonly status?: number;
   readonly delayMs?: number;
   readonly never?: boolean;
+  readonly hold?: boolean;
 }
 
 /**
@@ -30,6 +34,7 @@ export class WebhookReceiver {
   private readonly scripts = new Map<string, Reply[]>();
   private readonly server = http.createServer((req, res) => this.handle(req, res));
   private readonly hanging = new Set<http.ServerResponse>();
+  private readonly held: { path: string; answer: () => void }[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   port = 0;
   /** What every request not scripted otherwise is answered with. */
@@ -48,6 +53,16 @@ export class WebhookReceiver {
   /** The replies for the next requests to `path`, in order; afterwards 200. */
   script(path: string, replies: Reply[]): void {
     this.scripts.set(path, [...replies]);
+  }
+
+  /** Answers the requests to `path` held so far (a `hold` reply) with their status; how many it answered. */
+  release(path: string): number {
+    const now = this.held.filter((h) => h.path === path);
+    for (const h of now) {
+      this.held.splice(this.held.indexOf(h), 1);
+      h.answer();
+    }
+    return now.length;
   }
 
   to(path: string): ReceivedWebhook[] {
@@ -90,12 +105,26 @@ export class WebhookReceiver {
         this.hanging.add(res);
         return;
       }
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
+      const answer = () => {
         res.statusCode = reply.status ?? this.defaultStatus;
         res.end('ok');
         received.answeredAt = Date.now();
         received.answeredStatus = res.statusCode;
+      };
+      if (reply.hold) {
+        this.hanging.add(res);
+        this.held.push({
+          path,
+          answer: () => {
+            this.hanging.delete(res);
+            answer();
+          },
+        });
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        answer();
       }, reply.delayMs ?? 0);
       this.timers.add(timer);
     });

@@ -18,7 +18,7 @@ import {
   type Load,
 } from '../components';
 import { balanceRead } from '../format';
-import { liveReadEnded, useLive } from '../live';
+import { liveReadEnded, liveReadFailed, useLive } from '../live';
 import { useSymbols } from '../networks';
 import { href } from '../router';
 import { can } from '../session';
@@ -61,7 +61,10 @@ function useRelayer(id: string): [Load<Tagged>, () => Promise<void>] {
       if (current.current !== id) return;
       const failure = error instanceof ApiError ? error : new ApiError(0, String(error));
       if (shown.current.state === 'ready' && isPassingFailure(failure)) liveReadEnded(of, failure.message);
-      else setLoad({ state: 'error', error: failure });
+      else {
+        setLoad({ state: 'error', error: failure });
+        liveReadFailed();
+      }
     }
   }, [id, tick]);
   const loaded = useRef<string | null>(null);
