@@ -1,6 +1,14 @@
 import type { Page } from 'playwright-core';
 import { createKey, relayerBody, uid } from '../factories';
-import { DESKTOP, documentWidth, PHONE, screenshot, seriousViolations, useConsole } from '../support/browser';
+import {
+  distinct,
+  DESKTOP,
+  documentWidth,
+  PHONE,
+  screenshot,
+  seriousViolations,
+  useConsole,
+} from '../support/browser';
 import { EvmRpc } from '../support/evm-rpc';
 import { useTestApp } from '../support/test-app';
 import { waitFor } from '../support/wait';
@@ -435,7 +443,7 @@ describe('the operator console: the relayer page', () => {
         .textContent(),
     ).toBe('name: "busy" → "busy 1"');
     // Never the whole log: every read of it asked the API for a page of one relayer's deliveries.
-    const reads = tab.requests.filter((url) => url.includes('/deliveries'));
+    const reads = distinct(tab.requests.filter((url) => url.includes('/deliveries')));
     expect(reads.map((url) => `${new URL(url).pathname}${new URL(url).search}`)).toEqual([
       `/api/v1/relayers/${busy.id}/deliveries?page=1&per_page=10`,
       `/api/v1/relayers/${busy.id}/deliveries?page=2&per_page=10`,

@@ -208,3 +208,36 @@ export function storedEntries(page: Page): Promise<[number, number]> {
 export function documentWidth(page: Page): Promise<number> {
   return page.evaluate<number>('document.documentElement.scrollWidth');
 }
+
+/**
+ * The live line of a page that reads again by itself ("Updated 12 s ago", docs/console.md#32-live-pages),
+ * as `Updated <from> to <to> s ago` when the age it says is within [from, to] seconds (`just now` is
+ * 0), else as it reads. On Playwright's clock, which flows with real time until paused, a loaded
+ * machine puts seconds between a read's end and the test's look: an exact age would race.
+ */
+export async function liveLineWithin(page: Page, from: number, to: number): Promise<string | null> {
+  const line = await page.locator('main .live-status').textContent();
+  const match = /^Updated (?:just now|(\d+) s ago)$/.exec(line ?? '');
+  const age = match === null ? null : Number(match[1] ?? 0);
+  return age !== null && age >= from && age <= to ? `Updated ${from} to ${to} s ago` : line;
+}
+
+/**
+ * Stops the page's clock (installed with `page.clock.install()`) where it is: no live round comes until
+ * the test moves it (`fastForward`). A paused page runs no effect (Preact's run after a frame), so the
+ * test resumes the clock (`page.clock.resume()`) before it waits for a round's read.
+ */
+export async function pauseClock(page: Page): Promise<void> {
+  const at = await page.evaluate<number>('Date.now()');
+  await page.clock.pauseAt(at + 100);
+}
+
+/**
+ * The requests, each once, in the order first asked. An open page reads its data again 15 s after
+ * its last read (docs/console.md#32-live-pages): a test on a loaded machine can outlast that, and
+ * the round asks the same URLs again. A request the page should not make (another page, a read a
+ * row, one a keystroke) has a URL of its own and still shows.
+ */
+export function distinct(urls: readonly string[]): string[] {
+  return [...new Set(urls)];
+}
