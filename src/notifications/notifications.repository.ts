@@ -21,7 +21,7 @@ export interface NotificationFilter {
   readonly failing?: { readonly is: boolean; readonly since: Date };
 }
 
-/** How many of the targets a key may see are running, paused and failing (GET /api/v1/notifications/summary). */
+/** How many of the targets a key may see there are, and how many paused and failing (the summary). */
 export interface NotificationCounts {
   readonly total: number;
   readonly paused: number;
@@ -93,15 +93,15 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
   }
 
   /**
-   * A row of `notifications` failing (docs/reference/webhooks.md#97-failing-targets): paused, or among
-   * the targets whose deliveries that ended since `since` are under the success rate of FAILING_BELOW
-   * (rateBelowFailing). Those are found once per statement, not per target: one range of
-   * idx_webhook_deliveries_ended_at over the window, every target's deliveries in it, each row read
-   * for its target, status and relayer, grouped in the database. A subquery per target would read its
-   * range of idx_webhook_deliveries_stats, but MariaDB reads a correlated one through its
-   * (notification_id, status) prefix only: the target's whole log, not the window. The index is named:
-   * SQLite's planner, without statistics, took idx_webhook_deliveries_due (every delivered one).
-   * For a key limited to some relayers only the deliveries about them count, as in its stats
+   * A row of `notifications` failing (docs/reference/webhooks.md#97-failing-targets-and-the-summary):
+   * paused, or among the targets whose deliveries that ended since `since` are under the success rate
+   * of FAILING_BELOW (rateBelowFailing). Those are found once per statement, not per target: one range
+   * of idx_webhook_deliveries_ended_at over the window, every target's deliveries in it, each row read
+   * for its target, status and relayer, grouped in the database. The index is named: SQLite's planner,
+   * without statistics, took idx_webhook_deliveries_due (every delivered and failed one of the log);
+   * and a subquery per target on idx_webhook_deliveries_stats, a range of the window on SQLite, is read
+   * by MariaDB through its (notification_id, status) prefix only: the target's whole log. For a key
+   * limited to some relayers only the deliveries about them count, as in its stats
    * (docs/reference/webhooks.md#94-the-cost).
    */
   private failing(since: Date): { sql: string; parameters: unknown[] } {
@@ -117,7 +117,7 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
     };
   }
 
-  /** A time as the driver writes a datetime(3) column (SQLite keeps them as text): paused_at's, as ended_at's. */
+  /** A time as the driver writes a datetime(3) column, as paused_at and ended_at (SQLite keeps text). */
   private persistedTime(at: Date): unknown {
     const column = this.repository.metadata.findColumnWithPropertyName('pausedAt');
     if (!column) throw new Error('no column pausedAt on notifications');

@@ -162,7 +162,10 @@ export class NotificationsService {
     return new Page(items.map(toNotificationResponse), query, total);
   }
 
-  /** docs/reference/webhooks.md#97-failing-targets: the targets the key may see, counted in one statement. */
+  /**
+   * docs/reference/webhooks.md#97-failing-targets-and-the-summary: the targets the key may see,
+   * counted in one statement.
+   */
   async summary(): Promise<NotificationSummaryResponse> {
     const { total, paused, failing } = await this.notifications.countByHealth(failingSince());
     return { total, running: total - paused, paused, failing };

@@ -1,13 +1,13 @@
 /**
- * A target's health (docs/reference/webhooks.md#97-failing-targets): its success rate, and whether it
- * is failing. Written here once, for the stats' `success_rate` and for the summary and the list's
- * `failing` filter, which decide it in SQL (NotificationsRepository).
+ * A target's health (docs/reference/webhooks.md#97-failing-targets-and-the-summary): its success
+ * rate, and whether it is failing. Written here once, for the stats' `success_rate` and for the
+ * summary and the list's `failing` filter, which decide it in SQL (NotificationsRepository).
  */
 
 /** Success rates are given to 4 decimals: in units of 1 / RATE_SCALE. */
 const RATE_SCALE = 10_000;
 
-/** A running target whose success rate over the last hour is under this is failing (contract 24.1). */
+/** A running target whose success rate over the last hour is under this is failing. */
 export const FAILING_BELOW = 0.9;
 
 /** The window a target's failing is judged on: the last hour, as `stats?window=1h`. */

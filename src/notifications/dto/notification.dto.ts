@@ -105,8 +105,8 @@ export class NotificationListQueryDto extends PageQueryDto {
 }
 
 /**
- * GET /api/v1/notifications/summary (docs/reference/webhooks.md#97-failing-targets): the targets the
- * key may see, counted.
+ * GET /api/v1/notifications/summary (docs/reference/webhooks.md#97-failing-targets-and-the-summary):
+ * the targets the key may see, counted.
  */
 export class NotificationSummaryResponse {
   @ApiProperty({ description: 'Every target the key may see' })

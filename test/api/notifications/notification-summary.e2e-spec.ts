@@ -5,10 +5,10 @@ import { useTestApp } from '../../support/test-app';
 import { createKey, notificationBody } from '../../factories';
 
 /**
- * docs/reference/webhooks.md#97-failing-targets: GET /api/v1/notifications/summary counts the targets
- * the key may see, running, paused and failing (paused, or under 90 % delivered of what ended in the
- * last hour, as GET .../stats?window=1h says success_rate), and the list's `failing` filter finds
- * the same targets.
+ * docs/reference/webhooks.md#97-failing-targets-and-the-summary: GET /api/v1/notifications/summary
+ * counts the targets the key may see, running, paused and failing (paused, or under 90 % delivered of
+ * what ended in the last hour, as GET .../stats?window=1h says success_rate), and the list's `failing`
+ * filter finds the same targets.
  */
 
 const MINUTE = 60_000;
