@@ -70,7 +70,7 @@ export {
   RelayerSummaryResponse,
   DisabledReasonResponse,
 } from './relayers/dto/relayer.dto';
-export { NotificationResponse } from './notifications/dto/notification.dto';
+export { NotificationResponse, NotificationSummaryResponse } from './notifications/dto/notification.dto';
 export {
   CHANGE_RECORDED,
   NestedTransactionError,
@@ -113,7 +113,11 @@ export type { RpcUrl } from './common/validation/rpc-url-list';
 export { NetworkResponse, UpdateNetworkDto } from './networks/dto/network.dto';
 export { SignerResponse } from './signers/dto/signer.dto';
 export type { NewSigner } from './signers/signers.validation';
-export { CreateNotificationDto, UpdateNotificationDto } from './notifications/dto/notification.dto';
+export {
+  CreateNotificationDto,
+  NotificationListQueryDto,
+  UpdateNotificationDto,
+} from './notifications/dto/notification.dto';
 export { RelayerListQueryDto, UpdateRelayerDto, type RelayerSort } from './relayers/dto/relayer.dto';
 export type { NewRelayer } from './relayers/relayers.validation';
 export type { CatalogueNetwork, HostedSignerView } from './catalogue/catalogue.types';

@@ -1,6 +1,5 @@
-import { api, read, readPage, type Schemas } from './api/client';
+import { api, read, type Schemas } from './api/client';
 
-type Notification = Schemas['NotificationResponse'];
 type TargetState = Schemas['NotificationStateResponse'];
 type Stats = Schemas['DeliveryStatsResponse'];
 
@@ -17,11 +16,10 @@ export function isFailing(paused: boolean, hourRate: number | null): boolean {
 
 export interface TargetHealth {
   state: TargetState;
-  /** Its last 24 hours, when asked for. */
-  day: Stats | null;
+  /** Its last 24 hours. */
+  day: Stats;
   /** The success rate of its last hour; null when paused (failing anyway) or when nothing ended in it. */
   hourRate: number | null;
-  failing: boolean;
 }
 
 function statsOf(id: string, window: '1h' | '24h'): Promise<Stats> {
@@ -33,34 +31,17 @@ function statsOf(id: string, window: '1h' | '24h'): Promise<Stats> {
 }
 
 /**
- * A target's state and whether it is failing (GET .../state, .../stats?window=24h when `withDay`),
- * its last hour asked only where it can tell: a paused target is failing anyway, and a day without a
- * failure has none in its last hour.
+ * A target's state and last 24 hours (GET .../state, .../stats?window=24h), and the success rate of
+ * its last hour, asked only where it can tell whether the target is failing: a paused target is
+ * failing anyway, and a day without a failure has none in its last hour.
  */
-export async function readHealth(id: string, withDay: boolean): Promise<TargetHealth> {
+export async function readHealth(id: string): Promise<TargetHealth> {
   const [state, day] = await Promise.all([
     read<TargetState>(
       api.GET('/api/v1/notifications/{notification_id}/state', { params: { path: { notification_id: id } } }),
     ),
-    withDay ? statsOf(id, '24h') : Promise.resolve(null),
+    statsOf(id, '24h'),
   ]);
-  const hourRate =
-    !state.paused && (day === null || day.failed > 0) ? (await statsOf(id, '1h')).success_rate : null;
-  return { state, day, hourRate, failing: isFailing(state.paused, hourRate) };
-}
-
-/** How many targets the failing count and filter look at: the first page of 100 (the list's largest). */
-export const TARGETS_SCANNED = 100;
-
-/** The first 100 targets the key may read with their health, and how many targets it may read in all. */
-export async function scanTargets(
-  withDay: boolean,
-): Promise<{ targets: { notification: Notification; health: TargetHealth }[]; total: number }> {
-  const { items, pagination } = await readPage(
-    api.GET('/api/v1/notifications', { params: { query: { page: 1, per_page: TARGETS_SCANNED } } }),
-  );
-  const targets = await Promise.all(
-    items.map(async (notification) => ({ notification, health: await readHealth(notification.id, withDay) })),
-  );
-  return { targets, total: pagination.total_items };
+  const hourRate = !state.paused && day.failed > 0 ? (await statsOf(id, '1h')).success_rate : null;
+  return { state, day, hourRate };
 }

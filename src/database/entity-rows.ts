@@ -131,7 +131,7 @@ export abstract class EntityRows<E extends ObjectLiteral> {
   protected async findPageWhere(
     offset: number,
     limit: number,
-    filter: ScopeCondition,
+    filter: { readonly sql: string; readonly parameters: readonly unknown[] },
   ): Promise<{ items: E[]; total: number }> {
     const scope = this.scoped();
     const where = `WHERE 1 = 1${filter.sql}${scope.sql}`;

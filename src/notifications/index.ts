@@ -12,3 +12,4 @@ export {
 } from './notifications.validation';
 export { NotificationsService, SIGNING_KEY_CIPHER, type DeliveryTarget } from './notifications.service';
 export { NotificationStateService } from './notification-state.service';
+export { successRate } from './target-health';

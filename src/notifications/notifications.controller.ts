@@ -2,11 +2,17 @@ import { Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/comm
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Tagged } from '../common/http/tagged';
 import { IfMatch, IfMatchHeader } from '../common/http/if-match';
-import { Page, PageQueryDto } from '../common/http/page.dto';
+import { Page } from '../common/http/page.dto';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
-import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
+import {
+  CreateNotificationDto,
+  NotificationListQueryDto,
+  NotificationResponse,
+  NotificationSummaryResponse,
+  UpdateNotificationDto,
+} from './dto/notification.dto';
 import { NotificationsService } from './notifications.service';
 import { notificationNotFound } from './notifications.errors';
 import { Route } from '../common/http/route.decorator';
@@ -37,8 +43,15 @@ export class NotificationsController {
 
   @Get()
   @Route({ permission: 'notifications:read', status: 200, response: NotificationResponse, list: true })
-  list(@Query() query: PageQueryDto): Promise<Page<NotificationResponse>> {
+  list(@Query() query: NotificationListQueryDto): Promise<Page<NotificationResponse>> {
     return this.notifications.list(query);
+  }
+
+  // Before GET :notification_id, which would take `summary` for an id.
+  @Get('summary')
+  @Route({ permission: 'notifications:read', status: 200, response: NotificationSummaryResponse })
+  summary(): Promise<NotificationSummaryResponse> {
+    return this.notifications.summary();
   }
 
   @Get(':notification_id')

@@ -4,12 +4,29 @@ import { isForeignKeyViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { NotificationEntity } from './notification.entity';
+import { rateBelowFailing } from './target-health';
 
 export type NotificationChanges = Partial<
   Pick<NotificationEntity, 'type' | 'url' | 'signingKey' | 'previousSigningKey' | 'signingKeyOverlapUntil'>
 >;
 
 export type PauseChanges = Pick<NotificationEntity, 'pausedAt' | 'pausedReason'>;
+
+/** The index of the delivery log by end time (1795400000000-CreateWebhookDeliveries). */
+const ENDED_INDEX = 'idx_webhook_deliveries_ended_at';
+
+/** What the list may be filtered by (docs/reference/notifications.md#13-read-and-list). */
+export interface NotificationFilter {
+  /** Only the failing targets (true) or only the others (false), judged on what ended since `since`. */
+  readonly failing?: { readonly is: boolean; readonly since: Date };
+}
+
+/** How many of the targets a key may see there are, and how many paused and failing (the summary). */
+export interface NotificationCounts {
+  readonly total: number;
+  readonly paused: number;
+  readonly failing: number;
+}
 
 /**
  * Every read of targets a request can reach goes through here, and sees only the targets of the
@@ -45,6 +62,66 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
   /** docs/reference/webhooks.md#10-pausing-a-target. The version stays: the resource did not change. */
   async setPause(id: string, changes: PauseChanges, { manager }: ReadTx): Promise<void> {
     await manager.update(NotificationEntity, { id }, changes);
+  }
+
+  /** One page of the request's scope, filtered in the query, `total` counting the filtered list. */
+  override findPage(
+    offset: number,
+    limit: number,
+    filter: NotificationFilter = {},
+  ): Promise<{ items: NotificationEntity[]; total: number }> {
+    if (filter.failing === undefined) return super.findPage(offset, limit);
+    const failing = this.failing(filter.failing.since);
+    return this.findPageWhere(offset, limit, {
+      sql: ` AND ${filter.failing.is ? '' : 'NOT '}${failing.sql}`,
+      parameters: failing.parameters,
+    });
+  }
+
+  /** The targets of the request's scope counted, paused and failing, in one statement. */
+  async countByHealth(since: Date): Promise<NotificationCounts> {
+    const scope = this.scoped();
+    const failing = this.failing(since);
+    const [row] = await this.repository.query<Array<Record<'total' | 'paused' | 'failing', number | string>>>(
+      `SELECT COUNT(*) AS total,
+              COALESCE(SUM(CASE WHEN paused_at IS NOT NULL THEN 1 ELSE 0 END), 0) AS paused,
+              COALESCE(SUM(CASE WHEN ${failing.sql} THEN 1 ELSE 0 END), 0) AS failing
+         FROM notifications WHERE 1 = 1${scope.sql}`,
+      [...failing.parameters, ...scope.parameters],
+    );
+    return { total: Number(row.total), paused: Number(row.paused), failing: Number(row.failing) };
+  }
+
+  /**
+   * A row of `notifications` failing (docs/reference/webhooks.md#97-failing-targets-and-the-summary):
+   * paused, or among the targets whose deliveries that ended since `since` are under the success rate
+   * of FAILING_BELOW (rateBelowFailing). Those are found once per statement, not per target: one range
+   * of idx_webhook_deliveries_ended_at over the window, every target's deliveries in it, each row read
+   * for its target, status and relayer, grouped in the database. The index is named: SQLite's planner,
+   * without statistics, took idx_webhook_deliveries_due (every delivered and failed one of the log);
+   * and a subquery per target on idx_webhook_deliveries_stats, a range of the window on SQLite, is read
+   * by MariaDB through its (notification_id, status) prefix only: the target's whole log. For a key
+   * limited to some relayers only the deliveries about them count, as in its stats
+   * (docs/reference/webhooks.md#94-the-cost).
+   */
+  private failing(since: Date): { sql: string; parameters: unknown[] } {
+    const deliveries = RelayerScope.filter('relayer_id');
+    const count = (status: 'delivered' | 'failed') => `SUM(CASE WHEN status = '${status}' THEN 1 ELSE 0 END)`;
+    const below =
+      `SELECT notification_id FROM webhook_deliveries${this.dialect.throughIndex(ENDED_INDEX)} ` +
+      `WHERE ended_at >= ? AND status IN ('delivered', 'failed')${deliveries.sql} ` +
+      `GROUP BY notification_id HAVING ${rateBelowFailing(count('delivered'), count('failed'))}`;
+    return {
+      sql: `(notifications.paused_at IS NOT NULL OR notifications.id IN (${below}))`,
+      parameters: [this.persistedTime(since), ...deliveries.parameters],
+    };
+  }
+
+  /** A time as the driver writes a datetime(3) column, as paused_at and ended_at (SQLite keeps text). */
+  private persistedTime(at: Date): unknown {
+    const column = this.repository.metadata.findColumnWithPropertyName('pausedAt');
+    if (!column) throw new Error('no column pausedAt on notifications');
+    return this.repository.manager.connection.driver.preparePersistentValue(at, column) as unknown;
   }
 
   async countPaused(): Promise<number> {

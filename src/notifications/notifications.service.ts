@@ -4,16 +4,23 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError } from '../common/errors/domain-errors';
 import type { Tagged } from '../common/http/tagged';
 import type { IfMatch } from '../common/http/if-match';
-import { Page, PageQueryDto } from '../common/http/page.dto';
+import { Page } from '../common/http/page.dto';
 import { FieldCipher, isEncrypted } from '../common/security/field-cipher';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
-import { CreateNotificationDto, NotificationResponse, UpdateNotificationDto } from './dto/notification.dto';
+import {
+  CreateNotificationDto,
+  NotificationListQueryDto,
+  NotificationResponse,
+  NotificationSummaryResponse,
+  UpdateNotificationDto,
+} from './dto/notification.dto';
 import { NotificationEntity } from './notification.entity';
 import type { NotificationEvent } from './notification-events';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
+import { FAILING_WINDOW_MS } from './target-health';
 
 /** What the dispatcher needs of a target (docs/reference/webhooks.md#1-events). Holds keys: never logged. */
 export interface DeliveryTarget {
@@ -24,6 +31,9 @@ export interface DeliveryTarget {
   readonly previousSigningKeyUntil: Date | null;
   readonly paused: boolean;
 }
+
+/** The start of the window a target's failing is judged on: an hour ago. */
+const failingSince = (): Date => new Date(Date.now() - FAILING_WINDOW_MS);
 
 /** The cipher for signing keys at rest, or null when STORAGE_ENCRYPTION_KEY is not set. */
 export const SIGNING_KEY_CIPHER = Symbol('SIGNING_KEY_CIPHER');
@@ -144,9 +154,21 @@ export class NotificationsService {
     return this.notifications.existsById(id);
   }
 
-  async list(query: PageQueryDto): Promise<Page<NotificationResponse>> {
-    const { items, total } = await this.notifications.findPage(query.offset, query.per_page);
+  /** docs/reference/notifications.md#13-read-and-list: with `failing`, the failing targets or the others. */
+  async list(query: NotificationListQueryDto): Promise<Page<NotificationResponse>> {
+    const failing =
+      query.failing === undefined ? undefined : { is: query.failing === 'true', since: failingSince() };
+    const { items, total } = await this.notifications.findPage(query.offset, query.per_page, { failing });
     return new Page(items.map(toNotificationResponse), query, total);
+  }
+
+  /**
+   * docs/reference/webhooks.md#97-failing-targets-and-the-summary: the targets the key may see,
+   * counted in one statement.
+   */
+  async summary(): Promise<NotificationSummaryResponse> {
+    const { total, paused, failing } = await this.notifications.countByHealth(failingSince());
+    return { total, running: total - paused, paused, failing };
   }
 
   /** 409 while anything references it (docs/reference/notifications.md); `If-Match` as for update. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotificationsService, notificationNotFound } from '../notifications';
+import { NotificationsService, notificationNotFound, successRate } from '../notifications';
 import { DeliveryStatsRepository } from './delivery-stats.repository';
 import type {
   DeliverySeriesResponse,
@@ -27,14 +27,13 @@ export class DeliveryStatsService {
   async of(notificationId: string, window: StatsWindow): Promise<DeliveryStatsResponse> {
     if (!(await this.notifications.exists(notificationId))) throw notificationNotFound();
     const counts = await this.stats.countsOf(notificationId, new Date(Date.now() - WINDOW_MS[window]));
-    const ended = counts.delivered + counts.failed;
     return {
       window,
       delivered: counts.delivered,
       failed: counts.failed,
       pending: counts.pending,
       retried: counts.retried,
-      success_rate: ended === 0 ? null : Math.round((counts.delivered / ended) * 10_000) / 10_000,
+      success_rate: successRate(counts.delivered, counts.failed),
       latency_ms: { ...counts.latency },
       last_delivered_at: counts.lastDeliveredAt?.toISOString() ?? null,
       last_failed_at: counts.lastFailedAt?.toISOString() ?? null,

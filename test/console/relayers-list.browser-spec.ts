@@ -68,8 +68,9 @@ describe('the operator console: the relayers list in one request a page, searche
       const tab = await tabs.open(app().apiKey, '#/relayers');
       await idsShown(tab.page, IDS.slice(0, 25));
       // Away and back: the page loads again, the key and the networks already read (once a sign-in).
+      const audit = tab.page.waitForResponse((response) => response.url().includes('/api/v1/audit?'));
       await tab.page.goto(`${app().baseUrl}/console/#/audit`);
-      await tab.page.getByRole('heading', { level: 1, name: 'Audit' }).waitFor();
+      await audit;
       const from = tab.requests.length;
       await tab.page.goto(`${app().baseUrl}/console/#/relayers`);
       expect(await idsShown(tab.page, IDS.slice(0, 25))).toEqual(IDS.slice(0, 25));
@@ -77,7 +78,7 @@ describe('the operator console: the relayers list in one request a page, searche
       // Nothing more comes later.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(apiCalls(tab.requests, from).sort()).toEqual(
-        [LIST, '/api/v1/relayers/summary', '/api/v1/notifications?page=1&per_page=100'].sort(),
+        [LIST, '/api/v1/relayers/summary', '/api/v1/notifications/summary'].sort(),
       );
       // Each row's status and alert came with the list.
       expect(await tab.page.locator('main table tbody tr').nth(6).locator('td').allTextContents()).toEqual([
@@ -89,6 +90,36 @@ describe('the operator console: the relayers list in one request a page, searche
         expect.stringMatching(/ ago$/),
         expect.stringMatching(/ago$|^just now$/),
       ]);
+    });
+
+    it('costs the same 3 API requests with webhook targets, whatever their number: the failing ones counted by the API', async () => {
+      const hooks = ['hook-1', 'hook-2', 'hook-3', 'hook-4', 'hook-5'];
+      for (const id of hooks)
+        await app()
+          .post('/api/v1/notifications', { id, url: `https://hooks.example.com/${id}` })
+          .expect(201);
+      for (const id of ['hook-2', 'hook-4'])
+        await app().post(`/api/v1/notifications/${id}/pause`).expect(200);
+      try {
+        // As above: the key and the networks read once a sign-in, before the round counted.
+        const tab = await tabs.open(app().apiKey, '#/relayers');
+        await idsShown(tab.page, IDS.slice(0, 25));
+        // The audit page's own request answered before the count starts.
+        const audit = tab.page.waitForResponse((response) => response.url().includes('/api/v1/audit?'));
+        await tab.page.goto(`${app().baseUrl}/console/#/audit`);
+        await audit;
+        const from = tab.requests.length;
+        await tab.page.goto(`${app().baseUrl}/console/#/relayers`);
+        const counts = [...COUNTS.slice(0, -1), '2 Failing targets needs attention'];
+        expect(await idsShown(tab.page, IDS.slice(0, 25))).toEqual(IDS.slice(0, 25));
+        expect(await settledTo(() => countTexts(tab.page), counts)).toEqual(counts);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(apiCalls(tab.requests, from).sort()).toEqual(
+          [LIST, '/api/v1/relayers/summary', '/api/v1/notifications/summary'].sort(),
+        );
+      } finally {
+        for (const id of hooks) await app().delete(`/api/v1/notifications/${id}`).expect(200);
+      }
     });
 
     it('asks the list again every 15 s with its ETag, and a list that did not change is answered 304 and kept', async () => {

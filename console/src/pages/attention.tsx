@@ -3,7 +3,6 @@ import { ErrorState, useLoad } from '../components';
 import { href } from '../router';
 import { STATE_FILTER_LABEL, type StateFilter } from '../format';
 import { can } from '../session';
-import { scanTargets, TARGETS_SCANNED } from '../target-health';
 
 interface Count {
   /** What the link's filter is, for aria-current: a state filter, `all` or `failing`. */
@@ -18,20 +17,15 @@ interface Count {
 
 /**
  * The relayers page's first lines: the relayers the key may see counted by state (GET
- * /api/v1/relayers/summary) and the failing webhook targets (with notifications:read), each a link
- * to the list it counts. `current` is the relayers table's filter, marked as the current link.
+ * /api/v1/relayers/summary) and the failing webhook targets (GET /api/v1/notifications/summary, with
+ * notifications:read), each a link to the list it counts. `current` is the relayers table's filter,
+ * marked as the current link.
  */
 export function AttentionStrip({ current }: { current?: StateFilter | 'all' }) {
   const [summary, retry] = useLoad(() => read(api.GET('/api/v1/relayers/summary')), [], true);
   const targets = can('notifications:read');
   const [failing] = useLoad(
-    () =>
-      targets
-        ? scanTargets(false).then(({ targets: scanned, total }) => ({
-            failing: scanned.filter((t) => t.health.failing).length,
-            total,
-          }))
-        : Promise.resolve(null),
+    () => (targets ? read(api.GET('/api/v1/notifications/summary')) : Promise.resolve(null)),
     [targets],
     true,
   );
@@ -67,8 +61,6 @@ export function AttentionStrip({ current }: { current?: StateFilter | 'all' }) {
       attention: true,
     });
   }
-  const scannedPart =
-    failing.state === 'ready' && failing.data !== null && failing.data.total > TARGETS_SCANNED;
   return (
     <section class="attention" aria-labelledby="attention-heading" aria-busy={counts === null}>
       <h2 id="attention-heading" class="visually-hidden">
@@ -79,7 +71,6 @@ export function AttentionStrip({ current }: { current?: StateFilter | 'all' }) {
           <CountLink item={item} current={item.id === current} key={item.id} />
         ))}
       </ul>
-      {scannedPart && <p class="help">Failing targets: of the first {TARGETS_SCANNED} targets only.</p>}
     </section>
   );
 }

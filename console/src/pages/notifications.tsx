@@ -1,7 +1,7 @@
 import { api, readPage, type Schemas } from '../api/client';
 import { Empty, Loaded, Pager, PageTitle, Table, useLoad } from '../components';
 import { href, location, navigate } from '../router';
-import { readHealth, scanTargets, TARGETS_SCANNED, type TargetHealth } from '../target-health';
+import { readHealth, type TargetHealth } from '../target-health';
 import { NotificationPage } from './notification';
 import { latencyText, rateText, StateBadge } from './notification-parts';
 import { pageOf } from './page-query';
@@ -30,7 +30,7 @@ const HEAD = [
 
 /**
  * Every webhook target, a page at a time (GET /api/v1/notifications), each with its state and 24h
- * stats; `failing=true` in the hash: only the failing ones among the first 100.
+ * stats; `failing=true` in the hash: only the failing ones (the API's `failing=true`).
  */
 export function NotificationsPage() {
   const query = location.value.query;
@@ -55,37 +55,55 @@ export function NotificationsPage() {
           </select>
         </label>
       </form>
-      {failing ? <FailingTargets /> : <AllTargets page={pageOf(query)} />}
+      <Targets page={pageOf(query)} failing={failing} />
     </>
   );
 }
 
-function AllTargets({ page }: { page: number }) {
+/** A page of the targets, or of the failing ones: paused, or under 90 % delivered in the last hour. */
+function Targets({ page, failing }: { page: number; failing: boolean }) {
+  const filter = failing ? 'true' : undefined;
   const [load, reload] = useLoad(
-    () => readPage(api.GET('/api/v1/notifications', { params: { query: { page, per_page: PER_PAGE } } })),
-    [page],
+    () =>
+      readPage(
+        api.GET('/api/v1/notifications', {
+          params: { query: { page, per_page: PER_PAGE, failing: filter } },
+        }),
+      ),
+    [page, failing],
     true,
   );
   return (
-    <Loaded load={load} what="notification targets" retry={reload}>
+    <Loaded
+      load={load}
+      what={failing ? 'failing notification targets' : 'notification targets'}
+      retry={reload}
+    >
       {({ items, pagination }) =>
         items.length === 0 ? (
-          <Empty>
-            No notification targets yet. Add one with POST /api/v1/notifications
-            (docs/reference/notifications.md), then name it in a relayer&apos;s notification_id or subscribe
-            it to relayers.
-          </Empty>
+          failing ? (
+            <Empty>
+              No target is failing: none is paused, and each delivered at least 90 % of what ended in the last
+              hour. <a href={href(['notifications'])}>Show every target</a>.
+            </Empty>
+          ) : (
+            <Empty>
+              No notification targets yet. Add one with POST /api/v1/notifications
+              (docs/reference/notifications.md), then name it in a relayer&apos;s notification_id or subscribe
+              it to relayers.
+            </Empty>
+          )
         ) : (
           <>
-            <Table caption="Notification targets" head={HEAD}>
+            <Table caption={failing ? 'Failing notification targets' : 'Notification targets'} head={HEAD}>
               {items.map((notification) => (
                 <NotificationRow notification={notification} key={notification.id} />
               ))}
             </Table>
             <Pager
               pagination={pagination}
-              label="Notification targets"
-              onPage={(next) => navigate(['notifications'], { page: next })}
+              label={failing ? 'Failing notification targets' : 'Notification targets'}
+              onPage={(next) => navigate(['notifications'], { failing: filter, page: next })}
             />
           </>
         )
@@ -94,42 +112,9 @@ function AllTargets({ page }: { page: number }) {
   );
 }
 
-/** The failing targets among the first 100 (the API has no such filter: the console asks each target). */
-function FailingTargets() {
-  const [load, reload] = useLoad(() => scanTargets(true), ['failing'], true);
-  return (
-    <Loaded load={load} what="failing notification targets" retry={reload}>
-      {({ targets, total }) => {
-        const failing = targets.filter((target) => target.health.failing);
-        return (
-          <>
-            {total > TARGETS_SCANNED && (
-              <p class="help">
-                Only the first {TARGETS_SCANNED} of the {total} targets are looked at.
-              </p>
-            )}
-            {failing.length === 0 ? (
-              <Empty>
-                No target is failing: none is paused, and each delivered at least 90 % of what ended in the
-                last hour. <a href={href(['notifications'])}>Show every target</a>.
-              </Empty>
-            ) : (
-              <Table caption="Failing notification targets" head={HEAD}>
-                {failing.map(({ notification, health }) => (
-                  <NotificationFacts notification={notification} health={health} key={notification.id} />
-                ))}
-              </Table>
-            )}
-          </>
-        );
-      }}
-    </Loaded>
-  );
-}
-
 /** A target with its state and its last 24 hours (GET .../state and .../stats?window=24h, and ?window=1h when it has failures). */
 function NotificationRow({ notification }: { notification: Notification }) {
-  const [health] = useLoad(() => readHealth(notification.id, true), [notification.id], true);
+  const [health] = useLoad(() => readHealth(notification.id), [notification.id], true);
   if (health.state === 'ready') return <NotificationFacts notification={notification} health={health.data} />;
   return (
     <tr>
@@ -164,11 +149,11 @@ function NotificationFacts({ notification, health }: { notification: Notificatio
         <StateBadge state={state} hourRate={hourRate} />
         {state.paused_reason && <div class="reason">{state.paused_reason}</div>}
       </td>
-      <td>{day?.delivered}</td>
-      <td>{day?.failed}</td>
-      <td>{day?.pending}</td>
-      <td>{day && rateText(day.success_rate)}</td>
-      <td>{day && latencyText(day.latency_ms.p95)}</td>
+      <td>{day.delivered}</td>
+      <td>{day.failed}</td>
+      <td>{day.pending}</td>
+      <td>{rateText(day.success_rate)}</td>
+      <td>{latencyText(day.latency_ms.p95)}</td>
     </tr>
   );
 }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { PageQueryDto } from '../../common/http/page.dto';
 import {
   IsOptionalNewId,
   IsOverlapSeconds,
@@ -84,6 +85,44 @@ export class NotificationResponse {
 
   @ApiProperty({ description: 'Whether a signing key is set; the key itself is never returned' })
   has_signing_key: boolean;
+}
+
+/** The `failing` filter as query text: no implicit conversion (a bare `"false"` would be true). */
+export const FAILING_FILTERS = ['true', 'false'] as const;
+const FAILING_RULE = `failing must be one of: ${FAILING_FILTERS.join(', ')}`;
+
+/** `page`, `per_page` and the filter of GET /api/v1/notifications (docs/reference/notifications.md#13-read-and-list). */
+export class NotificationListQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    enum: FAILING_FILTERS,
+    description:
+      'true: only the failing targets, paused or under 90 % delivered of what ended in the last hour ' +
+      '(success_rate of GET .../stats?window=1h); false: only the others',
+  })
+  @IsOptional()
+  @IsIn(FAILING_FILTERS, { message: FAILING_RULE })
+  failing?: (typeof FAILING_FILTERS)[number];
+}
+
+/**
+ * GET /api/v1/notifications/summary (docs/reference/webhooks.md#97-failing-targets-and-the-summary):
+ * the targets the key may see, counted.
+ */
+export class NotificationSummaryResponse {
+  @ApiProperty({ description: 'Every target the key may see' })
+  total: number;
+
+  @ApiProperty({ description: 'Not paused' })
+  running: number;
+
+  @ApiProperty({ description: 'Paused, by hand or by itself' })
+  paused: number;
+
+  @ApiProperty({
+    description:
+      'Paused, or running and under 90 % delivered of what ended in the last hour (failing=true of the list)',
+  })
+  failing: number;
 }
 
 export class RotateSigningKeyDto {

@@ -2,6 +2,7 @@ import { Tagged } from '../../../src/common/http/tagged';
 import { Page, PageQueryDto } from '../../../src/common/http/page.dto';
 import {
   CreateNotificationDto,
+  NotificationListQueryDto,
   UpdateNotificationDto,
 } from '../../../src/notifications/dto/notification.dto';
 import { NotificationsController } from '../../../src/notifications/notifications.controller';
@@ -84,6 +85,13 @@ describe('NotificationsController slice (no database)', () => {
     expectError(await slice.patch('/api/v1/notifications/n-1', body), 400, message);
   });
 
+  it('GET ?failing=false&page=2: the service is handed a NotificationListQueryDto with the filter as text', async () => {
+    await slice.get('/api/v1/notifications?failing=false&page=2').expect(200);
+    const [query] = service.only('list') as [NotificationListQueryDto];
+    expect(query).toBeInstanceOf(NotificationListQueryDto);
+    expect({ ...query }).toEqual({ page: 2, per_page: 10, failing: 'false' });
+  });
+
   it('an id the rules refuse → 404 before the service', async () => {
     expectError(await slice.get(`/api/v1/notifications/${'x'.repeat(300)}`), 404, 'Notification not found');
     expect(service.calls).toEqual([]);
@@ -93,6 +101,7 @@ describe('NotificationsController slice (no database)', () => {
     ['page=-1', 'page must be a whole number of at least 1'],
     ['per_page=101', 'per_page must be a whole number from 1 to 100'],
     ['sort=id', 'sort is not an allowed field'],
+    ['failing=yes', 'failing must be one of: true, false'],
   ])('GET ?%s → 400 before the service', async (query, message) => {
     expectError(await slice.get(`/api/v1/notifications?${query}`), 400, message);
     expect(service.calls).toEqual([]);
