@@ -808,9 +808,9 @@ export interface components {
         };
         CreateNotificationDto: {
             /** @description Absent or null: a UUID v4 is generated */
-            id?: Record<string, never> | null;
+            id?: string | null;
             /** @description Secures webhook deliveries; never returned */
-            signing_key?: Record<string, never>;
+            signing_key?: string;
             /**
              * @default webhook
              * @enum {string}
@@ -822,7 +822,7 @@ export interface components {
         CreateRelayerDto: {
             custom_rpc_urls?: components["schemas"]["RpcConfigDto"][] | null;
             /** @description Absent or null: a UUID v4 is generated */
-            id?: Record<string, never> | null;
+            id?: string | null;
             name: string;
             /**
              * @description A network of the catalogue for network_type
@@ -831,7 +831,7 @@ export interface components {
             network: string;
             /** @enum {string} */
             network_type: "evm" | "solana" | "stellar";
-            notification_id?: Record<string, never> | null;
+            notification_id?: string | null;
             paused: boolean;
             /** @description By the relayer's network_type: EvmPolicy, SolanaPolicy or StellarPolicy. In a PATCH, a JSON merge patch over the stored policies. */
             policies?: ({
@@ -936,7 +936,7 @@ export interface components {
              */
             config: Record<string, never>;
             /** @description Absent or null: a UUID v4 is generated */
-            id?: Record<string, never> | null;
+            id?: string | null;
             /**
              * @description plain: a key given here; the others: a key held by a key service (docs/reference/kms-signers.md)
              * @enum {string}
@@ -1392,7 +1392,7 @@ export interface components {
             /** @example https://eth-mainnet.example.com/v2/KEY */
             url: string;
             /** @default 100 */
-            weight: Record<string, never>;
+            weight: number;
         };
         RpcConfigResponse: {
             /** @description Masked: no credentials, last path segment and query values *** */
@@ -1436,7 +1436,7 @@ export interface components {
         };
         UpdateNotificationDto: {
             /** @description Absent or null: unchanged. Empty string: removed. Otherwise at least 32 characters. */
-            signing_key?: Record<string, never> | null;
+            signing_key?: string | null;
             /** @enum {string|null} */
             type?: "webhook" | null;
             /** @description Absent: unchanged. null is refused: a webhook needs a URL. */
@@ -1445,7 +1445,7 @@ export interface components {
         UpdateRelayerDto: {
             custom_rpc_urls?: components["schemas"]["RpcConfigDto"][] | null;
             name?: string;
-            notification_id?: Record<string, never> | null;
+            notification_id?: string | null;
             paused?: boolean;
             /** @description By the relayer's network_type: EvmPolicy, SolanaPolicy or StellarPolicy. In a PATCH, a JSON merge patch over the stored policies. */
             policies?: ({

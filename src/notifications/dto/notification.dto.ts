@@ -38,6 +38,7 @@ export class CreateNotificationDto {
   url: string;
 
   @ApiPropertyOptional({
+    type: String,
     description: 'Secures webhook deliveries; never returned',
     minLength: MIN_SIGNING_KEY_LENGTH,
     writeOnly: true,
@@ -63,6 +64,7 @@ export class UpdateNotificationDto {
   url?: string;
 
   @ApiPropertyOptional({
+    type: String,
     nullable: true,
     writeOnly: true,
     description: 'Absent or null: unchanged. Empty string: removed. Otherwise at least 32 characters.',
