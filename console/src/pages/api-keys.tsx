@@ -13,6 +13,7 @@ import {
   useLoad,
   type Outcome,
 } from '../components';
+import { ConfirmDialog } from '../dialog';
 import { href, location, navigate } from '../router';
 import { can, me, replaceStoredKey, type Me } from '../session';
 
@@ -22,6 +23,8 @@ type Grant = Schemas['CreateApiKeyDto']['permissions'][number];
 const PER_PAGE = 25;
 /** docs/reference/keys-and-audit.md#42-rotation: a week at most. */
 const MAX_OVERLAP_SECONDS = 604_800;
+/** What the rotate form offers first: an hour for the key's clients to take the new secret. */
+const DEFAULT_OVERLAP_SECONDS = 3600;
 
 /**
  * The service's permissions, in its order: those of the OpenAPI document (CreateApiKeyDto.permissions),
@@ -271,6 +274,16 @@ function KeyRow({
   // api_keys:manage, for itself too.
   const revokes = refusal === null && (!self || can('api_keys:manage'));
   const nameId = `key-${apiKey.id}`;
+  const [outcome, busy, act] = useAction();
+  const revoke = async () => {
+    let message = '';
+    const ok = await act(async () => {
+      message = await read<string>(
+        api.DELETE('/api/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: apiKey.id } } }),
+      );
+    }, 'Revoked.');
+    if (ok) onRevoked(message);
+  };
   return (
     <tr>
       <th scope="row">
@@ -300,7 +313,7 @@ function KeyRow({
         <Time value={apiKey.last_used_at} />
       </td>
       <td class="key-actions">
-        {mode === 'idle' && refusal === null && (
+        {(mode === 'idle' || mode === 'revoke') && refusal === null && (
           <div class="actions">
             <button type="button" aria-describedby={nameId} onClick={() => setMode('rotate')}>
               Rotate
@@ -310,6 +323,7 @@ function KeyRow({
                 type="button"
                 class="danger"
                 aria-describedby={nameId}
+                disabled={busy}
                 onClick={() => setMode('revoke')}
               >
                 Revoke
@@ -330,8 +344,21 @@ function KeyRow({
           />
         )}
         {mode === 'revoke' && (
-          <RevokeConfirm apiKey={apiKey} self={self} onCancel={() => setMode('idle')} onRevoked={onRevoked} />
+          <ConfirmDialog
+            title={`Revoke key ${apiKey.name}?`}
+            confirm={`Revoke ${apiKey.name}`}
+            onConfirm={revoke}
+            onClose={() => setMode('idle')}
+          >
+            <p>
+              {self
+                ? 'This is the key this console is signed in with: revoking it signs you out. '
+                : `Every client using ${apiKey.key_prefix}… is refused from now on. `}
+              The keys it created are revoked with it. This cannot be undone.
+            </p>
+          </ConfirmDialog>
         )}
+        <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
       </td>
     </tr>
   );
@@ -362,14 +389,20 @@ function RotateForm({
   onCancel: () => void;
   onRotated: (secret: NewSecret) => void;
 }) {
-  const [overlap, setOverlap] = useState('0');
+  const [overlap, setOverlap] = useState(String(DEFAULT_OVERLAP_SECONDS));
   const [outcome, busy, act] = useAction();
+  const [asking, setAsking] = useState(false);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
   const id = `overlap-${apiKey.id}`;
-  const submit = async (event: Event) => {
+  const seconds = overlap.trim() === '' ? 0 : Number(overlap);
+  const submit = (event: Event) => {
     event.preventDefault();
-    const seconds = overlap.trim() === '' ? 0 : Number(overlap);
+    // Without an overlap the old secret stops at once: asked first.
+    if (seconds === 0) setAsking(true);
+    else void rotate();
+  };
+  const rotate = async () => {
     let rotated: Schemas['CreatedApiKeyResponse'] | null = null;
     const ok = await act(async () => {
       rotated = await read(
@@ -385,7 +418,7 @@ function RotateForm({
     if (ok && done) onRotated({ name: done.name, key: done.key, rotated: true, self });
   };
   return (
-    <form class="row-form" aria-label={`Rotate ${apiKey.name}`} onSubmit={(event) => void submit(event)}>
+    <form class="row-form" aria-label={`Rotate ${apiKey.name}`} onSubmit={submit}>
       <label for={id}>Old secret keeps working for (seconds)</label>
       <input
         id={id}
@@ -400,7 +433,8 @@ function RotateForm({
         aria-describedby={`${id}-help`}
       />
       <p id={`${id}-help`} class="help">
-        0: it stops at once (a leaked key). At most {MAX_OVERLAP_SECONDS} (a week), to roll the new one out.
+        3600 (an hour) gives its clients that long to take the new one; 0 stops it at once (a leaked key); at
+        most {MAX_OVERLAP_SECONDS} (a week).
         {self &&
           ' This is the key this console is signed in with: the console switches to the new secret, so it stays signed in.'}
       </p>
@@ -413,52 +447,21 @@ function RotateForm({
         </button>
       </div>
       <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
+      {asking && (
+        <ConfirmDialog
+          title={`Rotate key ${apiKey.name} without overlap?`}
+          confirm={`Rotate ${apiKey.name} now`}
+          onConfirm={rotate}
+          onClose={() => setAsking(false)}
+        >
+          <p>
+            Its old secret stops working at once: every client still using it is refused (401) until it has
+            the new one.
+            {self && ' This console switches to the new secret, so it stays signed in.'}
+          </p>
+        </ConfirmDialog>
+      )}
     </form>
-  );
-}
-
-/** DELETE /api/v1/api-keys/{id}, after a second, named button. */
-function RevokeConfirm({
-  apiKey,
-  self,
-  onCancel,
-  onRevoked,
-}: {
-  apiKey: ApiKey;
-  self: boolean;
-  onCancel: () => void;
-  onRevoked: (message: string) => void;
-}) {
-  const [outcome, busy, act] = useAction();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
-  const revoke = async () => {
-    let message = '';
-    const ok = await act(async () => {
-      message = await read<string>(
-        api.DELETE('/api/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: apiKey.id } } }),
-      );
-    }, 'Revoked.');
-    if (ok) onRevoked(message);
-  };
-  return (
-    <div class="row-form" role="group" aria-label={`Revoke ${apiKey.name}?`}>
-      <p>
-        {self
-          ? 'This is the key this console is signed in with: revoking it signs you out. '
-          : 'Its clients are refused from now on. '}
-        The keys it created are revoked with it.
-      </p>
-      <div class="actions">
-        <button type="button" class="danger" disabled={busy} onClick={() => void revoke()}>
-          Revoke {apiKey.name}
-        </button>
-        <button type="button" ref={cancel} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
-    </div>
   );
 }
 
