@@ -212,7 +212,7 @@ function PoliciesField({
   );
 }
 
-/** The notification targets to choose from, or a text field for a key that may not list them. */
+/** A target's id, with the first targets as suggestions when the key may list them. */
 function NotificationField({
   id,
   value,
@@ -236,29 +236,29 @@ function NotificationField({
     <Field
       id={id}
       label="Notification target"
-      help="The target it reports its events to; other targets may hear it through their subscriptions."
+      help="The id of the target it reports its events to (empty: none); other targets may hear it through their subscriptions."
       error={errors.of('notification_id')}
     >
-      {(props) =>
-        targets === null || (value !== '' && !targets.includes(value)) ? (
+      {(props) => (
+        <>
           <input
             {...props}
             type="text"
+            spellcheck={false}
             placeholder="None"
+            list={targets === null ? undefined : `${id}-choices`}
             value={value}
             onInput={(event) => onChange(event.currentTarget.value.trim())}
           />
-        ) : (
-          <select {...props} value={value} onChange={(event) => onChange(event.currentTarget.value)}>
-            <option value="">None</option>
-            {targets.map((target) => (
-              <option value={target} key={target}>
-                {target}
-              </option>
-            ))}
-          </select>
-        )
-      }
+          {targets !== null && (
+            <datalist id={`${id}-choices`}>
+              {targets.map((target) => (
+                <option value={target} key={target} />
+              ))}
+            </datalist>
+          )}
+        </>
+      )}
     </Field>
   );
 }
@@ -404,29 +404,30 @@ export function RelayerCreate() {
         <Field
           id="new-relayer-signer"
           label="Signer"
-          help="Its key gives the relayer its address; a signer serves one relayer per network."
+          help="Its id. Its key gives the relayer its address; a signer serves one relayer per network."
           error={errors.of('signer_id')}
         >
-          {(props) =>
-            signerChoices === null ? (
+          {(props) => (
+            <>
               <input
                 {...props}
                 type="text"
                 spellcheck={false}
+                list={signerChoices === null ? undefined : 'new-relayer-signer-choices'}
                 value={signer}
                 onInput={(e) => setSigner(e.currentTarget.value.trim())}
               />
-            ) : (
-              <select {...props} value={signer} onChange={(e) => setSigner(e.currentTarget.value)}>
-                <option value="">Choose a signer</option>
-                {signerChoices.map((s) => (
-                  <option value={s.id} key={s.id}>
-                    {s.id} ({s.addresses[type]})
-                  </option>
-                ))}
-              </select>
-            )
-          }
+              {signerChoices !== null && (
+                <datalist id="new-relayer-signer-choices">
+                  {signerChoices.map((s) => (
+                    <option value={s.id} key={s.id}>
+                      {s.addresses[type]}
+                    </option>
+                  ))}
+                </datalist>
+              )}
+            </>
+          )}
         </Field>
         <NotificationField
           id="new-relayer-notification"
