@@ -15,9 +15,12 @@ export function ConfirmDialog({
   confirm,
   onConfirm,
   onClose,
+  opener,
   children,
 }: {
   title: string;
+  /** What gets the focus back, when the control that opened it lost it meanwhile (a button disabled while it read). */
+  opener?: { current: HTMLElement | null };
   /** The confirming button's words: the action and what it acts on (`Delete relayer r-1`). */
   confirm: string;
   onConfirm: () => Promise<unknown>;
@@ -29,14 +32,15 @@ export function ConfirmDialog({
   const [id] = useState(() => `confirm-${++dialogs}`);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const active = document.activeElement;
+    const from = active instanceof HTMLElement && active !== document.body ? active : null;
     const shown = dialog.current;
     if (shown !== null && !shown.open) shown.showModal();
     cancel.current?.focus();
     return () => {
       if (shown?.open) shown.close();
-      const back = opener?.isConnected ? opener : document.querySelector<HTMLElement>('main h1');
-      back?.focus();
+      const back = [opener?.current ?? null, from].find((el) => el?.isConnected === true);
+      (back ?? document.querySelector<HTMLElement>('main h1'))?.focus();
     };
   }, []);
   const run = async () => {

@@ -254,7 +254,7 @@ describe('the operator console: forms for what operators fix', () => {
       await form.getByLabel('URL').fill('ftp://hooks.example.com/x');
       await form.getByLabel('Signing key (optional)').fill('short');
       await form.getByRole('button', { name: 'Create target' }).click();
-      const [url, key] = (
+      const [key, url] = (
         await refusal('/api/v1/notifications', {
           id: 'console-hook',
           url: 'ftp://hooks.example.com/x',

@@ -14,6 +14,7 @@ import {
   type Outcome,
 } from '../components';
 import { ConfirmDialog } from '../dialog';
+import { controlProps, FieldError, useFieldErrors } from '../forms';
 import { href, location, navigate } from '../router';
 import { can, me, replaceStoredKey, type Me } from '../session';
 
@@ -23,6 +24,8 @@ type Grant = Schemas['CreateApiKeyDto']['permissions'][number];
 const PER_PAGE = 25;
 /** docs/reference/keys-and-audit.md#42-rotation: a week at most. */
 const MAX_OVERLAP_SECONDS = 604_800;
+/** The fields of the create form, as the API's 400 names them. */
+const KEY_FIELDS = ['name', 'permissions', 'relayer_ids', 'allowed_cidrs', 'expires_at'];
 /** What the rotate form offers first: an hour for the key's clients to take the new secret. */
 const DEFAULT_OVERLAP_SECONDS = 3600;
 
@@ -392,6 +395,7 @@ function RotateForm({
   const [overlap, setOverlap] = useState(String(DEFAULT_OVERLAP_SECONDS));
   const [outcome, busy, act] = useAction();
   const [asking, setAsking] = useState(false);
+  const errors = useFieldErrors(['overlap_seconds']);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
   const id = `overlap-${apiKey.id}`;
@@ -405,11 +409,13 @@ function RotateForm({
   const rotate = async () => {
     let rotated: Schemas['CreatedApiKeyResponse'] | null = null;
     const ok = await act(async () => {
-      rotated = await read(
-        api.POST('/api/v1/api-keys/{api_key_id}/rotate', {
-          params: { path: { api_key_id: apiKey.id } },
-          body: { overlap_seconds: seconds },
-        }),
+      rotated = await errors.guard(() =>
+        read(
+          api.POST('/api/v1/api-keys/{api_key_id}/rotate', {
+            params: { path: { api_key_id: apiKey.id } },
+            body: { overlap_seconds: seconds },
+          }),
+        ),
       );
       // Before anything else asks the API: with no overlap the old secret already stopped.
       if (self) replaceStoredKey(rotated.key);
@@ -430,7 +436,8 @@ function RotateForm({
         inputMode="numeric"
         value={overlap}
         onInput={(event) => setOverlap(event.currentTarget.value)}
-        aria-describedby={`${id}-help`}
+        aria-invalid={errors.of('overlap_seconds') !== null}
+        aria-describedby={`${id}-help${errors.of('overlap_seconds') !== null ? ` ${id}-error` : ''}`}
       />
       <p id={`${id}-help`} class="help">
         3600 (an hour) gives its clients that long to take the new one; 0 stops it at once (a leaked key); at
@@ -438,6 +445,7 @@ function RotateForm({
         {self &&
           ' This is the key this console is signed in with: the console switches to the new secret, so it stays signed in.'}
       </p>
+      <FieldError id={id} error={errors.of('overlap_seconds')} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           Rotate {apiKey.name}
@@ -518,6 +526,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
   const [cidrs, setCidrs] = useState('');
   const [expires, setExpires] = useState('');
   const [outcome, busy, act] = useAction();
+  const errors = useFieldErrors(KEY_FIELDS);
   const toggle = (permission: string, on: boolean) =>
     setChosen((current) =>
       on
@@ -537,7 +546,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
     };
     let created: Schemas['CreatedApiKeyResponse'] | null = null;
     const ok = await act(async () => {
-      created = await read(api.POST('/api/v1/api-keys', { body }));
+      created = await errors.guard(() => read(api.POST('/api/v1/api-keys', { body })));
     }, `Created ${name}.`);
     const done = created as Schemas['CreatedApiKeyResponse'] | null;
     if (ok && done) {
@@ -561,8 +570,10 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
             required
             value={name}
             onInput={(event) => setName(event.currentTarget.value)}
+            {...controlProps('key-name', errors.of('name'), false)}
           />
         </label>
+        <FieldError id="key-name" error={errors.of('name')} />
         <fieldset>
           <legend>Permissions</legend>
           <p class="help" id="permissions-help">
@@ -584,6 +595,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
               </label>
             ))}
           </div>
+          <FieldError id="key-permissions" error={errors.of('permissions')} />
         </fieldset>
         <fieldset>
           <legend>Relayers</legend>
@@ -617,7 +629,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
             <>
               <label for="scope-ids">Relayer ids and prefixes ending in *, one per line</label>
               <textarea
-                id="scope-ids"
+                {...controlProps('scope-ids', errors.of('relayer_ids'), false)}
                 rows={4}
                 value={scope}
                 spellcheck={false}
@@ -632,6 +644,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
               />
             </>
           )}
+          <FieldError id="scope-ids" error={errors.of('relayer_ids')} />
         </fieldset>
         <label>
           Allowed from (optional)
@@ -639,25 +652,27 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
             rows={2}
             value={cidrs}
             spellcheck={false}
-            aria-describedby="cidrs-help"
+            {...controlProps('cidrs', errors.of('allowed_cidrs'), true)}
             onInput={(event) => setCidrs(event.currentTarget.value)}
           />
         </label>
         <p class="help" id="cidrs-help">
           IPv4 or IPv6 CIDRs or addresses, one per line (203.0.113.0/24). Empty: the key works from anywhere.
         </p>
+        <FieldError id="cidrs" error={errors.of('allowed_cidrs')} />
         <label>
           Expires (optional, your local time)
           <input
             type="datetime-local"
             value={expires}
-            aria-describedby="expires-help"
+            {...controlProps('expires', errors.of('expires_at'), true)}
             onInput={(event) => setExpires(event.currentTarget.value)}
           />
         </label>
         <p class="help" id="expires-help">
           Empty: never, unless this key expires; a key never outlives the key that creates it.
         </p>
+        <FieldError id="expires" error={errors.of('expires_at')} />
         <div class="actions">
           <button type="submit" class="primary" disabled={busy}>
             Create key

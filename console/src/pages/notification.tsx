@@ -640,6 +640,7 @@ function ReplayForm({
   const [outcome, busy, act] = useAnswerAction();
   const [plan, setPlan] = useState<{ asked: ReplayAsked; plan: ReplayPlan } | null>(null);
   const errors = useFieldErrors(['since', 'until']);
+  const replayButton = useRef<HTMLButtonElement>(null);
   const submit = (e: Event) => {
     e.preventDefault();
     errors.clear();
@@ -732,7 +733,7 @@ function ReplayForm({
             onInput={(e) => setUntil(e.currentTarget.value)}
           />
         </label>
-        <button type="submit" class="primary" disabled={busy}>
+        <button type="submit" class="primary" disabled={busy} ref={replayButton}>
           Replay
         </button>
       </div>
@@ -745,6 +746,7 @@ function ReplayForm({
           confirm={plan.plan.confirm}
           onConfirm={() => replay(plan.asked)}
           onClose={() => setPlan(null)}
+          opener={replayButton}
         >
           {plan.plan.notes.map((note) => (
             <p key={note} class={note.startsWith('Warning') ? 'warning' : undefined}>

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { BASE_UNIT, DEFAULT_SYMBOL, nativeAmount, parseNative, type NetworkType } from '../amounts';
 import { api, ApiError, read, readPage, readWithTag, type Relayer, type Schemas } from '../api/client';
 import { OutcomeText, useAction, useLoad } from '../components';
@@ -510,6 +510,7 @@ export function RelayerEdit({
   const [stale, setStale] = useState(false);
   const [asking, setAsking] = useState<Schemas['UpdateRelayerDto'] | null>(null);
   const idOf = (field: string) => `edit-${relayer.id}-${field}`;
+  const saveButton = useRef<HTMLButtonElement>(null);
 
   /** The merge patch of what the form changed, or the problems that keep it from being sent. */
   const patchOf = (): Schemas['UpdateRelayerDto'] => {
@@ -630,7 +631,7 @@ export function RelayerEdit({
         Only what you change is sent, and only if nobody changed the relayer since this form read it.
       </p>
       <div class="actions">
-        <button type="submit" class="primary" disabled={busy}>
+        <button type="submit" class="primary" disabled={busy} ref={saveButton}>
           Save
         </button>
         <button type="button" onClick={onCancel}>
@@ -649,6 +650,7 @@ export function RelayerEdit({
           confirm={`Save and pause ${relayer.name}`}
           onConfirm={() => act(() => write(asking), 'Saved.')}
           onClose={() => setAsking(null)}
+          opener={saveButton}
         >
           <p>{pauseEffect(relayer)}</p>
         </ConfirmDialog>
