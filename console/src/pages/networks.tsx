@@ -134,7 +134,6 @@ function NetworkPanel({ network, onChanged }: { network: Network; onChanged: () 
               </li>
             ))}
           </ul>
-          {can('networks:write') && <RpcUrlsEdit network={network} onChanged={onChanged} />}
         </dd>
         {network.horizon_url !== undefined && (
           <>
@@ -175,6 +174,7 @@ function NetworkPanel({ network, onChanged }: { network: Network; onChanged: () 
           </>
         )}
       </dl>
+      {can('networks:write') && <RpcUrlsEdit network={network} onChanged={onChanged} />}
       <NetworkAlert network={network} />
     </section>
   );

@@ -263,8 +263,22 @@ function NotificationField({
   );
 }
 
-/** POST /api/v1/relayers: every field of a new relayer, each refusal beside its field. */
+/**
+ * Create a relayer, folded: its form (and the lists it suggests from) is drawn, and read, only once
+ * opened, so that the relayers page still costs its requests alone (docs/console.md#34-one-request-a-page-search-and-order).
+ */
 export function RelayerCreate() {
+  const [open, setOpen] = useState(false);
+  return (
+    <details class="panel create" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Create a relayer</summary>
+      {open && <RelayerCreateForm />}
+    </details>
+  );
+}
+
+/** POST /api/v1/relayers: every field of a new relayer, each refusal beside its field. */
+function RelayerCreateForm() {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [type, setType] = useState<NetworkType>('evm');
@@ -336,134 +350,131 @@ export function RelayerCreate() {
     if (made !== null) navigate(['relayers', made.id]);
   };
   return (
-    <details class="panel create">
-      <summary>Create a relayer</summary>
-      <form class="edit-form" aria-label="Create a relayer" onSubmit={(event) => void submit(event)}>
-        <Field
-          id="new-relayer-id"
-          label="Id (optional)"
-          help="1 to 36 letters, digits, - or _. Empty: the service makes a UUID."
-          error={errors.of('id')}
-        >
-          {(props) => (
+    <form class="edit-form" aria-label="Create a relayer" onSubmit={(event) => void submit(event)}>
+      <Field
+        id="new-relayer-id"
+        label="Id (optional)"
+        help="1 to 36 letters, digits, - or _. Empty: the service makes a UUID."
+        error={errors.of('id')}
+      >
+        {(props) => (
+          <input
+            {...props}
+            type="text"
+            spellcheck={false}
+            value={id}
+            onInput={(e) => setId(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Field id="new-relayer-name" label="Name" error={errors.of('name')}>
+        {(props) => (
+          <input {...props} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        )}
+      </Field>
+      <Field id="new-relayer-type" label="Network type" error={errors.of('network_type')}>
+        {(props) => (
+          <select
+            {...props}
+            value={type}
+            onChange={(e) => {
+              setType(NETWORK_TYPES.find((t) => t === e.currentTarget.value) ?? 'evm');
+              // A network of another type is not among the new type's choices.
+              setNetwork('');
+              setSigner('');
+            }}
+          >
+            {NETWORK_TYPES.map((t) => (
+              <option value={t} key={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field id="new-relayer-network" label="Network" error={errors.of('network')}>
+        {(props) =>
+          names === null ? (
+            <input
+              {...props}
+              type="text"
+              value={network}
+              onInput={(e) => setNetwork(e.currentTarget.value.trim())}
+            />
+          ) : (
+            <select {...props} value={network} onChange={(e) => setNetwork(e.currentTarget.value)}>
+              <option value="">Choose a {type} network</option>
+              {names.map((n) => (
+                <option value={n} key={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          )
+        }
+      </Field>
+      <Field
+        id="new-relayer-signer"
+        label="Signer"
+        help="Its id. Its key gives the relayer its address; a signer serves one relayer per network."
+        error={errors.of('signer_id')}
+      >
+        {(props) => (
+          <>
             <input
               {...props}
               type="text"
               spellcheck={false}
-              value={id}
-              onInput={(e) => setId(e.currentTarget.value)}
+              list={signerChoices === null ? undefined : 'new-relayer-signer-choices'}
+              value={signer}
+              onInput={(e) => setSigner(e.currentTarget.value.trim())}
             />
-          )}
-        </Field>
-        <Field id="new-relayer-name" label="Name" error={errors.of('name')}>
-          {(props) => (
-            <input {...props} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          )}
-        </Field>
-        <Field id="new-relayer-type" label="Network type" error={errors.of('network_type')}>
-          {(props) => (
-            <select
-              {...props}
-              value={type}
-              onChange={(e) => {
-                setType(NETWORK_TYPES.find((t) => t === e.currentTarget.value) ?? 'evm');
-                // A network of another type is not among the new type's choices.
-                setNetwork('');
-                setSigner('');
-              }}
-            >
-              {NETWORK_TYPES.map((t) => (
-                <option value={t} key={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field id="new-relayer-network" label="Network" error={errors.of('network')}>
-          {(props) =>
-            names === null ? (
-              <input
-                {...props}
-                type="text"
-                value={network}
-                onInput={(e) => setNetwork(e.currentTarget.value.trim())}
-              />
-            ) : (
-              <select {...props} value={network} onChange={(e) => setNetwork(e.currentTarget.value)}>
-                <option value="">Choose a {type} network</option>
-                {names.map((n) => (
-                  <option value={n} key={n}>
-                    {n}
+            {signerChoices !== null && (
+              <datalist id="new-relayer-signer-choices">
+                {signerChoices.map((s) => (
+                  <option value={s.id} key={s.id}>
+                    {s.addresses[type]}
                   </option>
                 ))}
-              </select>
-            )
-          }
-        </Field>
-        <Field
-          id="new-relayer-signer"
-          label="Signer"
-          help="Its id. Its key gives the relayer its address; a signer serves one relayer per network."
-          error={errors.of('signer_id')}
-        >
-          {(props) => (
-            <>
-              <input
-                {...props}
-                type="text"
-                spellcheck={false}
-                list={signerChoices === null ? undefined : 'new-relayer-signer-choices'}
-                value={signer}
-                onInput={(e) => setSigner(e.currentTarget.value.trim())}
-              />
-              {signerChoices !== null && (
-                <datalist id="new-relayer-signer-choices">
-                  {signerChoices.map((s) => (
-                    <option value={s.id} key={s.id}>
-                      {s.addresses[type]}
-                    </option>
-                  ))}
-                </datalist>
-              )}
-            </>
-          )}
-        </Field>
-        <NotificationField
-          id="new-relayer-notification"
-          value={notification}
-          onChange={setNotification}
-          errors={errors}
-        />
-        <div class="field">
-          <label class="check">
-            <input
-              type="checkbox"
-              checked={paused}
-              onChange={(e) => setPaused(e.currentTarget.checked)}
-              {...controlProps('new-relayer-paused', errors.of('paused'), false)}
-            />
-            Paused: it takes no work until resumed
-          </label>
-          <FieldError id="new-relayer-paused" error={errors.of('paused')} />
-        </div>
-        <PoliciesField id="new-relayer-policies" value={policies} onInput={setPolicies} errors={errors} />
-        <MinBalanceField
-          id="new-relayer-min-balance"
-          value={minBalance}
-          onInput={setMinBalance}
-          networkType={type}
-          symbol={symbol}
-          errors={errors}
-        />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            Create relayer
-          </button>
-        </div>
-        <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
-      </form>
-    </details>
+              </datalist>
+            )}
+          </>
+        )}
+      </Field>
+      <NotificationField
+        id="new-relayer-notification"
+        value={notification}
+        onChange={setNotification}
+        errors={errors}
+      />
+      <div class="field">
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={paused}
+            onChange={(e) => setPaused(e.currentTarget.checked)}
+            {...controlProps('new-relayer-paused', errors.of('paused'), false)}
+          />
+          Paused: it takes no work until resumed
+        </label>
+        <FieldError id="new-relayer-paused" error={errors.of('paused')} />
+      </div>
+      <PoliciesField id="new-relayer-policies" value={policies} onInput={setPolicies} errors={errors} />
+      <MinBalanceField
+        id="new-relayer-min-balance"
+        value={minBalance}
+        onInput={setMinBalance}
+        networkType={type}
+        symbol={symbol}
+        errors={errors}
+      />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Create relayer
+        </button>
+      </div>
+      <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
+    </form>
   );
 }
 
