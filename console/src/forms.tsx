@@ -150,10 +150,13 @@ export function rpcBody(
   return Object.keys(problems).length > 0 ? { ok: false, problems } : { ok: true, urls };
 }
 
-/** The paths of each row of a list of RPC URLs and of the list itself, for useFieldErrors. */
-export const rpcPaths = (path: string, count: number): string[] => [
+/** The API's most RPC URLs in a list (docs/api.md#relayers). */
+const MAX_RPC_URLS = 20;
+
+/** The paths of a list of RPC URLs and of each of its rows, for useFieldErrors. */
+export const rpcPaths = (path: string): string[] => [
   path,
-  ...Array.from({ length: Math.max(count, 20) }, (_, i) => `${path}[${i}]`),
+  ...Array.from({ length: MAX_RPC_URLS }, (_, i) => `${path}[${i}]`),
 ];
 
 /**

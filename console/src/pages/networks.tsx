@@ -188,7 +188,7 @@ function RpcUrlsEdit({ network, onChanged }: { network: Network; onChanged: () =
   const [editing, setEditing] = useState(false);
   const readRows = rpcRows(network.rpc_urls);
   const [rows, setRows] = useState<RpcRow[]>(readRows);
-  const errors = useFieldErrors(rpcPaths('rpc_urls', 20));
+  const errors = useFieldErrors(rpcPaths('rpc_urls'));
   const [outcome, busy, act] = useAction();
   const save = async (event: Event) => {
     event.preventDefault();

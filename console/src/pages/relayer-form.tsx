@@ -484,7 +484,7 @@ const EDIT_FIELDS = [
   'notification_id',
   'policies',
   MIN_BALANCE,
-  ...rpcPaths('custom_rpc_urls', 20),
+  ...rpcPaths('custom_rpc_urls'),
 ];
 
 /**
