@@ -152,6 +152,14 @@ describe('the operator console: forms for what operators fix', () => {
       expect(await form.getByRole('alert').textContent()).toBe(
         'Nothing sent: correct what is said beside the fields.',
       );
+      // A number a browser cannot hold exactly is not sent either.
+      await form.getByLabel('Minimum balance (ETH)').fill('');
+      await form.getByLabel('Policies (JSON)').fill('{"gas_price_cap": 300000000000000000001}');
+      await form.getByRole('button', { name: 'Create relayer' }).click();
+      await settledTo(() => form.locator('#new-relayer-min-balance-error').count(), 0);
+      expect(await form.locator('#new-relayer-policies-error').textContent()).toBe(
+        'policies holds a whole number beyond 2^53 − 1 (300000000000000000000), which a browser cannot send exactly: write an EVM amount as a string of digits ("300000000000000000000")',
+      );
       expect(await relayerCount()).toBe(before);
     });
 

@@ -95,13 +95,18 @@ function parsePolicies(text: string): { ok: true; policies: Policies } | { ok: f
     return { ok: false, problem: 'policies must be a JSON object, such as {"eip1559_pricing": true}' };
   if (MIN_BALANCE.slice('policies.'.length) in parsed)
     return { ok: false, problem: 'policies: set min_balance in its own field, in native units' };
-  const inexact = inexactNumber(parsed);
-  if (inexact !== null)
-    return {
-      ok: false,
-      problem: `policies holds a whole number beyond 2^53 − 1 (${BigInt(inexact)}), which a browser cannot send exactly: write an EVM amount as a string of digits ("${BigInt(inexact)}")`,
-    };
   return { ok: true, policies: parsed };
+}
+
+/**
+ * Why what would be sent of the policies cannot be (a whole number a browser holds inexactly), or
+ * null. Only what is sent is looked at: a value read and left as it is, however large, is not sent.
+ */
+function inexactProblem(sent: Policies): string | null {
+  const inexact = inexactNumber(sent);
+  return inexact === null
+    ? null
+    : `policies holds a whole number beyond 2^53 − 1 (${BigInt(inexact)}), which a browser cannot send exactly: write an EVM amount as a string of digits ("${BigInt(inexact)}")`;
 }
 
 /** The stored policies but min_balance, which has a field of its own. */
@@ -328,6 +333,8 @@ function RelayerCreateForm() {
       if (!typed.ok) problems.policies = typed.problem;
       if (!min.ok) problems[MIN_BALANCE] = min.problem;
       if (!typed.ok || !min.ok) return errors.refuse(problems);
+      const inexact = inexactProblem(typed.policies);
+      if (inexact !== null) return errors.refuse({ policies: inexact });
       const all: Policies = { ...typed.policies, ...(min.base === null ? {} : { min_balance: min.base }) };
       created = await errors.guard(() =>
         read(
@@ -544,7 +551,8 @@ export function RelayerEdit({
     if (policies !== initialPolicies) {
       const typed = parsePolicies(policies);
       if (typed.ok) policyPatch = mergePatch(otherPolicies(relayer), typed.policies);
-      else problems.policies = typed.problem;
+      const problem = typed.ok ? inexactProblem(policyPatch) : typed.problem;
+      if (problem !== null) problems.policies = problem;
     }
     if (minBalance !== initialMin) {
       const min = minBalanceOf(minBalance, relayer.network_type, symbol);
