@@ -102,7 +102,12 @@ export const RPC_WEIGHT_RULE = `must be a whole number from ${RPC_WEIGHT.min} to
 
 export const IsOptionalRpcWeight = (): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ type: Number, minimum: RPC_WEIGHT.min, maximum: RPC_WEIGHT.max, default: RPC_WEIGHT.default }),
+    ApiPropertyOptional({
+      type: Number,
+      minimum: RPC_WEIGHT.min,
+      maximum: RPC_WEIGHT.max,
+      default: RPC_WEIGHT.default,
+    }),
     IsOptional(),
     IsInt({ message: `$property ${RPC_WEIGHT_RULE}` }),
     Min(RPC_WEIGHT.min, { message: `$property ${RPC_WEIGHT_RULE}` }),
