@@ -243,6 +243,35 @@ export function useAction(): [
 }
 
 /**
+ * An action whose outcome is worded from the API's answer (a test's result, a replay's counts; null:
+ * nothing to say); errors show the API's message. The promise ends when the action has.
+ */
+export function useAnswerAction(): [
+  Outcome | null,
+  boolean,
+  <T>(run: () => Promise<T>, say: (answer: T) => Outcome | null) => Promise<void>,
+] {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [busy, setBusy] = useState(false);
+  const running = useRef(false);
+  const act = useCallback(async <T,>(run: () => Promise<T>, say: (answer: T) => Outcome | null) => {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      setOutcome(say(await run()));
+    } catch (error) {
+      setOutcome({ kind: 'error', text: asApiError(error).message });
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  }, []);
+  return [outcome, busy, act];
+}
+
+/**
  * A time relative to now ("3 min ago", "in 2 h"), following the clock, with the absolute time and its
  * zone on hover and the exact value for machines; `never` when there is none.
  */

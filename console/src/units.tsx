@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { ApiError } from './api/client';
+import { problemsByField } from './field-errors';
 import { BASE_UNIT, DECIMALS, parseNative, showAmount, type NetworkType, type Parsed } from './amounts';
 
 /**
@@ -62,9 +63,16 @@ export function useAmountField(networkType: NetworkType, symbol: string): Amount
       try {
         await send(parsed.base);
       } catch (error) {
-        if (error instanceof ApiError && error.status === 400) {
-          setRefusal(error.message);
-          throw new ApiError(400, 'Nothing changed: the API refused the threshold, as said beside it.');
+        const beside =
+          error instanceof ApiError && error.status === 400
+            ? problemsByField(error.message, ['threshold'])
+            : null;
+        if (beside?.fields.threshold !== undefined) {
+          setRefusal(beside.fields.threshold);
+          throw new ApiError(
+            400,
+            `Nothing changed: the API refused the threshold, as said beside it${beside.rest === null ? '.' : `; and: ${beside.rest}`}`,
+          );
         }
         throw error;
       }

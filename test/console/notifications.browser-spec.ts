@@ -207,7 +207,9 @@ describe('the operator console: notification targets and their deliveries', () =
 
     it('pauses and resumes a target, as the API then answers', async () => {
       const tab = await open(app().apiKey, '#/notifications/hook-a');
-      await tab.page.getByRole('button', { name: 'Pause' }).click();
+      await tab.page.getByRole('button', { name: 'Pause', exact: true }).click();
+      // Asked first (test/console/confirmations.browser-spec.ts says what).
+      await tab.page.getByRole('alertdialog').getByRole('button', { name: 'Pause hook-a' }).click();
       await tab.page.getByText('Paused: deliveries wait until it is resumed.').waitFor();
       const paused = (await app().get('/api/v1/notifications/hook-a/state').expect(200)).body.data as object;
       expect(paused).toMatchObject({ paused: true, paused_reason: 'paused by hand' });
@@ -229,7 +231,7 @@ describe('the operator console: notification targets and their deliveries', () =
         paused_at: null,
         signing_key_overlap_until: null,
       });
-      expect(await tab.page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
+      expect(await tab.page.getByRole('button', { name: 'Pause', exact: true }).count()).toBe(1);
     });
 
     it('sends a test event and shows what the API answered, failed or delivered', async () => {
@@ -293,24 +295,36 @@ describe('the operator console: notification targets and their deliveries', () =
       ).toBe(2);
       await tab.page.getByLabel('Replay status').selectOption('failed');
       await tab.page.getByRole('button', { name: 'Replay', exact: true }).click();
+      // Asked first, with the count (test/console/confirmations.browser-spec.ts says the rest).
+      await expect(tab.page.getByRole('alertdialog').getByRole('heading').textContent()).resolves.toBe(
+        `Queue 2 deliveries to ${receiver.url('/b')}?`,
+      );
+      await tab.page.getByRole('button', { name: 'Queue 2 deliveries' }).click();
       await tab.page.getByText('Replay: 2 queued again, 0 left for another call.').waitFor();
       expect((await settled('hook-b')).map((d) => [d.id, d.status, d.attempts])).toEqual(
         before.map((d) => [d.id, 'delivered', d.attempts + (d.status === 'failed' ? 1 : 0)]),
       );
-      // The API's refusal is shown in its words.
+      // The API's refusal is shown beside the field it names.
+      await tab.page.getByLabel('Replay status').selectOption('delivered');
       await tab.page.getByLabel('Created since').fill('2026-01-02T00:00');
       await tab.page.getByLabel('Created before').fill('2026-01-01T00:00');
       await tab.page.getByRole('button', { name: 'Replay', exact: true }).click();
+      await tab.page.getByRole('button', { name: 'Queue at most 3 deliveries' }).click();
       const refused = await app()
         .post('/api/v1/notifications/hook-b/deliveries/replay', {
-          status: 'failed',
+          status: 'delivered',
           since: '2026-01-02T00:00:00.000Z',
           until: '2026-01-01T00:00:00.000Z',
         })
         .expect(400);
-      await expect(
-        tab.page.getByRole('form', { name: 'Replay deliveries' }).getByRole('alert').textContent(),
-      ).resolves.toBe((refused.body as { message: string }).message);
+      const message = (refused.body as { message: string }).message;
+      expect(message).toMatch(/^until /);
+      const form = tab.page.getByRole('form', { name: 'Replay deliveries' });
+      await form.locator('#replay-until-error').waitFor();
+      await expect(form.locator('#replay-until-error').textContent()).resolves.toBe(message);
+      await expect(form.getByRole('alert').textContent()).resolves.toBe(
+        'Nothing changed: the API refused what is said beside the fields.',
+      );
     });
 
     it('offers no control a key may not use: read only, and write without relayers:read', async () => {

@@ -229,7 +229,12 @@ describe('the operator console: the relayer page', () => {
 
   it('pauses and resumes with the ETag: a change made elsewhere meanwhile is a 412 that says so, then reloads', async () => {
     const tab = await open(app().apiKey, `#/relayers/${main.id}`);
-    await tab.page.getByRole('button', { name: 'Pause' }).click();
+    await tab.page.getByRole('button', { name: 'Pause', exact: true }).click();
+    // Asked first (test/console/confirmations.browser-spec.ts says what).
+    await tab.page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: 'Pause main <b>relayer</b>' })
+      .click();
     await said(tab.page, 'relayer-facts', 'Paused: the relayer takes no work.');
     expect((await relayerNow(main.id)).paused).toBe(true);
     expect(
@@ -297,7 +302,7 @@ describe('the operator console: the relayer page', () => {
     );
     expect(
       await tab.page.locator('section[aria-labelledby="relayer-facts"] button').allTextContents(),
-    ).toEqual(['Pause']);
+    ).toEqual(['Pause', 'Edit', 'Delete']);
     // No target hears it: no deliveries, and the page says which targets would get them.
     await expect(
       tab.page.locator('section[aria-labelledby="relayer-deliveries"] .state.empty').textContent(),

@@ -1,4 +1,4 @@
-// The console's pure logic (amounts, times, shortened text), run in Node by the jest project `unit`.
+// The console's pure logic (amounts, times, shortened text, an API 400 spread over a form's fields), run in Node by the jest project `unit`.
 import {
   DECIMALS,
   nativeAmount,
@@ -7,6 +7,7 @@ import {
   showAmount,
   type NetworkType,
 } from '../../console/src/amounts';
+import { problemsByField } from '../../console/src/field-errors';
 import { shortenMiddle } from '../../console/src/text';
 import { absoluteTime, relativeTime } from '../../console/src/when';
 
@@ -159,5 +160,81 @@ describe('console text', () => {
     ['exactly11ch', 'exactly11ch'],
   ])('cuts %s in its middle as %s', (value, short) => {
     expect(shortenMiddle(value)).toBe(short);
+  });
+});
+
+describe('console field errors', () => {
+  const RELAYER = [
+    'id',
+    'name',
+    'network',
+    'signer_id',
+    'notification_id',
+    'policies',
+    'policies.min_balance',
+  ];
+
+  it.each<[string, string, readonly string[], Record<string, string>, string | null]>([
+    [
+      'one problem of one field',
+      'name must be 1 to 255 characters, not only whitespace',
+      RELAYER,
+      { name: 'name must be 1 to 255 characters, not only whitespace' },
+      null,
+    ],
+    [
+      'a nested path to the longest field it starts with',
+      'policies.min_balance must be a whole number >= 0; policies.gas_price_cap must be a whole number >= 0',
+      RELAYER,
+      {
+        'policies.min_balance': 'policies.min_balance must be a whole number >= 0',
+        policies: 'policies.gas_price_cap must be a whole number >= 0',
+      },
+      null,
+    ],
+    [
+      'the sentences that name a field by what it points at',
+      "Network 'x' not found for network type 'evm'; Signer with ID s-1 not found; Notification with ID n-1 not found",
+      RELAYER,
+      {
+        network: "Network 'x' not found for network type 'evm'",
+        signer_id: 'Signer with ID s-1 not found',
+        notification_id: 'Notification with ID n-1 not found',
+      },
+      null,
+    ],
+    [
+      'a row of a list, and two problems of one field joined',
+      'rpc_urls[1].url must be an http or https URL; rpc_urls[1].weight must be a whole number from 0 to 100',
+      ['rpc_urls', 'rpc_urls[0]', 'rpc_urls[1]'],
+      {
+        'rpc_urls[1]':
+          'rpc_urls[1].url must be an http or https URL; rpc_urls[1].weight must be a whole number from 0 to 100',
+      },
+      null,
+    ],
+    [
+      'what names no field of the form, left for the form itself',
+      'address is not an allowed field; name must be 1 to 255 characters, not only whitespace; and 3 more problems',
+      RELAYER,
+      { name: 'name must be 1 to 255 characters, not only whitespace' },
+      'address is not an allowed field; and 3 more problems',
+    ],
+    [
+      'a field that only starts like another',
+      'names is not an allowed field',
+      RELAYER,
+      {},
+      'names is not an allowed field',
+    ],
+    [
+      'a sentence about a field the form does not have',
+      'Signer with ID s-1 not found',
+      ['name'],
+      {},
+      'Signer with ID s-1 not found',
+    ],
+  ])('gives %s', (_case, message, fields, byField, rest) => {
+    expect(problemsByField(message, fields)).toEqual({ fields: byField, rest });
   });
 });

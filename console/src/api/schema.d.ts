@@ -824,9 +824,9 @@ export interface components {
         };
         CreateNotificationDto: {
             /** @description Absent or null: a UUID v4 is generated */
-            id?: Record<string, never> | null;
+            id?: string | null;
             /** @description Secures webhook deliveries; never returned */
-            signing_key?: Record<string, never>;
+            signing_key?: string;
             /**
              * @default webhook
              * @enum {string}
@@ -838,7 +838,7 @@ export interface components {
         CreateRelayerDto: {
             custom_rpc_urls?: components["schemas"]["RpcConfigDto"][] | null;
             /** @description Absent or null: a UUID v4 is generated */
-            id?: Record<string, never> | null;
+            id?: string | null;
             name: string;
             /**
              * @description A network of the catalogue for network_type
@@ -847,7 +847,7 @@ export interface components {
             network: string;
             /** @enum {string} */
             network_type: "evm" | "solana" | "stellar";
-            notification_id?: Record<string, never> | null;
+            notification_id?: string | null;
             paused: boolean;
             /** @description By the relayer's network_type: EvmPolicy, SolanaPolicy or StellarPolicy. In a PATCH, a JSON merge patch over the stored policies. */
             policies?: ({
@@ -952,7 +952,7 @@ export interface components {
              */
             config: Record<string, never>;
             /** @description Absent or null: a UUID v4 is generated */
-            id?: Record<string, never> | null;
+            id?: string | null;
             /**
              * @description plain: a key given here; the others: a key held by a key service (docs/reference/kms-signers.md)
              * @enum {string}
@@ -1418,7 +1418,7 @@ export interface components {
             /** @example https://eth-mainnet.example.com/v2/KEY */
             url: string;
             /** @default 100 */
-            weight: Record<string, never>;
+            weight: number;
         };
         RpcConfigResponse: {
             /** @description Masked: no credentials, last path segment and query values *** */
@@ -1462,7 +1462,7 @@ export interface components {
         };
         UpdateNotificationDto: {
             /** @description Absent or null: unchanged. Empty string: removed. Otherwise at least 32 characters. */
-            signing_key?: Record<string, never> | null;
+            signing_key?: string | null;
             /** @enum {string|null} */
             type?: "webhook" | null;
             /** @description Absent: unchanged. null is refused: a webhook needs a URL. */
@@ -1471,7 +1471,7 @@ export interface components {
         UpdateRelayerDto: {
             custom_rpc_urls?: components["schemas"]["RpcConfigDto"][] | null;
             name?: string;
-            notification_id?: Record<string, never> | null;
+            notification_id?: string | null;
             paused?: boolean;
             /** @description By the relayer's network_type: EvmPolicy, SolanaPolicy or StellarPolicy. In a PATCH, a JSON merge patch over the stored policies. */
             policies?: ({

@@ -13,6 +13,8 @@ import {
   useLoad,
   type Outcome,
 } from '../components';
+import { ConfirmDialog } from '../dialog';
+import { controlProps, FieldError, useFieldErrors } from '../forms';
 import { href, location, navigate } from '../router';
 import { can, me, replaceStoredKey, type Me } from '../session';
 
@@ -22,6 +24,10 @@ type Grant = Schemas['CreateApiKeyDto']['permissions'][number];
 const PER_PAGE = 25;
 /** docs/reference/keys-and-audit.md#42-rotation: a week at most. */
 const MAX_OVERLAP_SECONDS = 604_800;
+/** The fields of the create form, as the API's 400 names them. */
+const KEY_FIELDS = ['name', 'permissions', 'relayer_ids', 'allowed_cidrs', 'expires_at'];
+/** What the rotate form offers first: an hour for the key's clients to take the new secret. */
+const DEFAULT_OVERLAP_SECONDS = 3600;
 
 /**
  * The service's permissions, in its order: those of the OpenAPI document (CreateApiKeyDto.permissions),
@@ -271,6 +277,16 @@ function KeyRow({
   // api_keys:manage, for itself too.
   const revokes = refusal === null && (!self || can('api_keys:manage'));
   const nameId = `key-${apiKey.id}`;
+  const [outcome, busy, act] = useAction();
+  const revoke = async () => {
+    let message = '';
+    const ok = await act(async () => {
+      message = await read<string>(
+        api.DELETE('/api/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: apiKey.id } } }),
+      );
+    }, 'Revoked.');
+    if (ok) onRevoked(message);
+  };
   return (
     <tr>
       <th scope="row">
@@ -300,7 +316,7 @@ function KeyRow({
         <Time value={apiKey.last_used_at} />
       </td>
       <td class="key-actions">
-        {mode === 'idle' && refusal === null && (
+        {(mode === 'idle' || mode === 'revoke') && refusal === null && (
           <div class="actions">
             <button type="button" aria-describedby={nameId} onClick={() => setMode('rotate')}>
               Rotate
@@ -310,6 +326,7 @@ function KeyRow({
                 type="button"
                 class="danger"
                 aria-describedby={nameId}
+                disabled={busy}
                 onClick={() => setMode('revoke')}
               >
                 Revoke
@@ -330,8 +347,21 @@ function KeyRow({
           />
         )}
         {mode === 'revoke' && (
-          <RevokeConfirm apiKey={apiKey} self={self} onCancel={() => setMode('idle')} onRevoked={onRevoked} />
+          <ConfirmDialog
+            title={`Revoke key ${apiKey.name}?`}
+            confirm={`Revoke ${apiKey.name}`}
+            onConfirm={revoke}
+            onClose={() => setMode('idle')}
+          >
+            <p>
+              {self
+                ? 'This is the key this console is signed in with: revoking it signs you out. '
+                : `Every client using ${apiKey.key_prefix}… is refused from now on. `}
+              The keys it created are revoked with it. This cannot be undone.
+            </p>
+          </ConfirmDialog>
         )}
+        <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
       </td>
     </tr>
   );
@@ -362,21 +392,30 @@ function RotateForm({
   onCancel: () => void;
   onRotated: (secret: NewSecret) => void;
 }) {
-  const [overlap, setOverlap] = useState('0');
+  const [overlap, setOverlap] = useState(String(DEFAULT_OVERLAP_SECONDS));
   const [outcome, busy, act] = useAction();
+  const [asking, setAsking] = useState(false);
+  const errors = useFieldErrors(['overlap_seconds']);
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
   const id = `overlap-${apiKey.id}`;
-  const submit = async (event: Event) => {
+  const seconds = overlap.trim() === '' ? 0 : Number(overlap);
+  const submit = (event: Event) => {
     event.preventDefault();
-    const seconds = overlap.trim() === '' ? 0 : Number(overlap);
+    // Without an overlap the old secret stops at once: asked first.
+    if (seconds === 0) setAsking(true);
+    else void rotate();
+  };
+  const rotate = async () => {
     let rotated: Schemas['CreatedApiKeyResponse'] | null = null;
     const ok = await act(async () => {
-      rotated = await read(
-        api.POST('/api/v1/api-keys/{api_key_id}/rotate', {
-          params: { path: { api_key_id: apiKey.id } },
-          body: { overlap_seconds: seconds },
-        }),
+      rotated = await errors.guard(() =>
+        read(
+          api.POST('/api/v1/api-keys/{api_key_id}/rotate', {
+            params: { path: { api_key_id: apiKey.id } },
+            body: { overlap_seconds: seconds },
+          }),
+        ),
       );
       // Before anything else asks the API: with no overlap the old secret already stopped.
       if (self) replaceStoredKey(rotated.key);
@@ -385,7 +424,7 @@ function RotateForm({
     if (ok && done) onRotated({ name: done.name, key: done.key, rotated: true, self });
   };
   return (
-    <form class="row-form" aria-label={`Rotate ${apiKey.name}`} onSubmit={(event) => void submit(event)}>
+    <form class="row-form" aria-label={`Rotate ${apiKey.name}`} onSubmit={submit}>
       <label for={id}>Old secret keeps working for (seconds)</label>
       <input
         id={id}
@@ -397,13 +436,16 @@ function RotateForm({
         inputMode="numeric"
         value={overlap}
         onInput={(event) => setOverlap(event.currentTarget.value)}
-        aria-describedby={`${id}-help`}
+        aria-invalid={errors.of('overlap_seconds') !== null}
+        aria-describedby={`${id}-help${errors.of('overlap_seconds') !== null ? ` ${id}-error` : ''}`}
       />
       <p id={`${id}-help`} class="help">
-        0: it stops at once (a leaked key). At most {MAX_OVERLAP_SECONDS} (a week), to roll the new one out.
+        3600 (an hour) gives its clients that long to take the new one; 0 stops it at once (a leaked key); at
+        most {MAX_OVERLAP_SECONDS} (a week).
         {self &&
           ' This is the key this console is signed in with: the console switches to the new secret, so it stays signed in.'}
       </p>
+      <FieldError id={id} error={errors.of('overlap_seconds')} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
           Rotate {apiKey.name}
@@ -413,52 +455,21 @@ function RotateForm({
         </button>
       </div>
       <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
+      {asking && (
+        <ConfirmDialog
+          title={`Rotate key ${apiKey.name} without overlap?`}
+          confirm={`Rotate ${apiKey.name} now`}
+          onConfirm={rotate}
+          onClose={() => setAsking(false)}
+        >
+          <p>
+            Its old secret stops working at once: every client still using it is refused (401) until it has
+            the new one.
+            {self && ' This console switches to the new secret, so it stays signed in.'}
+          </p>
+        </ConfirmDialog>
+      )}
     </form>
-  );
-}
-
-/** DELETE /api/v1/api-keys/{id}, after a second, named button. */
-function RevokeConfirm({
-  apiKey,
-  self,
-  onCancel,
-  onRevoked,
-}: {
-  apiKey: ApiKey;
-  self: boolean;
-  onCancel: () => void;
-  onRevoked: (message: string) => void;
-}) {
-  const [outcome, busy, act] = useAction();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
-  const revoke = async () => {
-    let message = '';
-    const ok = await act(async () => {
-      message = await read<string>(
-        api.DELETE('/api/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: apiKey.id } } }),
-      );
-    }, 'Revoked.');
-    if (ok) onRevoked(message);
-  };
-  return (
-    <div class="row-form" role="group" aria-label={`Revoke ${apiKey.name}?`}>
-      <p>
-        {self
-          ? 'This is the key this console is signed in with: revoking it signs you out. '
-          : 'Its clients are refused from now on. '}
-        The keys it created are revoked with it.
-      </p>
-      <div class="actions">
-        <button type="button" class="danger" disabled={busy} onClick={() => void revoke()}>
-          Revoke {apiKey.name}
-        </button>
-        <button type="button" ref={cancel} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-      <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
-    </div>
   );
 }
 
@@ -515,6 +526,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
   const [cidrs, setCidrs] = useState('');
   const [expires, setExpires] = useState('');
   const [outcome, busy, act] = useAction();
+  const errors = useFieldErrors(KEY_FIELDS);
   const toggle = (permission: string, on: boolean) =>
     setChosen((current) =>
       on
@@ -534,7 +546,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
     };
     let created: Schemas['CreatedApiKeyResponse'] | null = null;
     const ok = await act(async () => {
-      created = await read(api.POST('/api/v1/api-keys', { body }));
+      created = await errors.guard(() => read(api.POST('/api/v1/api-keys', { body })));
     }, `Created ${name}.`);
     const done = created as Schemas['CreatedApiKeyResponse'] | null;
     if (ok && done) {
@@ -558,8 +570,10 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
             required
             value={name}
             onInput={(event) => setName(event.currentTarget.value)}
+            {...controlProps('key-name', errors.of('name'), false)}
           />
         </label>
+        <FieldError id="key-name" error={errors.of('name')} />
         <fieldset>
           <legend>Permissions</legend>
           <p class="help" id="permissions-help">
@@ -581,6 +595,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
               </label>
             ))}
           </div>
+          <FieldError id="key-permissions" error={errors.of('permissions')} />
         </fieldset>
         <fieldset>
           <legend>Relayers</legend>
@@ -614,7 +629,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
             <>
               <label for="scope-ids">Relayer ids and prefixes ending in *, one per line</label>
               <textarea
-                id="scope-ids"
+                {...controlProps('scope-ids', errors.of('relayer_ids'), false)}
                 rows={4}
                 value={scope}
                 spellcheck={false}
@@ -629,6 +644,7 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
               />
             </>
           )}
+          <FieldError id="scope-ids" error={errors.of('relayer_ids')} />
         </fieldset>
         <label>
           Allowed from (optional)
@@ -636,25 +652,27 @@ function CreateKey({ principal, onCreated }: { principal: Me; onCreated: (secret
             rows={2}
             value={cidrs}
             spellcheck={false}
-            aria-describedby="cidrs-help"
+            {...controlProps('cidrs', errors.of('allowed_cidrs'), true)}
             onInput={(event) => setCidrs(event.currentTarget.value)}
           />
         </label>
         <p class="help" id="cidrs-help">
           IPv4 or IPv6 CIDRs or addresses, one per line (203.0.113.0/24). Empty: the key works from anywhere.
         </p>
+        <FieldError id="cidrs" error={errors.of('allowed_cidrs')} />
         <label>
           Expires (optional, your local time)
           <input
             type="datetime-local"
             value={expires}
-            aria-describedby="expires-help"
+            {...controlProps('expires', errors.of('expires_at'), true)}
             onInput={(event) => setExpires(event.currentTarget.value)}
           />
         </label>
         <p class="help" id="expires-help">
           Empty: never, unless this key expires; a key never outlives the key that creates it.
         </p>
+        <FieldError id="expires" error={errors.of('expires_at')} />
         <div class="actions">
           <button type="submit" class="primary" disabled={busy}>
             Create key

@@ -1,6 +1,8 @@
+import { useState } from 'preact/hooks';
 import { DEFAULT_SYMBOL } from '../amounts';
 import { api, read, readPage, type Schemas } from '../api/client';
 import { Empty, Loaded, OutcomeText, Pager, PageTitle, useAction, useLoad } from '../components';
+import { rpcBody, rpcPaths, rpcRows, RpcUrlsField, useFieldErrors, type RpcRow } from '../forms';
 import { href, location, navigate } from '../router';
 import { can } from '../session';
 import { Amount, AmountField, useAmountField } from '../units';
@@ -50,7 +52,7 @@ function NetworkList() {
           ) : (
             <>
               {items.map((network) => (
-                <NetworkPanel network={network} key={network.id} />
+                <NetworkPanel network={network} key={network.id} onChanged={reload} />
               ))}
               <Pager
                 pagination={pagination}
@@ -79,7 +81,7 @@ function NetworkPage({ id }: { id: string }) {
       </p>
       <MaskingHelp />
       <Loaded load={load} what={`network ${id}`} retry={reload}>
-        {(network) => <NetworkPanel network={network} />}
+        {(network) => <NetworkPanel network={network} onChanged={reload} />}
       </Loaded>
     </>
   );
@@ -97,7 +99,7 @@ function List({ items }: { items: readonly string[] }) {
   );
 }
 
-function NetworkPanel({ network }: { network: Network }) {
+function NetworkPanel({ network, onChanged }: { network: Network; onChanged: () => void }) {
   const heading = `network-${network.id}`;
   return (
     <section class="panel" aria-labelledby={heading}>
@@ -172,8 +174,85 @@ function NetworkPanel({ network }: { network: Network }) {
           </>
         )}
       </dl>
+      {can('networks:write') && <RpcUrlsEdit network={network} onChanged={onChanged} />}
       <NetworkAlert network={network} />
     </section>
+  );
+}
+
+/**
+ * PATCH /api/v1/networks/{network_id} {rpc_urls}: the list replaced on every instance; masked URLs left
+ * as read keep the URL stored behind them (docs/reference/networks-and-signers.md#43-changing-a-networks-rpc-list).
+ */
+function RpcUrlsEdit({ network, onChanged }: { network: Network; onChanged: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const readRows = rpcRows(network.rpc_urls);
+  const [rows, setRows] = useState<RpcRow[]>(readRows);
+  const errors = useFieldErrors(rpcPaths('rpc_urls'));
+  const [outcome, busy, act] = useAction();
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const ok = await act(async () => {
+      const urls = rpcBody(
+        rows,
+        readRows.map((row) => row.url),
+        'rpc_urls',
+      );
+      if (!urls.ok) return errors.refuse(urls.problems);
+      await errors.guard(() =>
+        read(
+          api.PATCH('/api/v1/networks/{network_id}', {
+            params: { path: { network_id: network.id } },
+            body: { rpc_urls: urls.urls },
+          }),
+        ),
+      );
+    }, `RPC URLs of ${network.name} saved: relayers without URLs of their own use them from their next check.`);
+    if (ok) {
+      setEditing(false);
+      onChanged();
+    }
+  };
+  if (!editing) {
+    return (
+      <>
+        <div class="actions">
+          <button
+            type="button"
+            onClick={() => {
+              setRows(readRows);
+              errors.clear();
+              setEditing(true);
+            }}
+          >
+            Edit RPC URLs<span class="visually-hidden"> of {network.name}</span>
+          </button>
+        </div>
+        <OutcomeText outcome={outcome} />
+      </>
+    );
+  }
+  return (
+    <form class="edit-form" aria-label={`RPC URLs of ${network.name}`} onSubmit={(event) => void save(event)}>
+      <RpcUrlsField
+        id={`rpc-${network.id}`}
+        legend={`RPC URLs of ${network.name}`}
+        path="rpc_urls"
+        rows={rows}
+        onRows={setRows}
+        errors={errors}
+        empty="At least one."
+      />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Save RPC URLs
+        </button>
+        <button type="button" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </div>
+      <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
+    </form>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
 import { api, read, readPage, type Schemas } from '../api/client';
 import {
+  useAnswerAction,
   Empty,
   ErrorState,
   Loaded,
@@ -19,6 +20,16 @@ import { href, location, navigate } from '../router';
 import { can } from '../session';
 import { latencyText, NextAttempt, rateText, StateBadge } from './notification-parts';
 import { HistoryPanel } from './target-history';
+import { ConfirmDialog } from '../dialog';
+import { controlProps, FieldError, useFieldErrors } from '../forms';
+import {
+  EVENTS,
+  planReplay,
+  SubscriptionForm,
+  TargetEdit,
+  type ReplayAsked,
+  type ReplayPlan,
+} from './notification-forms';
 
 const PER_PAGE = 25;
 const WINDOWS = ['1h', '24h', '7d'] as const;
@@ -28,17 +39,8 @@ type Status = (typeof STATUSES)[number];
 const STATUS_LABEL: Record<Status, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
 const REPLAYABLE = ['failed', 'delivered'] as const;
 type Replayable = (typeof REPLAYABLE)[number];
-/** The event names of docs/reference/webhooks.md, in its order. */
-const EVENTS = [
-  'relayer_created',
-  'relayer_updated',
-  'relayer_deleted',
-  'relayer_state_update',
-  'notification_test',
-  'relayer_low_balance',
-  'relayer_balance_restored',
-] as const;
 type EventName = (typeof EVENTS)[number];
+type Notification = Schemas['NotificationResponse'];
 
 type TargetState = Schemas['NotificationStateResponse'];
 type Delivery = Schemas['DeliveryResponse'];
@@ -58,34 +60,6 @@ function viewOf(query: URLSearchParams): View {
     status: STATUSES.find((s) => s === status),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
-}
-
-/** An action whose outcome is worded from the API's answer (a test's result, a replay's counts). */
-function useAnswerAction(): [
-  Outcome | null,
-  boolean,
-  <T>(run: () => Promise<T>, say: (answer: T) => Outcome) => void,
-] {
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [busy, setBusy] = useState(false);
-  const running = useRef(false);
-  const act = useCallback(<T,>(run: () => Promise<T>, say: (answer: T) => Outcome) => {
-    if (running.current) return;
-    running.current = true;
-    setBusy(true);
-    setOutcome(null);
-    run()
-      .then(
-        (answer) => setOutcome(say(answer)),
-        (error: unknown) =>
-          setOutcome({ kind: 'error', text: error instanceof Error ? error.message : String(error) }),
-      )
-      .finally(() => {
-        running.current = false;
-        setBusy(false);
-      });
-  }, []);
-  return [outcome, busy, act];
 }
 
 /** One webhook target: what it is, its state, stats, subscription and delivery log, with its actions. */
@@ -139,8 +113,9 @@ export function NotificationPage({ id }: { id: string }) {
             <dt>Signing key</dt>
             <dd>{load.data.has_signing_key ? 'Yes (never shown)' : 'No'}</dd>
           </dl>
+          {can('notifications:write') && <TargetEdit target={load.data} onChanged={reload} />}
           <StatePanel
-            id={id}
+            target={load.data}
             load={health.load}
             retry={state.state === 'error' ? reloadState : health.retry}
             onState={answered}
@@ -150,7 +125,7 @@ export function NotificationPage({ id }: { id: string }) {
           <HistoryPanel id={id} round={round} />
           <SubscriptionPanel id={id} />
           <DeliveriesPanel
-            id={id}
+            target={load.data}
             paused={state.state === 'ready' && state.data.paused}
             round={round}
             onChange={refresh}
@@ -207,21 +182,22 @@ function useHealth(
 
 /** Paused or running, why and since when, the signing-key overlap; pause, resume and a test event. */
 function StatePanel({
-  id,
+  target,
   load,
   retry,
   onState,
   onChange,
 }: {
-  id: string;
+  target: Notification;
   load: Load<Health>;
   retry: () => void;
   onState: (state: TargetState) => void;
   onChange: () => void;
 }) {
-  const path = { params: { path: { notification_id: id } } };
+  const path = { params: { path: { notification_id: target.id } } };
   const [outcome, busy, act] = useAction();
   const [tested, testing, test] = useAnswerAction();
+  const [asking, setAsking] = useState(false);
   const mayWrite = can('notifications:write');
   const change = async (to: 'pause' | 'resume') => {
     const ok = await act(
@@ -272,7 +248,7 @@ function StatePanel({
                     Resume
                   </button>
                 ) : (
-                  <button type="button" class="danger" disabled={busy} onClick={() => void change('pause')}>
+                  <button type="button" class="danger" disabled={busy} onClick={() => setAsking(true)}>
                     Pause
                   </button>
                 )}
@@ -280,7 +256,7 @@ function StatePanel({
                   type="button"
                   disabled={testing}
                   onClick={() =>
-                    test(
+                    void test(
                       () => read(api.POST('/api/v1/notifications/{notification_id}/test', path)),
                       (answer) => {
                         onChange();
@@ -295,6 +271,19 @@ function StatePanel({
             )}
             {mayWrite && <OutcomeText outcome={outcome} />}
             {mayWrite && <OutcomeText outcome={tested} />}
+            {asking && (
+              <ConfirmDialog
+                title={`Pause target ${target.id}?`}
+                confirm={`Pause ${target.id}`}
+                onConfirm={() => change('pause')}
+                onClose={() => setAsking(false)}
+              >
+                <p>
+                  Nothing is sent to {target.url} until it is resumed. The events of the relayers it hears
+                  wait, pending, and are sent in order on resume; Send a test still sends.
+                </p>
+              </ConfirmDialog>
+            )}
           </>
         )}
       </Loaded>
@@ -377,8 +366,10 @@ function StatsPanel({ id, round }: { id: string; round: number }) {
   );
 }
 
-/** Which events and relayers the target receives (GET .../subscription), read only. */
+/** Which events and relayers the target receives (GET .../subscription); edited with notifications:write. */
 function SubscriptionPanel({ id }: { id: string }) {
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState<Outcome | null>(null);
   const [load, reload] = useLoad(
     () =>
       read(
@@ -394,26 +385,57 @@ function SubscriptionPanel({ id }: { id: string }) {
       <h2 id="subscription-heading">Subscription</h2>
       <Loaded load={load} what="the subscription" retry={reload}>
         {(subscription) => (
-          <dl class="facts">
-            <dt>Events</dt>
-            <dd>
-              {subscription.events === null
-                ? 'Every event'
-                : `${subscription.events.join(', ')} (notification_test is always sent)`}
-            </dd>
-            <dt>Relayers</dt>
-            <dd>
-              {subscription.relayer_ids === null ? (
-                'Only the relayers whose notification_id names this target'
-              ) : subscription.relayer_ids[0] === '*' ? (
-                'Every relayer'
-              ) : subscription.relayer_ids.length === 0 ? (
-                'None of the relayers this key may see'
+          <>
+            <dl class="facts">
+              <dt>Events</dt>
+              <dd>
+                {subscription.events === null
+                  ? 'Every event'
+                  : `${subscription.events.join(', ')} (notification_test is always sent)`}
+              </dd>
+              <dt>Relayers</dt>
+              <dd>
+                {subscription.relayer_ids === null ? (
+                  'Only the relayers whose notification_id names this target'
+                ) : subscription.relayer_ids[0] === '*' ? (
+                  'Every relayer'
+                ) : subscription.relayer_ids.length === 0 ? (
+                  'None of the relayers this key may see'
+                ) : (
+                  <RelayerList ids={subscription.relayer_ids} />
+                )}
+              </dd>
+            </dl>
+            {can('notifications:write') &&
+              (editing ? (
+                <SubscriptionForm
+                  id={id}
+                  subscription={subscription}
+                  onDone={() => {
+                    setEditing(false);
+                    setSaved({
+                      kind: 'ok',
+                      text: 'Subscription saved: it applies to the changes made from now on.',
+                    });
+                    reload();
+                  }}
+                  onCancel={() => setEditing(false)}
+                />
               ) : (
-                <RelayerList ids={subscription.relayer_ids} />
-              )}
-            </dd>
-          </dl>
+                <div class="actions">
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setSaved(null);
+                      setEditing(true);
+                    }}
+                  >
+                    Edit subscription
+                  </button>
+                </div>
+              ))}
+            {can('notifications:write') && <OutcomeText outcome={saved} />}
+          </>
         )}
       </Loaded>
     </section>
@@ -445,16 +467,17 @@ function RelayerRef({ id }: { id: string }) {
 
 /** The delivery log, newest first, paged and filtered by the API; retry and replay. */
 function DeliveriesPanel({
-  id,
+  target,
   paused,
   round,
   onChange,
 }: {
-  id: string;
+  target: Notification;
   paused: boolean;
   round: number;
   onChange: () => void;
 }) {
+  const id = target.id;
   const view = viewOf(location.value.query);
   const [load, reload] = useLoad(
     () =>
@@ -585,7 +608,7 @@ function DeliveriesPanel({
           )
         }
       </Loaded>
-      {mayResend && <ReplayForm id={id} onDone={onChange} />}
+      {mayResend && <ReplayForm target={target} paused={paused} onDone={onChange} />}
     </section>
   );
 }
@@ -597,27 +620,55 @@ function instant(value: string): string | undefined {
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }
 
-/** POST .../deliveries/replay: every failed (or delivered) delivery of a span, queued again. */
-function ReplayForm({ id, onDone }: { id: string; onDone: () => void }) {
+/**
+ * POST .../deliveries/replay: every failed (or delivered) delivery of a span, queued again, after a
+ * dialog that says how many and where (planReplay).
+ */
+function ReplayForm({
+  target,
+  paused,
+  onDone,
+}: {
+  target: Notification;
+  paused: boolean;
+  onDone: () => void;
+}) {
   const [status, setStatus] = useState<Replayable>('failed');
   const [event, setEvent] = useState<EventName | ''>('');
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
   const [outcome, busy, act] = useAnswerAction();
+  const [plan, setPlan] = useState<{ asked: ReplayAsked; plan: ReplayPlan } | null>(null);
+  const errors = useFieldErrors(['since', 'until']);
+  const replayButton = useRef<HTMLButtonElement>(null);
   const submit = (e: Event) => {
     e.preventDefault();
+    errors.clear();
+    const asked: ReplayAsked = {
+      status,
+      since: instant(since),
+      until: instant(until),
+      event: event === '' ? undefined : event,
+    };
+    void act(
+      () => planReplay(target, asked, paused),
+      (planned) => {
+        if (planned.count === 0) return { kind: 'ok', text: `No ${status} delivery to replay.` };
+        setPlan({ asked, plan: planned });
+        return null;
+      },
+    );
+  };
+  const replay = (asked: ReplayAsked) =>
     act(
       () =>
-        read(
-          api.POST('/api/v1/notifications/{notification_id}/deliveries/replay', {
-            params: { path: { notification_id: id } },
-            body: {
-              status,
-              since: instant(since),
-              until: instant(until),
-              event: event === '' ? undefined : event,
-            },
-          }),
+        errors.guard(() =>
+          read(
+            api.POST('/api/v1/notifications/{notification_id}/deliveries/replay', {
+              params: { path: { notification_id: target.id } },
+              body: { ...asked, event: EVENTS.find((name) => name === asked.event) },
+            }),
+          ),
         ),
       (answer) => {
         onDone();
@@ -627,7 +678,6 @@ function ReplayForm({ id, onDone }: { id: string; onDone: () => void }) {
         };
       },
     );
-  };
   return (
     <form class="panel replay" aria-labelledby="replay-heading" onSubmit={submit}>
       <h3 id="replay-heading">Replay deliveries</h3>
@@ -667,6 +717,7 @@ function ReplayForm({ id, onDone }: { id: string; onDone: () => void }) {
           Created since
           <input
             type="datetime-local"
+            {...controlProps('replay-since', errors.of('since'), false)}
             step={1}
             value={since}
             onInput={(e) => setSince(e.currentTarget.value)}
@@ -676,16 +727,34 @@ function ReplayForm({ id, onDone }: { id: string; onDone: () => void }) {
           Created before
           <input
             type="datetime-local"
+            {...controlProps('replay-until', errors.of('until'), false)}
             step={1}
             value={until}
             onInput={(e) => setUntil(e.currentTarget.value)}
           />
         </label>
-        <button type="submit" class="primary" disabled={busy}>
+        <button type="submit" class="primary" disabled={busy} ref={replayButton}>
           Replay
         </button>
       </div>
+      <FieldError id="replay-since" error={errors.of('since')} />
+      <FieldError id="replay-until" error={errors.of('until')} />
       <OutcomeText outcome={outcome} />
+      {plan !== null && (
+        <ConfirmDialog
+          title={plan.plan.title}
+          confirm={plan.plan.confirm}
+          onConfirm={() => replay(plan.asked)}
+          onClose={() => setPlan(null)}
+          opener={replayButton}
+        >
+          {plan.plan.notes.map((note) => (
+            <p key={note} class={note.startsWith('Warning') ? 'warning' : undefined}>
+              {note}
+            </p>
+          ))}
+        </ConfirmDialog>
+      )}
     </form>
   );
 }

@@ -3,6 +3,8 @@ import { Empty, Loaded, Pager, PageTitle, Table, useLoad } from '../components';
 import { href, location, navigate } from '../router';
 import { readHealth, type TargetHealth } from '../target-health';
 import { NotificationPage } from './notification';
+import { TargetCreate } from './notification-forms';
+import { can } from '../session';
 import { latencyText, rateText, StateBadge } from './notification-parts';
 import { pageOf } from './page-query';
 
@@ -39,6 +41,7 @@ export function NotificationsPage() {
     <>
       <PageTitle>Notifications</PageTitle>
       <p class="help page-intro">Webhook targets, with what they received in the last 24 hours.</p>
+      {can('notifications:write') && <TargetCreate />}
       <form class="filters" aria-label="Filter targets" onSubmit={(event) => event.preventDefault()}>
         <label>
           Show

@@ -20,11 +20,13 @@ import {
 import { balanceRead } from '../format';
 import { liveReadEnded, liveReadFailed, useLive } from '../live';
 import { useSymbols } from '../networks';
-import { href } from '../router';
+import { href, navigate } from '../router';
 import { can } from '../session';
 import { Amount, AmountField, useAmountField } from '../units';
 import { DeliveriesPanel } from './relayer-deliveries';
 import { BalanceHistoryPanel } from './relayer-history';
+import { pauseEffect, RelayerEdit, type TaggedRelayer } from './relayer-form';
+import { ConfirmDialog } from '../dialog';
 
 type Status = Schemas['RelayerStatusResponse'];
 type BalanceAlert = Schemas['BalanceAlertResponse'];
@@ -32,17 +34,12 @@ type AuditRecord = Schemas['AuditEventResponse'];
 
 const PER_PAGE = 10;
 
-interface Tagged {
-  data: Relayer;
-  etag: string | null;
-}
-
 /**
  * The relayer with the ETag of its GET (docs/reference/safe-writes.md); `refresh` reads it again in
  * place, as every live round does (useLive).
  */
-function useRelayer(id: string): [Load<Tagged>, () => Promise<void>] {
-  const [load, setLoad] = useState<Load<Tagged>>({ state: 'loading' });
+function useRelayer(id: string): [Load<TaggedRelayer>, () => Promise<void>] {
+  const [load, setLoad] = useState<Load<TaggedRelayer>>({ state: 'loading' });
   const current = useRef(id);
   current.current = id;
   const shown = useRef(load);
@@ -123,7 +120,7 @@ export function RelayerPage({ id }: { id: string }) {
         <a href={href(['relayers'])}>Relayers</a> /
       </p>
       <PageTitle>{relayer.name}</PageTitle>
-      <RelayerFacts relayer={relayer} etag={load.data.etag} refresh={changed} />
+      <RelayerFacts relayer={relayer} etag={load.data.etag} symbol={symbol} refresh={changed} />
       <StatusPanel relayer={relayer} symbol={symbol} refresh={changed} />
       <AlertPanel relayer={relayer} symbol={symbol} refresh={changed} />
       <BalanceHistoryPanel relayer={relayer} symbol={symbol} round={round} />
@@ -136,41 +133,71 @@ export function RelayerPage({ id }: { id: string }) {
 function RelayerFacts({
   relayer,
   etag,
+  symbol,
   refresh,
 }: {
   relayer: Relayer;
   etag: string | null;
+  symbol: string;
   refresh: () => Promise<void>;
 }) {
   const [outcome, busy, act] = useAction();
+  const [asking, setAsking] = useState<'pause' | 'delete' | null>(null);
+  // The relayer as the edit form read it, with its ETag; `round` starts the form over.
+  const [editing, setEditing] = useState<{ read: TaggedRelayer; round: number } | null>(null);
+  const ifMatch = etag === null ? undefined : { 'If-Match': etag };
+  /** A 412: the relayer changed since this page read it; it is read again. */
+  const unlessChanged = async (write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 412) {
+        await refresh();
+        throw new ApiError(
+          412,
+          'Nothing changed: the relayer was changed elsewhere since this page read it (Precondition Failed). ' +
+            'It has been read again: check it, then try again.',
+        );
+      }
+      throw error;
+    }
+  };
   const pauseOrResume = () =>
     act(
       async () => {
-        try {
-          await read(
+        await unlessChanged(() =>
+          read(
             api.PATCH('/api/v1/relayers/{relayer_id}', {
-              params: {
-                path: { relayer_id: relayer.id },
-                header: etag === null ? undefined : { 'If-Match': etag },
-              },
+              params: { path: { relayer_id: relayer.id }, header: ifMatch },
               body: { paused: !relayer.paused },
             }),
-          );
-        } catch (error) {
-          if (error instanceof ApiError && error.status === 412) {
-            await refresh();
-            throw new ApiError(
-              412,
-              'Nothing changed: the relayer was changed elsewhere since this page read it (Precondition Failed). ' +
-                'It has been read again: check it, then try again.',
-            );
-          }
-          throw error;
-        }
+          ),
+        );
         await refresh();
       },
       relayer.paused ? 'Resumed: the relayer takes work again.' : 'Paused: the relayer takes no work.',
     );
+  const remove = async () => {
+    const ok = await act(
+      () =>
+        unlessChanged(() =>
+          read(
+            api.DELETE('/api/v1/relayers/{relayer_id}', {
+              params: { path: { relayer_id: relayer.id }, header: ifMatch },
+            }),
+          ),
+        ),
+      'Deleted.',
+    );
+    if (ok) navigate(['relayers']);
+  };
+  const readAgain = async () => {
+    const tagged = await readWithTag(
+      api.GET('/api/v1/relayers/{relayer_id}', { params: { path: { relayer_id: relayer.id } } }),
+    );
+    setEditing((current) => ({ read: tagged, round: (current?.round ?? 0) + 1 }));
+    await refresh();
+  };
   return (
     <section class="panel" aria-labelledby="relayer-facts">
       <h2 id="relayer-facts">Relayer</h2>
@@ -228,12 +255,59 @@ function RelayerFacts({
               type="button"
               class={relayer.paused ? 'primary' : undefined}
               disabled={busy}
-              onClick={() => void pauseOrResume()}
+              onClick={() => (relayer.paused ? void pauseOrResume() : setAsking('pause'))}
             >
               {relayer.paused ? 'Resume' : 'Pause'}
             </button>
+            <button
+              type="button"
+              disabled={busy || editing !== null}
+              onClick={() => setEditing({ read: { data: relayer, etag }, round: 0 })}
+            >
+              Edit
+            </button>
+            <button type="button" class="danger" disabled={busy} onClick={() => setAsking('delete')}>
+              Delete
+            </button>
           </div>
           <OutcomeText outcome={outcome} />
+          {editing !== null && (
+            <RelayerEdit
+              key={editing.round}
+              read={editing.read}
+              symbol={symbol}
+              onReload={readAgain}
+              onSaved={async () => {
+                setEditing(null);
+                await act(refresh, 'Saved.');
+              }}
+              onCancel={() => setEditing(null)}
+            />
+          )}
+          {asking === 'pause' && (
+            <ConfirmDialog
+              title={`Pause relayer ${relayer.name}?`}
+              confirm={`Pause ${relayer.name}`}
+              onConfirm={pauseOrResume}
+              onClose={() => setAsking(null)}
+            >
+              <p>{pauseEffect(relayer)}</p>
+            </ConfirmDialog>
+          )}
+          {asking === 'delete' && (
+            <ConfirmDialog
+              title={`Delete relayer ${relayer.name}?`}
+              confirm={`Delete ${relayer.name}`}
+              onConfirm={remove}
+              onClose={() => setAsking(null)}
+            >
+              <p>
+                Relayer {relayer.id} on {relayer.network} ({relayer.network_type}) is deleted: it is no longer
+                checked, its signer {relayer.signer_id} is free again on this network, and the targets that
+                hear it receive relayer_deleted. This cannot be undone.
+              </p>
+            </ConfirmDialog>
+          )}
         </>
       )}
     </section>

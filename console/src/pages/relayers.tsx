@@ -10,6 +10,7 @@ import { Header, SortHeader } from '../sortable';
 import { parseSort, sortParam, type Sort } from '../sorting';
 import { Amount } from '../units';
 import { AttentionStrip } from './attention';
+import { RelayerCreate } from './relayer-form';
 
 type ListItem = Schemas['RelayerListItemResponse'];
 
@@ -94,6 +95,7 @@ export function RelayersPage() {
     <>
       <PageTitle>Relayers</PageTitle>
       <AttentionStrip current={filtered ? filters.state : 'all'} />
+      {can('relayers:write') && <RelayerCreate />}
       <form class="filters" aria-label="Filter relayers" onSubmit={(event) => event.preventDefault()}>
         <SearchBox
           label="Search"
@@ -153,7 +155,9 @@ export function RelayersPage() {
                 ? `No relayer matches “${filters.q}”${others ? ' with these filters' : ''}. Clear the search${others ? ' and the filters' : ''} to see every relayer.`
                 : filtered
                   ? 'No relayer matches these filters. Clear them to see every relayer.'
-                  : 'No relayers yet. Create one with POST /api/v1/relayers or list them in the configuration file (docs/configuration.md).'}
+                  : can('relayers:write')
+                    ? 'No relayers yet. Create one above, with POST /api/v1/relayers, or in the configuration file (docs/configuration.md).'
+                    : 'No relayers yet. Create one with POST /api/v1/relayers or list them in the configuration file (docs/configuration.md).'}
             </Empty>
           ) : (
             <>

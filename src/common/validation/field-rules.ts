@@ -24,6 +24,7 @@ export const IsResourceId = (): PropertyDecorator =>
 export const IsOptionalNewId = (): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({
+      type: String,
       description: 'Absent or null: a UUID v4 is generated',
       pattern: RESOURCE_ID_PATTERN.source,
       nullable: true,
@@ -101,7 +102,12 @@ export const RPC_WEIGHT_RULE = `must be a whole number from ${RPC_WEIGHT.min} to
 
 export const IsOptionalRpcWeight = (): PropertyDecorator =>
   applyDecorators(
-    ApiPropertyOptional({ minimum: RPC_WEIGHT.min, maximum: RPC_WEIGHT.max, default: RPC_WEIGHT.default }),
+    ApiPropertyOptional({
+      type: Number,
+      minimum: RPC_WEIGHT.min,
+      maximum: RPC_WEIGHT.max,
+      default: RPC_WEIGHT.default,
+    }),
     IsOptional(),
     IsInt({ message: `$property ${RPC_WEIGHT_RULE}` }),
     Min(RPC_WEIGHT.min, { message: `$property ${RPC_WEIGHT_RULE}` }),

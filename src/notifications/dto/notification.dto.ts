@@ -39,6 +39,7 @@ export class CreateNotificationDto {
   url: string;
 
   @ApiPropertyOptional({
+    type: String,
     description: 'Secures webhook deliveries; never returned',
     minLength: MIN_SIGNING_KEY_LENGTH,
     writeOnly: true,
@@ -64,6 +65,7 @@ export class UpdateNotificationDto {
   url?: string;
 
   @ApiPropertyOptional({
+    type: String,
     nullable: true,
     writeOnly: true,
     description: 'Absent or null: unchanged. Empty string: removed. Otherwise at least 32 characters.',

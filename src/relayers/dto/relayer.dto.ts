@@ -77,7 +77,7 @@ export class CreateRelayerDto {
   @IsResourceId()
   signer_id: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsResourceId()
   notification_id?: string | null;
