@@ -188,6 +188,8 @@ describe('GET /api/v1/relayers filtered by network_type, network and state', () 
       'query q',
       'query sort',
       'query include',
+      // Every list's conditional GET (docs/reference/pagination.md#16-etag-and-304).
+      'header If-None-Match',
     ]);
     expect(parameters.filter((p) => ['network_type', 'network', 'state', 'paused'].includes(p.name))).toEqual(
       [
