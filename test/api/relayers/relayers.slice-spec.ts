@@ -185,7 +185,7 @@ describe('RelayersController slice (no database)', () => {
       ['per_page=0', 'per_page must be a whole number from 1 to 100'],
       ['per_page=101', 'per_page must be a whole number from 1 to 100'],
       ['per_page=1e2', 'per_page must be a whole number from 1 to 100'],
-      ['sort=name', 'sort is not an allowed field'],
+      ['order=name', 'order is not an allowed field'],
     ])('?%s → 400 before the service', async (query, message) => {
       expectError(await slice.get(`/api/v1/relayers?${query}`), 400, message);
       expect(service.calls).toEqual([]);
