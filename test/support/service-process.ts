@@ -104,13 +104,17 @@ export class ServiceProcess {
     );
   }
 
-  /** Resolves when /api/v1/health answers 200; fails if the process exits first or the deadline passes. */
-  waitHealthy(timeoutMs = 20_000): Promise<void> {
+  /**
+   * Resolves when /api/v1/health answers 200; fails if the process exits first or the deadline passes.
+   * The deadlines are a loaded machine's (a start took over 30 s in a suite at nice 10 beside other
+   * work, printing nothing); a quiet one starts in 2-4 s.
+   */
+  waitHealthy(timeoutMs = 60_000): Promise<void> {
     return this.waitFor200('/api/v1/health', timeoutMs);
   }
 
   /** Resolves when /api/v1/ready answers 200; fails if the process exits first or the deadline passes. */
-  waitReady(timeoutMs = 30_000): Promise<void> {
+  waitReady(timeoutMs = 60_000): Promise<void> {
     return this.waitFor200('/api/v1/ready', timeoutMs);
   }
 
