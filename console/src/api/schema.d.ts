@@ -1094,7 +1094,7 @@ export interface components {
             /** @description The events the target receives (notification_test always); null or absent: every event */
             events?: ("relayer_created" | "relayer_updated" | "relayer_deleted" | "relayer_state_update" | "notification_test" | "relayer_low_balance" | "relayer_balance_restored")[] | null;
             /**
-             * @description The relayers the target hears of beyond those naming it as notification_id: ["*"] for every relayer, or up to 1000 relayer ids (they need not exist yet); null or absent: none
+             * @description The relayers the target hears of beyond those naming it as notification_id: ["*"] for every relayer, or up to 1000 relayer ids (they need not exist yet); null or absent: none. A key with relayer_ids replaces only the ids inside its scope, [] or null for none of them
              * @example [
              *       "*"
              *     ]

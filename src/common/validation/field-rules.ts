@@ -37,17 +37,19 @@ export const IsOptionalNewId = (): PropertyDecorator =>
 export const PROBLEM_SEPARATOR = '\n';
 
 interface ListRule {
+  /** 1 unless told: 0 lets an empty list through. */
+  readonly min?: number;
   readonly max?: number;
-  /** Names the field when it is no array of 1 to `max` items. */
+  /** Names the field when it is no array of `min` to `max` items. */
   readonly rule: string;
   /** The problem of one item (`at` is `field[i]`), or null. */
   readonly item: (value: unknown, at: string, list: readonly unknown[]) => string | null;
 }
 
-/** A non-empty list of at most `max` items: the list named when it is none, else each item refused. */
-export const IsListOf = ({ max = Infinity, rule, item }: ListRule): PropertyDecorator => {
+/** A list of `min` (1) to `max` items: the list named when it is none, else each item refused. */
+export const IsListOf = ({ min = 1, max = Infinity, rule, item }: ListRule): PropertyDecorator => {
   const isList = (value: unknown): value is unknown[] =>
-    Array.isArray(value) && value.length > 0 && value.length <= max;
+    Array.isArray(value) && value.length >= min && value.length <= max;
   const problems = (list: readonly unknown[], property: string): string[] =>
     list.flatMap((value, i) => item(value, `${property}[${i}]`, list) ?? []);
   return ValidateBy(

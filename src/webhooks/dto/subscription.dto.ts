@@ -7,6 +7,8 @@ import { isWebhookEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../webhook-ev
 /** docs/reference/webhooks.md#6-subscriptions */
 export const MAX_SUBSCRIBED_RELAYERS = 1000;
 
+export const RELAYER_IDS_RULE = `relayer_ids must be ["*"], an array of 1 to ${MAX_SUBSCRIBED_RELAYERS} relayer ids, or null`;
+
 /** PUT .../subscription (docs/reference/webhooks.md#6-subscriptions); an absent field is null. */
 export class PutSubscriptionDto {
   @ApiPropertyOptional({
@@ -29,12 +31,15 @@ export class PutSubscriptionDto {
     example: ['*'],
     description:
       'The relayers the target hears of beyond those naming it as notification_id: ["*"] for every ' +
-      `relayer, or up to ${MAX_SUBSCRIBED_RELAYERS} relayer ids (they need not exist yet); null or absent: none`,
+      `relayer, or up to ${MAX_SUBSCRIBED_RELAYERS} relayer ids (they need not exist yet); null or absent: none. ` +
+      'A key with relayer_ids replaces only the ids inside its scope, [] or null for none of them',
   })
   @IsOptional()
   @IsListOf({
+    // [] only from a key with relayer_ids (SubscriptionRules).
+    min: 0,
     max: MAX_SUBSCRIBED_RELAYERS,
-    rule: `relayer_ids must be ["*"], an array of 1 to ${MAX_SUBSCRIBED_RELAYERS} relayer ids, or null`,
+    rule: RELAYER_IDS_RULE,
     item: (id, at, list) => {
       if (id === ANY_RELAYER) return list.length > 1 ? `${at}: "*" must be the only item` : null;
       return typeof id === 'string' && RESOURCE_ID_PATTERN.test(id)

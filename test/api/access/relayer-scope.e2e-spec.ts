@@ -680,6 +680,246 @@ describe('relayer scope of API keys (docs/reference/keys-and-audit.md#3-relayer-
       });
     });
 
+    describe('PUT /notifications/{id}/subscription of a target two teams share: a scoped key changes only its own part', () => {
+      const shared = 'shared-hook';
+      const path = `/api/v1/notifications/${shared}/subscription`;
+      let teamA: ReturnType<typeof as>;
+      let teamB: ReturnType<typeof as>;
+      type Audited = { action: string; before: unknown; after: unknown };
+      const audit = async (): Promise<Audited[]> =>
+        (
+          (
+            await app()
+              .get(`/api/v1/audit?resource_type=notification&resource_id=${shared}&per_page=100`)
+              .expect(200)
+          ).body as { data: Audited[] }
+        ).data.map(({ action, before, after }) => ({ action, before, after }));
+      const stored = async () => (await app().get(path).expect(200)).body as unknown;
+      const answer = (res: Response) => ({ status: res.status, body: res.body as unknown });
+      const teamKey = async (relayerIds: string[] | undefined) => {
+        const created = await createKey({
+          permissions: ['notifications:read', 'notifications:write'],
+          ...(relayerIds ? { relayer_ids: relayerIds } : {}),
+        });
+        expect(created.res.status).toBe(201);
+        return as(app(), created.key.key);
+      };
+
+      beforeAll(async () => {
+        await app()
+          .post('/api/v1/notifications', { id: shared, url: receiver.url('/shared') })
+          .expect(201);
+        teamA = await teamKey(['team-a-*', shared]);
+        teamB = await teamKey(['team-b-*', shared]);
+      });
+
+      it("team A's PUT of what its GET showed, with other events, keeps team B's ids; the administrator's GET shows the union; the record holds what is stored", async () => {
+        await app()
+          .put(path, { events: null, relayer_ids: ['team-a-1', 'team-b-1', 'team-b-2'] })
+          .expect(200);
+        expect(answer(await teamA.get(path))).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: ['team-a-1'] }),
+        });
+        const before = await audit();
+
+        expect(
+          answer(await teamA.put(path, { events: ['relayer_updated'], relayer_ids: ['team-a-1'] })),
+        ).toEqual({
+          status: 200,
+          body: successBody({ events: ['relayer_updated'], relayer_ids: ['team-a-1'] }),
+        });
+        expect(await stored()).toEqual(
+          successBody({ events: ['relayer_updated'], relayer_ids: ['team-a-1', 'team-b-1', 'team-b-2'] }),
+        );
+        expect(answer(await teamB.get(path))).toEqual({
+          status: 200,
+          body: successBody({ events: ['relayer_updated'], relayer_ids: ['team-b-1', 'team-b-2'] }),
+        });
+
+        // Its ids replaced by others: team B's stay.
+        expect(
+          answer(
+            await teamA.put(path, { events: ['relayer_updated'], relayer_ids: ['team-a-3', 'team-a-2'] }),
+          ),
+        ).toEqual({
+          status: 200,
+          body: successBody({ events: ['relayer_updated'], relayer_ids: ['team-a-2', 'team-a-3'] }),
+        });
+        expect(await stored()).toEqual(
+          successBody({
+            events: ['relayer_updated'],
+            relayer_ids: ['team-a-2', 'team-a-3', 'team-b-1', 'team-b-2'],
+          }),
+        );
+        // The same again changes nothing and records nothing.
+        expect(
+          answer(
+            await teamA.put(path, { events: ['relayer_updated'], relayer_ids: ['team-a-2', 'team-a-3'] }),
+          ),
+        ).toEqual({
+          status: 200,
+          body: successBody({ events: ['relayer_updated'], relayer_ids: ['team-a-2', 'team-a-3'] }),
+        });
+        expect((await audit()).slice(0, 2)).toEqual([
+          {
+            action: 'notification.update',
+            before: {
+              subscription: {
+                events: ['relayer_updated'],
+                relayer_ids: ['team-a-1', 'team-b-1', 'team-b-2'],
+              },
+            },
+            after: {
+              subscription: {
+                events: ['relayer_updated'],
+                relayer_ids: ['team-a-2', 'team-a-3', 'team-b-1', 'team-b-2'],
+              },
+            },
+          },
+          {
+            action: 'notification.update',
+            before: { subscription: { events: null, relayer_ids: ['team-a-1', 'team-b-1', 'team-b-2'] } },
+            after: {
+              subscription: {
+                events: ['relayer_updated'],
+                relayer_ids: ['team-a-1', 'team-b-1', 'team-b-2'],
+              },
+            },
+          },
+        ]);
+        expect((await audit()).length).toBe(before.length + 2);
+      });
+
+      it('[] or null from a scoped key is "none of mine": the other ids stay; with none left the subscription is null', async () => {
+        // Only team B's: team A reads [] and may send it back.
+        await app()
+          .put(path, { events: null, relayer_ids: ['team-b-1'] })
+          .expect(200);
+        expect(answer(await teamA.get(path))).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: [] }),
+        });
+        expect(answer(await teamA.put(path, { events: ['relayer_created'], relayer_ids: [] }))).toEqual({
+          status: 200,
+          body: successBody({ events: ['relayer_created'], relayer_ids: [] }),
+        });
+        expect(await stored()).toEqual(
+          successBody({ events: ['relayer_created'], relayer_ids: ['team-b-1'] }),
+        );
+
+        for (const none of [[], null]) {
+          await app()
+            .put(path, { events: null, relayer_ids: ['team-a-1', 'team-b-1'] })
+            .expect(200);
+          expect(answer(await teamA.put(path, { relayer_ids: none }))).toEqual({
+            status: 200,
+            body: successBody({ events: null, relayer_ids: [] }),
+          });
+          expect(await stored()).toEqual(successBody({ events: null, relayer_ids: ['team-b-1'] }));
+        }
+
+        // Only its own: none left, as a subscription to no relayer (null).
+        await app()
+          .put(path, { events: null, relayer_ids: ['team-a-1'] })
+          .expect(200);
+        expect(answer(await teamA.put(path, { relayer_ids: [] }))).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: null }),
+        });
+        expect(await stored()).toEqual(successBody({ events: null, relayer_ids: null }));
+        // And from null, its ids are all there is.
+        expect(answer(await teamA.put(path, { relayer_ids: ['team-a-5'] }))).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: ['team-a-5'] }),
+        });
+        expect(await stored()).toEqual(successBody({ events: null, relayer_ids: ['team-a-5'] }));
+      });
+
+      it('a stored ["*"] is the whole target\'s: a scoped PUT that would change it is 403, nothing changed or recorded; sending ["*"] back changes the events', async () => {
+        await app()
+          .put(path, { events: null, relayer_ids: ['*'] })
+          .expect(200);
+        expect(answer(await teamA.get(path))).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: ['*'] }),
+        });
+        const before = { subscription: await stored(), audit: await audit() };
+        for (const sent of [
+          { relayer_ids: ['team-a-1'] },
+          { relayer_ids: [] },
+          { relayer_ids: null },
+          { events: ['relayer_created'] },
+        ]) {
+          const res = await teamA.put(path, sent);
+          expect({ sent, ...answer(res) }).toEqual({ sent, status: 403, body: errorBody('Forbidden') });
+        }
+        expect({ subscription: await stored(), audit: await audit() }).toEqual(before);
+
+        // The events are the target's, shared by the teams: changed for each of them.
+        expect(answer(await teamA.put(path, { events: ['relayer_created'], relayer_ids: ['*'] }))).toEqual({
+          status: 200,
+          body: successBody({ events: ['relayer_created'], relayer_ids: ['*'] }),
+        });
+        expect(await stored()).toEqual(successBody({ events: ['relayer_created'], relayer_ids: ['*'] }));
+        expect(answer(await teamB.get(path))).toEqual({
+          status: 200,
+          body: successBody({ events: ['relayer_created'], relayer_ids: ['*'] }),
+        });
+        // Setting it is still refused where it is not stored.
+        await app()
+          .put(path, { events: null, relayer_ids: ['team-b-1'] })
+          .expect(200);
+        expect(answer(await teamA.put(path, { relayer_ids: ['*'] }))).toEqual({
+          status: 403,
+          body: errorBody('Forbidden'),
+        });
+        expect(await stored()).toEqual(successBody({ events: null, relayer_ids: ['team-b-1'] }));
+      });
+
+      it('a key without a scope still replaces the whole list, [] from it still a 400', async () => {
+        const unscoped = await teamKey(undefined);
+        await app()
+          .put(path, { events: null, relayer_ids: ['team-a-1', 'team-b-1', 'team-b-2'] })
+          .expect(200);
+        expect(answer(await unscoped.put(path, { relayer_ids: ['team-b-1'] }))).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: ['team-b-1'] }),
+        });
+        expect(await stored()).toEqual(successBody({ events: null, relayer_ids: ['team-b-1'] }));
+        expect(answer(await unscoped.put(path, { relayer_ids: null }))).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: null }),
+        });
+        expectError(
+          await unscoped.put(path, { relayer_ids: [] }),
+          400,
+          'relayer_ids must be ["*"], an array of 1 to 1000 relayer ids, or null',
+        );
+        expect(await stored()).toEqual(successBody({ events: null, relayer_ids: null }));
+      });
+
+      it('the ids kept count towards the 1000: a scoped PUT beyond them is a 409, nothing changed', async () => {
+        const others = Array.from({ length: 600 }, (_, i) => `team-b-${String(i).padStart(4, '0')}`);
+        const mine = Array.from({ length: 401 }, (_, i) => `team-a-${String(i).padStart(4, '0')}`);
+        await app().put(path, { events: null, relayer_ids: others }).expect(200);
+        const before = { subscription: await stored(), audit: await audit() };
+        expectError(
+          await teamA.put(path, { relayer_ids: mine }),
+          409,
+          "The subscription would name 1001 relayer ids, 600 of them outside this key's scope: at most 1000",
+        );
+        expect({ subscription: await stored(), audit: await audit() }).toEqual(before);
+        expect(answer(await teamA.put(path, { relayer_ids: mine.slice(1) }))).toEqual({
+          status: 200,
+          body: successBody({ events: null, relayer_ids: mine.slice(1) }),
+        });
+        expect(await stored()).toEqual(
+          successBody({ events: null, relayer_ids: [...mine.slice(1), ...others] }),
+        );
+      });
+    });
+
     describe('POST /notifications/{id}/deliveries/replay and GET /notifications/{id}/stats', () => {
       const ops = 'team-a-ops';
       type Delivery = {
