@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
 import { DnsResolver } from '../common/security/dns-resolver';
+import { withoutUrlSecrets } from '../common/security/url-masking';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
@@ -55,7 +56,7 @@ export class RpcFetch implements OnApplicationShutdown {
     if (findCause(error, (e) => (isTimeout(e) ? e : null))) return `${host}: timed out`;
     const rpcError = findCause(error, jsonRpcError);
     if (rpcError)
-      return `${host}: answered JSON-RPC error ${rpcError.code} (${withoutUrlParts(rpcError.message, url)})`;
+      return `${host}: answered JSON-RPC error ${rpcError.code} (${excerpt(withoutUrlSecrets(rpcError.message, url), 160)})`;
     const code = findCause(error, (e) => (hasCode(e) ? e : null));
     if (code) return `${host}: network error (${code.code})`;
     return `${host}: the answer was not a valid RPC response`;
@@ -109,31 +110,6 @@ function jsonRpcError(error: unknown): { code: number; message: string } | null 
   if (typeof error !== 'object' || error === null || error instanceof Error) return null;
   const { code, message } = error as { code?: unknown; message?: unknown };
   return Number.isInteger(code) && typeof message === 'string' ? { code: code as number, message } : null;
-}
-
-/** A server's message without the URL parts it may echo; cut after, so that no half key is left. */
-function withoutUrlParts(message: string, url: string): string {
-  const parsed = URL.parse(url);
-  if (!parsed) return 'the message was withheld';
-  const parts = [
-    parsed.username,
-    parsed.password,
-    ...parsed.pathname.split('/'),
-    ...parsed.searchParams.values(),
-  ];
-  let text = message;
-  for (const part of parts.flatMap((p) => [p, safeDecode(p)]).filter((p) => p.length >= 4)) {
-    text = text.replaceAll(part, '***');
-  }
-  return excerpt(text, 160);
-}
-
-function safeDecode(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
 }
 
 function hasCode(error: unknown): error is { code: string } {
