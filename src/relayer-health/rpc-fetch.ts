@@ -33,9 +33,10 @@ export class RpcFetch implements OnApplicationShutdown {
     const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
     const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([loadUndici(), this.agent.get()]);
     // The signal also ends the body's stream: a slow drip is bounded by RPC_TIMEOUT_MS as a whole.
-    const response = await undiciFetch(url, {
+    const { target, authorization } = basicAuthOf(url);
+    const response = await undiciFetch(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
       body,
       redirect: 'error',
       signal,
@@ -90,6 +91,28 @@ async function readAtMost(
     chunks.push(value);
   }
   return Buffer.concat(chunks, size);
+}
+
+/**
+ * A URL's user name and password as an HTTP Basic `Authorization` header, and the URL without them
+ * (fetch refuses a URL with credentials): docs/reference/relayers.md#4-policies-and-rpc-urls.
+ */
+function basicAuthOf(url: string): { target: string; authorization: string | null } {
+  const parsed = URL.parse(url);
+  if (parsed === null || (parsed.username === '' && parsed.password === ''))
+    return { target: url, authorization: null };
+  const credentials = `${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { target: parsed.href, authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 function hasStatus(error: unknown): { status: number } | null {

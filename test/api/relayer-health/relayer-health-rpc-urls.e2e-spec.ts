@@ -93,4 +93,33 @@ describe(`RPC URLs with secrets: echoed, and with credentials, on ${TEST_DB}`, (
       );
     },
   );
+
+  it('credentials in the URL are sent as Basic authentication, the URL without them: the check passes', async () => {
+    const before = guarded.authorizations.length;
+    const url = `http://rpcuser:${encodeURIComponent(password)}@127.0.0.1:${guarded.port}/basic`;
+    expect(await checked(url)).toEqual(everywhere({ system_disabled: false, disabled_reason: null }));
+    // eth_chainId, then the nonce and the balance: every request carried the credentials.
+    expect(guarded.authorizations.slice(before)).toEqual([
+      guarded.requiredAuthorization,
+      guarded.requiredAuthorization,
+      guarded.requiredAuthorization,
+    ]);
+  });
+
+  it('wrong credentials: the node answers 401 and the details say so, without the credentials', async () => {
+    const before = guarded.authorizations.length;
+    const url = `http://rpcuser:${wrongPassword}@127.0.0.1:${guarded.port}/basic`;
+    expect(await checked(url)).toEqual(
+      everywhere({
+        system_disabled: true,
+        disabled_reason: {
+          type: 'RpcValidationFailed',
+          details: `${FIRST_CHECK}: 127.0.0.1:${guarded.port}: HTTP 401`,
+        },
+      }),
+    );
+    expect(guarded.authorizations.slice(before)).toEqual([
+      `Basic ${Buffer.from(`rpcuser:${wrongPassword}`).toString('base64')}`,
+    ]);
+  });
 });
