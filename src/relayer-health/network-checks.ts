@@ -1,5 +1,6 @@
 import { lazyRequire } from '../common/modules/lazy-require';
 import type { xdr } from '@stellar/stellar-sdk';
+import { withoutUrlSecrets } from '../common/security/url-masking';
 import { AnswerTooLargeError } from './relayer-health.errors';
 
 // Loaded on the first Stellar check, for its XDR: 0.4 s more on a cold start (docs/performance.md).
@@ -115,7 +116,7 @@ export async function checkSolana(target: CheckTarget): Promise<CheckResult> {
       const behind = (data as { numSlotsBehind?: number } | null | undefined)?.numSlotsBehind;
       return `${hostOf(url)}: getHealth answered "Node is unhealthy"${behind === undefined ? '' : ` (behind by ${behind} slots)`}`;
     }
-    return health === 'ok' ? null : `${hostOf(url)}: getHealth answered ${quote(health)}`;
+    return health === 'ok' ? null : `${hostOf(url)}: getHealth answered ${quote(health, url)}`;
   });
   if (typeof url !== 'string') return url;
   // The commitment @solana/kit asked for by default; the node's own default is 'finalized'.
@@ -133,7 +134,7 @@ export async function checkStellar(target: CheckTarget, passphrase: string): Pro
     const network = (await target.call(url, 'getNetwork', null)) as { passphrase: unknown };
     return network.passphrase === passphrase
       ? null
-      : `network passphrase '${typeof network.passphrase === 'string' ? excerpt(network.passphrase) : quote(network.passphrase)}' differs from the catalogue's '${passphrase}'`;
+      : `network passphrase '${typeof network.passphrase === 'string' ? excerpt(withoutUrlSecrets(network.passphrase, url)) : quote(network.passphrase, url)}' differs from the catalogue's '${passphrase}'`;
   });
   if (typeof url !== 'string') return url;
   const { Keypair, xdr: stellarXdr } = await loadStellar();
@@ -231,10 +232,11 @@ export function excerpt(text: string, max = 80): string {
   return `${text.slice(0, end)}…`;
 }
 
-function quote(value: unknown): string {
+/** An endpoint's answer as JSON, without the parts of its URL it may echo, cut after. */
+function quote(value: unknown, url: string): string {
   try {
     const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-    return excerpt(text ?? typeof value);
+    return excerpt(text === undefined ? typeof value : withoutUrlSecrets(text, url));
   } catch {
     return `a ${typeof value} that cannot be written`;
   }

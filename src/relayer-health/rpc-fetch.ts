@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { loadUndici, PolicyAgent, policyRefusal } from '../common/security/policy-agent';
 import { DnsResolver } from '../common/security/dns-resolver';
+import { withoutUrlSecrets } from '../common/security/url-masking';
 import { checkUrl } from '../common/security/url-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
@@ -32,9 +33,10 @@ export class RpcFetch implements OnApplicationShutdown {
     const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
     const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([loadUndici(), this.agent.get()]);
     // The signal also ends the body's stream: a slow drip is bounded by RPC_TIMEOUT_MS as a whole.
-    const response = await undiciFetch(url, {
+    const { target, authorization } = basicAuthOf(url);
+    const response = await undiciFetch(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
       body,
       redirect: 'error',
       signal,
@@ -55,7 +57,7 @@ export class RpcFetch implements OnApplicationShutdown {
     if (findCause(error, (e) => (isTimeout(e) ? e : null))) return `${host}: timed out`;
     const rpcError = findCause(error, jsonRpcError);
     if (rpcError)
-      return `${host}: answered JSON-RPC error ${rpcError.code} (${withoutUrlParts(rpcError.message, url)})`;
+      return `${host}: answered JSON-RPC error ${rpcError.code} (${excerpt(withoutUrlSecrets(rpcError.message, url), 160)})`;
     const code = findCause(error, (e) => (hasCode(e) ? e : null));
     if (code) return `${host}: network error (${code.code})`;
     return `${host}: the answer was not a valid RPC response`;
@@ -91,6 +93,28 @@ async function readAtMost(
   return Buffer.concat(chunks, size);
 }
 
+/**
+ * A URL's user name and password as an HTTP Basic `Authorization` header, and the URL without them
+ * (fetch refuses a URL with credentials): docs/reference/relayers.md#4-policies-and-rpc-urls.
+ */
+function basicAuthOf(url: string): { target: string; authorization: string | null } {
+  const parsed = URL.parse(url);
+  if (parsed === null || (parsed.username === '' && parsed.password === ''))
+    return { target: url, authorization: null };
+  const credentials = `${safeDecode(parsed.username)}:${safeDecode(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { target: parsed.href, authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function hasStatus(error: unknown): { status: number } | null {
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' && status >= 300 ? { status } : null;
@@ -109,31 +133,6 @@ function jsonRpcError(error: unknown): { code: number; message: string } | null 
   if (typeof error !== 'object' || error === null || error instanceof Error) return null;
   const { code, message } = error as { code?: unknown; message?: unknown };
   return Number.isInteger(code) && typeof message === 'string' ? { code: code as number, message } : null;
-}
-
-/** A server's message without the URL parts it may echo; cut after, so that no half key is left. */
-function withoutUrlParts(message: string, url: string): string {
-  const parsed = URL.parse(url);
-  if (!parsed) return 'the message was withheld';
-  const parts = [
-    parsed.username,
-    parsed.password,
-    ...parsed.pathname.split('/'),
-    ...parsed.searchParams.values(),
-  ];
-  let text = message;
-  for (const part of parts.flatMap((p) => [p, safeDecode(p)]).filter((p) => p.length >= 4)) {
-    text = text.replaceAll(part, '***');
-  }
-  return excerpt(text, 160);
-}
-
-function safeDecode(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
 }
 
 function hasCode(error: unknown): error is { code: string } {

@@ -11,7 +11,13 @@ export interface JsonRpcError {
 /** What a method handler gives back: a result, or an error object the server answers instead. */
 export type MethodOutcome = { result: unknown } | { error: JsonRpcError };
 
-export type MethodHandler = (params: unknown) => MethodOutcome;
+/** What a handler may read of the HTTP request that carried the call. */
+export interface RpcRequest {
+  /** The request target as it arrived (path and query, percent-escapes as sent). */
+  readonly url: string;
+}
+
+export type MethodHandler = (params: unknown, request: RpcRequest) => MethodOutcome;
 
 /** The codes of the JSON-RPC 2.0 specification. */
 export const JSON_RPC = {
@@ -35,6 +41,10 @@ export class JsonRpcServer extends LoopbackServer {
   /** Requests received, answered or not yet (calls per method count answered ones). */
   received = 0;
   private readonly failures = new Map<string, JsonRpcError>();
+  /** When set, a request without exactly this `Authorization` header is answered HTTP 401. */
+  requiredAuthorization: string | null = null;
+  /** The `Authorization` header of each request received (undefined: none), in order. */
+  readonly authorizations: Array<string | undefined> = [];
 
   constructor(private readonly methods: Readonly<Record<string, MethodHandler>>) {
     super();
@@ -60,6 +70,7 @@ export class JsonRpcServer extends LoopbackServer {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       this.received += 1;
+      this.authorizations.push(req.headers.authorization);
       if (this.answerDelayMs > 0) setTimeout(() => this.reply(req, res, chunks), this.answerDelayMs);
       else this.reply(req, res, chunks);
     });
@@ -68,6 +79,10 @@ export class JsonRpcServer extends LoopbackServer {
   private reply(req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[]): void {
     if (this.httpStatus !== null) {
       res.writeHead(this.httpStatus, { 'content-type': 'text/plain' }).end('unavailable');
+      return;
+    }
+    if (this.requiredAuthorization !== null && req.headers.authorization !== this.requiredAuthorization) {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="rpc"' }).end();
       return;
     }
     if (req.method !== 'POST') {
@@ -88,14 +103,14 @@ export class JsonRpcServer extends LoopbackServer {
       }
       this.send(
         res,
-        body.map((one) => this.answer(one)),
+        body.map((one) => this.answer(one, req)),
       );
       return;
     }
-    this.send(res, this.answer(body));
+    this.send(res, this.answer(body, req));
   }
 
-  private answer(request: unknown): object {
+  private answer(request: unknown, req: http.IncomingMessage): object {
     const { jsonrpc, method, params, id } = (request ?? {}) as Record<string, unknown>;
     const replyId = typeof id === 'string' || typeof id === 'number' ? id : null;
     if (jsonrpc !== '2.0' || typeof method !== 'string') {
@@ -107,7 +122,7 @@ export class JsonRpcServer extends LoopbackServer {
     const outcome = failure
       ? { error: failure }
       : handler
-        ? handler(params)
+        ? handler(params, { url: req.url ?? '' })
         : { error: JSON_RPC.methodNotFound };
     return 'error' in outcome
       ? { jsonrpc: '2.0', error: outcome.error, id: replyId }

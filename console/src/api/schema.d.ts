@@ -7142,7 +7142,7 @@ export interface operations {
                 /** @description true: paused, disabled by the system or not; false: not paused */
                 paused?: "true" | "false";
                 per_page?: number;
-                /** @description Relayers whose name contains it, or whose id or address starts with it, case ignored; %, _ and \ are matched as themselves */
+                /** @description Relayers whose name contains it, or whose id or address starts with it, case ignored; %, _ and \ are matched as themselves; control characters (U+0000 to U+001F, U+007F) are refused */
                 q?: string;
                 /** @description The order of the list, ties by id; - before a field: descending. balance (numeric, in base units whatever the network) and checked_at come from the last check: relayers without one last, either way. Absent: creation time, then id */
                 sort?: "id" | "-id" | "name" | "-name" | "created_at" | "-created_at" | "balance" | "-balance" | "checked_at" | "-checked_at";

@@ -3,17 +3,25 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export const MAX_PER_PAGE = 100;
+/** The last page a list can be asked for (docs/reference/pagination.md#11-parameters). */
+export const MAX_PAGE = 999_999_999;
 
-/** Only plain digits count as a number (no '1e3', '0x10' or ' 5'). */
+/** Only plain digits count as a number (no '1e3', '0x10' or ' 5'); too many digits make Infinity. */
 const toWholeNumber = (value: unknown): unknown =>
-  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
+  typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+
+const PAGE_RULE = 'page must be a whole number of at least 1';
+const PAGE_BOUND_RULE = `page must be a whole number from 1 to ${MAX_PAGE}`;
 
 export class PageQueryDto {
-  @ApiProperty({ required: false, minimum: 1, default: 1 })
+  @ApiProperty({ required: false, minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Transform(({ value }) => toWholeNumber(value))
-  @IsInt({ message: 'page must be a whole number of at least 1' })
-  @Min(1, { message: 'page must be a whole number of at least 1' })
+  // Checked from the last up, the first failure told: the bound only for a whole number past it
+  // (digits too many for a number are Infinity).
+  @Max(MAX_PAGE, { message: PAGE_BOUND_RULE })
+  @IsInt({ message: ({ value }) => (value === Infinity ? PAGE_BOUND_RULE : PAGE_RULE) })
+  @Min(1, { message: PAGE_RULE })
   page: number = 1;
 
   @ApiProperty({ required: false, minimum: 1, maximum: MAX_PER_PAGE, default: 10 })

@@ -1,4 +1,4 @@
-import { maskUrl, resolveSentUrl } from './url-masking';
+import { maskUrl, resolveSentUrl, withoutUrlSecrets } from './url-masking';
 
 describe('maskUrl', () => {
   it.each<[string, string]>([
@@ -75,5 +75,46 @@ describe('resolveSentUrl', () => {
     ],
   ])('%j among %j -> %j', (sent, stored, expected) => {
     expect(resolveSentUrl(sent, stored)).toEqual(expected);
+  });
+});
+
+describe('withoutUrlSecrets', () => {
+  it.each<[string, string, string]>([
+    // A query value with `+`: as written, and as read with `+` a space.
+    [
+      'http://127.0.0.1:8545/echoraw/rpc?apikey=Zm9v+YmFyc2VjcmV0',
+      'unauthorized request /echoraw/rpc?apikey=Zm9v+YmFyc2VjcmV0 (Zm9v YmFyc2VjcmV0)',
+      'unauthorized request /***/rpc?apikey=*** (***)',
+    ],
+    // Percent-escapes: as written, decoded, and in either case of their hex digits.
+    [
+      'http://127.0.0.1:8545/echoraw/rpc?apikey=Zm9v%2BYmFy%2Fc2VjcmV0',
+      'a /echoraw/rpc?apikey=Zm9v%2BYmFy%2Fc2VjcmV0 b Zm9v+YmFy/c2VjcmV0 c zm9v%2bymfy%2fc2vjcmv0',
+      'a /***/rpc?apikey=*** b *** c ***',
+    ],
+    // Re-encoded: a decoded value the server encodes again as encodeURIComponent does.
+    ['https://rpc.example.com/v2/?key=a%20b%3Dc!d', 'key a%20b%3Dc!d or a b=c!d', 'key *** or ***'],
+    [
+      'https://rpc.example.com/v2/?key=a b=c',
+      'got a%20b=c and a b=c and a%20b%3Dc',
+      'got *** and *** and ***',
+    ],
+    // A query entry without `=` is secret whole, as maskUrl masks it.
+    ['https://rpc.example.com/?SECRETTOKEN', 'bad token SECRETTOKEN', 'bad token ***'],
+    // User name and password, written escaped or not.
+    ['https://rpcuser:p%40ss%3Aw0rd@rpc.example.com/', 'denied rpcuser:p@ss:w0rd', 'denied ***:***'],
+    ['https://rpcuser:p%40ss%3Aw0rd@rpc.example.com/', 'denied rpcuser:p%40ss%3Aw0rd', 'denied ***:***'],
+    // Every path segment, in any case; parts under 4 characters are left (they would mask words).
+    ['https://rpc.example.com/v3/ABCDEF0123', 'key abcdef0123 on v3', 'key *** on v3'],
+    // A value the parser writes otherwise (a space as %20) is found as written too.
+    ['https://rpc.example.com/a key/x', 'path /a key/ or /a%20key/', 'path /***/ or /***/'],
+    // Longest first: a part inside another leaves no piece of the longer one.
+    ['https://rpc.example.com/abcd?k=abcdefgh', 'abcdefgh', '***'],
+    // Regular-expression characters in a part are matched as themselves.
+    ['https://rpc.example.com/?k=a.b*c(d)', 'a.b*c(d) axbbbcd', '*** axbbbcd'],
+    ['https://rpc.example.com/', 'nothing secret', 'nothing secret'],
+    ['not a url', 'anything at all', 'the message was withheld'],
+  ])('%j: %j -> %j', (url, text, expected) => {
+    expect(withoutUrlSecrets(text, url)).toBe(expected);
   });
 });

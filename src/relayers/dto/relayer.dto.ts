@@ -11,6 +11,7 @@ import {
   IsOptional,
   IsString,
   MaxLength,
+  ValidateBy,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
@@ -195,6 +196,10 @@ const PAUSED_RULE = `paused must be one of: ${PAUSED_FILTERS.join(', ')}`;
 /** The most characters of a search (`q`): a name's. */
 export const MAX_SEARCH_LENGTH = MAX_NAME_LENGTH;
 const SEARCH_RULE = `q must be a string of 1 to ${MAX_SEARCH_LENGTH} characters`;
+/** SQLite ends a LIKE pattern at a NUL: no control character is a search (docs/reference/relayers.md#33-filtering-the-list). */
+const withoutControlCharacters = (value: unknown): boolean =>
+  typeof value === 'string' && ![...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+const SEARCH_CONTROL_RULE = 'q must not contain control characters (U+0000 to U+001F, U+007F)';
 /** What a list may be ordered by (docs/reference/relayers.md#35-ordering-the-list); `-` before one: descending. */
 export const RELAYER_SORT_KEYS = ['id', 'name', 'created_at', 'balance', 'checked_at'] as const;
 export type RelayerSortKey = (typeof RELAYER_SORT_KEYS)[number];
@@ -254,9 +259,16 @@ export class RelayerListQueryDto extends PageQueryDto {
     example: 'payments',
     description:
       'Relayers whose name contains it, or whose id or address starts with it, case ignored; ' +
-      '%, _ and \\ are matched as themselves',
+      '%, _ and \\ are matched as themselves; control characters (U+0000 to U+001F, U+007F) are refused',
   })
   @IsOptional()
+  // Listed first, checked last (stopAtFirstError): a value that is no string of 1 to 255 characters is told that.
+  @ValidateBy(
+    { name: 'withoutControlCharacters', validator: { validate: withoutControlCharacters } },
+    {
+      message: SEARCH_CONTROL_RULE,
+    },
+  )
   @IsString({ message: SEARCH_RULE })
   @IsNotEmpty({ message: SEARCH_RULE })
   @MaxLength(MAX_SEARCH_LENGTH, { message: SEARCH_RULE })

@@ -312,6 +312,16 @@ describe('notifications list pagination', () => {
     });
   });
 
+  it('accepts page 999999999, the last, as a page past the end', async () => {
+    const res = await app().get('/api/v1/notifications?page=999999999&per_page=100').expect(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: [],
+      error: null,
+      pagination: { current_page: 999999999, per_page: 100, total_items: 23 },
+    });
+  });
+
   it('accepts per_page 100 and returns everything', async () => {
     const res = await app().get('/api/v1/notifications?per_page=100').expect(200);
     expect(res.body.data).toHaveLength(23);
@@ -322,6 +332,9 @@ describe('notifications list pagination', () => {
     ['page=abc', 'page must be a whole number of at least 1'],
     ['page=1.5', 'page must be a whole number of at least 1'],
     ['page=-1', 'page must be a whole number of at least 1'],
+    // A whole number past the bound is told the bound (docs/reference/pagination.md#11-parameters).
+    ['page=1000000000', 'page must be a whole number from 1 to 999999999'],
+    [`page=${'9'.repeat(400)}`, 'page must be a whole number from 1 to 999999999'],
     ['per_page=0', 'per_page must be a whole number from 1 to 100'],
     ['per_page=101', 'per_page must be a whole number from 1 to 100'],
     ['per_page=1e2', 'per_page must be a whole number from 1 to 100'],

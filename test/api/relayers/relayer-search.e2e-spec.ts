@@ -18,6 +18,7 @@ import {
 
 const FIXTURES = relayersInEveryState('s', 't');
 const SEARCH_RULE = 'q must be a string of 1 to 255 characters';
+const CONTROL_RULE = 'q must not contain control characters (U+0000 to U+001F, U+007F)';
 
 /** A text with the case of each letter swapped: `0xAb` is `0XaB`. */
 const swapCase = (text: string): string =>
@@ -158,6 +159,17 @@ describe('GET /api/v1/relayers?q=', () => {
     [
       'q=&state=bogus',
       `${SEARCH_RULE}; state must be one of: enabled, paused, disabled, low_balance, unchecked`,
+    ],
+    // SQLite would cut the pattern at a NUL and find every relayer, or those matching what precedes it.
+    ['q=%00', CONTROL_RULE],
+    ['q=payments%00xyz', CONTROL_RULE],
+    ['q=a%09b', CONTROL_RULE],
+    ['q=a%0Ab', CONTROL_RULE],
+    ['q=%1F', CONTROL_RULE],
+    ['q=a%7F', CONTROL_RULE],
+    [
+      'q=%00&state=bogus',
+      `${CONTROL_RULE}; state must be one of: enabled, paused, disabled, low_balance, unchecked`,
     ],
   ])('?%s → 400 naming q', async (query, message) => {
     expectError(await app().get(`/api/v1/relayers?${query}`), 400, message);
