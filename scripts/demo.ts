@@ -251,8 +251,12 @@ async function main(): Promise<void> {
     },
   });
   const stop = async (code: number): Promise<never> => {
-    service.kill('SIGTERM');
-    await new Promise((resolve) => service.once('exit', resolve));
+    // A service that has exited already (it failed to start) sends no second 'exit': waiting for
+    // one hung the demo for good.
+    if (service.exitCode === null && service.signalCode === null) {
+      service.kill('SIGTERM');
+      await new Promise((resolve) => service.once('exit', resolve));
+    }
     await Promise.all([...evm, ...solana, ...stellar].map((node) => node.close()));
     receiver.close();
     fs.rmSync(dir, { recursive: true, force: true });

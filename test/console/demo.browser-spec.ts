@@ -36,6 +36,8 @@ describe('npm run demo', () => {
   }, 240_000);
 
   afterAll(async () => {
+    // A demo that stopped by itself (it failed) sends no second 'exit': waiting for one timed the hook out.
+    if (demo.exitCode !== null || demo.signalCode !== null) return;
     demo.kill('SIGINT');
     await new Promise((resolve) => demo.once('exit', resolve));
   });
