@@ -240,7 +240,7 @@ describe('GET /api/v1/relayers?include=status', () => {
         required: false,
         description:
           'Relayers whose name contains it, or whose id or address starts with it, case ignored; ' +
-          '%, _ and \\ are matched as themselves',
+          '%, _ and \\ are matched as themselves; control characters (U+0000 to U+001F, U+007F) are refused',
         schema: { type: 'string', minLength: 1, maxLength: 255, example: 'payments' },
       },
       {

@@ -160,7 +160,12 @@ describe('whole resources on every database (docs/reference/hardening.md)', () =
     const typeOf = new Map(rows.map((r) => [`${r.t}.${r.c}`, r.d.toLowerCase().replace(/\(.*\)$/, '')]));
     const declared: string[] = [];
     const migrated: string[] = [];
-    for (const entity of dataSource.entityMetadatas) {
+    const tables = new Set(rows.map((r) => r.t));
+    // The entities of tables the migrations made. Nest's forFeature keeps the entities it was given
+    // for the rest of the jest file, so an extension's entity registered by another spec of this
+    // group (test/api/extension: ext_notes, whose migration only its own app runs) is declared here
+    // too, without its table; a column of the service's missing from its table still shows.
+    for (const entity of dataSource.entityMetadatas.filter((e) => tables.has(e.tableName))) {
       for (const column of entity.columns) {
         const name = `${entity.tableName}.${column.databaseName}`;
         declared.push(`${name} ${dataSource.driver.normalizeType(column)}`);
