@@ -12,12 +12,14 @@
 // by the clock alone.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
-// `npm test` (TEST_GROUPS=1) runs the e2e spec files in the groups of test/groups, a few jest files
-// instead of 90-odd (test/support/spec-groups.ts); a file named on the command line runs alone.
-const e2eFiles =
-  process.env.TEST_GROUPS === '1'
-    ? '<rootDir>/test/groups/*.e2e-group.ts'
-    : '<rootDir>/test/**/*.e2e-spec.ts';
+// `npm test` (TEST_GROUPS=1) runs the e2e and the browser spec files in the groups of test/groups, a
+// few jest files instead of 100-odd (test/support/spec-groups.ts); a file named on the command line
+// runs alone.
+const grouped = process.env.TEST_GROUPS === '1';
+const e2eFiles = grouped ? '<rootDir>/test/groups/*.e2e-group.ts' : '<rootDir>/test/**/*.e2e-spec.ts';
+const browserFiles = grouped
+  ? '<rootDir>/test/groups/*.browser-group.ts'
+  : '<rootDir>/test/console/**/*.browser-spec.ts';
 
 /** A project over HTTP on the database `db`: the e2e files, or the console's (`testMatch`). */
 const overHttp = (displayName, testMatch, db) => ({
@@ -60,6 +62,6 @@ module.exports = {
     overHttp('e2e', e2eFiles, 'sqlite'),
     overHttp('e2e-mysql', e2eFiles, 'mysql'),
     // The operator console in headless Chromium (test/console, docs/console.md).
-    overHttp('console', '<rootDir>/test/console/**/*.browser-spec.ts', 'sqlite'),
+    overHttp('console', browserFiles, 'sqlite'),
   ],
 };

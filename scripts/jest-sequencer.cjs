@@ -8,7 +8,7 @@
 // groups at the end left it at 4-7 (CI at b8e561b: 1,158 s).
 const Sequencer = require('@jest/test-sequencer').default;
 
-const BROWSER = /\.browser-spec\.ts$/;
+const BROWSER = /\.browser-(spec|group)\.ts$/;
 const GROUP = /\.e2e-group\.ts$/;
 
 /** a0, b0, a1, b1, ...: the two lists in turn, the rest of the longer one after. */

@@ -2,6 +2,7 @@ import { createKey, relayerBody } from '../factories';
 import {
   distinct,
   documentWidth,
+  noneShowing,
   PHONE,
   screenshot,
   seriousViolations,
@@ -109,7 +110,7 @@ describe('the operator console: notification targets and their deliveries', () =
     it('lists each target with its URL, signing key, state and 24h stats from the API', async () => {
       const tab = await open(app().apiKey, '#/notifications');
       await tab.page.getByRole('table', { name: 'Notification targets' }).waitFor();
-      await tab.page.getByText('Loading state and stats…').first().waitFor({ state: 'detached' });
+      await noneShowing(tab.page, 'Loading state and stats…');
       const p95 = (await stats('hook-a')).latency_ms.p95;
       expect(await cells(tab, 'Notification targets')).toEqual([
         ['hook-a', receiver.url('/a'), 'Yes', 'Running', '1', '0', '0', '100 %', `${p95} ms`],
@@ -440,7 +441,7 @@ describe('the operator console: notification targets and their deliveries', () =
 
       const list = await open(app().apiKey, '#/notifications');
       await list.page.getByRole('table', { name: 'Notification targets' }).waitFor();
-      await list.page.getByText('Loading state and stats…').first().waitFor({ state: 'detached' });
+      await noneShowing(list.page, 'Loading state and stats…');
       const rows = await cells(list, 'Notification targets');
       expect(rows.filter((row) => ['hook-e', 'hook-f'].includes(row[0])).map((row) => row[3])).toEqual([
         'Failing0 % delivered in the last hour',
@@ -475,7 +476,7 @@ describe('the operator console: notification targets and their deliveries', () =
     it('fits a 390 px wide screen, the list and a target', async () => {
       const list = await open(app().apiKey, '#/notifications', PHONE);
       await list.page.getByRole('table', { name: 'Notification targets' }).waitFor();
-      await list.page.getByText('Loading state and stats…').first().waitFor({ state: 'detached' });
+      await noneShowing(list.page, 'Loading state and stats…');
       expect(await documentWidth(list.page)).toBeLessThanOrEqual(PHONE.width);
       expect(await seriousViolations(list.page)).toEqual([]);
       await screenshot(list.page, 'notifications');

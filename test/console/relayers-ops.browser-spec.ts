@@ -6,6 +6,7 @@ import {
   DESKTOP,
   documentWidth,
   liveLineWithin,
+  noneShowing,
   pauseClock,
   PHONE,
   seriousViolations,
@@ -230,6 +231,7 @@ describe('the operator console: the relayers page as an operations view', () => 
         .click();
       const failing = tab.page.getByRole('table', { name: 'Failing notification targets' });
       await failing.waitFor();
+      await noneShowing(tab.page, 'Loading state and stats…');
       expect(new URL(tab.page.url()).hash).toBe('#/notifications?failing=true');
       expect(await failing.locator('tbody th').allTextContents()).toEqual(['hook-paused', 'hook-failing']);
       expect(await failing.locator('tbody td:nth-child(4)').allTextContents()).toEqual([

@@ -1,3 +1,3 @@
 import { runSpecGroup } from '../support/spec-groups';
 
-runSpecGroup(1, 10);
+runSpecGroup(1, 6);

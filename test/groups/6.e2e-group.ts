@@ -1,3 +1,3 @@
 import { runSpecGroup } from '../support/spec-groups';
 
-runSpecGroup(6, 10);
+runSpecGroup(6, 6);

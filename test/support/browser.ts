@@ -15,8 +15,9 @@ export const DESKTOP: Viewport = { width: 1280, height: 900 };
 export const PHONE: Viewport = { width: 390, height: 844 };
 
 /**
- * One headless Chromium per test file. The flags (chromium-args.json, which the benchmark reads too) keep it from calling home (updates, sync, safe
- * browsing): the tests check that every request the console makes goes to the service.
+ * A new headless Chromium. The flags (chromium-args.json, which the benchmark reads too) keep it from
+ * calling home (updates, sync, safe browsing): the tests check that every request the console makes
+ * goes to the service.
  */
 export function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
@@ -28,6 +29,38 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
   });
+}
+
+/** The Chromium of this jest file, and how many holders it has (acquireBrowser, releaseBrowser). */
+let shared: { browser: Promise<Browser>; holders: number } | undefined;
+
+/** The jest file's one Chromium, launched by its first holder. */
+function acquireBrowser(): Promise<Browser> {
+  shared ??= { browser: launchBrowser(), holders: 0 };
+  shared.holders += 1;
+  return shared.browser;
+}
+
+/** Lets go of the jest file's Chromium; the last holder closes it. */
+async function releaseBrowser(): Promise<void> {
+  if (!shared) return;
+  shared.holders -= 1;
+  if (shared.holders > 0) return;
+  const { browser } = shared;
+  shared = undefined;
+  await (await browser).close();
+}
+
+/**
+ * Keeps one Chromium for the whole jest file: a group of browser spec files (test/groups, `npm test`)
+ * calls it first, so that its specs' describe blocks (useConsole) share it rather than each launching
+ * its own. Each test still opens its tabs in fresh browser contexts (openConsole).
+ */
+export function shareBrowser(): void {
+  beforeAll(async () => {
+    await acquireBrowser();
+  });
+  afterAll(releaseBrowser);
 }
 
 /** A browser tab on the console, with every request it made. */
@@ -109,9 +142,10 @@ export interface ConsoleTabs {
 }
 
 /**
- * Gives a describe block one Chromium and tracks every tab it opens there: each test's tabs are
- * closed after it, and afterAll checks that no tab of the block ever requested another host, broke
- * its policy or threw. Call it right after useTestApp, so that its hooks run after the app's beforeAll.
+ * Gives a describe block the jest file's Chromium (launched for it, or shared: shareBrowser) and tracks
+ * every tab it opens there: each test's tabs are closed after it, and afterAll checks that no tab of
+ * the block ever requested another host, broke its policy or threw. Call it right after useTestApp, so
+ * that its hooks run after the app's beforeAll.
  */
 export function useConsole(app: () => Pick<TestApp, 'baseUrl'>): ConsoleTabs {
   let browser: Browser | undefined;
@@ -130,14 +164,17 @@ export function useConsole(app: () => Pick<TestApp, 'baseUrl'>): ConsoleTabs {
   };
 
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await acquireBrowser();
   });
   afterAll(async () => {
-    // No page of this file ever asked anything of another host.
+    if (browser) {
+      browser = undefined;
+      await releaseBrowser();
+    }
+    // No page of this block ever asked anything of another host.
     expect(tabs.flatMap((tab) => requestsElsewhere(tab, app()))).toEqual([]);
     // Nor broke its policy or threw.
     expect(tabs.flatMap((tab) => tab.errors)).toEqual([]);
-    await browser?.close();
   });
   afterEach(async () => {
     await Promise.all(open.splice(0).map((tab) => tab.close()));
@@ -239,4 +276,14 @@ export async function pauseClock(page: Page): Promise<void> {
  */
 export function distinct(urls: readonly string[]): string[] {
   return [...new Set(urls)];
+}
+
+/**
+ * Waits until no element of the page shows `text` (a row's "Loading state and stats…"), for up to
+ * `timeoutMs` (15 s: each row reads on its own, and on a loaded machine the last can come seconds
+ * after the first); fails naming the text if some still show then.
+ */
+export async function noneShowing(page: Page, text: string, timeoutMs = 15_000): Promise<void> {
+  const left = await settledTo(() => page.getByText(text).count(), 0, timeoutMs);
+  if (left !== 0) throw new Error(`${left} element(s) still show "${text}" after ${timeoutMs} ms`);
 }

@@ -1,3 +1,0 @@
-import { runSpecGroup } from '../support/spec-groups';
-
-runSpecGroup(10, 10);

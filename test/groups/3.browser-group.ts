@@ -1,0 +1,6 @@
+import { shareBrowser } from '../support/browser';
+import { runSpecGroup } from '../support/spec-groups';
+
+// One Chromium for the group's browser spec files (shareBrowser).
+shareBrowser();
+runSpecGroup(3, 4, 'browser');
