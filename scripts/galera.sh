@@ -132,10 +132,12 @@ start() {
     start_node 1 --wsrep-new-cluster
   fi
   for n in "${NODES[@]}"; do start_node "$n"; done
+  # RELOAD: the Galera suite holds FLUSH TABLES WITH READ LOCK on a node to make it apply writes late.
   client 1 "CREATE USER IF NOT EXISTS 'relayer_test'@'127.0.0.1' IDENTIFIED BY 'relayer_test';
     CREATE USER IF NOT EXISTS 'relayer_test'@'localhost' IDENTIFIED BY 'relayer_test';
     GRANT ALL PRIVILEGES ON \`relayer\\_test%\`.* TO 'relayer_test'@'127.0.0.1';
-    GRANT ALL PRIVILEGES ON \`relayer\\_test%\`.* TO 'relayer_test'@'localhost';"
+    GRANT ALL PRIVILEGES ON \`relayer\\_test%\`.* TO 'relayer_test'@'localhost';
+    GRANT RELOAD ON *.* TO 'relayer_test'@'127.0.0.1';"
   status
 }
 

@@ -246,6 +246,47 @@ describeGalera('three instances on a three-node Galera cluster (docs/reference/s
     }
   });
 
+  it('a read through another node right after a write sees it, also when that node applies writes late', async () => {
+    const id = uid('causal');
+    const relayer = (instance: number) => instances[instance].fetch(`/api/v1/relayers/${id}`, { headers });
+    const created = await instances[0].fetch('/api/v1/relayers', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        id,
+        name: 'before',
+        network: 'mainnet',
+        network_type: 'evm',
+        paused: false,
+        signer_id: 'pool-0030',
+      }),
+    });
+    expect(created.status).toBe(201);
+    expect(((await (await relayer(2)).json()) as { data: { name: string } }).data.name).toBe('before');
+    // Node 3 stops applying what the others certify while this session holds its read lock.
+    const lock = await createConnection({ uri: nodeUrl(PORTS[2], name) });
+    try {
+      await lock.query('FLUSH TABLES WITH READ LOCK');
+      const patched = await instances[0].fetch(`/api/v1/relayers/${id}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ name: 'after' }),
+      });
+      expect(patched.status).toBe(200);
+      // The read through node 3's instance waits for node 3 to apply the PATCH, not answer 'before'.
+      const read = relayer(2).then(async (answer) => ({
+        status: answer.status,
+        name: ((await answer.json()) as { data: { name: string } }).data.name,
+      }));
+      const early = await Promise.race([read, sleep(1000).then(() => 'waiting')]);
+      expect(early).toBe('waiting');
+      await lock.query('UNLOCK TABLES');
+      expect(await read).toEqual({ status: 200, name: 'after' });
+    } finally {
+      await lock.end();
+    }
+  });
+
   /** The cluster size node `port` sees (0 when it does not answer). */
   const clusterSize = async (port: number) =>
     Number(

@@ -91,6 +91,9 @@ export class MysqlDialect extends DatabaseDialect {
    * statement to REQUEST_TIMEOUT_MS, lock waits included (MariaDB's max_statement_time; MySQL's
    * max_execution_time: SELECT only); not before, so a long ALTER TABLE is not cut short. Not mysql2's
    * per-query `timeout`: it closes the connection while the server keeps the transaction and its locks.
+   * On a Galera node each read first waits until the node has applied every write the cluster
+   * committed before it (`wsrep_sync_wait = 1`): a client that wrote through one instance and reads
+   * through another sees its write (docs/reference/several-instances.md#13-conflicts-never-reach-a-client).
    */
   async migrate(logger: Logger): Promise<void> {
     const applied = await this.exclusively(() => this.dataSource.runMigrations({ transaction: 'each' }));
@@ -98,9 +101,11 @@ export class MysqlDialect extends DatabaseDialect {
     const [{ version }] = await this.dataSource.query<Array<{ version: string }>>(
       'SELECT VERSION() AS version',
     );
+    const galera = await this.dataSource.query<Array<{ Value: string }>>("SHOW VARIABLES LIKE 'wsrep_on'");
+    const causalReads = galera[0]?.Value === 'ON' ? ', wsrep_sync_wait = 1' : '';
     this.sessionSql = /mariadb/i.test(version)
-      ? `SET SESSION max_statement_time = ${this.maxWaitMs / 1000}`
-      : `SET SESSION max_execution_time = ${this.maxWaitMs}`;
+      ? `SET SESSION max_statement_time = ${this.maxWaitMs / 1000}${causalReads}`
+      : `SET SESSION max_execution_time = ${this.maxWaitMs}${causalReads}`;
   }
 
   adoptSettings(main: DatabaseDialect): void {
