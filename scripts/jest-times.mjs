@@ -1,6 +1,6 @@
 // A jest reporter (scripts/test.mjs adds it): when the run ends, its wall time, the time its files took
 // summed per project (e2e and e2e-mysql hold the same files, once per database), its slowest files and,
-// for the e2e groups (test/support/spec-groups.ts), its slowest spec files, so that a CI log says where
+// for the groups of e2e and browser specs (test/support/spec-groups.ts), its slowest spec files, so that a CI log says where
 // the time went (docs/testing.md#how-long-it-takes).
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,3 @@
 import { runSpecGroup } from '../support/spec-groups';
 
-runSpecGroup(1, 6);
+runSpecGroup(1, 10);

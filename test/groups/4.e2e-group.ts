@@ -1,3 +1,3 @@
 import { runSpecGroup } from '../support/spec-groups';
 
-runSpecGroup(4, 6);
+runSpecGroup(4, 10);

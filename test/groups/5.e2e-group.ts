@@ -1,3 +1,3 @@
 import { runSpecGroup } from '../support/spec-groups';
 
-runSpecGroup(5, 6);
+runSpecGroup(5, 10);

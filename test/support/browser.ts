@@ -264,8 +264,17 @@ export async function liveLineWithin(page: Page, from: number, to: number): Prom
  * test resumes the clock (`page.clock.resume()`) before it waits for a round's read.
  */
 export async function pauseClock(page: Page): Promise<void> {
-  const at = await page.evaluate<number>('Date.now()');
-  await page.clock.pauseAt(at + 100);
+  // The page's time flows between the read and the pause: on a loaded machine past the 100 ms, which
+  // Playwright refuses ("Cannot fast-forward to the past"); then it is read again.
+  for (let attempt = 1; ; attempt++) {
+    const at = await page.evaluate<number>('Date.now()');
+    try {
+      await page.clock.pauseAt(at + 100);
+      return;
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes('Cannot fast-forward to the past')) throw error;
+    }
+  }
 }
 
 /**

@@ -1,0 +1,3 @@
+import { runSpecGroup } from '../support/spec-groups';
+
+runSpecGroup(10, 10);
