@@ -13,6 +13,8 @@ const WORKERS = 8;
 const MIN_CREATES_PER_ROUND = 10;
 /** How long one round may take to reach its kill point before the test fails. */
 const ROUND_DEADLINE_MS = 15_000;
+/** How long startReadyService waits for a start (ServiceProcess.waitReady). */
+const START_DEADLINE_MS = 60_000;
 
 interface Ack {
   /** The last name acknowledged with a 2xx. */
@@ -91,57 +93,63 @@ describe(`crash durability on ${TEST_DB}: SIGKILL mid-load loses nothing acknowl
     }
   }
 
-  it(`survives ${ROUNDS} kills at seeded random moments with every acknowledged change in place`, async () => {
-    // Each round kills after some acknowledged creates and then a seeded number of further
-    // acknowledged writes, with the other workers' requests in flight: the kill point is counted
-    // in work done, not in milliseconds, so the machine's speed does not decide what is checked.
-    const extraWrites = fc.sample(fc.integer({ min: 0, max: 60 }), { seed: SEED, numRuns: ROUNDS });
-    let checked = 0;
-    for (const [round, extra] of extraWrites.entries()) {
-      const service = await start();
-      const stop = { killed: false };
-      const load = Promise.all(Array.from({ length: WORKERS }, () => worker(service, stop)));
-      const createsBefore = acks.size;
-      const detail = () =>
-        `${acks.size - createsBefore} creates and ${acknowledged} writes acknowledged so far; ` +
-        `service output:\n${service.log.slice(-2000)}`;
-      try {
-        await waitFor(
-          `round ${round + 1}: ${MIN_CREATES_PER_ROUND} acknowledged creates`,
-          () => unexpected.length > 0 || acks.size >= createsBefore + MIN_CREATES_PER_ROUND,
-          { timeoutMs: ROUND_DEADLINE_MS, intervalMs: 5, detail },
-        );
-        const target = acknowledged + extra;
-        await waitFor(
-          `round ${round + 1}: ${extra} more acknowledged writes`,
-          () => unexpected.length > 0 || acknowledged >= target,
-          { timeoutMs: ROUND_DEADLINE_MS, intervalMs: 5, detail },
-        );
-      } finally {
-        stop.killed = true;
-        await service.stop('SIGKILL');
-        await load;
-      }
-      expect(unexpected).toEqual([]);
-
-      const restarted = await start();
-      try {
-        for (const [id, ack] of acks) {
-          const res = await restarted.fetch(`/api/v1/relayers/${id}`, {
-            headers: { Authorization: `Bearer ${apiKey}` },
-          });
-          const body = (await res.json()) as { data: { name: string } | null };
-          expect({ id, status: res.status }).toEqual({ id, status: 200 });
-          expect([ack.acked, ack.pending]).toContain(body.data?.name);
-          checked += 1;
+  it(
+    `survives ${ROUNDS} kills at seeded random moments with every acknowledged change in place`,
+    async () => {
+      // Each round kills after some acknowledged creates and then a seeded number of further
+      // acknowledged writes, with the other workers' requests in flight: the kill point is counted
+      // in work done, not in milliseconds, so the machine's speed does not decide what is checked.
+      const extraWrites = fc.sample(fc.integer({ min: 0, max: 60 }), { seed: SEED, numRuns: ROUNDS });
+      let checked = 0;
+      for (const [round, extra] of extraWrites.entries()) {
+        const service = await start();
+        const stop = { killed: false };
+        const load = Promise.all(Array.from({ length: WORKERS }, () => worker(service, stop)));
+        const createsBefore = acks.size;
+        const detail = () =>
+          `${acks.size - createsBefore} creates and ${acknowledged} writes acknowledged so far; ` +
+          `service output:\n${service.log.slice(-2000)}`;
+        try {
+          await waitFor(
+            `round ${round + 1}: ${MIN_CREATES_PER_ROUND} acknowledged creates`,
+            () => unexpected.length > 0 || acks.size >= createsBefore + MIN_CREATES_PER_ROUND,
+            { timeoutMs: ROUND_DEADLINE_MS, intervalMs: 5, detail },
+          );
+          const target = acknowledged + extra;
+          await waitFor(
+            `round ${round + 1}: ${extra} more acknowledged writes`,
+            () => unexpected.length > 0 || acknowledged >= target,
+            { timeoutMs: ROUND_DEADLINE_MS, intervalMs: 5, detail },
+          );
+        } finally {
+          stop.killed = true;
+          await service.stop('SIGKILL');
+          await load;
         }
-      } finally {
-        await restarted.stop();
+        expect(unexpected).toEqual([]);
+
+        const restarted = await start();
+        try {
+          for (const [id, ack] of acks) {
+            const res = await restarted.fetch(`/api/v1/relayers/${id}`, {
+              headers: { Authorization: `Bearer ${apiKey}` },
+            });
+            const body = (await res.json()) as { data: { name: string } | null };
+            expect({ id, status: res.status }).toEqual({ id, status: 200 });
+            expect([ack.acked, ack.pending]).toContain(body.data?.name);
+            checked += 1;
+          }
+        } finally {
+          await restarted.stop();
+        }
       }
-    }
-    process.stdout.write(
-      `crash durability (${TEST_DB}): ${ROUNDS} kills, ${checked} acknowledged relayer states checked, ${acks.size} relayers\n`,
-    );
-    expect(acks.size).toBeGreaterThanOrEqual(ROUNDS * MIN_CREATES_PER_ROUND);
-  });
+      process.stdout.write(
+        `crash durability (${TEST_DB}): ${ROUNDS} kills, ${checked} acknowledged relayer states checked, ${acks.size} relayers\n`,
+      );
+      expect(acks.size).toBeGreaterThanOrEqual(ROUNDS * MIN_CREATES_PER_ROUND);
+      // Each wait has its own deadline (a start 60 s, a round's writes 15 s twice); the test's is their
+      // sum, not jest's 2 minutes: 6 starts took over 2 minutes in CI at 3a7a40c (30 s on a quiet machine).
+    },
+    ROUNDS * 2 * (START_DEADLINE_MS + ROUND_DEADLINE_MS),
+  );
 });
