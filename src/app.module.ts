@@ -10,6 +10,8 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
+import { RolesModule } from './roles/roles.module';
+import { SessionsModule } from './sessions/sessions.module';
 import { CatalogueModule } from './config-file/catalogue.module';
 import { ConfigFileModule } from './config-file/config-file.module';
 import { NetworksModule } from './networks/networks.module';
@@ -98,6 +100,8 @@ export class AppModule implements NestModule {
         ConfigFileModule,
         RelayerHealthModule,
         ApiKeysModule,
+        RolesModule,
+        SessionsModule,
         AuditModule,
         ...(extensions.imports ?? []),
       ],

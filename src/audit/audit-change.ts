@@ -18,8 +18,10 @@ export function auditedTypes(): readonly string[] {
     .map((resource) => resource.name);
 }
 
+/** `<type>.<operation>` for each of `types`, by the operations its resource declared. */
 export function auditActions(types: readonly string[]): string[] {
-  return types.flatMap((type) => ['create', 'update', 'delete'].map((op) => `${type}.${op}`));
+  const operations = new Map(auditedResources().map((resource) => [resource.name, resource.operations]));
+  return types.flatMap((type) => (operations.get(type) ?? []).map((op) => `${type}.${op}`));
 }
 
 export type AuditChange = Change;

@@ -16,7 +16,7 @@ export class AuditEventEntity {
   actorType: string;
 
   /** Null for the configuration file. */
-  @IdColumn({ name: 'actor_id', nullable: true, characters: 'text' })
+  @IdColumn({ name: 'actor_id', nullable: true, length: 255, characters: 'text' })
   actorId: string | null;
 
   @Column({ name: 'actor_name', type: 'varchar', length: 255 })

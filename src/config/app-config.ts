@@ -103,6 +103,26 @@ const trustProxy = text.transform((v, ctx): false | number | string => {
   return z.NEVER;
 });
 
+/** A URL the service or a browser goes to: https, or http on a loopback address (127.0.0.0/8, [::1], localhost). */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+const httpsUrl = text.transform((v, ctx): string => {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    ctx.addIssue('must be a URL');
+    return z.NEVER;
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    ctx.addIssue('must hold no credentials, query or fragment');
+  } else if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+    ctx.addIssue('must be an https URL (http only on a loopback address)');
+  } else {
+    return v.replace(/\/+$/, '');
+  }
+  return z.NEVER;
+});
+
 /** The whole environment: each variable with its rule and default (optional: null unless said otherwise). */
 const ENV = z
   .object({
@@ -163,12 +183,41 @@ const ENV = z
     RELAYER_HEALTH_CHECK_INTERVAL_SECONDS: positive.default(60),
     RELAYER_HEALTH_RETRY_SECONDS: positive.default(10),
     RPC_TIMEOUT_MS: int(1, 600_000).default(5000),
+    // docs/access.md#signing-in-with-your-identity-provider: the four below go together.
+    AUTH_OIDC_ISSUER: httpsUrl.optional(),
+    AUTH_OIDC_CLIENT_ID: text.optional(),
+    AUTH_OIDC_CLIENT_SECRET: text.optional(),
+    PUBLIC_URL: httpsUrl.optional(),
+    AUTH_OIDC_NAME: text.max(100, 'must be at most 100 characters').default('your identity provider'),
+    AUTH_OIDC_SCOPES: text
+      .regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, 'must be scopes separated by spaces')
+      .refine((v) => v.split(' ').includes('openid'), 'must include openid')
+      .default('openid email profile'),
+    AUTH_OIDC_GROUPS_CLAIM: text.max(100, 'must be at most 100 characters').default('groups'),
+    AUTH_SESSION_IDLE_MINUTES: int(1, 10_080).default(30),
+    AUTH_SESSION_MAX_HOURS: int(1, 8_760).default(12),
+    CONSOLE_API_KEY_SIGN_IN: bool.default(true),
   })
   .superRefine(
     (env, ctx) => {
       if (env.NODE_ENV === 'production' && env.API_KEY === undefined) {
         const message = 'is required with NODE_ENV=production (at least 32 characters)';
         ctx.addIssue({ code: 'custom', path: ['API_KEY'], message });
+      }
+      const oidc = [
+        'AUTH_OIDC_ISSUER',
+        'AUTH_OIDC_CLIENT_ID',
+        'AUTH_OIDC_CLIENT_SECRET',
+        'PUBLIC_URL',
+      ] as const;
+      const given = oidc.filter(
+        (name) => env[name] !== undefined || ctx.issues.some((i) => i.path?.[0] === name),
+      );
+      if (given.length > 0 && given.length < oidc.length) {
+        for (const name of oidc.filter((n) => !given.includes(n))) {
+          const message = `is required with ${given.join(', ')} (sign-in with an identity provider)`;
+          ctx.addIssue({ code: 'custom', path: [name], message });
+        }
       }
       const ports = !ctx.issues.some((i) => i.path?.[0] === 'PORT' || i.path?.[0] === 'METRICS_PORT');
       if (ports && env.METRICS_PORT && env.METRICS_PORT === env.PORT) {
@@ -193,6 +242,27 @@ function configFilePath(
   const file = path.resolve(e.CONFIG_FILE ?? path.join(e.CONFIG_DIR, e.CONFIG_FILE_NAME));
   const named = ['CONFIG_FILE', 'CONFIG_DIR', 'CONFIG_FILE_NAME'].some((name) => given[name] !== undefined);
   return named || fs.existsSync(file) ? file : SHIPPED_CONFIG_FILE;
+}
+
+/** docs/access.md#signing-in-with-your-identity-provider: null when no identity provider is configured. */
+function signInConfig(e: z.infer<typeof ENV>) {
+  const sessions = {
+    idleMs: e.AUTH_SESSION_IDLE_MINUTES * 60_000,
+    maxMs: e.AUTH_SESSION_MAX_HOURS * 3_600_000,
+  };
+  const oidc =
+    e.AUTH_OIDC_ISSUER && e.AUTH_OIDC_CLIENT_ID && e.AUTH_OIDC_CLIENT_SECRET && e.PUBLIC_URL
+      ? {
+          issuer: e.AUTH_OIDC_ISSUER,
+          clientId: e.AUTH_OIDC_CLIENT_ID,
+          clientSecret: e.AUTH_OIDC_CLIENT_SECRET,
+          publicUrl: e.PUBLIC_URL,
+          name: e.AUTH_OIDC_NAME,
+          scopes: e.AUTH_OIDC_SCOPES,
+          groupsClaim: e.AUTH_OIDC_GROUPS_CLAIM,
+        }
+      : null;
+  return { oidc, sessions, consoleApiKeySignIn: e.CONSOLE_API_KEY_SIGN_IN };
 }
 
 /** docs/reference/running.md#1-start-up; throws ConfigError listing all problems. */
@@ -254,6 +324,7 @@ export function loadConfig(env: Env) {
       retrySeconds: e.RELAYER_HEALTH_RETRY_SECONDS,
       rpcTimeoutMs: e.RPC_TIMEOUT_MS,
     },
+    signIn: signInConfig(e),
     log: { level: e.LOG_LEVEL, file: e.LOG_FILE ?? null, format: e.LOG_FORMAT ?? null },
   } as const;
 }

@@ -222,6 +222,13 @@ export abstract class EntityRows<E extends ObjectLiteral> {
     }
   }
 
+  /** `value` as the column of `property` stores it (a Date as SQLite's text): a parameter of raw SQL. */
+  protected parameter(property: keyof E & string, value: unknown): unknown {
+    const column = this.repository.metadata.findColumnWithPropertyName(property);
+    if (!column) throw new Error(`${this.table} has no column for ${property}`);
+    return this.repository.manager.connection.driver.preparePersistentValue(value, column) as unknown;
+  }
+
   protected async select(sql: string, parameters: unknown[] = [], tx?: ReadTx): Promise<E[]> {
     const rows = await this.managerOf(tx).query<Array<Record<string, unknown>>>(sql, parameters);
     return rows.map((row) => this.hydrate(row));

@@ -166,7 +166,7 @@ export class ResourceWrites<E extends WrittenRow, R extends object> {
   private async record(
     tx: Tx,
     id: string,
-    operation: Change['operation'],
+    operation: keyof typeof OPERATION_EVENTS,
     before: R | null,
     after: R | null,
     extra: object = {},

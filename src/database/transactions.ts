@@ -20,7 +20,8 @@ export const CHANGE_RECORDED = 'change.recorded';
 export interface Change {
   readonly resource: string;
   readonly id: string;
-  readonly operation: 'create' | 'update' | 'delete';
+  /** `refuse`: a change asked for and refused that the trail keeps (a sign-in: `session.refuse`). */
+  readonly operation: 'create' | 'update' | 'delete' | 'refuse';
   readonly before: object | null;
   readonly after: object | null;
   readonly event?: readonly [name: string, payload: object];

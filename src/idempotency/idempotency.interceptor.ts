@@ -2,6 +2,8 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
+import { createHash } from 'node:crypto';
+import type { Principal } from '../common/auth/principal';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { DomainError } from '../common/errors/domain-errors';
 import { errorEnvelope } from '../common/http/api-exception.filter';
@@ -18,6 +20,17 @@ import { readIdempotencyKey, REPLAYED_HEADER, requestDigest, withoutFields } fro
 /** Headers of the first answer that its replays repeat. */
 const KEPT_HEADERS = ['ETag', 'Location'];
 const NO_PRINCIPAL = '-';
+
+/**
+ * Whose keys an Idempotency-Key is among: the key's or the administrator's id; a person's id
+ * (`<issuer>#<sub>`, any length) by its digest, to fit the column's 64 characters.
+ */
+function scopeOf(principal: Principal | null | undefined): string {
+  if (!principal) return NO_PRINCIPAL;
+  return principal.type === 'user'
+    ? `user:${createHash('sha256').update(principal.id).digest('base64url')}`
+    : principal.id;
+}
 const EMPTY = Buffer.alloc(0);
 
 interface RouteAnswer {
@@ -45,7 +58,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (key === undefined) return next.handle();
     const response = http.getResponse<Response>();
     const idempotent: IdempotentRequest = {
-      scope: RequestContext.current()?.principal?.id ?? NO_PRINCIPAL,
+      scope: scopeOf(RequestContext.current()?.principal),
       key,
       request: `${request.method} ${request.originalUrl.split('?')[0]}`.slice(0, 2048),
       requestDigest: requestDigest(request.method, request.originalUrl, request.rawBody ?? EMPTY),

@@ -88,7 +88,7 @@ export async function startTestApp(env: Env, extensions: AppExtensions = {}): Pr
   const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
   const app = await createApp(config, extensions);
   configureHttpServer(app, config);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(Number(env.PORT ?? 0), '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
   const withAuth = (test: request.Test, auth: boolean) =>

@@ -8,27 +8,13 @@ import {
   MAX_NAME_LENGTH,
   MAX_OVERLAP_SECONDS,
 } from '../../common/validation/field-rules';
-import {
-  MAX_RELAYER_SCOPE_ENTRIES,
-  RELAYER_SCOPE_ENTRY,
-  RELAYER_SCOPE_RULE,
-} from '../../common/auth/relayer-scope';
+import { IsGrants, IsRelayerScope } from '../../common/auth/grant-rules';
+import { MAX_RELAYER_SCOPE_ENTRIES } from '../../common/auth/relayer-scope';
 
 export const EXPIRES_RULE = 'expires_at must be an RFC 3339 date and time in the future';
-/** Read when a body is checked: extensions declare their permissions when the application is built. */
-const permissionsRule = (): string => `permissions must be a non-empty array of: ${knownGrants().join(', ')}`;
-
 /** docs/reference/keys-and-audit.md#41-where-a-key-may-be-used-from; each element is ApiKeyCreateRules'. */
 export const MAX_ALLOWED_CIDRS = 100;
 const ALLOWED_CIDRS_RULE = `allowed_cidrs must be null or an array of 1 to ${MAX_ALLOWED_CIDRS} IPv4 or IPv6 CIDRs`;
-
-/** Each element one of knownGrants() (the service's permissions, extensions' permissions, `*`). */
-function IsGrant(): PropertyDecorator {
-  return ValidateBy(
-    { name: 'isGrant', validator: { validate: (value: unknown) => knownGrants().includes(value as string) } },
-    { each: true, message: permissionsRule },
-  );
-}
 
 /** A date still to come when the body is checked (a text that is no date is IsRfc3339DateTime's). */
 function IsFuture(): PropertyDecorator {
@@ -38,34 +24,6 @@ function IsFuture(): PropertyDecorator {
       validator: { validate: (value: unknown) => !(value instanceof Date) || value.getTime() > Date.now() },
     },
     { message: EXPIRES_RULE },
-  );
-}
-
-export const RELAYER_IDS_RULE = `relayer_ids must be a non-empty array of at most ${MAX_RELAYER_SCOPE_ENTRIES} relayer ids or prefixes ending in '*'`;
-
-/** docs/reference/keys-and-audit.md#3-relayer-scope: the list, then each entry named by its index. */
-function IsRelayerScope(): PropertyDecorator {
-  const badEntries = (value: unknown[]): string[] =>
-    value.flatMap((entry, i) =>
-      typeof entry === 'string' && RELAYER_SCOPE_ENTRY.test(entry) ? [] : [`relayer_ids[${i}]`],
-    );
-  return ValidateBy(
-    {
-      name: 'isRelayerScope',
-      validator: {
-        validate: (value: unknown) =>
-          Array.isArray(value) &&
-          value.length > 0 &&
-          value.length <= MAX_RELAYER_SCOPE_ENTRIES &&
-          badEntries(value).length === 0,
-      },
-    },
-    {
-      message: ({ value }) =>
-        Array.isArray(value) && value.length > 0 && value.length <= MAX_RELAYER_SCOPE_ENTRIES
-          ? `${badEntries(value).join(', ')} ${RELAYER_SCOPE_RULE}`
-          : RELAYER_IDS_RULE,
-    },
   );
 }
 
@@ -80,9 +38,7 @@ export class CreateApiKeyDto {
     example: ['relayers:read', 'metrics:read'],
     description: 'Extensions add their own permissions to this list (docs/extending.md#permissions)',
   })
-  @IsArray({ message: permissionsRule })
-  @ArrayNotEmpty({ message: permissionsRule })
-  @IsGrant()
+  @IsGrants()
   permissions: Grant[];
 
   @ApiPropertyOptional({
@@ -197,8 +153,11 @@ export class CreatedApiKeyResponse extends ApiKeyResponse {
 
 /** GET /api/v1/api-keys/self: the caller, never its secret (docs/reference/keys-and-audit.md#111-who-am-i). */
 export class CallerResponse {
-  @ApiProperty({ enum: ['admin', 'api_key'], description: '`admin` for the API_KEY' })
-  type: 'admin' | 'api_key';
+  @ApiProperty({
+    enum: ['admin', 'api_key', 'user'],
+    description: '`admin` for the API_KEY, `user` for a person signed in with a session',
+  })
+  type: 'admin' | 'api_key' | 'user';
 
   @ApiProperty({ example: 'admin', description: '`admin` for the API_KEY, else the key id' })
   id: string;

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { clientAddress, FailedAuthentications } from '../rate-limit/failed-authentications';
 import { ApiKeyVerifier } from './api-key-verifier';
 import { ADMIN, type Principal } from './principal';
+import { cookieToken, SESSION_COOKIE } from './session-cookie';
 
 /** Provided by the api-keys module. */
 export interface ApiKeyStore {
@@ -15,6 +16,12 @@ export interface ApiKeyStore {
   findPrincipal(token: string, beforeLookup?: () => void, address?: string): Promise<Principal | null>;
 }
 
+/** Provided by the sessions module: a person signed in (docs/access.md#sessions). */
+export interface SessionStore {
+  /** The person of a session cookie's value with what their roles grant now; null: no live session. */
+  findPrincipal(token: string): Promise<Principal | null>;
+}
+
 /**
  * docs/reference/auth.md; every failure counts against the client address's budget (429 past it). The
  * client address is Express's `request.ip` (TRUST_PROXY decides whether X-Forwarded-For names it), the
@@ -23,6 +30,7 @@ export interface ApiKeyStore {
 @Injectable()
 export class Authenticator {
   private store: ApiKeyStore | null = null;
+  private sessions: SessionStore | null = null;
 
   constructor(
     private readonly verifier: ApiKeyVerifier,
@@ -33,10 +41,28 @@ export class Authenticator {
     this.store = store;
   }
 
+  useSessions(sessions: SessionStore): void {
+    this.sessions = sessions;
+  }
+
+  /**
+   * A bearer token when the request has an Authorization header, else the session cookie: a key's
+   * request never falls back to a cookie the browser happens to hold.
+   */
   async authenticate(request: Pick<Request, 'headers' | 'rawHeaders' | 'ip'>): Promise<Principal | null> {
     const token = this.verifier.bearerToken(request.headers, request.rawHeaders);
     if (token !== null && this.verifier.isAdmin(token)) return ADMIN;
     const address = clientAddress(request.ip);
+    const cookie =
+      request.headers.authorization === undefined
+        ? cookieToken(request.headers.cookie, SESSION_COOKIE)
+        : null;
+    if (cookie !== null && this.sessions) {
+      this.failures.assertWithinBudget(address);
+      const person = await this.sessions.findPrincipal(cookie);
+      if (person === null) await this.failures.record(address);
+      return person;
+    }
     const principal =
       token !== null && this.store
         ? await this.store.findPrincipal(token, () => this.failures.assertWithinBudget(address), request.ip)

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
@@ -17,6 +18,14 @@ const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
  * reading while the clients move to the new one; a leaked old secret must not mint, rotate or revoke.
  */
 const REPLACED_SECRET_WRITES = 'Forbidden: a replaced secret cannot make changes; use the new key';
+
+/** docs/access.md#sessions: a page of another site can make the browser send the cookie, never this header. */
+const CSRF_REFUSED = 'Forbidden: a request signed in with a session cookie must carry its X-CSRF-Token';
+
+function csrfMatches(header: string | string[] | undefined, expected: string): boolean {
+  if (typeof header !== 'string' || header.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(header), Buffer.from(expected));
+}
 
 /**
  * A route without @RequirePermission is the administrator's alone. Every route goes through here,
@@ -40,6 +49,14 @@ export class BearerAuthGuard implements CanActivate {
     if (scope) scope.principal = principal;
     if (principal.replacedSecret && !READ_METHODS.has(request.method)) {
       throw new ForbiddenError(REPLACED_SECRET_WRITES);
+    }
+    const { session } = principal;
+    if (
+      session &&
+      !READ_METHODS.has(request.method) &&
+      !csrfMatches(request.headers['x-csrf-token'], session.csrfToken)
+    ) {
+      throw new ForbiddenError(CSRF_REFUSED);
     }
     const required = this.reflector.get<readonly (Permission | ExtensionPermission)[] | undefined>(
       REQUIRED_PERMISSION,

@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'audit:read',
   'metrics:read',
   'config:read',
+  'roles:manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /** A permission an extension declares (docs/extending.md#permissions): `resource:action`, lower case. */
@@ -36,7 +37,8 @@ export function knownGrants(): readonly string[] {
 }
 
 export interface Principal {
-  readonly type: 'admin' | 'api_key';
+  /** `user`: a person signed in through the identity provider (docs/access.md#signing-in-with-your-identity-provider). */
+  readonly type: 'admin' | 'api_key' | 'user';
   readonly id: string;
   readonly name: string;
   readonly permissions: readonly Grant[];
@@ -52,6 +54,11 @@ export interface Principal {
    * bearer guard refusing its writes (docs/reference/keys-and-audit.md#42-rotation).
    */
   readonly replacedSecret?: boolean;
+  /**
+   * A person's session (type `user`): every request it makes that changes anything carries this CSRF
+   * token in `X-CSRF-Token`, which the bearer guard checks.
+   */
+  readonly session?: { readonly id: string; readonly csrfToken: string; readonly roles: readonly string[] };
 }
 
 export const ADMIN: Principal = Object.freeze({

@@ -10,6 +10,8 @@ export interface ResourceDeclaration {
   readonly permissions?: readonly string[];
   /** Its changes are listed by GET /api/v1/audit?resource_type=<name>. */
   readonly audited?: boolean;
+  /** What its audit records say was done (`<name>.<operation>`); create, update and delete unless told. */
+  readonly operations?: readonly string[];
 }
 
 const NAME = /^[a-z][a-z0-9_]*$/;
@@ -18,7 +20,11 @@ const PERMISSION = /^[a-z][a-z0-9_]*:[a-z][a-z0-9_]*$/;
 const AUDITED_NAME_MAX = 16;
 
 const permissions = new Set<string>();
-const resources = new Map<string, { permissions: Set<string>; audited: boolean }>();
+const DEFAULT_OPERATIONS = ['create', 'update', 'delete'] as const;
+const resources = new Map<
+  string,
+  { permissions: Set<string>; audited: boolean; operations: readonly string[] }
+>();
 
 /** Checks every permission before any is added: a refused declaration adds nothing. */
 export function checkPermissions(list: readonly string[]): void {
@@ -49,7 +55,11 @@ export function declareResource(declaration: ResourceDeclaration): void {
     );
   }
   addPermissions(declaration.permissions ?? []);
-  const resource = resources.get(name) ?? { permissions: new Set<string>(), audited: false };
+  const resource = resources.get(name) ?? {
+    permissions: new Set<string>(),
+    audited: false,
+    operations: declaration.operations ?? DEFAULT_OPERATIONS,
+  };
   for (const permission of declaration.permissions ?? []) resource.permissions.add(permission);
   resource.audited ||= declaration.audited === true;
   resources.set(name, resource);
@@ -60,9 +70,17 @@ export function declaredPermissions(): readonly string[] {
   return [...permissions];
 }
 
-/** The audited resources and their permissions, in the order they were declared. */
-export function auditedResources(): ReadonlyArray<{ name: string; permissions: readonly string[] }> {
+/** The audited resources, their permissions and operations, in the order they were declared. */
+export function auditedResources(): ReadonlyArray<{
+  name: string;
+  permissions: readonly string[];
+  operations: readonly string[];
+}> {
   return [...resources]
     .filter(([, resource]) => resource.audited)
-    .map(([name, resource]) => ({ name, permissions: [...resource.permissions] }));
+    .map(([name, resource]) => ({
+      name,
+      permissions: [...resource.permissions],
+      operations: resource.operations,
+    }));
 }

@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { type ExecutionContext, Module } from '@nestjs/common';
+import type { Request } from 'express';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
@@ -8,9 +9,11 @@ import { RequestContext } from '../http/request-context';
 import { lazyRequire } from '../modules/lazy-require';
 import { REDIS_CLIENT, RedisModule } from '../redis/redis.module';
 import { FailOpenThrottlerStorage } from './fail-open-throttler-storage';
-import { FailedAuthentications } from './failed-authentications';
+import { clientAddress, FailedAuthentications } from './failed-authentications';
 import { FixedWindowThrottlerStorage } from './fixed-window-throttler-storage';
 import { rateLimitWindow } from './rate-limit-window';
+
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
 const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-redis')>(
   '@nest-lab/throttler-storage-redis',
@@ -28,11 +31,16 @@ const loadRedisStorage = lazyRequire<typeof import('@nest-lab/throttler-storage-
         const key = `${keyPrefix}:${tracker}`;
         return {
           throttlers: [{ name: 'default', ttl, limit }],
-          // Counters are named by a digest of API_KEY or a managed key's id: no key reaches Redis.
+          // Counters are named by a digest of API_KEY, a managed key's id, a digest of a person's id, or
+          // (the public routes that count: sign-in) the client address: no key reaches Redis, and no
+          // stranger's requests spend an operator's budget.
           getTracker: () => tracker,
-          generateKey: () => {
+          generateKey: (context: ExecutionContext) => {
             const principal = RequestContext.current()?.principal;
-            return principal?.type === 'api_key' ? `${keyPrefix}:key-${principal.id}` : key;
+            if (principal?.type === 'api_key') return `${keyPrefix}:key-${principal.id}`;
+            if (principal?.type === 'user') return `${keyPrefix}:user-${digest(principal.id)}`;
+            if (principal) return key;
+            return `${keyPrefix}:ip-${clientAddress(context.switchToHttp().getRequest<Request>().ip)}`;
           },
           storage: redis
             ? new FailOpenThrottlerStorage(new (await loadRedisStorage()).ThrottlerStorageRedisService(redis))
