@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
 import type { Principal } from '../common/auth/principal';
@@ -12,7 +12,7 @@ import {
   SIGN_IN_COOKIE,
   SIGN_IN_MAX_AGE_MS,
 } from '../common/auth/session-cookie';
-import { ApiEnvelope } from '../common/http/openapi.decorators';
+import { ApiEnvelope, ApiErrors } from '../common/http/openapi.decorators';
 import { Route } from '../common/http/route.decorator';
 import type { AppConfig } from '../config/app-config';
 import { CurrentSessionResponse, LogoutResponse, SignInMethodsResponse } from './dto/session.dto';
@@ -58,7 +58,11 @@ export class SignInController {
 
   @Get('login')
   @PublicRateLimited()
-  @ApiExcludeEndpoint()
+  @ApiOperation({
+    description: 'Opened by the browser: sends it to the identity provider (authorization code with PKCE).',
+  })
+  @ApiFoundResponse({ description: 'To the provider’s authorization endpoint; sets the sign-in cookie' })
+  @ApiErrors(404, 429, 500, 503)
   async login(@Res() response: Response): Promise<void> {
     if (!this.provider.configured) throw signInNotConfigured();
     const { state, url } = await this.sessions.beginSignIn();
@@ -68,7 +72,13 @@ export class SignInController {
 
   @Get('callback')
   @PublicRateLimited()
-  @ApiExcludeEndpoint()
+  @ApiOperation({
+    description:
+      'Where the provider sends the browser back: checks state, nonce and the ID token, then starts a session. ' +
+      'A refused sign-in answers 400 `Sign-in failed: <reason>`, a person no role grants 403.',
+  })
+  @ApiFoundResponse({ description: 'To the console; sets the session cookie' })
+  @ApiErrors(400, 403, 404, 429, 500, 503)
   async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
     if (!this.provider.configured) throw signInNotConfigured();
     const browserState = cookieToken(request.headers.cookie, SIGN_IN_COOKIE);

@@ -60,7 +60,13 @@ describe('every route of the application', () => {
       .filter((route) => route.public)
       .map((route) => `${route.method} ${route.path.replace('/api/v1', '')}`);
     // GET /api/v1/health is answered by Express ahead of Nest (health/liveness.ts); no Nest route but ready is public.
-    expect(publicRoutes.sort()).toEqual(['GET /ready']);
+    // The sign-in's (docs/access.md#signing-in-with-your-identity-provider): who has no session yet.
+    expect(publicRoutes.sort()).toEqual([
+      'GET /auth/callback',
+      'GET /auth/login',
+      'GET /auth/methods',
+      'GET /ready',
+    ]);
     expect(routes.length).toBeGreaterThan(publicRoutes.length);
   });
 

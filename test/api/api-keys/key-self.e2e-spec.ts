@@ -178,7 +178,11 @@ describe('GET /api/v1/api-keys/self: who am I', () => {
       schema: {
         type: 'object',
         properties: {
-          type: { type: 'string', enum: ['admin', 'api_key'], description: '`admin` for the API_KEY' },
+          type: {
+            type: 'string',
+            enum: ['admin', 'api_key', 'user'],
+            description: '`admin` for the API_KEY, `user` for a person signed in with a session',
+          },
           id: { type: 'string', example: 'admin', description: '`admin` for the API_KEY, else the key id' },
           name: { type: 'string', example: 'API_KEY' },
           permissions: {

@@ -160,7 +160,12 @@ describe('tables and resources of an extension: createApp(config, { entities, mi
       record: doc.components.schemas.AuditEventResponse.properties.resource_type.enum,
     }).toEqual({
       query: types,
-      actions: types.flatMap((t) => [`${t}.create`, `${t}.update`, `${t}.delete`]),
+      // A sign-in is refused, never updated (docs/access.md#sessions).
+      actions: types.flatMap((t) =>
+        t === 'session'
+          ? ['session.create', 'session.refuse', 'session.delete']
+          : [`${t}.create`, `${t}.update`, `${t}.delete`],
+      ),
       record: types,
     });
   });
