@@ -6,7 +6,7 @@ import {
 import { entityTag, Tagged } from '../common/http/tagged';
 import { type IfMatch } from '../common/http/if-match';
 import type { ReferenceRegistry } from '../common/references/reference-registry';
-import type { Change, ReadTx, Transactions, Tx } from './transactions';
+import type { ReadTx, Transactions, Tx } from './transactions';
 
 /** A row written through ResourceWrites; `version` for a resource written with `If-Match`. */
 export interface WrittenRow {

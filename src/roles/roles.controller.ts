@@ -15,7 +15,7 @@ const BEYOND_THE_CALLER =
   'a role holding a permission the caller lacks (* only a caller holding *) or a relayer scope beyond its own';
 
 /**
- * docs/access.md#roles: the identity provider's groups mapped to permissions and a relayer scope,
+ * docs/access.md#roles-from-the-providers-groups-to-permissions: the identity provider's groups mapped to permissions and a relayer scope,
  * granted to the people in them; changes apply at their next request.
  */
 @ApiTags('roles')

@@ -9,7 +9,7 @@ import { RolesService } from './roles.service';
 // Its resource, permission and audited type (docs/reference/extension-events.md).
 declareResource({ name: 'role', permissions: ['roles:manage'], audited: true });
 
-/** Roles (docs/access.md#roles): what the people of the identity provider's groups may do. */
+/** Roles (docs/access.md#roles-from-the-providers-groups-to-permissions): what the people of the identity provider's groups may do. */
 @Module({
   imports: [TypeOrmModule.forFeature([RoleEntity])],
   controllers: [RolesController],

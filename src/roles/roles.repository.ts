@@ -5,7 +5,7 @@ import { RoleEntity } from './role.entity';
 
 export type RoleChanges = Partial<Pick<RoleEntity, 'permissions' | 'relayerIds' | 'groups'>>;
 
-/** Roles: a handful of rows, read whole at every request a person makes (docs/access.md#roles). */
+/** Roles: a handful of rows, read whole at every request a person makes (docs/access.md#roles-from-the-providers-groups-to-permissions). */
 @Injectable()
 export class RolesRepository extends EntityRepository(RoleEntity) {
   /** Every role, in the order of every list (creation time, then id). */

@@ -19,7 +19,7 @@ export function toRoleResponse(row: RoleEntity): RoleResponse {
   };
 }
 
-/** What a person holds: the union of the roles their groups meet (docs/access.md#roles). */
+/** What a person holds: the union of the roles their groups meet (docs/access.md#roles-from-the-providers-groups-to-permissions). */
 export interface Holding {
   readonly roles: readonly string[];
   readonly permissions: readonly Grant[];
@@ -38,7 +38,7 @@ export function holdingOf(roles: readonly RoleEntity[], groups: readonly string[
 }
 
 /**
- * A role grants what a key would (docs/access.md#roles), so the rules of keys hold for it: a caller
+ * A role grants what a key would (docs/access.md#roles-from-the-providers-groups-to-permissions), so the rules of keys hold for it: a caller
  * creates, changes or deletes only a role holding no permission it lacks and no scope beyond its own,
  * and sees only the roles whose scope lies inside its own (any other is 404, as an unknown one).
  */

@@ -12,7 +12,7 @@ import { APP_CONFIG } from '../config/app-config.module';
 
 export type OidcSettings = NonNullable<AppConfig['signIn']['oidc']>;
 
-/** Discovery retried at most this far apart while the provider is unreachable (contract section 25). */
+/** Discovery retried at most this far apart while the provider is unreachable (docs/access.md#signing-in-with-your-identity-provider). */
 const MAX_RETRY_MS = 30_000;
 const FIRST_RETRY_MS = 1000;
 /** One request to the provider (discovery, token, JWKS). */
@@ -182,6 +182,13 @@ function personOf(claims: oidc.IDToken, groupsClaim: string): SignedInPerson {
   };
 }
 
+/** What openid-client's checks of the ID token mean to a person (the others by code). */
+const CLIENT_ERRORS: Readonly<Record<string, string>> = {
+  OAUTH_JWT_TIMESTAMP_CHECK_FAILED: 'the ID token has expired',
+  OAUTH_JWS_SIGNATURE_VERIFICATION_FAILED: 'the ID token is not signed by a key of the provider',
+  OAUTH_KEY_SELECTION_FAILED: 'the ID token is not signed by a key of the provider',
+};
+
 /** A short reason, never a token or a code: openid-client's error codes and the provider's `error`. */
 function refusal(error: unknown): Error {
   if (error instanceof oidc.ResponseBodyError) {
@@ -193,22 +200,18 @@ function refusal(error: unknown): Error {
   if (error instanceof oidc.ClientError) {
     // openid-client wraps oauth4webapi's error, whose cause names the claim compared.
     const claim = (error.cause as { cause?: { claim?: unknown } } | undefined)?.cause?.claim;
-    switch (error.code) {
-      case 'OAUTH_JWT_CLAIM_COMPARISON_FAILED':
-        return new SignInRefused(
-          `the ID token's ${typeof claim === 'string' ? claim : 'claims'} claim does not match this sign-in`,
-        );
-      case 'OAUTH_RESPONSE_IS_NOT_CONFORM':
-      case 'OAUTH_RESPONSE_IS_NOT_JSON':
-        return new ServiceUnavailableError('Service Unavailable: the identity provider is unreachable');
-      case 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED':
-        return new SignInRefused('the ID token has expired');
-      case 'OAUTH_JWS_SIGNATURE_VERIFICATION_FAILED':
-      case 'OAUTH_KEY_SELECTION_FAILED':
-        return new SignInRefused('the ID token is not signed by a key of the provider');
-      default:
-        return new SignInRefused(`the provider's answer was refused (${error.code ?? 'invalid'})`);
+    const code = error.code ?? '';
+    if (code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
+      return new SignInRefused(
+        `the ID token's ${typeof claim === 'string' ? claim : 'claims'} claim does not match this sign-in`,
+      );
     }
+    if (code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON') {
+      return new ServiceUnavailableError('Service Unavailable: the identity provider is unreachable');
+    }
+    return new SignInRefused(
+      CLIENT_ERRORS[code] ?? `the provider's answer was refused (${code || 'invalid'})`,
+    );
   }
   if (error instanceof TypeError || (error instanceof Error && error.name === 'AbortError')) {
     return new ServiceUnavailableError('Service Unavailable: the identity provider is unreachable');

@@ -2,7 +2,7 @@ import { Column, Entity } from 'typeorm';
 import { IdColumn, IdPrimaryColumn } from '../database/id-column';
 import { jsonColumn } from '../database/json-column';
 
-/** A person signed in (docs/access.md#sessions): the cookie's digest, never the cookie. */
+/** A person signed in (docs/access.md#sessions-and-csrf): the cookie's digest, never the cookie. */
 @Entity({ name: 'sessions' })
 export class SessionEntity {
   @IdPrimaryColumn()

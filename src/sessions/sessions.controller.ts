@@ -9,7 +9,7 @@ import { SessionResponse } from './dto/session.dto';
 import { sessionNotFound } from './sessions.errors';
 import { SessionsService } from './sessions.service';
 
-/** docs/access.md#sessions: the people signed in, for administrators. */
+/** docs/access.md#sessions-and-csrf: the people signed in, for administrators. */
 @ApiTags('sessions')
 @ApiBearerAuth()
 @Controller('sessions')

@@ -1,6 +1,6 @@
 import { ForbiddenError, NotFoundError, withStatus } from '../common/errors/domain-errors';
 
-/** A refused callback (contract section 25): nothing started. */
+/** A refused callback (docs/access.md#signing-in-with-your-identity-provider): nothing started. */
 export class SignInFailedError extends withStatus(400, 'Bad Request') {
   constructor(reason: string) {
     super(`Sign-in failed: ${reason}`);

@@ -13,7 +13,7 @@ import { SignInAttemptEntity } from './sign-in-attempt.entity';
 import { SignInAttemptsRepository } from './sign-in-attempts.repository';
 import { SignInController } from './sign-in.controller';
 
-// Sign-ins, refusals and sign-outs are audited (docs/access.md#sessions); sessions are managed with roles:manage.
+// Sign-ins, refusals and sign-outs are audited (docs/access.md#sessions-and-csrf); sessions are managed with roles:manage.
 declareResource({
   name: 'session',
   permissions: ['roles:manage'],
@@ -21,7 +21,7 @@ declareResource({
   operations: ['create', 'refuse', 'delete'],
 });
 
-/** People signing in through the identity provider, and their sessions (docs/access.md#sessions). */
+/** People signing in through the identity provider, and their sessions (docs/access.md#sessions-and-csrf). */
 @Module({
   imports: [TypeOrmModule.forFeature([SessionEntity, SignInAttemptEntity]), AuthModule, RolesModule],
   controllers: [SignInController, SessionsController],

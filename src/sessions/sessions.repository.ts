@@ -3,7 +3,7 @@ import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { SessionEntity } from './session.entity';
 
-/** Sessions (docs/access.md#sessions); one is live while not ended and before both of its expiries. */
+/** Sessions (docs/access.md#sessions-and-csrf); one is live while not ended and before both of its expiries. */
 @Injectable()
 export class SessionsRepository extends EntityRepository(SessionEntity) {
   /** The session of a cookie's digest unless it ended; its expiries are the caller's to check. */

@@ -15,7 +15,7 @@ import { PollingLoop } from '../common/scheduling/polling-loop';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { Transactions } from '../database/transactions';
-import { RolesService, type Holding } from '../roles/roles.service';
+import { RolesService, type Holding } from '../roles';
 import { CurrentSessionResponse, SessionResponse } from './dto/session.dto';
 import { IdentityProvider, SignInRefused, type SignedInPerson } from './identity-provider';
 import { csrfTokenOf, digestOf, newToken, SIGN_IN_MAX_AGE_MS } from '../common/auth/session-cookie';
@@ -44,7 +44,7 @@ export function toSessionResponse(row: SessionEntity): SessionResponse {
 
 const userOf = (row: SessionEntity) => ({ id: row.userId, name: row.userName, email: row.userEmail });
 
-/** The audit actor of a person (contract section 25). */
+/** The audit actor of a person (docs/access.md#signing-in-with-your-identity-provider). */
 const personActor = (person: SignedInPerson) => ({
   type: 'user',
   id: `${person.issuer}#${person.subject}`,
@@ -52,7 +52,7 @@ const personActor = (person: SignedInPerson) => ({
 });
 
 /**
- * People's sessions (docs/access.md#sessions): started by a sign-in, found by the cookie's digest at
+ * People's sessions (docs/access.md#sessions-and-csrf): started by a sign-in, found by the cookie's digest at
  * every request, their roles read again each time, ended by logout, by an administrator, by their
  * expiries or when no role is left.
  */

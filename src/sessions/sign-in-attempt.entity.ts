@@ -2,7 +2,7 @@ import { Column, Entity } from 'typeorm';
 import { IdColumn, IdPrimaryColumn } from '../database/id-column';
 
 /**
- * A sign-in between the redirect to the identity provider and its callback (docs/access.md#sessions):
+ * A sign-in between the redirect to the identity provider and its callback (docs/access.md#sessions-and-csrf):
  * what the callback checks the provider's answer against, on whichever instance it lands. Used once.
  */
 @Entity({ name: 'sign_in_attempts' })

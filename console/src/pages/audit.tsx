@@ -12,13 +12,25 @@ type ResourceType = NonNullable<AuditQuery['resource_type']>;
 type Action = NonNullable<AuditQuery['action']>;
 
 const PER_PAGE = 25;
-const RESOURCE_TYPES: readonly ResourceType[] = ['relayer', 'notification', 'signer', 'network', 'api_key'];
+const RESOURCE_TYPES: readonly ResourceType[] = [
+  'relayer',
+  'notification',
+  'signer',
+  'network',
+  'api_key',
+  'role',
+  'session',
+];
+/** A sign-in is refused, never updated (docs/access.md#sessions). */
 const ACTIONS: readonly Action[] = RESOURCE_TYPES.flatMap((type) =>
-  (['create', 'update', 'delete'] as const).map((verb): Action => `${type}.${verb}`),
+  (type === 'session'
+    ? (['create', 'refuse', 'delete'] as const)
+    : (['create', 'update', 'delete'] as const)
+  ).map((verb) => `${type}.${verb}` as Action),
 );
 const TEXT_FILTERS = [
   { name: 'resource_id', label: 'Resource id', placeholder: '' },
-  { name: 'actor_id', label: 'Actor id', placeholder: 'admin, or a key id' },
+  { name: 'actor_id', label: 'Actor id', placeholder: 'admin, a key id, or <issuer>#<sub>' },
   { name: 'since', label: 'Since', placeholder: '2030-01-01T00:00:00Z' },
   { name: 'until', label: 'Until', placeholder: '2030-01-31T00:00:00Z' },
 ] as const;

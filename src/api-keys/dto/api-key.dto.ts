@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsOptional, ValidateBy } from 'class-validator';
-import { knownGrants, PERMISSIONS, type Grant } from '../../common/auth/principal';
+import { PERMISSIONS, type Grant } from '../../common/auth/principal';
 import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
 import {
   IsName,

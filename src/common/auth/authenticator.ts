@@ -16,7 +16,7 @@ export interface ApiKeyStore {
   findPrincipal(token: string, beforeLookup?: () => void, address?: string): Promise<Principal | null>;
 }
 
-/** Provided by the sessions module: a person signed in (docs/access.md#sessions). */
+/** Provided by the sessions module: a person signed in (docs/access.md#sessions-and-csrf). */
 export interface SessionStore {
   /** The person of a session cookie's value with what their roles grant now; null: no live session. */
   findPrincipal(token: string): Promise<Principal | null>;

@@ -19,7 +19,7 @@ const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
  */
 const REPLACED_SECRET_WRITES = 'Forbidden: a replaced secret cannot make changes; use the new key';
 
-/** docs/access.md#sessions: a page of another site can make the browser send the cookie, never this header. */
+/** docs/access.md#sessions-and-csrf: a page of another site can make the browser send the cookie, never this header. */
 const CSRF_REFUSED = 'Forbidden: a request signed in with a session cookie must carry its X-CSRF-Token';
 
 function csrfMatches(header: string | string[] | undefined, expected: string): boolean {

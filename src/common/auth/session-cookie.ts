@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 
-/** docs/access.md#sessions: `__Host-`: Secure, Path=/, no Domain: only this origin ever gets it. */
+/** docs/access.md#sessions-and-csrf: `__Host-`: Secure, Path=/, no Domain: only this origin ever gets it. */
 export const SESSION_COOKIE = '__Host-relayer_session';
 /** Holds a sign-in's `state` from the redirect to the provider until its callback (SameSite=Lax: the callback comes from the provider's site). */
 export const SIGN_IN_COOKIE = '__Host-relayer_sign_in';

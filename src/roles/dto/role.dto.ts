@@ -42,7 +42,7 @@ const GROUPS_DOC: ApiPropertyOptions = {
     'Values of the ID token’s groups claim (AUTH_OIDC_GROUPS_CLAIM): a person in any of them holds the role',
 };
 
-/** POST /api/v1/roles (docs/access.md#roles). */
+/** POST /api/v1/roles (docs/access.md#roles-from-the-providers-groups-to-permissions). */
 export class CreateRoleDto {
   @ApiProperty({ pattern: RESOURCE_ID_PATTERN.source, example: 'ops' })
   @IsResourceId()

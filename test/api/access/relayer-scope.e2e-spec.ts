@@ -43,7 +43,7 @@ const shape = (res: Response, id: string) => ({
   body: JSON.parse(res.text.split(id).join('<id>')) as unknown,
 });
 
-// The same rules for a person whose role holds the scope as for a key (docs/access.md#roles): the
+// The same rules for a person whose role holds the scope as for a key (docs/access.md#roles-from-the-providers-groups-to-permissions): the
 // routes' tests run for both; what a key answers about itself and the keys it creates, for keys.
 describe.each(['an API key', 'a person signed in'])(
   'relayer scope, held by %s (docs/reference/keys-and-audit.md#3-relayer-scope)',

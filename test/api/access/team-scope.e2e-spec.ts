@@ -67,7 +67,7 @@ const TEAM_PERMISSIONS = [
 ];
 
 // The same rules for a person whose role holds the team's scope as for the team's key
-// (docs/access.md#roles): one code path, proven by the same tests.
+// (docs/access.md#roles-from-the-providers-groups-to-permissions): one code path, proven by the same tests.
 describe.each(['an API key', 'a person signed in'])(
   'team scope, held by %s: relayer_ids cover relayers, signers and targets (docs/reference/keys-and-audit.md#3-relayer-scope)',
   (holder) => {

@@ -160,7 +160,7 @@ describe('tables and resources of an extension: createApp(config, { entities, mi
       record: doc.components.schemas.AuditEventResponse.properties.resource_type.enum,
     }).toEqual({
       query: types,
-      // A sign-in is refused, never updated (docs/access.md#sessions).
+      // A sign-in is refused, never updated (docs/access.md#sessions-and-csrf).
       actions: types.flatMap((t) =>
         t === 'session'
           ? ['session.create', 'session.refuse', 'session.delete']

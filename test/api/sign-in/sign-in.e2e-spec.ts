@@ -18,7 +18,7 @@ import { newApiKey, startTestApp, type TestApp } from '../../support/test-app';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database';
 
 /**
- * docs/access.md#signing-in-with-your-identity-provider (contract section 25): people sign in
+ * docs/access.md#signing-in-with-your-identity-provider: people sign in
  * through a real OpenID provider run by the test (oidc-provider, certified), get what their roles
  * grant, hold a session in the database that every instance honours, and are audited by name.
  */
@@ -257,7 +257,11 @@ describe('sign-in with the identity provider (docs/access.md#signing-in-with-you
       const bob = await signIn(app, setup, BOB);
       const list = await asPerson(app, bob).get('/api/v1/relayers').expect(200);
       expect((list.body.data as Array<{ id: string }>).map((r) => r.id)).toEqual(['team-a-1']);
-      expectError(await asPerson(app, bob).get('/api/v1/relayers/team-b-1'), 404, 'Relayer with ID team-b-1 not found');
+      expectError(
+        await asPerson(app, bob).get('/api/v1/relayers/team-b-1'),
+        404,
+        'Relayer with ID team-b-1 not found',
+      );
     });
 
     it('a role change takes effect at the next request; a person left with no role is signed out (401) and the session ends', async () => {
