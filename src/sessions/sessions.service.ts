@@ -131,7 +131,12 @@ export class SessionsService implements SessionStore, OnApplicationBootstrap, On
     const refused = (reason: string, person?: SignedInPerson) =>
       this.refuse(attempt?.id ?? randomUUID(), reason, person);
     const providerError = callback.searchParams.get('error');
-    if (providerError !== null) throw await refused(`the provider answered ${providerError.slice(0, 100)}`);
+    // An OAuth error code (RFC 6749 4.1.2.1) is a word; anything else is not repeated back.
+    if (providerError !== null) {
+      throw await refused(
+        `the provider answered ${/^[a-z_]{1,64}$/.test(providerError) ? providerError : 'an error'}`,
+      );
+    }
     if (!ours || state === null) throw await refused('the state does not match this browser’s sign-in');
     if (!attempt || Date.now() - attempt.createdAt.getTime() > SIGN_IN_MAX_AGE_MS) {
       throw await refused('unknown or expired state');

@@ -79,7 +79,12 @@ export function signInSteps(app: TestApp): SignInSteps {
       return { location: String(res.headers.location), state: cookie.value };
     },
     async callback(url, state) {
-      const { pathname, search } = new URL(url);
+      const { pathname, search, searchParams } = new URL(url);
+      // What the browser carries back: never to reach a log or an answer.
+      for (const name of ['code', 'state']) {
+        const value = searchParams.get(name);
+        if (value && value.length >= 16) secrets.add(value);
+      }
       const test = request(app.baseUrl).get(`${pathname}${search}`);
       return state === null ? test : test.set('Cookie', `${SIGN_IN_COOKIE}=${state}`);
     },
