@@ -15,5 +15,6 @@ export const GRANTS = [
   'audit:read',
   'metrics:read',
   'config:read',
+  'roles:manage',
   '*',
 ] as const;

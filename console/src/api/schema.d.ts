@@ -103,6 +103,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Ends the caller's session; send the browser to end_session_url to sign out at the provider too. */
+        post: operations["SignInController_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How the console offers to sign in: the identity provider, the API-key form, or both. */
+        get: operations["SignInController_methods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The signed-in person (session cookie): who, their roles, what they hold, and the CSRF token of their writes. */
+        get: operations["SignInController_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/config": {
         parameters: {
             query?: never;
@@ -568,6 +619,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every role; to a caller with relayer_ids, only the roles whose relayer_ids lie inside its own. */
+        get: operations["RolesController_list"];
+        put?: never;
+        post: operations["RolesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/roles/{role_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RolesController_get"];
+        put?: never;
+        post?: never;
+        /** @description The people who held only this role are signed out at their next request. */
+        delete: operations["RolesController_remove"];
+        options?: never;
+        head?: never;
+        patch: operations["RolesController_update"];
+        trace?: never;
+    };
+    "/api/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every live session; to a caller with relayer_ids, those of the people whose roles lie inside its scope. */
+        get: operations["SessionsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Ends the session at once, on every instance. */
+        delete: operations["SessionsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/signers": {
         parameters: {
             query?: never;
@@ -692,7 +811,7 @@ export interface components {
             request_id: string;
             resource_id: string;
             /** @enum {string} */
-            resource_type: "relayer" | "notification" | "signer" | "network" | "api_key";
+            resource_type: "relayer" | "notification" | "signer" | "network" | "api_key" | "role" | "session";
         };
         BalanceAlertResponse: {
             /**
@@ -750,10 +869,10 @@ export interface components {
             /** @description The relayers the key may see; present only for a key limited to some relayers */
             relayer_ids?: string[];
             /**
-             * @description `admin` for the API_KEY
+             * @description `admin` for the API_KEY, `user` for a person signed in with a session
              * @enum {string}
              */
-            type: "admin" | "api_key";
+            type: "admin" | "api_key" | "user";
         };
         ConfigFileResponse: {
             networks: Record<string, never>[];
@@ -787,7 +906,7 @@ export interface components {
              *       "metrics:read"
              *     ]
              */
-            permissions: ("relayers:read" | "relayers:write" | "notifications:read" | "notifications:write" | "signers:read" | "signers:write" | "networks:read" | "networks:write" | "api_keys:manage" | "audit:read" | "metrics:read" | "config:read" | "*")[];
+            permissions: ("relayers:read" | "relayers:write" | "notifications:read" | "notifications:write" | "signers:read" | "signers:write" | "networks:read" | "networks:write" | "api_keys:manage" | "audit:read" | "metrics:read" | "config:read" | "roles:manage" | "*")[];
             /**
              * @description The relayers the key may see: ids, and prefixes ending in '*'; absent or null: every relayer. Only within the caller's own.
              * @example [
@@ -943,6 +1062,32 @@ export interface components {
             /** @description A signer of the catalogue */
             signer_id: string;
         };
+        CreateRoleDto: {
+            /**
+             * @description Values of the ID token’s groups claim (AUTH_OIDC_GROUPS_CLAIM): a person in any of them holds the role
+             * @example [
+             *       "relayer-ops"
+             *     ]
+             */
+            groups: string[];
+            /** @example ops */
+            id: string;
+            /**
+             * @description As an API key’s; only what the caller holds (* only a caller holding *)
+             * @example [
+             *       "relayers:read",
+             *       "relayers:write"
+             *     ]
+             */
+            permissions: ("relayers:read" | "relayers:write" | "notifications:read" | "notifications:write" | "signers:read" | "signers:write" | "networks:read" | "networks:write" | "api_keys:manage" | "audit:read" | "metrics:read" | "config:read" | "roles:manage" | "*")[];
+            /**
+             * @description The relayers (and signers and targets) its holders may see, as an API key's relayer_ids; absent or null: every relayer. Only within the caller's own.
+             * @example [
+             *       "team-a-*"
+             *     ]
+             */
+            relayer_ids?: string[] | null;
+        };
         CreateSignerDto: {
             /**
              * @description plain: {key}; a hosted type: the reference system's config fields of that type
@@ -958,6 +1103,29 @@ export interface components {
              * @enum {string}
              */
             type: "plain" | "vault" | "vault_transit" | "aws_kms" | "google_cloud_kms" | "azure_key_vault" | "turnkey" | "cdp";
+        };
+        CurrentSessionResponse: {
+            /** @description Send it as X-CSRF-Token with every request that changes anything */
+            csrf_token: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            idle_expires_at: string;
+            /**
+             * @example [
+             *       "relayers:read"
+             *     ]
+             */
+            permissions: string[];
+            /** @description The relayers they may see; null: every relayer */
+            relayer_ids?: string[] | null;
+            /**
+             * @example [
+             *       "ops"
+             *     ]
+             */
+            roles: string[];
+            user: components["schemas"]["SessionUser"];
         };
         DeliveryBucketResponse: {
             /** @description Deliveries that ended delivered within the hour */
@@ -1026,6 +1194,10 @@ export interface components {
             details: string;
             /** @example NonceSyncFailed */
             type: string;
+        };
+        LogoutResponse: {
+            /** @description The identity provider's end-session URL to send the browser to; null when it has none */
+            end_session_url: string | null;
         };
         NetworkBalanceAlertDto: {
             /** @description In the base unit (wei, lamport, stroop): a string of decimal digits or a JSON integer, read exactly at any size */
@@ -1401,6 +1573,14 @@ export interface components {
             /** @description Deliveries that match but were replayed in the last hour: not queued */
             skipped: number;
         };
+        RoleResponse: {
+            groups: string[];
+            /** @example ops */
+            id: string;
+            permissions: string[];
+            /** @description Present only for a role limited to some relayers */
+            relayer_ids?: string[];
+        };
         RotateApiKeyDto: {
             /**
              * @description How long the replaced secret keeps working; absent or 0: it stops at once
@@ -1425,6 +1605,38 @@ export interface components {
             url: string;
             weight: number;
         };
+        SessionResponse: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Fixed at sign-in (AUTH_SESSION_MAX_HOURS)
+             */
+            expires_at: string;
+            id: string;
+            /**
+             * Format: date-time
+             * @description Moves on with each request (AUTH_SESSION_IDLE_MINUTES)
+             */
+            idle_expires_at: string;
+            /** Format: date-time */
+            last_used_at: string;
+            user: components["schemas"]["SessionUser"];
+        };
+        SessionUser: {
+            /** @example ada@example.com */
+            email: string | null;
+            /**
+             * @description <issuer>#<sub>
+             * @example https://id.example.com#248289761001
+             */
+            id: string;
+            /**
+             * @description Their email, else preferred_username, else sub
+             * @example ada@example.com
+             */
+            name: string;
+        };
         SignerAddressesResponse: {
             /** @example 0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf */
             evm?: string;
@@ -1445,6 +1657,18 @@ export interface components {
              * @enum {string}
              */
             type: "local" | "vault" | "vault_transit" | "aws_kms" | "google_cloud_kms" | "azure_key_vault" | "turnkey" | "cdp";
+        };
+        SignInMethodsResponse: {
+            /** @description Whether the console offers the API-key form (CONSOLE_API_KEY_SIGN_IN) */
+            api_key: boolean;
+            /**
+             * @description The identity provider, when one is configured
+             * @example {
+             *       "name": "Keycloak",
+             *       "login_url": "/api/v1/auth/login"
+             *     }
+             */
+            oidc: Record<string, never> | null;
         };
         SubscriptionResponse: {
             events: ("relayer_created" | "relayer_updated" | "relayer_deleted" | "relayer_state_update" | "notification_test" | "relayer_low_balance" | "relayer_balance_restored")[] | null;
@@ -1564,6 +1788,30 @@ export interface components {
                 /** Format: int64 */
                 timeout_seconds?: number | null;
             }) | null;
+        };
+        UpdateRoleDto: {
+            /**
+             * @description Values of the ID token’s groups claim (AUTH_OIDC_GROUPS_CLAIM): a person in any of them holds the role
+             * @example [
+             *       "relayer-ops"
+             *     ]
+             */
+            groups?: string[];
+            /**
+             * @description As an API key’s; only what the caller holds (* only a caller holding *)
+             * @example [
+             *       "relayers:read",
+             *       "relayers:write"
+             *     ]
+             */
+            permissions?: ("relayers:read" | "relayers:write" | "notifications:read" | "notifications:write" | "signers:read" | "signers:write" | "networks:read" | "networks:write" | "api_keys:manage" | "audit:read" | "metrics:read" | "config:read" | "roles:manage" | "*")[];
+            /**
+             * @description The relayers (and signers and targets) its holders may see, as an API key's relayer_ids; absent or null: every relayer. Only within the caller's own.
+             * @example [
+             *       "team-a-*"
+             *     ]
+             */
+            relayer_ids?: string[] | null;
         };
     };
     responses: never;
@@ -2690,13 +2938,13 @@ export interface operations {
     AuditController_list: {
         parameters: {
             query?: {
-                action?: "relayer.create" | "relayer.update" | "relayer.delete" | "notification.create" | "notification.update" | "notification.delete" | "signer.create" | "signer.update" | "signer.delete" | "network.create" | "network.update" | "network.delete" | "api_key.create" | "api_key.update" | "api_key.delete";
+                action?: "relayer.create" | "relayer.update" | "relayer.delete" | "notification.create" | "notification.update" | "notification.delete" | "signer.create" | "signer.update" | "signer.delete" | "network.create" | "network.update" | "network.delete" | "api_key.create" | "api_key.update" | "api_key.delete" | "role.create" | "role.update" | "role.delete" | "session.create" | "session.refuse" | "session.delete";
                 /** @description `admin` for the API_KEY, or a managed key id */
                 actor_id?: string;
                 page?: number;
                 per_page?: number;
                 resource_id?: string;
-                resource_type?: "relayer" | "notification" | "signer" | "network" | "api_key";
+                resource_type?: "relayer" | "notification" | "signer" | "network" | "api_key" | "role" | "session";
                 /** @description RFC 3339 date and time (offset required, e.g. 2030-01-01T00:00:00Z); records at or after it */
                 since?: string;
                 /** @description RFC 3339 date and time (offset required, e.g. 2030-01-01T00:00:00Z); records before it */
@@ -2776,6 +3024,290 @@ export interface operations {
             };
             /** @description Forbidden: the API key lacks audit:read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    SignInController_logout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (1 to 255 printable ASCII characters, scoped to your API key): a repeat with the same key and the same request within 24 hours answers the first answer again (with Idempotent-Replayed: true) and changes nothing */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["LogoutResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in progress: retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used for another request (another path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    SignInController_methods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["SignInMethodsResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+        };
+    };
+    SignInController_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["CurrentSessionResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9331,6 +9863,1130 @@ export interface operations {
             };
             /** @description Forbidden: the API key lacks relayers:read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RolesController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["RoleResponse"][];
+                        /** @example null */
+                        error?: string | null;
+                        pagination?: {
+                            current_page?: number;
+                            per_page?: number;
+                            total_items?: number;
+                        };
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks roles:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RolesController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry (1 to 255 printable ASCII characters, scoped to your API key): a repeat with the same key and the same request within 24 hours answers the first answer again (with Idempotent-Replayed: true) and changes nothing */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRoleDto"];
+                "application/merge-patch+json": components["schemas"]["CreateRoleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["RoleResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks roles:manage, or a role holding a permission the caller lacks (* only a caller holding *) or a relayer scope beyond its own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Conflict; or: A request with this Idempotency-Key is still in progress: retry later */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Request body exceeds 1 MiB (after decoding its Content-Encoding) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Content-Encoding other than identity, gzip, deflate or br */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used for another request (another path or body) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Gateway Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RolesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                role_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["RoleResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks roles:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RolesController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                role_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: string;
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks roles:manage, or a role holding a permission the caller lacks (* only a caller holding *) or a relayer scope beyond its own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Gateway Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    RolesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                role_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRoleDto"];
+                "application/merge-patch+json": components["schemas"]["UpdateRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["RoleResponse"];
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks roles:manage, or a role holding a permission the caller lacks (* only a caller holding *) or a relayer scope beyond its own */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Request body exceeds 1 MiB (after decoding its Content-Encoding) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Content-Encoding other than identity, gzip, deflate or br */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Gateway Timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    SessionsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: {
+                /** @description The ETag of the answer the client holds (or a list of tags, or *): 304 without a body while it is current */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Strong entity tag of this answer, a digest of its body (it depends on the key); send it back in If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: components["schemas"]["SessionResponse"][];
+                        /** @example null */
+                        error?: string | null;
+                        pagination?: {
+                            current_page?: number;
+                            per_page?: number;
+                            total_items?: number;
+                        };
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag; no body */
+            304: {
+                headers: {
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks roles:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    SessionsController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: string;
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Forbidden: the API key lacks roles:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

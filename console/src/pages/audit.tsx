@@ -12,10 +12,24 @@ type ResourceType = NonNullable<AuditQuery['resource_type']>;
 type Action = NonNullable<AuditQuery['action']>;
 
 const PER_PAGE = 25;
-const RESOURCE_TYPES: readonly ResourceType[] = ['relayer', 'notification', 'signer', 'network', 'api_key'];
-const ACTIONS: readonly Action[] = RESOURCE_TYPES.flatMap((type) =>
-  (['create', 'update', 'delete'] as const).map((verb): Action => `${type}.${verb}`),
-);
+const RESOURCE_TYPES: readonly ResourceType[] = [
+  'relayer',
+  'notification',
+  'signer',
+  'network',
+  'api_key',
+  'role',
+  'session',
+];
+/** Every resource's create, update and delete; a person's session is started, refused or ended. */
+const ACTIONS: readonly Action[] = [
+  ...RESOURCE_TYPES.filter((type) => type !== 'session').flatMap((type) =>
+    (['create', 'update', 'delete'] as const).map((verb): Action => `${type}.${verb}`),
+  ),
+  'session.create',
+  'session.refuse',
+  'session.delete',
+];
 const TEXT_FILTERS = [
   { name: 'resource_id', label: 'Resource id', placeholder: '' },
   { name: 'actor_id', label: 'Actor id', placeholder: 'admin, or a key id' },
