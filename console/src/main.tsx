@@ -5,10 +5,13 @@ import { PageTitle } from './components';
 import { SECTIONS } from './pages';
 import { SignIn } from './pages/sign-in';
 import { href, location, navigate } from './router';
-import { can, me, resume, signOut } from './session';
+import { can, leave, me, person, resume } from './session';
 
 function Shell() {
   const principal = me.value;
+  const signedIn = person.value;
+  // What the messages call what grants: the key, or the person's roles.
+  const grantor = signedIn === null ? 'This key holds' : 'Your roles hold';
   const { segments } = location.value;
   const visible = SECTIONS.filter((section) => can(section.permission));
   const section = visible.find((s) => s.path === segments[0]);
@@ -46,8 +49,9 @@ function Shell() {
         <div class="who">
           <span>
             Signed in as <strong>{principal.name}</strong>
+            {signedIn !== null && <span class="muted"> (roles: {signedIn.roles.join(', ') || 'none'})</span>}
           </span>
-          <button type="button" onClick={() => signOut()}>
+          <button type="button" onClick={() => void leave()}>
             Sign out
           </button>
         </div>
@@ -59,8 +63,8 @@ function Shell() {
           <>
             <PageTitle>Nothing to show</PageTitle>
             <p class="state empty">
-              This key holds no permission the console can show ({principal.permissions.join(', ') || 'none'}
-              ). Sign in with a key that may read relayers, notifications, signers, networks, keys, audit or
+              {grantor} no permission the console can show ({principal.permissions.join(', ') || 'none'}).
+              Sign in with a key that may read relayers, notifications, signers, networks, keys, audit or
               configuration.
             </p>
           </>
@@ -69,11 +73,11 @@ function Shell() {
             <PageTitle>{withheld.title}</PageTitle>
             <div class="state error" role="alert">
               <p>
-                This key may not open {withheld.title}: it needs the {withheld.permission} permission (403
-                Forbidden).
+                {signedIn === null ? 'This key may not open' : 'Your roles do not let you open'}{' '}
+                {withheld.title}: it needs the {withheld.permission} permission (403 Forbidden).
               </p>
               <p>
-                Sign in with a key that holds it, or{' '}
+                {signedIn === null ? 'Sign in with a key that holds it' : 'Ask for a role that holds it'}, or{' '}
                 <a href={href([visible[0].path])}>go to {visible[0].title}</a>.
               </p>
             </div>

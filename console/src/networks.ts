@@ -1,17 +1,17 @@
 import { api, readPage, type Schemas } from './api/client';
 import { DEFAULT_SYMBOL, type NetworkType } from './amounts';
 import { useLoad } from './components';
-import { can, storedKey } from './session';
+import { caller, can } from './session';
 
 type Network = Schemas['NetworkResponse'];
 
-/** The networks the signed-in key read, once per key: the catalogue changes only with the service's configuration. */
-let cached: { key: string | null; networks: Promise<Network[]> } | null = null;
+/** The networks the signed-in caller read, once per caller: the catalogue changes only with the service's configuration. */
+let cached: { who: string | null; networks: Promise<Network[]> } | null = null;
 
-/** Every network the key may read (GET /api/v1/networks, page after page), read once for the signed-in key. */
+/** Every network the caller may read (GET /api/v1/networks, page after page), read once a sign-in. */
 export function readNetworks(): Promise<Network[]> {
-  const key = storedKey();
-  if (cached === null || cached.key !== key) {
+  const who = caller();
+  if (cached === null || cached.who !== who) {
     const networks = (async () => {
       const all: Network[] = [];
       for (let page = 1; ; page++) {
@@ -26,7 +26,7 @@ export function readNetworks(): Promise<Network[]> {
     networks.catch(() => {
       if (cached?.networks === networks) cached = null;
     });
-    cached = { key, networks };
+    cached = { who, networks };
   }
   return cached.networks;
 }

@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema';
-import { signOut, storedKey } from '../session';
+import { caller, csrfToken, signedOutByService, storedKey } from '../session';
 import { TagCache } from './tag-cache';
 
 export type Schemas = components['schemas'];
@@ -23,20 +23,26 @@ export class ApiError extends Error {
   }
 }
 
+/** Requests that change nothing: the only ones a session's cookie authorizes without its CSRF token. */
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
 /**
  * The typed client of the service's own API (types generated from its OpenAPI document by
- * `npm run console:types`): every call carries the signed-in key, same origin only.
+ * `npm run console:types`), same origin only: every call carries the signed-in key, or, for a person,
+ * goes with their session cookie (the browser sends it) and, when it changes anything, their CSRF token.
  */
 export const api = createClient<paths>({ baseUrl: window.location.origin });
 api.use({
   onRequest({ request }) {
     const key = storedKey();
+    const csrf = csrfToken();
     if (key !== null) request.headers.set('Authorization', `Bearer ${key}`);
+    else if (csrf !== null && !READS.has(request.method)) request.headers.set('X-CSRF-Token', csrf);
     return request;
   },
 });
 
-/** The last tagged answer of each GET of the signed-in key (another key's are forgotten at once). */
+/** The last tagged answer of each GET of the signed-in key or person (another's are forgotten at once). */
 const tagged = new TagCache();
 let taggedFor: string | null = null;
 
@@ -49,7 +55,7 @@ let taggedFor: string | null = null;
 api.use({
   onRequest({ request }) {
     if (request.method !== 'GET') return request;
-    const who = request.headers.get('Authorization');
+    const who = request.headers.get('Authorization') ?? caller();
     if (who !== taggedFor) {
       tagged.clear();
       taggedFor = who;
@@ -60,7 +66,7 @@ api.use({
   },
   async onResponse({ request, response }) {
     if (request.method !== 'GET') return response;
-    const who = request.headers.get('Authorization');
+    const who = request.headers.get('Authorization') ?? caller();
     if (response.status === 304) {
       const kept = tagged.get(who, request.url);
       if (kept === undefined) return response;
@@ -106,9 +112,7 @@ async function settle<B>(
     throw new ApiError(0, 'The service did not answer: check that it is running, then try again.');
   }
   const { data, error, response } = result;
-  if (response.status === 401) {
-    signOut('The service refused the key (it may have been revoked, rotated or expired). Sign in again.');
-  }
+  if (response.status === 401) signedOutByService();
   if (!response.ok || data === undefined) throw new ApiError(response.status, messageOf(error, response));
   return { body: data, response };
 }

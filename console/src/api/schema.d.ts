@@ -103,6 +103,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Where the provider sends the browser back: checks state, nonce and the ID token, then starts a session. A refused sign-in answers 400 `Sign-in failed: <reason>`, a person no role grants 403. */
+        get: operations["SignInController_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Opened by the browser: sends it to the identity provider (authorization code with PKCE). */
+        get: operations["SignInController_login"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/logout": {
         parameters: {
             query?: never;
@@ -1661,14 +1695,20 @@ export interface components {
         SignInMethodsResponse: {
             /** @description Whether the console offers the API-key form (CONSOLE_API_KEY_SIGN_IN) */
             api_key: boolean;
+            /** @description The identity provider, when one is configured */
+            oidc: components["schemas"]["SignInProvider"] | null;
+        };
+        SignInProvider: {
             /**
-             * @description The identity provider, when one is configured
-             * @example {
-             *       "name": "Keycloak",
-             *       "login_url": "/api/v1/auth/login"
-             *     }
+             * @description Where the browser goes to sign in
+             * @example /api/v1/auth/login
              */
-            oidc: Record<string, never> | null;
+            login_url: string;
+            /**
+             * @description AUTH_OIDC_NAME
+             * @example Keycloak
+             */
+            name: string;
         };
         SubscriptionResponse: {
             events: ("relayer_created" | "relayer_updated" | "relayer_deleted" | "relayer_state_update" | "notification_test" | "relayer_low_balance" | "relayer_balance_restored")[] | null;
@@ -3024,6 +3064,240 @@ export interface operations {
             };
             /** @description Forbidden: the API key lacks audit:read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    SignInController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: unknown;
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description To the console; sets the session cookie */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Too Many Requests (Retry-After header in seconds) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Service Unavailable (database unreachable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    SignInController_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data?: unknown;
+                        /** @example null */
+                        error?: string | null;
+                        /** @example true */
+                        success?: boolean;
+                    };
+                };
+            };
+            /** @description To the provider’s authorization endpoint; sets the sign-in cookie */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,8 +13,8 @@ export interface Tagged {
 export const KEPT_ANSWERS = 50;
 
 /**
- * The answers of one tab, by who asked (the Authorization header: another key never gets them) and
- * what (the whole URL, its query included).
+ * The answers of one tab, by who asked (the Authorization header, or the person signed in: another
+ * caller never gets them) and what (the whole URL, its query included).
  */
 export class TagCache {
   private readonly answers = new Map<string, Tagged>();

@@ -69,15 +69,22 @@ export class LogoutResponse {
   end_session_url: string | null;
 }
 
+export class SignInProvider {
+  @ApiProperty({ example: 'Keycloak', description: 'AUTH_OIDC_NAME' })
+  name: string;
+
+  @ApiProperty({ example: '/api/v1/auth/login', description: 'Where the browser goes to sign in' })
+  login_url: string;
+}
+
 /** GET /api/v1/auth/methods: how the console offers to sign in. */
 export class SignInMethodsResponse {
   @ApiProperty({
     nullable: true,
-    type: Object,
-    example: { name: 'Keycloak', login_url: '/api/v1/auth/login' },
+    type: SignInProvider,
     description: 'The identity provider, when one is configured',
   })
-  oidc: { name: string; login_url: string } | null;
+  oidc: SignInProvider | null;
 
   @ApiProperty({ description: 'Whether the console offers the API-key form (CONSOLE_API_KEY_SIGN_IN)' })
   api_key: boolean;
