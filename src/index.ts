@@ -32,6 +32,7 @@ export {
   type Grant,
   type Permission,
   type Principal,
+  type RoleGrant,
 } from './common/auth/principal';
 
 // Tables and resources of an extension (docs/reference/extension-events.md)

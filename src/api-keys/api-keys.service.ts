@@ -91,7 +91,11 @@ export class ApiKeysService {
         keyDigest: digest,
         keyPrefix: key.slice(0, PREFIX_LENGTH),
         createdAt: new Date(),
-        expiresAt: earliest(asked, creator?.expiresAt ?? null),
+        // A key made by a person lives no longer than the session that made it.
+        expiresAt: earliest(
+          asked,
+          caller.type === 'user' ? (caller.secretExpiresAt ?? null) : (creator?.expiresAt ?? null),
+        ),
         lastUsedAt: null,
         revokedAt: null,
         createdByKeyId: creator?.id ?? null,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { holdsAll, type Grant, type Principal } from '../common/auth/principal';
+import { holdsAll, type Grant, type Principal, type RoleGrant } from '../common/auth/principal';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError } from '../common/errors/domain-errors';
 import { Page, PageQueryDto } from '../common/http/page.dto';
@@ -19,22 +19,23 @@ export function toRoleResponse(row: RoleEntity): RoleResponse {
   };
 }
 
-/** What a person holds: the union of the roles their groups meet (docs/access.md#roles-from-the-providers-groups-to-permissions). */
+/** What a person holds: the roles their groups meet, each with what it grants where (docs/access.md#roles-from-the-providers-groups-to-permissions). */
 export interface Holding {
   readonly roles: readonly string[];
-  readonly permissions: readonly Grant[];
-  /** Absent: every relayer (one of the roles is unscoped). */
-  readonly relayerIds?: readonly string[];
+  readonly grants: readonly RoleGrant[];
 }
 
-/** The union of the roles that name any of `groups`; null when none does. */
+/** The roles that name any of `groups`; null when none does. */
 export function holdingOf(roles: readonly RoleEntity[], groups: readonly string[]): Holding | null {
   const held = roles.filter((role) => role.groups.some((group) => groups.includes(group)));
   if (held.length === 0) return null;
-  const permissions = [...new Set(held.flatMap((role) => role.permissions))];
-  const unscoped = held.some((role) => role.relayerIds === null);
-  const relayerIds = unscoped ? undefined : [...new Set(held.flatMap((role) => role.relayerIds ?? []))];
-  return { roles: held.map((role) => role.id), permissions, ...(relayerIds && { relayerIds }) };
+  return {
+    roles: held.map((role) => role.id),
+    grants: held.map((role) => ({
+      permissions: [...role.permissions],
+      ...(role.relayerIds && { relayerIds: [...role.relayerIds] }),
+    })),
+  };
 }
 
 /**

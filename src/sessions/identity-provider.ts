@@ -160,11 +160,19 @@ export class IdentityProvider implements OnApplicationBootstrap, OnApplicationSh
   }
 }
 
+const MAX_CLAIM_LENGTH = 255;
+
 const callbackUrl = (settings: OidcSettings): string => `${settings.publicUrl}/api/v1/auth/callback`;
 const consoleUrl = (settings: OidcSettings): string => `${settings.publicUrl}/console/`;
 
 function personOf(claims: oidc.IDToken, groupsClaim: string): SignedInPerson {
-  const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+  // <issuer>#<sub> is the person's id in sessions and the audit trail (255 characters).
+  if (claims.iss.length + 1 + claims.sub.length > MAX_CLAIM_LENGTH) {
+    throw new SignInRefused('the ID token’s issuer and subject are longer than 254 characters');
+  }
+  // Claims are the provider's users' own text: kept to what a column and a message hold.
+  const text = (value: unknown): string | null =>
+    typeof value === 'string' && value !== '' ? value.slice(0, MAX_CLAIM_LENGTH) : null;
   const email = text(claims.email);
   const raw = claims[groupsClaim];
   const groups = Array.isArray(raw)

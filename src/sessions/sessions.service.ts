@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { SessionStore } from '../common/auth/authenticator';
-import type { Principal } from '../common/auth/principal';
+import { unionOf, type Principal } from '../common/auth/principal';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { Page, PageQueryDto } from '../common/http/page.dto';
 import { RequestContext } from '../common/http/request-context';
@@ -60,6 +60,8 @@ const personActor = (person: SignedInPerson) => ({
 export class SessionsService implements SessionStore, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Sessions');
   private readonly sweeper = new PollingLoop('SessionRetention', () => this.sweep(), SWEEP_EVERY_MS);
+  /** Unused sign-ins go within a minute of their 10: at most the login rate limit × 11 minutes of rows. */
+  private readonly attemptSweeper = new PollingLoop('SignInAttempts', () => this.sweepAttempts(), 60_000);
   private readonly idleMs: number;
   private readonly maxMs: number;
 
@@ -77,10 +79,12 @@ export class SessionsService implements SessionStore, OnApplicationBootstrap, On
 
   onApplicationBootstrap(): void {
     this.sweeper.start();
+    this.attemptSweeper.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.sweeper.stop();
+    await this.attemptSweeper.stop();
   }
 
   /** The person of a session cookie, with what their roles grant now; null: no live session, or no role left (it ends). */
@@ -128,8 +132,13 @@ export class SessionsService implements SessionStore, OnApplicationBootstrap, On
     const attempt = ours
       ? await this.transactions.run((tx) => this.attempts.take(digestOf(state), tx))
       : null;
-    const refused = (reason: string, person?: SignedInPerson) =>
-      this.refuse(attempt?.id ?? randomUUID(), reason, person);
+    // Audited when it refuses a sign-in this browser started; anything else is a stranger's request,
+    // which may not write the trail at will (it is logged).
+    const refused = async (reason: string, person?: SignedInPerson): Promise<Error> => {
+      if (attempt) return this.refuse(attempt.id, reason, person);
+      this.logger.warn(`sign-in refused without a sign-in of this browser: ${reason}`);
+      return new SignInFailedError(reason);
+    };
     const providerError = callback.searchParams.get('error');
     // An OAuth error code (RFC 6749 4.1.2.1) is a word; anything else is not repeated back.
     if (providerError !== null) {
@@ -203,7 +212,9 @@ export class SessionsService implements SessionStore, OnApplicationBootstrap, On
     const seen: SessionEntity[] = [];
     for (const row of rows) {
       const holding = await this.roles.holding(row.groups);
-      if (holding && RelayerScope.contains(scope, RelayerScope.of(holding.relayerIds))) seen.push(row);
+      if (holding && RelayerScope.contains(scope, RelayerScope.of(unionOf(holding.grants).relayerIds))) {
+        seen.push(row);
+      }
     }
     return seen;
   }
@@ -289,21 +300,29 @@ export class SessionsService implements SessionStore, OnApplicationBootstrap, On
     }
   }
 
+  private async sweepAttempts(): Promise<void> {
+    await this.attempts.deleteBefore(new Date(Date.now() - SIGN_IN_MAX_AGE_MS));
+  }
+
   private async sweep(): Promise<void> {
     const now = Date.now();
     const sessions = await this.sessions.deleteDoneBefore(new Date(now - KEEP_DONE_MS));
-    await this.attempts.deleteBefore(new Date(now - SIGN_IN_MAX_AGE_MS));
     if (sessions > 0) this.logger.log(`removed ${sessions} sessions ended or expired over a day ago`);
   }
 }
 
+/** Everything their roles grant, as a whole (what the person is shown); each route narrows it (forRoute). */
 function principalOf(row: SessionEntity, holding: Holding, csrfToken: string): Principal {
+  const { permissions, relayerIds } = unionOf(holding.grants);
   return {
     type: 'user',
     id: row.userId,
     name: row.userName,
-    permissions: [...holding.permissions],
-    ...(holding.relayerIds && { relayerIds: [...holding.relayerIds] }),
+    permissions,
+    ...(relayerIds && { relayerIds }),
+    // What a key it makes may not outlive (docs/reference/keys-and-audit.md#110-a-keys-children).
+    secretExpiresAt: row.expiresAt,
     session: { id: row.id, csrfToken, roles: [...holding.roles] },
+    grants: holding.grants,
   };
 }

@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../errors/domain-errors';
 import { RequestContext } from '../http/request-context';
 import { Authenticator } from './authenticator';
-import { grants, type ExtensionPermission, type Permission, type Principal } from './principal';
+import { forRoute, grants, type ExtensionPermission, type Permission, type Principal } from './principal';
 import { IS_PUBLIC } from './public.decorator';
 import { OWN_KEY_PARAMETER, REQUIRED_PERMISSION } from './require-permission.decorator';
 import { expiryHeader } from './expiry-header';
@@ -42,9 +42,15 @@ export class BearerAuthGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<Request>();
-    const principal = await this.authenticator.authenticate(request);
-    if (principal === null) throw new UnauthorizedError();
-    expiryHeader(principal, context.switchToHttp().getResponse<Response>());
+    const authenticated = await this.authenticator.authenticate(request);
+    if (authenticated === null) throw new UnauthorizedError();
+    expiryHeader(authenticated, context.switchToHttp().getResponse<Response>());
+    const required = this.reflector.get<readonly (Permission | ExtensionPermission)[] | undefined>(
+      REQUIRED_PERMISSION,
+      context.getHandler(),
+    );
+    // What the request is served as: a person's roles that grant what the route needs.
+    const principal = forRoute(authenticated, required);
     const scope = RequestContext.current();
     if (scope) scope.principal = principal;
     if (principal.replacedSecret && !READ_METHODS.has(request.method)) {
@@ -58,10 +64,6 @@ export class BearerAuthGuard implements CanActivate {
     ) {
       throw new ForbiddenError(CSRF_REFUSED);
     }
-    const required = this.reflector.get<readonly (Permission | ExtensionPermission)[] | undefined>(
-      REQUIRED_PERMISSION,
-      context.getHandler(),
-    );
     const allowed =
       required === undefined ? principal.type === 'admin' : required.every((p) => grants(principal, p));
     if (!allowed && !this.isTheKeyItself(context, request, principal)) throw new ForbiddenError();

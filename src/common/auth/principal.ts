@@ -59,6 +59,41 @@ export interface Principal {
    * token in `X-CSRF-Token`, which the bearer guard checks.
    */
   readonly session?: { readonly id: string; readonly csrfToken: string; readonly roles: readonly string[] };
+  /**
+   * A person's roles, each what it grants where: a route is served with the union of the roles that
+   * grant every permission it needs (forRoute), never with one role's permission over another's scope.
+   */
+  readonly grants?: readonly RoleGrant[];
+}
+
+/** What one role grants: its permissions over its relayers (absent: every relayer). */
+export interface RoleGrant {
+  readonly permissions: readonly Grant[];
+  readonly relayerIds?: readonly string[];
+}
+
+/** The union of grants: every permission, over every relayer any of them covers (absent: one covers all). */
+export function unionOf(grants: readonly RoleGrant[]): RoleGrant {
+  const permissions = [...new Set(grants.flatMap((grant) => grant.permissions))];
+  if (grants.some((grant) => grant.relayerIds === undefined)) return { permissions };
+  return { permissions, relayerIds: [...new Set(grants.flatMap((grant) => grant.relayerIds ?? []))] };
+}
+
+/**
+ * The principal a route needing `required` is served with (docs/access.md#roles-from-the-providers-groups-to-permissions):
+ * a key's as it is; a person's narrowed to the roles that grant all of `required`, so that a role's
+ * permission reaches only that role's relayers. A team's scoped write role and a company-wide read
+ * role give write on the team's relayers and read on all, never write on all.
+ */
+export function forRoute(principal: Principal, required: readonly string[] | undefined): Principal {
+  if (!principal.grants || !required || required.length === 0) return principal;
+  const held = principal.grants.filter((grant) =>
+    required.every(
+      (permission) => grant.permissions.includes('*') || grant.permissions.includes(permission as Grant),
+    ),
+  );
+  const { relayerIds, ...rest } = { ...principal, ...unionOf(held) };
+  return relayerIds === undefined ? rest : { ...rest, relayerIds };
 }
 
 export const ADMIN: Principal = Object.freeze({
