@@ -39,8 +39,6 @@ class CreateExtNotes1900000000000 implements MigrationInterface {
   }
 }
 
-declareResource({ name: 'note', permissions: ['notes:read', 'notes:write'], audited: true });
-
 interface NoteBody {
   id: string;
   text: string;
@@ -119,6 +117,9 @@ describe('tables and resources of an extension: createApp(config, { entities, mi
   let app: TestApp;
 
   beforeAll(async () => {
+    // Declared when this spec runs, not when it is loaded: the declaration is the process's, and the
+    // specs grouped with it (test/support/spec-groups.ts) run first.
+    declareResource({ name: 'note', permissions: ['notes:read', 'notes:write'], audited: true });
     database = await createTestDatabase();
     app = await startTestApp({ DATABASE_URL: database.url }, EXTENSION);
   });
