@@ -121,7 +121,7 @@ export {
 } from './notifications/dto/notification.dto';
 export { RelayerListQueryDto, UpdateRelayerDto, type RelayerSort } from './relayers/dto/relayer.dto';
 export type { NewRelayer } from './relayers/relayers.validation';
-export type { CatalogueNetwork, HostedSignerView } from './catalogue/catalogue.types';
+export type { CatalogueNetwork, CatalogueRpcUrl, HostedSignerView } from './catalogue/catalogue.types';
 export { RpcConfigDto } from './common/validation/rpc-config.dto';
 export type { Policies, PolicyValue } from './relayers/policies/policy-validation';
 export type { HostedSignerConfig, ShownConfig } from './signers/key-services/hosted-signer-config';

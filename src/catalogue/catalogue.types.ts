@@ -10,16 +10,23 @@ export const isOneOf =
 
 export const isNetworkType = isOneOf(NETWORK_TYPES);
 
+/** An RPC URL of the file; `variable`: the environment variable it was read from, for the export. */
+export interface CatalogueRpcUrl extends RpcUrl {
+  readonly variable?: string;
+}
+
 /** A network of the config file; the optional fields are kept as the file gives them (as in OpenZeppelin Relayer). */
 export interface CatalogueNetwork {
   readonly type: NetworkType;
   readonly network: string;
-  readonly rpc_urls: readonly RpcUrl[];
+  readonly rpc_urls: readonly CatalogueRpcUrl[];
   readonly chain_id?: number;
   /** Stellar: the network passphrase that transactions are signed for. */
   readonly passphrase?: string;
   readonly horizon_url?: string;
   readonly gas_price_cache?: Readonly<Record<string, unknown>>;
+  /** EVM: the reference system's pending `status_check` block (PR #847), scalar values as written. */
+  readonly status_check?: Readonly<Record<string, unknown>>;
   readonly is_testnet: boolean;
   readonly symbol?: string;
   readonly explorer_urls?: readonly string[];

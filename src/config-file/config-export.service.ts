@@ -104,17 +104,22 @@ export class ConfigExportService {
 /**
  * An RPC URL that every answer shows whole is exported whole; one an answer masks becomes
  * `<PREFIX>_<ID>_RPC_URL_<i>`, inside `{url, weight}` when its weight is not the default
- * (docs/reference/config-file.md#32-no-secret-is-exported).
+ * (docs/reference/config-file.md#32-no-secret-is-exported). One the file read from a variable is
+ * exported under that variable's name, unless `whole`
+ * (docs/reference/config-file.md#19-pending-shapes-of-the-reference-system).
  */
 function exportRpcUrls(
-  urls: readonly RpcUrl[],
+  urls: ReadonlyArray<RpcUrl & { readonly variable?: string }>,
   secretUrls: SecretUrls,
   env: EnvNames,
   prefix: string,
   id: string,
 ): unknown[] {
-  return urls.map(({ url, weight }, index) => {
-    const exported = exportUrl(url, secretUrls, env, prefix, id, `RPC_URL_${index}`);
+  return urls.map(({ url, weight, variable }, index) => {
+    const exported =
+      variable !== undefined && secretUrls === 'env'
+        ? env.named(variable)
+        : exportUrl(url, secretUrls, env, prefix, id, `RPC_URL_${index}`);
     return typeof exported === 'string' || weight !== RPC_WEIGHT.default
       ? { url: exported, weight }
       : exported;

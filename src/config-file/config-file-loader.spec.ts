@@ -334,6 +334,43 @@ describe('loadCatalogue: bad configs stop the start with a message naming the en
       ["network 'testnet' (solana): is_testnet must be a boolean"],
     ],
     [
+      'a status_check that is not an object',
+      withNetwork({
+        type: 'evm',
+        network: 'holesky',
+        chain_id: 1,
+        rpc_urls: ['https://rpc.example/x'],
+        status_check: 30,
+      }),
+      {},
+      [
+        "network 'holesky' (evm): status_check must be an object of scalar values (strings, numbers, booleans)",
+      ],
+    ],
+    [
+      'a status_check holding an object',
+      withNetwork({
+        type: 'evm',
+        network: 'holesky',
+        chain_id: 1,
+        rpc_urls: ['https://rpc.example/x'],
+        status_check: { enabled: true, retry: { seconds: 5 } },
+      }),
+      {},
+      ["network 'holesky' (evm): status_check.retry must be a string, a number or a boolean"],
+    ],
+    [
+      'a status_check on a network that is not EVM',
+      withNetwork({
+        type: 'solana',
+        network: 'testnet',
+        rpc_urls: ['https://rpc.example/x'],
+        status_check: { enabled: true },
+      }),
+      {},
+      ["network 'testnet' (solana): status_check is read for EVM networks only"],
+    ],
+    [
       'an unknown signer type',
       withSigner({ id: 'vault-signer', type: 'vault', config: { key: plainSecret(ENV_KEY) } }),
       {},

@@ -101,28 +101,55 @@ const isUrlReference = (value: unknown): value is Record<string, unknown> =>
 /**
  * Items are URLs or `{url, weight}` as in the reference system; a bare URL weighs 100. A URL may be given
  * as an environment reference `{"type": "env", "value": "<NAME>"}` (alone or as `url`), as the export
- * writes the URLs an answer masks (docs/reference/config-file.md#32-no-secret-is-exported).
+ * writes the URLs an answer masks (docs/reference/config-file.md#32-no-secret-is-exported), and as the
+ * reference system's pending network files do (docs/reference/config-file.md#19-pending-shapes-of-the-reference-system).
+ * With `keepVariable`, an item read from a variable keeps its name as `variable`, for the export.
  */
-export function rpcUrls(field: string, env: Env) {
+export function rpcUrls(field: string, env: Env, keepVariable = false) {
   // Never quoted: RPC URLs often carry an API key; one as every answer shows it lacks the secret `***` hides.
   const masked = problem(' is a masked URL (*** hides a secret that is not in the file)');
   const url = httpUrl(' must be an http(s) URL', true).refine((given) => !given.includes('***'), masked);
   const item = z.preprocess(
     (given, ctx) => {
-      const entry = isPlainObject(given) && !isUrlReference(given) ? given : { url: given };
+      const object = isPlainObject(given) && !isUrlReference(given);
+      // `variable` is the reader's, never the file's (dropped as any key of an item it does not read).
+      const { variable: _written, ...entry }: Record<string, unknown> = object ? given : { url: given };
       if (!isUrlReference(entry.url)) return entry;
-      return { ...entry, url: within(resolvedSecret(entry === given ? '.url' : '', env), entry.url, ctx) };
+      const variable = keepVariable && entry.url.type === 'env' ? { variable: entry.url.value } : {};
+      const resolved = within(resolvedSecret(object ? '.url' : '', env), entry.url, ctx);
+      return { ...entry, url: resolved, ...variable };
     },
     z.object({
       url,
       weight: whole(`.weight ${RPC_WEIGHT_RULE}`, RPC_WEIGHT.min)
         .max(RPC_WEIGHT.max, problem(`.weight ${RPC_WEIGHT_RULE}`))
         .default(RPC_WEIGHT.default),
+      ...(keepVariable ? { variable: z.string().optional() } : {}),
     }),
   );
   const list = problem(`${field} must be a non-empty array of http(s) URLs`);
   return z.array(item, list).min(1, list);
 }
+
+/**
+ * An EVM network's `status_check` (the reference system's pending PR #847, whose fields are still
+ * changing): an object of scalar values, kept as written and exported back
+ * (docs/reference/config-file.md#19-pending-shapes-of-the-reference-system).
+ */
+const statusCheck = () => {
+  const rule = 'status_check must be an object of scalar values (strings, numbers, booleans)';
+  const isScalar = (value: unknown) => ['string', 'number', 'bigint', 'boolean'].includes(typeof value);
+  return z.record(z.string(), z.unknown(), problem(rule)).superRefine((block, ctx) => {
+    for (const [key, value] of Object.entries(block)) {
+      if (!isScalar(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `status_check.${key.slice(0, 60)} must be a string, a number or a boolean`,
+        });
+      }
+    }
+  });
+};
 
 const ID_RULE = problem('id must be 1 to 36 letters, digits, "-" or "_"');
 const entryId = () => z.string(ID_RULE).regex(SIGNER_ID_PATTERN, ID_RULE);
@@ -146,7 +173,7 @@ function section<T extends z.ZodType<{ id: string }>>(
 /** Before `from` is resolved: the name, the type and the keys of the reference system (19.1). */
 const NETWORK_KEYS = [
   ...['rpc_urls', 'explorer_urls', 'symbol', 'features', 'tags', 'is_testnet', 'average_blocktime_ms'],
-  ...['required_confirmations', 'chain_id', 'gas_price_cache', 'passphrase', 'horizon_url'],
+  ...['required_confirmations', 'chain_id', 'gas_price_cache', 'passphrase', 'horizon_url', 'status_check'],
 ] as const;
 /** Any value for each of `keys`, checked later. */
 const anyOf = <K extends string>(keys: readonly K[]) =>
@@ -177,7 +204,7 @@ export function networkSchema(env: Env) {
   const count = (field: string) => whole(`${field} must be a whole number of at least 0`, 0).optional();
   const common = {
     network: z.string(),
-    rpc_urls: rpcUrls('rpc_urls', env),
+    rpc_urls: rpcUrls('rpc_urls', env, true),
     is_testnet: z.boolean(problem('is_testnet must be a boolean')).default(false),
   };
   const optional = {
@@ -192,15 +219,24 @@ export function networkSchema(env: Env) {
       .record(z.string(), z.unknown(), problem('gas_price_cache must be an object'))
       .optional(),
   };
+  // PR #847 adds it to EVM networks only.
+  const notEvm = { status_check: z.never(problem('status_check is read for EVM networks only')).optional() };
   return z.discriminatedUnion('type', [
     z.object({
       type: z.literal('evm'),
       ...common,
       chain_id: whole('chain_id must be a positive integer', 1),
       ...optional,
+      status_check: statusCheck().optional(),
     }),
-    z.object({ type: z.literal('solana'), ...common, ...optional }),
-    z.object({ type: z.literal('stellar'), ...common, passphrase: nonEmpty('passphrase'), ...optional }),
+    z.object({ type: z.literal('solana'), ...common, ...optional, ...notEvm }),
+    z.object({
+      type: z.literal('stellar'),
+      ...common,
+      passphrase: nonEmpty('passphrase'),
+      ...optional,
+      ...notEvm,
+    }),
   ]);
 }
 

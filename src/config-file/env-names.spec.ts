@@ -56,3 +56,20 @@ describe('EnvNames', () => {
     expect(namesOf(secrets)).toEqual(expected);
   });
 });
+
+describe('EnvNames with names the file gave', () => {
+  it('keeps a given name as it is, never gives it to another secret, and lets one name repeat', () => {
+    const env = new EnvNames();
+    const given = env.named('NETWORK_EVM_A_RPC_URL_1');
+    const again = env.named('NETWORK_EVM_A_RPC_URL_1');
+    const made = env.reference('NETWORK', 'evm:a', 'RPC_URL_1');
+    const other = env.reference('NETWORK', 'evm:a', 'RPC_URL_2');
+    env.assign();
+    expect([given, again, made, other].map((reference) => reference.value)).toEqual([
+      'NETWORK_EVM_A_RPC_URL_1',
+      'NETWORK_EVM_A_RPC_URL_1',
+      'NETWORK_EVM_A_RPC_URL_1_2',
+      'NETWORK_EVM_A_RPC_URL_2',
+    ]);
+  });
+});

@@ -24,5 +24,6 @@ export function toNetworkResponse(network: CatalogueNetwork, rpcUrls: readonly R
   if (network.tags !== undefined) response.tags = [...network.tags];
   if (network.horizon_url !== undefined) response.horizon_url = network.horizon_url;
   if (network.gas_price_cache !== undefined) response.gas_price_cache = { ...network.gas_price_cache };
+  if (network.status_check !== undefined) response.status_check = { ...network.status_check };
   return response;
 }

@@ -6,7 +6,13 @@ import { APP_CONFIG } from '../config/app-config.module';
 import { STALE } from '../database/resource-writes';
 import { SubResourceWrites } from '../database/sub-resource-writes';
 import { Transactions, type ReadTx } from '../database/transactions';
-import { Catalogue, networkId, type CatalogueNetwork, type NetworkType } from '../catalogue';
+import {
+  Catalogue,
+  networkId,
+  type CatalogueNetwork,
+  type CatalogueRpcUrl,
+  type NetworkType,
+} from '../catalogue';
 import { NetworkResponse, UpdateNetworkDto } from './dto/network.dto';
 import { toNetworkResponse } from './network.mapper';
 import { networkNotFound } from './networks.errors';
@@ -57,15 +63,19 @@ export class NetworksService {
     );
   }
 
-  /** The list with each network's RPC URLs unmasked beside it: for the export only (src/config-file). */
+  /**
+   * The list with each network's RPC URLs unmasked beside it: for the export only (src/config-file).
+   * A URL the file read from an environment variable keeps that variable's name, also in a list set
+   * through the API that kept it (docs/reference/config-file.md#19-pending-shapes-of-the-reference-system).
+   */
   async listWithRpcUrls(
     query: PageQueryDto,
-  ): Promise<Page<{ network: NetworkResponse; rpcUrls: readonly RpcUrl[] }>> {
+  ): Promise<Page<{ network: NetworkResponse; rpcUrls: readonly CatalogueRpcUrl[] }>> {
     const all = this.catalogue.listNetworks();
     const stored = await this.overrides.findAllRpcUrls();
     const items = all.slice(query.offset, query.offset + query.per_page).map((network) => {
       const rpcUrls = stored.get(networkId(network.type, network.network)) ?? network.rpc_urls;
-      return { network: toNetworkResponse(network, rpcUrls), rpcUrls };
+      return { network: toNetworkResponse(network, rpcUrls), rpcUrls: withVariables(network, rpcUrls) };
     });
     return new Page(items, query, all.length);
   }
@@ -122,4 +132,17 @@ export class NetworksService {
     const row = await this.overrides.findById(networkId(network.type, network.network), tx);
     return row?.rpcUrls ?? network.rpc_urls;
   }
+}
+
+/** `urls` with the variable each was read from in the file, when the file read that URL from one. */
+function withVariables(network: CatalogueNetwork, urls: readonly RpcUrl[]): CatalogueRpcUrl[] {
+  const variables = new Map(
+    network.rpc_urls.flatMap(({ url, variable }): Array<[string, string]> =>
+      variable === undefined ? [] : [[url, variable]],
+    ),
+  );
+  return urls.map(({ url, weight }) => {
+    const variable = variables.get(url);
+    return variable === undefined ? { url, weight } : { url, weight, variable };
+  });
 }

@@ -1263,6 +1263,10 @@ export interface components {
             passphrase?: string;
             required_confirmations?: number;
             rpc_urls: components["schemas"]["RpcConfigResponse"][];
+            /** @description EVM networks: the reference system's pending status_check block, as the configuration file gives it */
+            status_check?: {
+                [key: string]: unknown;
+            };
             symbol?: string;
             tags?: string[];
         };

@@ -81,4 +81,12 @@ export class NetworkResponse {
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'EVM networks, as given' })
   gas_price_cache?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "EVM networks: the reference system's pending status_check block, as the configuration file gives it",
+  })
+  status_check?: Record<string, unknown>;
 }

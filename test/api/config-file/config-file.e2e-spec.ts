@@ -327,6 +327,179 @@ describe('the reference system config.json: networks folder, inheritance, extra 
   });
 });
 
+describe("the reference system's pending shapes in a network file: status_check (PR #847) and env rpc_urls (PR #517)", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  const STATUS_CHECK = { enabled: true, interval_seconds: 30, timeout_ms: 5000 };
+  const pendingNetworks = (statusCheck: unknown = STATUS_CHECK): Json => ({
+    networks: [
+      {
+        type: 'evm',
+        network: 'pending-net',
+        chain_id: 424250,
+        rpc_urls: [
+          { type: 'env', value: 'PENDING_RPC_URL' },
+          { url: { type: 'env', value: 'PENDING_RPC_URL_W' }, weight: 30 },
+          'https://rpc.pending.example/',
+        ],
+        status_check: statusCheck,
+      },
+      { from: 'pending-net', type: 'evm', network: 'pending-child', chain_id: 424251 },
+    ],
+  });
+  /** The fixture with the pending network file beside its own; the file's path. */
+  function pendingLayout(statusCheck?: unknown): { root: string; file: string; networkFile: string } {
+    const { root, file } = layout();
+    const networkFile = path.join(root, 'config', 'networks', 'z-pending.json');
+    fs.writeFileSync(networkFile, JSON.stringify(pendingNetworks(statusCheck)));
+    return { root, file, networkFile };
+  }
+  const pendingKey = secrets.add(randomBytes(16).toString('hex'));
+  const PENDING_ENV = {
+    PENDING_RPC_URL: `https://eth.pending.example/v2/${pendingKey}`,
+    // Whole in answers, yet exported under its variable: the file chose to keep it out of the file.
+    PENDING_RPC_URL_W: 'https://rpc-w.pending.example/',
+  };
+  const served = (name: string, chainId: number) =>
+    successBody({
+      id: `evm:${name}`,
+      name,
+      network_type: 'evm',
+      rpc_urls: [
+        { url: 'https://eth.pending.example/v2/***', weight: 100 },
+        { url: 'https://rpc-w.pending.example/', weight: 30 },
+        { url: 'https://rpc.pending.example/', weight: 100 },
+      ],
+      is_testnet: false,
+      chain_id: chainId,
+      status_check: STATUS_CHECK,
+    });
+  const exportedRpcUrls = [
+    { type: 'env', value: 'PENDING_RPC_URL' },
+    { url: { type: 'env', value: 'PENDING_RPC_URL_W' }, weight: 30 },
+    { url: 'https://rpc.pending.example/', weight: 100 },
+  ];
+
+  it('starts on them, answers the URL read from the variable masked and the block as written, and exports both as written', async () => {
+    const { root, file } = pendingLayout();
+    const env = { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV, ...PENDING_ENV };
+    const app = await startIn(root, env);
+    let exported: Json[];
+    try {
+      expect((await app.get('/api/v1/networks/evm:pending-net').expect(200)).body).toEqual(
+        served('pending-net', 424250),
+      );
+      // Inherited through `from` as every field is.
+      expect((await app.get('/api/v1/networks/evm:pending-child').expect(200)).body).toEqual(
+        served('pending-child', 424251),
+      );
+      const answer = await app.get('/api/v1/config').expect(200);
+      const data = (answer.body as { data: Json }).data;
+      expect(answer.body).toEqual(successBody(data));
+      exported = (data.networks as Json[]).filter((n) => String(n.network).startsWith('pending-'));
+      expect(exported).toEqual([
+        {
+          type: 'evm',
+          network: 'pending-net',
+          chain_id: 424250,
+          is_testnet: false,
+          status_check: STATUS_CHECK,
+          rpc_urls: exportedRpcUrls,
+        },
+        {
+          type: 'evm',
+          network: 'pending-child',
+          chain_id: 424251,
+          is_testnet: false,
+          status_check: STATUS_CHECK,
+          rpc_urls: exportedRpcUrls,
+        },
+      ]);
+      expect(secrets.foundIn(JSON.stringify(answer.body))).toEqual([]);
+      expect(secrets.foundIn(app.logText())).toEqual([]);
+    } finally {
+      await app.close();
+    }
+    // The export starts a fresh instance with the same variables, which answers the same networks.
+    const fresh = await createTestDatabase();
+    const exportFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'exported-')), 'config.json');
+    fs.writeFileSync(exportFile, JSON.stringify({ networks: exported, signers: [] }));
+    const copy = await startTestApp({ DATABASE_URL: fresh.url, CONFIG_FILE: exportFile, ...PENDING_ENV });
+    try {
+      expect((await copy.get('/api/v1/networks/evm:pending-child').expect(200)).body).toEqual(
+        served('pending-child', 424251),
+      );
+    } finally {
+      await copy.close();
+      await fresh.drop();
+    }
+  });
+
+  it('keeps the variable name of a URL that a PATCH of the list kept, and names the new URLs as every export does', async () => {
+    const own = await createTestDatabase();
+    const { root, file } = pendingLayout();
+    const app = await startIn(root, {
+      DATABASE_URL: own.url,
+      CONFIG_FILE: file,
+      ...SECRETS_ENV,
+      ...PENDING_ENV,
+    });
+    try {
+      await app
+        .patch('/api/v1/networks/evm:pending-net', {
+          rpc_urls: [{ url: 'https://eth.pending.example/v2/***', weight: 10 }, 'https://1rpc.io/holesky'],
+        })
+        .expect(200);
+      const answer = await app.get('/api/v1/config').expect(200);
+      const networks = (answer.body as { data: { networks: Json[] } }).data.networks;
+      expect(networks.find((n) => n.network === 'pending-net')?.rpc_urls).toEqual([
+        { url: { type: 'env', value: 'PENDING_RPC_URL' }, weight: 10 },
+        { type: 'env', value: 'NETWORK_EVM_PENDING_NET_RPC_URL_1' },
+      ]);
+    } finally {
+      await app.close();
+      await own.drop();
+    }
+  });
+
+  it('stops the start naming a missing variable, never printing a value', async () => {
+    const { root, file, networkFile } = pendingLayout();
+    const { PENDING_RPC_URL_W: _unset, ...rest } = PENDING_ENV;
+    expect(
+      await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV, ...rest }),
+    ).toBe(
+      `CONFIG_FILE ${file}: network file ${networkFile}: network 'pending-net' (evm): rpc_urls[1].url: environment variable PENDING_RPC_URL_W is not set`,
+    );
+  });
+
+  it.each([
+    [
+      'a block that is not an object',
+      [30],
+      'status_check must be an object of scalar values (strings, numbers, booleans)',
+    ],
+    [
+      'a block holding an object',
+      { enabled: true, retry: { seconds: 5 } },
+      'status_check.retry must be a string, a number or a boolean',
+    ],
+  ])('stops the start naming status_check for %s', async (_case, statusCheck, problem) => {
+    const { root, file, networkFile } = pendingLayout(statusCheck);
+    expect(
+      await startError(root, {
+        DATABASE_URL: database.url,
+        CONFIG_FILE: file,
+        ...SECRETS_ENV,
+        ...PENDING_ENV,
+      }),
+    ).toBe(`CONFIG_FILE ${file}: network file ${networkFile}: network 'pending-net' (evm): ${problem}`);
+  });
+});
+
 const KEYSTORE_TOOL = path.resolve(__dirname, '../../../scripts/create-keystore.mjs');
 const KEYSTORE_PASSPHRASE = secrets.add(`pass-${randomBytes(12).toString('hex')}`);
 
