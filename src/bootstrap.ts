@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, type AppExtensions } from './app.module';
 import { assertRoutePermissionsDeclared } from './common/auth/route-permissions';
 import { answerNotModified } from './common/http/conditional-get';
+import { errorEnvelope } from './common/http/problem-details';
 import { applyProviderOverrides } from './common/modules/provider-overrides';
 import { setupOpenApi } from './openapi-document';
 import { serveConsole } from './console/serve-console';
@@ -66,7 +67,9 @@ export function configureHttpServer(app: INestApplication, config: AppConfig): v
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout']
           : [400, 'Bad Request'];
-    const body = JSON.stringify({ success: false, data: null, message: reason, error: reason });
+    // Node could not read the request, so neither its Accept: always the envelope
+    // (docs/reference/envelope-and-errors.md#44-where-they-apply).
+    const body = JSON.stringify(errorEnvelope(reason));
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -102,6 +102,7 @@ export {
   ValidationError,
   withStatus,
 } from './common/errors/domain-errors';
+export type { FieldProblem } from './common/errors/domain-errors';
 export { ApiEnvelope, ApiErrors, ApiIfMatch } from './common/http/openapi.decorators';
 export { RawResponse } from './common/http/raw-response.decorator';
 export { IfMatch, IfMatchHeader } from './common/http/if-match';

@@ -1,4 +1,4 @@
-import { ConflictError, DomainError, withStatus } from '../common/errors/domain-errors';
+import { ConflictError, DomainError, withStatus, type FieldProblem } from '../common/errors/domain-errors';
 
 export const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress: retry later';
 
@@ -13,11 +13,12 @@ export class IdempotencyKeyInProgressError extends ConflictError {
   }
 }
 
-/** A stored 4xx answer, answered again through the one filter. */
+/** A stored 4xx answer, answered again through the one filter (a 400 with the problems it named). */
 export class ReplayedErrorAnswer extends DomainError {
   constructor(
     readonly status: number,
     message: string,
+    override readonly fieldProblems?: readonly FieldProblem[],
   ) {
     super(message);
   }

@@ -5,8 +5,8 @@ import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import type { Principal } from '../common/auth/principal';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
-import { DomainError } from '../common/errors/domain-errors';
-import { errorEnvelope } from '../common/http/api-exception.filter';
+import { DomainError, type FieldProblem } from '../common/errors/domain-errors';
+import { errorEnvelope } from '../common/http/problem-details';
 import { parseJson, stringifyJson, withRawIntegers } from '../common/http/json';
 import type { BodyRequest } from '../common/http/json-body.interceptor';
 import { RAW_RESPONSE } from '../common/http/raw-response.decorator';
@@ -115,7 +115,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (error instanceof DomainError && error.status < 500 && !response.headersSent) {
       await this.keys.complete(claim, {
         status: error.status,
-        body: stringifyJson(errorEnvelope(error.message)),
+        // The problems are kept beside the envelope for a replay asked as problem details; never sent as such.
+        body: stringifyJson({ ...errorEnvelope(error.message), problems: error.fieldProblems }),
         headers: {},
       });
     } else {
@@ -128,9 +129,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
     const body = parseJson(answer.body);
     if (answer.status >= 400) {
-      const { message } = body as { message?: unknown };
+      const { message, problems } = body as { message?: unknown; problems?: FieldProblem[] };
       return throwError(
-        () => new ReplayedErrorAnswer(answer.status, typeof message === 'string' ? message : ''),
+        () =>
+          new ReplayedErrorAnswer(
+            answer.status,
+            typeof message === 'string' ? message : '',
+            Array.isArray(problems) ? problems : undefined,
+          ),
       );
     }
     return of(withRawIntegers(body));

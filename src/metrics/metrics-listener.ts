@@ -8,12 +8,10 @@ import {
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorEnvelope } from '../common/http/api-exception.filter';
+import { errorAnswer } from '../common/http/problem-details';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { MetricsService } from './metrics.service';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** METRICS_PORT's listener without a key, for a scraper inside the pod (docs/reference/running.md#4-metrics). */
 @Injectable()
@@ -55,7 +53,7 @@ export class MetricsListener implements OnApplicationBootstrap, BeforeApplicatio
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?', 1)[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
-      send(res, 404, JSON_TYPE, JSON.stringify(errorEnvelope('Not Found')));
+      sendError(req, res, 404, 'Not Found');
       return;
     }
     try {
@@ -63,9 +61,16 @@ export class MetricsListener implements OnApplicationBootstrap, BeforeApplicatio
       send(res, 200, this.metrics.registry.contentType, await this.metrics.scrape());
     } catch (error) {
       this.logger.error({ err: error }, 'collecting the metrics failed');
-      send(res, 500, JSON_TYPE, JSON.stringify(errorEnvelope('Internal Server Error')));
+      sendError(req, res, 500, 'Internal Server Error');
     }
   }
+}
+
+/** The envelope, or problem details when asked for (docs/reference/envelope-and-errors.md#4-problem-details). */
+function sendError(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  const answer = errorAnswer(req.headers.accept, req.url, { status, message });
+  res.setHeader('Vary', 'Accept');
+  send(res, status, `${answer.contentType}; charset=utf-8`, JSON.stringify(answer.body));
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {

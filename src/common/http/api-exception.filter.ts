@@ -14,11 +14,10 @@ import { Authenticator } from '../auth/authenticator';
 import { expiryHeader } from '../auth/expiry-header';
 import { isDatabaseUnavailable } from '../errors/database-errors';
 import { FailedAuthenticationsThrottled } from '../rate-limit/failed-authentications';
-import { DomainError, RetryLaterError, ValidationError } from '../errors/domain-errors';
+import { DomainError, RetryLaterError, ValidationError, type FieldProblem } from '../errors/domain-errors';
 import { allowedMethods } from './allowed-methods';
+import { errorAnswer } from './problem-details';
 import { DeadlineExceededError } from './request-deadline';
-
-export const errorEnvelope = (message: string) => ({ success: false, data: null, message, error: message });
 
 /** Recorded on the response, so that the filter needs to know nobody who counts. */
 type AnsweredError = 'rate-limited' | 'database-unavailable' | 'database-query';
@@ -42,12 +41,13 @@ export function recordRouteError(error: unknown): void {
 }
 
 /** Its message as given: a string, or `{ message }` (a list, as Nest's ValidationPipe makes, joined). */
-function ownMessage(exception: HttpException): string | undefined {
+function ownMessage(exception: HttpException): Pick<Answer, 'message' | 'problems'> | undefined {
   const body = exception.getResponse();
   const message = typeof body === 'string' ? body : (body as { message?: unknown }).message;
-  if (typeof message === 'string' && message !== '') return message;
+  if (typeof message === 'string' && message !== '') return { message };
   if (Array.isArray(message) && message.length > 0 && message.every((m) => typeof m === 'string')) {
-    return new ValidationError(message).message;
+    const error = new ValidationError(message);
+    return { message: error.message, problems: error.fieldProblems };
   }
   return undefined;
 }
@@ -55,12 +55,18 @@ function ownMessage(exception: HttpException): string | undefined {
 interface Answer {
   readonly status: number;
   readonly message: string;
+  /** A 400's problems, each with its field, for problem details. */
+  readonly problems?: readonly FieldProblem[];
   readonly kind?: AnsweredError;
   readonly allow?: readonly string[];
   readonly retryAfterSeconds?: number;
 }
 
-/** The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md). */
+/**
+ * The one place that turns an exception into the error envelope (docs/reference/envelope-and-errors.md),
+ * or into problem details when the request asks for them
+ * (docs/reference/envelope-and-errors.md#4-problem-details).
+ */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
@@ -72,18 +78,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (exception instanceof NotFoundException && !thrownByRoute.has(exception)) {
       void this.unknownRoute(request, response).then(
-        (answer) => this.send(response, exception, answer),
-        (error: unknown) => this.send(response, error, this.describe(error)),
+        (answer) => this.send(request, response, exception, answer),
+        (error: unknown) => this.send(request, response, error, this.describe(error)),
       );
       return;
     }
-    this.send(response, exception, this.describe(exception));
+    this.send(request, response, exception, this.describe(exception));
   }
 
   private send(
+    request: Request,
     response: Response,
     exception: unknown,
-    { status, message, kind, allow, retryAfterSeconds }: Answer,
+    { status, message, problems, kind, allow, retryAfterSeconds }: Answer,
   ): void {
     if (kind) response.locals.answeredError = kind;
     if (response.headersSent) {
@@ -96,7 +103,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (allow) response.setHeader('Allow', allow.join(', '));
     if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(retryAfterSeconds));
     // A route may have set its own Content-Type (@Header) before it failed: an error is JSON.
-    response.status(status).type('json').json(errorEnvelope(message));
+    const answer = errorAnswer(request.headers.accept, request.originalUrl, { status, message, problems });
+    response.vary('Accept').status(status).type(answer.contentType).json(answer.body);
   }
 
   /** Nest's router throws NotFoundException: an unknown path, or a method the path does not answer. */
@@ -117,7 +125,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         return { status: 503, message: exception.message, retryAfterSeconds: exception.retryAfterSeconds };
       }
       if (exception.status >= 500) this.logger.warn({ err: exception }, exception.message);
-      return { status: exception.status, message: exception.message };
+      return { status: exception.status, message: exception.message, problems: exception.fieldProblems };
     }
     if (exception instanceof FailedAuthenticationsThrottled) {
       return {
@@ -136,8 +144,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const own =
         thrownByRoute.has(exception) && status >= 400 && status <= 599 ? ownMessage(exception) : undefined;
       if (own !== undefined) {
-        if (status >= 500) this.logger.warn({ err: exception }, own);
-        return { status, message: own };
+        if (status >= 500) this.logger.warn({ err: exception }, own.message);
+        return { status, ...own };
       }
       const phrase = PHRASED.has(status) ? STATUS_CODES[status] : undefined;
       return { status, message: phrase ?? (status >= 500 ? 'Internal Server Error' : 'Bad Request') };

@@ -264,6 +264,25 @@ describe('metrics in the SDK shapes (docs/reference/running.md#4-metrics)', () =
         body: errorBody('Not Found'),
       });
     }
+    // docs/reference/envelope-and-errors.md#44-where-they-apply
+    const asked = await fetch(listenerUrl(app(), '/metrics/x?y=1'), {
+      headers: { Accept: 'application/problem+json' },
+    });
+    expect({
+      status: asked.status,
+      type: asked.headers.get('content-type'),
+      body: await asked.json(),
+    }).toEqual({
+      status: 404,
+      type: 'application/problem+json; charset=utf-8',
+      body: {
+        type: 'about:blank',
+        title: 'Not Found',
+        status: 404,
+        detail: 'Not Found',
+        instance: '/metrics/x',
+      },
+    });
   });
 });
 
