@@ -1,5 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import { VersionedRow } from '../database/versioned-row';
+import type { SigningScheme } from './signing-scheme';
 
 export const NOTIFICATION_TYPES = ['webhook'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -29,4 +30,8 @@ export class NotificationEntity extends VersionedRow {
 
   @Column({ name: 'signing_key_overlap_until', type: 'datetime', precision: 3, nullable: true })
   signingKeyOverlapUntil: Date | null;
+
+  /** docs/reference/webhooks.md#13-standard-webhooks: `standard` only with a whsec_ signing key. */
+  @Column({ name: 'signing_scheme', type: 'varchar', length: 16, default: 'reference' })
+  signingScheme: SigningScheme;
 }
