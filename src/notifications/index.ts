@@ -15,4 +15,4 @@ export {
 export { NotificationsService, SIGNING_KEY_CIPHER, type DeliveryTarget } from './notifications.service';
 export { NotificationStateService } from './notification-state.service';
 export { successRate } from './target-health';
-export { SIGNING_SCHEMES, standardWebhooksSecret, type SigningScheme } from './signing-scheme';
+export { standardWebhooksSecret } from './signing-scheme';

@@ -1,9 +1,15 @@
 import { Column, Entity } from 'typeorm';
 import { VersionedRow } from '../database/versioned-row';
-import type { SigningScheme } from './signing-scheme';
 
 export const NOTIFICATION_TYPES = ['webhook'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/**
+ * docs/reference/webhooks.md#13-standard-webhooks: how a target's deliveries are signed. `reference`:
+ * the reference system's headers alone; `standard`: the Standard Webhooks headers besides them.
+ */
+export const SIGNING_SCHEMES = ['reference', 'standard'] as const;
+export type SigningScheme = (typeof SIGNING_SCHEMES)[number];
 
 @Entity({ name: 'notifications' })
 export class NotificationEntity extends VersionedRow {

@@ -15,13 +15,13 @@ import {
   NotificationSummaryResponse,
   UpdateNotificationDto,
 } from './dto/notification.dto';
-import { NotificationEntity } from './notification.entity';
+import { NotificationEntity, type SigningScheme } from './notification.entity';
 import type { NotificationEvent } from './notification-events';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
 import { FAILING_WINDOW_MS } from './target-health';
-import { assertKeyFitsScheme, type SigningScheme } from './signing-scheme';
+import { assertKeyFitsScheme } from './signing-scheme';
 
 /** What the dispatcher needs of a target (docs/reference/webhooks.md#1-events). Holds keys: never logged. */
 export interface DeliveryTarget {

@@ -2,13 +2,6 @@ import { ValidationError } from '../common/errors/domain-errors';
 import type { ReadTx } from '../database/transactions';
 import type { NotificationsRepository } from './notifications.repository';
 
-/**
- * docs/reference/webhooks.md#13-standard-webhooks: how a target's deliveries are signed. `reference`:
- * the reference system's headers alone; `standard`: the Standard Webhooks headers besides them.
- */
-export const SIGNING_SCHEMES = ['reference', 'standard'] as const;
-export type SigningScheme = (typeof SIGNING_SCHEMES)[number];
-
 const WHSEC_PREFIX = 'whsec_';
 /** The specification's bounds for a secret, in bytes. */
 const MIN_SECRET_BYTES = 24;

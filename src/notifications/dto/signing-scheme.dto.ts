@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsIn } from 'class-validator';
-import { SIGNING_SCHEMES, type SigningScheme } from '../signing-scheme';
+import { SIGNING_SCHEMES, type SigningScheme } from '../notification.entity';
 
 const SCHEME_RULE = `scheme must be one of: ${SIGNING_SCHEMES.join(', ')}`;
 
