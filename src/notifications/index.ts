@@ -5,11 +5,14 @@ export {
   NotificationStateResponse,
   RotateSigningKeyDto,
 } from './dto/notification.dto';
+export { PutSigningSchemeDto, SigningSchemeResponse } from './dto/signing-scheme.dto';
 export {
   NotificationCreateRules,
   NotificationPatchRules,
   RotateSigningKeyRules,
+  SigningSchemeRules,
 } from './notifications.validation';
 export { NotificationsService, SIGNING_KEY_CIPHER, type DeliveryTarget } from './notifications.service';
 export { NotificationStateService } from './notification-state.service';
 export { successRate } from './target-health';
+export { standardWebhooksSecret } from './signing-scheme';

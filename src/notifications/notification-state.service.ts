@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/errors/domain-errors';
+import { NotFoundError, ValidationError } from '../common/errors/domain-errors';
 import { RequestContext } from '../common/http/request-context';
-import type { FieldCipher } from '../common/security/field-cipher';
+import { isEncrypted, type FieldCipher } from '../common/security/field-cipher';
 import { ResourceWrites, STALE } from '../database/resource-writes';
 import { SubResourceWrites } from '../database/sub-resource-writes';
 import { Transactions } from '../database/transactions';
@@ -11,6 +11,8 @@ import { NOTIFICATION_RESUMED, type NotificationEvent } from './notification-eve
 import { toNotificationResponse } from './notification.mapper';
 import { toNotificationStateResponse } from './notification-state.mapper';
 import { NotificationsRepository, type PauseChanges } from './notifications.repository';
+import { PutSigningSchemeDto, SigningSchemeResponse } from './dto/signing-scheme.dto';
+import { assertKeyFitsScheme, SCHEME_NEEDS_WHSEC_KEY, standardWebhooksSecret } from './signing-scheme';
 import { notificationNotFound } from './notifications.errors';
 import { SIGNING_KEY_CIPHER } from './notifications.service';
 
@@ -20,15 +22,17 @@ const MAX_REASON = 600;
 const SYSTEM = { type: 'system', id: 'system', name: 'service' } as const;
 
 /**
- * A target's pause and its signing-key rotation (docs/reference/webhooks.md#10-pausing-a-target,
- * #rotating-the-signing-key): each change is audited as `notification.update`. A pause is a
- * sub-resource (SubResourceWrites): the notification's version stays, its answer does not change; a
- * rotation is a change of the notification (ResourceWrites), as a PATCH of its key is.
+ * A target's pause, its signing-key rotation and its signing scheme
+ * (docs/reference/webhooks.md#10-pausing-a-target, #rotating-the-signing-key, #13-standard-webhooks):
+ * each change is audited as `notification.update`. A pause and a scheme are sub-resources
+ * (SubResourceWrites): the notification's version stays, its answer does not change; a rotation is a
+ * change of the notification (ResourceWrites), as a PATCH of its key is.
  */
 @Injectable()
 export class NotificationStateService {
   private readonly pauses: SubResourceWrites<NotificationEntity, NotificationStateResponse>;
   private readonly keys: ResourceWrites<NotificationEntity, NotificationResponse>;
+  private readonly schemes: SubResourceWrites<NotificationEntity, SigningSchemeResponse>;
 
   /** @internal Nest injects it. */
   constructor(
@@ -48,6 +52,12 @@ export class NotificationStateService {
       notFound: () => notificationNotFound(),
       read: (id, tx) => this.notifications.findById(id, tx),
       toResponse: toNotificationResponse,
+    });
+    this.schemes = new SubResourceWrites(transactions, {
+      name: 'notification',
+      notFound: () => notificationNotFound(),
+      read: (id, tx) => this.notifications.findForUpdate(id, tx),
+      toResponse: (entity) => ({ scheme: entity.signingScheme }),
     });
   }
 
@@ -103,10 +113,35 @@ export class NotificationStateService {
         };
       },
       async (current, write, tx) => {
+        await assertKeyFitsScheme(this.notifications, id, dto.signing_key, tx);
         if (!(await this.notifications.update(id, write, current.version, tx))) return STALE;
       },
     );
     return this.get(id);
+  }
+
+  async getSigningScheme(id: string): Promise<SigningSchemeResponse> {
+    return { scheme: (await this.read(id)).signingScheme };
+  }
+
+  /**
+   * docs/reference/webhooks.md#13-standard-webhooks: `standard` needs a whsec_ key, read locked with
+   * the row (a key written meanwhile is seen). The same scheme again: answered, nothing recorded.
+   */
+  putSigningScheme(id: string, { scheme }: PutSigningSchemeDto): Promise<SigningSchemeResponse> {
+    return this.schemes.write(
+      id,
+      (current) => {
+        if (current.signingScheme === scheme) return null;
+        if (scheme === 'standard' && standardWebhooksSecret(this.openKey(current.signingKey)) === null) {
+          throw new ValidationError(SCHEME_NEEDS_WHSEC_KEY);
+        }
+        return { ...current, signingScheme: scheme };
+      },
+      async (_current, next, tx) => {
+        await this.notifications.setSigningScheme(id, { signingScheme: next.signingScheme }, tx);
+      },
+    );
   }
 
   private setPause(id: string, changes: PauseChanges): Promise<NotificationStateResponse> {
@@ -119,6 +154,10 @@ export class NotificationStateService {
         if (!pausing) await tx.publish(NOTIFICATION_RESUMED, { notificationId: id });
       },
     );
+  }
+
+  private openKey(key: string | null): string | null {
+    return key && isEncrypted(key) && this.cipher ? this.cipher.decrypt(key) : key;
   }
 
   private async read(id: string): Promise<NotificationEntity> {

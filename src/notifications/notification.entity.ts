@@ -4,6 +4,13 @@ import { VersionedRow } from '../database/versioned-row';
 export const NOTIFICATION_TYPES = ['webhook'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
+/**
+ * docs/reference/webhooks.md#13-standard-webhooks: how a target's deliveries are signed. `reference`:
+ * the reference system's headers alone; `standard`: the Standard Webhooks headers besides them.
+ */
+export const SIGNING_SCHEMES = ['reference', 'standard'] as const;
+export type SigningScheme = (typeof SIGNING_SCHEMES)[number];
+
 @Entity({ name: 'notifications' })
 export class NotificationEntity extends VersionedRow {
   @Column({ type: 'varchar', length: 16 })
@@ -29,4 +36,8 @@ export class NotificationEntity extends VersionedRow {
 
   @Column({ name: 'signing_key_overlap_until', type: 'datetime', precision: 3, nullable: true })
   signingKeyOverlapUntil: Date | null;
+
+  /** docs/reference/webhooks.md#13-standard-webhooks: `standard` only with a whsec_ signing key. */
+  @Column({ name: 'signing_scheme', type: 'varchar', length: 16, default: 'reference' })
+  signingScheme: SigningScheme;
 }

@@ -12,6 +12,8 @@ export type NotificationChanges = Partial<
 
 export type PauseChanges = Pick<NotificationEntity, 'pausedAt' | 'pausedReason'>;
 
+export type SchemeChanges = Pick<NotificationEntity, 'signingScheme'>;
+
 /** The index of the delivery log by end time (1795400000000-CreateWebhookDeliveries). */
 const ENDED_INDEX = 'idx_webhook_deliveries_ended_at';
 
@@ -61,6 +63,11 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
 
   /** docs/reference/webhooks.md#10-pausing-a-target. The version stays: the resource did not change. */
   async setPause(id: string, changes: PauseChanges, { manager }: ReadTx): Promise<void> {
+    await manager.update(NotificationEntity, { id }, changes);
+  }
+
+  /** docs/reference/webhooks.md#13-standard-webhooks. The version stays, as for a pause. */
+  async setSigningScheme(id: string, changes: SchemeChanges, { manager }: ReadTx): Promise<void> {
     await manager.update(NotificationEntity, { id }, changes);
   }
 

@@ -15,12 +15,13 @@ import {
   NotificationSummaryResponse,
   UpdateNotificationDto,
 } from './dto/notification.dto';
-import { NotificationEntity } from './notification.entity';
+import { NotificationEntity, type SigningScheme } from './notification.entity';
 import type { NotificationEvent } from './notification-events';
 import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
 import { FAILING_WINDOW_MS } from './target-health';
+import { assertKeyFitsScheme } from './signing-scheme';
 
 /** What the dispatcher needs of a target (docs/reference/webhooks.md#1-events). Holds keys: never logged. */
 export interface DeliveryTarget {
@@ -30,6 +31,8 @@ export interface DeliveryTarget {
   readonly previousSigningKey: string | null;
   readonly previousSigningKeyUntil: Date | null;
   readonly paused: boolean;
+  /** docs/reference/webhooks.md#13-standard-webhooks */
+  readonly signingScheme: SigningScheme;
 }
 
 /** The start of the window a target's failing is judged on: an hour ago. */
@@ -68,6 +71,7 @@ export class NotificationsService {
       type: dto.type ?? 'webhook',
       url: dto.url,
       signingKey: dto.signing_key ? this.sealKey(dto.signing_key) : null,
+      signingScheme: 'reference',
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -101,6 +105,10 @@ export class NotificationsService {
       id,
       () => (Object.keys(changes).length === 0 ? null : { ...changes, updatedAt: new Date() }),
       async (current, write, tx) => {
+        if (write.signingKey !== undefined) {
+          const key = dto.signing_key === '' ? null : (dto.signing_key ?? null);
+          await assertKeyFitsScheme(this.notifications, id, key, tx);
+        }
         if (!(await this.notifications.update(id, write, current.version, tx))) return STALE;
       },
       options,
@@ -133,6 +141,7 @@ export class NotificationsService {
       previousSigningKey: overlapping ? this.openKey(entity.previousSigningKey) : null,
       previousSigningKeyUntil: overlapping ? until : null,
       paused: entity.pausedAt !== null,
+      signingScheme: entity.signingScheme,
     };
   }
 

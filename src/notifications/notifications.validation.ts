@@ -6,6 +6,7 @@ import type { BodyRules, Checked, DtoCheck } from '../common/validation/dto-vali
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { CreateNotificationDto, RotateSigningKeyDto, UpdateNotificationDto } from './dto/notification.dto';
+import { PutSigningSchemeDto } from './dto/signing-scheme.dto';
 
 /**
  * The webhook URL policy on a url the DTO accepted (docs/reference/hardening.md); a create by a scoped
@@ -45,6 +46,16 @@ export class RotateSigningKeyRules implements BodyRules<RotateSigningKeyDto, Rot
   readonly dto = RotateSigningKeyDto;
 
   check({ value }: DtoCheck<RotateSigningKeyDto>): Checked<RotateSigningKeyDto> {
+    return { value, problems: [] };
+  }
+}
+
+/** The shape is all there is to check here; the key it needs is checked with the row (docs/reference/webhooks.md#13-standard-webhooks). */
+@Injectable()
+export class SigningSchemeRules implements BodyRules<PutSigningSchemeDto, PutSigningSchemeDto> {
+  readonly dto = PutSigningSchemeDto;
+
+  check({ value }: DtoCheck<PutSigningSchemeDto>): Checked<PutSigningSchemeDto> {
     return { value, problems: [] };
   }
 }

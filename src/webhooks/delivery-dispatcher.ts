@@ -8,7 +8,12 @@ import { DatabaseLifecycle } from '../database/database-lifecycle';
 import { OnCommitting } from '../database/on-committing';
 import { Transactions, type CommittingEvent, type ReadTx } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
-import { NotificationsService, NotificationStateService, type DeliveryTarget } from '../notifications';
+import {
+  NotificationsService,
+  NotificationStateService,
+  standardWebhooksSecret,
+  type DeliveryTarget,
+} from '../notifications';
 import {
   NOTIFICATION_EVENTS,
   NOTIFICATION_RESUMED,
@@ -20,7 +25,7 @@ import type { DeliveryEntity } from './delivery.entity';
 import { WebhookSender, type AttemptResult } from './webhook-sender';
 import { newDelivery, newEvent } from './delivery-factory';
 import { WebhookMetrics } from './webhook-metrics';
-import { signatureHeaders } from './webhook-signature';
+import { signatureHeaders, standardWebhooksHeaders } from './webhook-signature';
 import { TargetLeasesRepository } from './target-leases.repository';
 import { DeliveredWriter } from './delivered-writer';
 import { WebhookEventsRepository } from './webhook-events.repository';
@@ -349,7 +354,9 @@ export class DeliveryDispatcher extends PollingService {
       ? await this.sender.send(target.url, delivery.body, {
           'X-Event-Id': delivery.eventId,
           'X-Event-Type': delivery.event,
-          ...(target.signingKey === null ? {} : this.signed(target, target.signingKey, delivery.body)),
+          ...(target.signingKey === null
+            ? {}
+            : this.signed(target, target.signingKey, delivery.eventId, delivery.body)),
         })
       : {
           delivered: false,
@@ -368,12 +375,22 @@ export class DeliveryDispatcher extends PollingService {
     return result;
   }
 
-  /** With the previous key too while its overlap lasts (docs/reference/webhooks.md#11-rotating-the-signing-key). */
-  private signed(target: DeliveryTarget, key: string, body: string) {
+  /**
+   * With the previous key too while its overlap lasts (docs/reference/webhooks.md#11-rotating-the-signing-key);
+   * a `standard` target's Standard Webhooks headers besides, `webhook-id` the event's id
+   * (docs/reference/webhooks.md#13-standard-webhooks): a previous key that is no whsec_ key signs
+   * only the reference headers.
+   */
+  private signed(target: DeliveryTarget, key: string, eventId: string, body: string): Record<string, string> {
     const now = new Date();
     const until = target.previousSigningKeyUntil;
     const previous = until !== null && until > now ? target.previousSigningKey : null;
-    return signatureHeaders(key, body, now, previous);
+    const headers = signatureHeaders(key, body, now, previous);
+    const secret = target.signingScheme === 'standard' ? standardWebhooksSecret(key) : null;
+    if (secret === null) return { ...headers };
+    const previousSecret = standardWebhooksSecret(previous);
+    const secrets: [Buffer, ...Buffer[]] = previousSecret === null ? [secret] : [secret, previousSecret];
+    return { ...headers, ...standardWebhooksHeaders(eventId, secrets, body, now) };
   }
 
   private retries(delivery: DeliveryEntity, result: AttemptResult, oneShot: boolean): boolean {

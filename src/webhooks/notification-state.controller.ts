@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Post } from '@nestjs/common';
+import { Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Route } from '../common/http/route.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
@@ -7,14 +7,17 @@ import {
   notificationNotFound,
   NotificationStateResponse,
   NotificationStateService,
+  PutSigningSchemeDto,
   RotateSigningKeyDto,
   RotateSigningKeyRules,
+  SigningSchemeResponse,
+  SigningSchemeRules,
 } from '../notifications';
 
 const NotificationId = (): ParameterDecorator =>
   Param('notification_id', new ParseIdPipe(notificationNotFound));
 
-/** docs/reference/webhooks.md#10-pausing-a-target and #rotating-the-signing-key */
+/** docs/reference/webhooks.md#10-pausing-a-target, #rotating-the-signing-key and #13-standard-webhooks */
 @ApiTags('notifications')
 @ApiBearerAuth()
 @Controller('notifications/:notification_id')
@@ -69,5 +72,26 @@ export class NotificationStateController {
     @ValidBody(RotateSigningKeyRules) body: RotateSigningKeyDto,
   ): Promise<NotificationStateResponse> {
     return this.state.rotateSigningKey(id, body);
+  }
+
+  @Get('signing-scheme')
+  @Route({ permission: 'notifications:read', status: 200, response: SigningSchemeResponse, errors: [404] })
+  getSigningScheme(@NotificationId() id: string): Promise<SigningSchemeResponse> {
+    return this.state.getSigningScheme(id);
+  }
+
+  @Put('signing-scheme')
+  @Route({
+    permission: 'notifications:write',
+    status: 200,
+    response: SigningSchemeResponse,
+    body: PutSigningSchemeDto,
+    errors: [404],
+  })
+  putSigningScheme(
+    @NotificationId() id: string,
+    @ValidBody(SigningSchemeRules) body: PutSigningSchemeDto,
+  ): Promise<SigningSchemeResponse> {
+    return this.state.putSigningScheme(id, body);
   }
 }

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { signatureHeaders } from './webhook-signature';
+import { Webhook } from 'standardwebhooks';
+import { standardWebhooksSecret } from '../notifications';
+import { signatureHeaders, standardWebhooksHeaders } from './webhook-signature';
 
 describe('signatureHeaders', () => {
   const key = 'a-signing-key-of-at-least-32-characters';
@@ -47,5 +49,52 @@ describe('signatureHeaders during a rotation overlap', () => {
       'X-Signature': createHmac('sha256', key).update(body).digest('base64'),
       'X-Signature-256': `t=1795000000,v1=${hex(key, 1_795_000_000)}`,
     });
+  });
+});
+
+describe('standardWebhooksHeaders, checked with the specification’s official library', () => {
+  const body = '{"id":"e3","event":"relayer_created"}';
+  const key = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+  const previous = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+  const secretOf = (k: string) => standardWebhooksSecret(k) as Buffer;
+
+  it('signs "<id>.<timestamp>.<body>" with the decoded secret: the library verifies and signs the same', () => {
+    const now = new Date();
+    const headers = standardWebhooksHeaders('e3', [secretOf(key)], body, now);
+    const seconds = Math.floor(now.getTime() / 1000);
+    expect(headers).toEqual({
+      'webhook-id': 'e3',
+      'webhook-timestamp': String(seconds),
+      'webhook-signature': new Webhook(key).sign('e3', new Date(seconds * 1000), body),
+    });
+    expect(new Webhook(key).verify(body, { ...headers })).toEqual(JSON.parse(body));
+  });
+
+  it('with two secrets, both entries space-separated, the first one first; each verifies alone', () => {
+    const headers = standardWebhooksHeaders('e3', [secretOf(key), secretOf(previous)], body);
+    const at = new Date(Number(headers['webhook-timestamp']) * 1000);
+    expect(headers['webhook-signature']).toBe(
+      `${new Webhook(key).sign('e3', at, body)} ${new Webhook(previous).sign('e3', at, body)}`,
+    );
+    for (const k of [key, previous])
+      expect(new Webhook(k).verify(body, { ...headers })).toEqual(JSON.parse(body));
+  });
+});
+
+describe('standardWebhooksSecret: the bytes of a whsec_ key, or null', () => {
+  const b64 = (bytes: number) => Buffer.alloc(bytes, 1).toString('base64');
+  it.each([
+    ['24 bytes', `whsec_${b64(24)}`, 24],
+    ['64 bytes', `whsec_${b64(64)}`, 64],
+    ['25 bytes, padded', `whsec_${b64(25)}`, 25],
+    ['23 bytes', `whsec_${b64(23)}`, null],
+    ['65 bytes', `whsec_${b64(65)}`, null],
+    ['no prefix', b64(32), null],
+    ['another prefix', `whsec-${b64(24)}`, null],
+    ['unpadded', `whsec_${b64(25).replace(/=+$/, '')}`, null],
+    ['base64url characters', `whsec_${b64(24).replace(/^./, '-')}`, null],
+    ['null', null, null],
+  ])('%s', (_name, key, bytes) => {
+    expect(standardWebhooksSecret(key)?.length ?? null).toBe(bytes);
   });
 });

@@ -27,3 +27,30 @@ export function signatureHeaders(
     'X-Signature-256': [`t=${t}`, ...keys.map(v1)].join(','),
   };
 }
+
+export interface StandardWebhooksHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/**
+ * docs/reference/webhooks.md#13-standard-webhooks: the Standard Webhooks headers, each signature
+ * `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` keyed with a secret (the bytes of a whsec_
+ * key, standardWebhooksSecret), space-separated, the new key's first during a rotation's overlap.
+ */
+export function standardWebhooksHeaders(
+  id: string,
+  secrets: readonly [Buffer, ...Buffer[]],
+  body: string,
+  now: Date = new Date(),
+): StandardWebhooksHeaders {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const signed = `${id}.${timestamp}.${body}`;
+  const v1 = (secret: Buffer) => `v1,${createHmac('sha256', secret).update(signed, 'utf8').digest('base64')}`;
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': secrets.map(v1).join(' '),
+  };
+}

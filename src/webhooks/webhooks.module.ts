@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OutboundHttpModule } from '../common/security/outbound-http.module';
 import { MetricsModule } from '../metrics/metrics.module';
-import { RotateSigningKeyRules } from '../notifications';
+import { RotateSigningKeyRules, SigningSchemeRules } from '../notifications';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RelayersModule } from '../relayers/relayers.module';
 import { DeliveriesRepository } from './deliveries.repository';
@@ -75,6 +75,7 @@ import { RelayerDeliveriesController } from './relayer-deliveries.controller';
     DeliveryStatsRepository,
     DeliveryStatsService,
     RotateSigningKeyRules,
+    SigningSchemeRules,
   ],
   exports: [WebhooksService],
 })

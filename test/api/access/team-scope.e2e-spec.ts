@@ -330,6 +330,11 @@ describe.each(['an API key', 'a person signed in'])(
                 overlap_seconds: 0,
               }),
           ],
+          ['GET signing-scheme', (id) => team.get(`/api/v1/notifications/${id}/signing-scheme`)],
+          [
+            'PUT signing-scheme',
+            (id) => team.put(`/api/v1/notifications/${id}/signing-scheme`, { scheme: 'standard' }),
+          ],
           ['POST test', (id) => team.post(`/api/v1/notifications/${id}/test`)],
           ['GET deliveries', (id) => team.get(`/api/v1/notifications/${id}/deliveries`)],
           ['POST retry', (id) => team.post(`/api/v1/notifications/${id}/deliveries/${delivery.id}/retry`)],
@@ -347,6 +352,8 @@ describe.each(['an API key', 'a person signed in'])(
         const state = async () => ({
           target: (await app().get('/api/v1/notifications/team-b-hook').expect(200)).body as unknown,
           state: (await app().get('/api/v1/notifications/team-b-hook/state').expect(200)).body as unknown,
+          scheme: (await app().get('/api/v1/notifications/team-b-hook/signing-scheme').expect(200))
+            .body as unknown,
           subscription: (await app().get('/api/v1/notifications/team-b-hook/subscription').expect(200))
             .body as unknown,
           deliveries: (await app().get('/api/v1/notifications/team-b-hook/deliveries').expect(200))
