@@ -144,8 +144,12 @@ const SIGNERS: ReadonlyArray<readonly [string, () => SignerCreateRequest['config
 ];
 
 describe('Signers held by key services through the SDK: createSigner, getSigner, listSigners, deleteSigner', () => {
-  const dns = resolveTestNamesToLoopback();
-  afterAll(() => dns.mockRestore());
+  // Spied while this spec runs, not from when it is loaded: another spec of its group restores its own.
+  let dns: jest.SpyInstance | undefined;
+  beforeAll(() => {
+    dns = resolveTestNamesToLoopback();
+  });
+  afterAll(() => dns?.mockRestore());
   beforeAll(async () => {
     await Promise.all([aws.start(), vault.start(), google.start(), azure.start()]);
     aws.keys.set('alias/relayer', { spki: evmKey.spki(), spec: 'ECC_SECG_P256K1' });

@@ -277,13 +277,23 @@ describeMysql('the migrations after 1797600000000 on MySQL, and the entities', (
       await head.runMigrations({ transaction: 'each' });
       // 1797700000000 moved each delivery's body to webhook_events and added replayed_at; 1797800000000
       // added balance_order, the balance as text that sorts as the number; 1797810000000 failed_at and
-      // failed_error (the seeded delivery never failed): the rest as seeded.
-      const { webhook_deliveries: deliveries, relayer_checks: checks, ...others } = seededAt.seeded;
+      // failed_error (the seeded delivery never failed); 1798010000000 each target's signing_scheme,
+      // `reference`: the rest as seeded.
+      const {
+        webhook_deliveries: deliveries,
+        relayer_checks: checks,
+        notifications,
+        ...others
+      } = seededAt.seeded;
       const bodies = await head.query<Array<{ id: string; body: string }>>(
         'SELECT id, body FROM webhook_events ORDER BY id',
       );
       expect({ ...(await rows(head)), bodies }).toEqual({
         ...others,
+        notifications: (notifications as Array<Record<string, unknown>>).map((target) => ({
+          ...target,
+          signing_scheme: 'reference',
+        })),
         relayer_checks: (checks as Array<{ balance: string | null }>).map((check) => ({
           ...check,
           balance_order:

@@ -246,9 +246,15 @@ describe('request bodies cannot exhaust the process (docs/reference/hardening.md
         .app.get(DataSource)
         .getRepository(IdempotencyKeyEntity)
         .findOneByOrFail({ key });
+      // With its problems, bounded as the message is, for a replay as problem details
+      // (docs/reference/envelope-and-errors.md#4-problem-details).
+      const problems = [
+        ...fields.slice(0, 50).map((field) => ({ field, message: `${field} is not an allowed field` })),
+        { field: null, message: 'and 250 more problems' },
+      ];
       expect({ status: stored.responseStatus, body: stored.responseBody }).toEqual({
         status: 400,
-        body: JSON.stringify(errorBody(message)),
+        body: JSON.stringify({ ...errorBody(message), problems }),
       });
       // 51 problems: 50 named and "1 more problem".
       const fiftyOne = {

@@ -225,8 +225,12 @@ function writeCatalogue(): string {
 
 describe('signers held by key services (docs/reference/kms-signers.md)', () => {
   let configFile = '';
-  const dns = resolveTestNamesToLoopback();
-  afterAll(() => dns.mockRestore());
+  // Spied while this spec runs, not from when it is loaded: another spec of its group restores its own.
+  let dns: jest.SpyInstance | undefined;
+  beforeAll(() => {
+    dns = resolveTestNamesToLoopback();
+  });
+  afterAll(() => dns?.mockRestore());
   beforeAll(async () => {
     await Promise.all([
       aws.start(),

@@ -50,7 +50,11 @@ const managedConfig = (vaultUrl: string) => ({
 });
 
 describe('key services: bounded answers, vault URLs, ambient credentials, masked URLs', () => {
-  const dns = resolveTestNamesToLoopback();
+  // Spied while this spec runs, not from when it is loaded: another spec of its group restores its own.
+  let dns: jest.SpyInstance | undefined;
+  beforeAll(() => {
+    dns = resolveTestNamesToLoopback();
+  });
   const saved = { ...process.env };
   beforeAll(async () => {
     await Promise.all([vault.start(), azure.start(), aws.start(), identity.start(), google.start()]);
@@ -65,7 +69,7 @@ describe('key services: bounded answers, vault URLs, ambient credentials, masked
   });
   afterAll(async () => {
     process.env = saved;
-    dns.mockRestore();
+    dns?.mockRestore();
     await Promise.all([vault.close(), azure.close(), aws.close(), identity.close(), google.close()]);
   });
   const env = (): Env => ({
