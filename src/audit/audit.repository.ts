@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { LessThan } from 'typeorm';
+import { LessThan, type SelectQueryBuilder } from 'typeorm';
+import type { CursorPosition } from '../common/http/cursor-page-query.dto';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
 import { AuditEventEntity } from './audit-event.entity';
@@ -8,6 +9,37 @@ import type { AuditQueryDto } from './dto/audit.dto';
 @Injectable()
 export class AuditRepository extends EntityRepository(AuditEventEntity) {
   async findMatching(query: AuditQueryDto): Promise<{ items: AuditEventEntity[]; total: number }> {
+    const [items, total] = await this.matching(query)
+      .orderBy('e.at', 'DESC')
+      .addOrderBy('e.id', 'DESC')
+      .skip(query.offset)
+      .take(query.per_page)
+      .getManyAndCount();
+    return { items, total };
+  }
+
+  /**
+   * Up to `limit` records older than `after` (all from the newest without it), newest first: a range of
+   * idx_audit_events_at_id read backwards from the position, whatever its depth; nothing counted
+   * (docs/reference/pagination.md#17-cursors).
+   */
+  async findAfter(
+    query: AuditQueryDto,
+    after: CursorPosition | null,
+    limit: number,
+  ): Promise<AuditEventEntity[]> {
+    const select = this.matching(query);
+    if (after !== null) {
+      // `at <= :at` bounds the range; the rest leaves out the records of that time up to the position.
+      select.andWhere('e.at <= :afterAt AND (e.at < :afterAt OR e.id < :afterId)', {
+        afterAt: after.at,
+        afterId: after.id,
+      });
+    }
+    return select.orderBy('e.at', 'DESC').addOrderBy('e.id', 'DESC').limit(limit).getMany();
+  }
+
+  private matching(query: AuditQueryDto): SelectQueryBuilder<AuditEventEntity> {
     const select = this.repository.createQueryBuilder('e');
     if (query.resource_type !== undefined)
       select.andWhere('e.resource_type = :type', { type: query.resource_type });
@@ -40,13 +72,7 @@ export class AuditRepository extends EntityRepository(AuditEventEntity) {
         ...Object.fromEntries(parameters.map((value, index) => [`scope${index}`, value])),
       });
     }
-    const [items, total] = await select
-      .orderBy('e.at', 'DESC')
-      .addOrderBy('e.id', 'DESC')
-      .skip(query.offset)
-      .take(query.per_page)
-      .getManyAndCount();
-    return { items, total };
+    return select;
   }
 
   async deleteBefore(before: Date): Promise<number> {

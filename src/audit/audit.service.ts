@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { cursorPage } from '../common/http/cursor-page-query.dto';
 import { Page } from '../common/http/page.dto';
 import { RequestContext } from '../common/http/request-context';
 import { PollingLoop } from '../common/scheduling/polling-loop';
@@ -71,6 +72,12 @@ export class AuditService implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async list(query: AuditQueryDto): Promise<Page<AuditEventResponse>> {
+    if (query.byCursor) {
+      const limit = query.cursorLimit;
+      const rows = await this.events.findAfter(query, query.position, limit + 1);
+      const { items, nextCursor } = cursorPage(rows, limit, (row) => ({ at: row.at, id: row.id }));
+      return new Page(items.map(toAuditEventResponse), query, null, { limit, next: nextCursor });
+    }
     const { items, total } = await this.events.findMatching(query);
     return new Page(items.map(toAuditEventResponse), query, total);
   }

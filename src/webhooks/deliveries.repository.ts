@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, Not } from 'typeorm';
 import { RelayerScope } from '../common/auth/relayer-scope';
+import type { CursorPosition } from '../common/http/cursor-page-query.dto';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
@@ -22,6 +23,11 @@ export type AttemptOutcome = Pick<
   | 'failedAt'
   | 'failedError'
 >;
+
+/** A page by number, or by keyset after a position (null: from the newest). */
+export type DeliveryPage =
+  | { readonly offset: number; readonly limit: number }
+  | { readonly after: CursorPosition | null; readonly limit: number };
 
 /** Rows per INSERT of one event's deliveries: well below every driver's limit of parameters. */
 const INSERT_CHUNK = 100;
@@ -234,12 +240,11 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   async findPageOfNotification(
     notificationId: string,
     filters: { status?: DeliveryStatus; relayerId?: string },
-    offset: number,
-    limit: number,
-  ): Promise<{ items: DeliveryEntity[]; total: number }> {
+    page: DeliveryPage,
+  ): Promise<{ items: DeliveryEntity[]; total: number | null }> {
     const scope = this.scoped();
     let filter = '';
-    const parameters: string[] = [notificationId];
+    const parameters: unknown[] = [notificationId];
     if (filters.status !== undefined) {
       filter += ' AND status = ?';
       parameters.push(filters.status);
@@ -251,18 +256,7 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     }
     filter += scope.sql;
     parameters.push(...scope.parameters);
-    const [items, counted] = await Promise.all([
-      this.select(
-        `SELECT ${this.columns} FROM webhook_deliveries WHERE notification_id = ?${filter}
-           ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-        [...parameters, limit, offset],
-      ),
-      this.repository.query<Array<{ n: number | string }>>(
-        `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE notification_id = ?${filter}`,
-        parameters,
-      ),
-    ]);
-    return { items, total: Number(counted[0].n) };
+    return this.readPage(`FROM webhook_deliveries WHERE notification_id = ?${filter}`, parameters, page);
   }
 
   /**
@@ -275,27 +269,52 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   async findPageOfRelayer(
     relayerId: string,
     filters: { status?: DeliveryStatus },
-    offset: number,
-    limit: number,
-  ): Promise<{ items: DeliveryEntity[]; total: number }> {
+    page: DeliveryPage,
+  ): Promise<{ items: DeliveryEntity[]; total: number | null }> {
     const relayerScope = this.scoped();
     const targetScope = RelayerScope.filter('notification_id');
     let filter = relayerScope.sql + targetScope.sql;
-    const parameters: string[] = [relayerId, ...relayerScope.parameters, ...targetScope.parameters];
+    const parameters: unknown[] = [relayerId, ...relayerScope.parameters, ...targetScope.parameters];
     if (filters.status !== undefined) {
       filter += ' AND status = ?';
       parameters.push(filters.status);
     }
+    return this.readPage(`FROM webhook_deliveries WHERE relayer_id = ?${filter}`, parameters, page);
+  }
+
+  /**
+   * Newest first: by number, with the count; or by keyset, older than `after` (all from the newest
+   * without it), nothing counted (docs/reference/pagination.md#17-cursors). Both lists' indexes end in
+   * (created_at, id) after the equality on their first column: a page by keyset is a range read
+   * backwards from its position, whatever its depth.
+   */
+  private async readPage(
+    from: string,
+    parameters: unknown[],
+    page: DeliveryPage,
+  ): Promise<{ items: DeliveryEntity[]; total: number | null }> {
+    if ('after' in page) {
+      let keyset = '';
+      const bounds: unknown[] = [];
+      if (page.after !== null) {
+        // `created_at <= ?` bounds the range; the rest leaves out that time's deliveries up to the position.
+        const at = this.parameter('createdAt', page.after.at);
+        keyset = ' AND created_at <= ? AND (created_at < ? OR id < ?)';
+        bounds.push(at, at, page.after.id);
+      }
+      const items = await this.select(
+        `SELECT ${this.columns} ${from}${keyset} ORDER BY created_at DESC, id DESC LIMIT ?`,
+        [...parameters, ...bounds, page.limit],
+      );
+      return { items, total: null };
+    }
     const [items, counted] = await Promise.all([
-      this.select(
-        `SELECT ${this.columns} FROM webhook_deliveries WHERE relayer_id = ?${filter}
-           ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-        [...parameters, limit, offset],
-      ),
-      this.repository.query<Array<{ n: number | string }>>(
-        `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE relayer_id = ?${filter}`,
-        parameters,
-      ),
+      this.select(`SELECT ${this.columns} ${from} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
+        ...parameters,
+        page.limit,
+        page.offset,
+      ]),
+      this.repository.query<Array<{ n: number | string }>>(`SELECT COUNT(*) AS n ${from}`, parameters),
     ]);
     return { items, total: Number(counted[0].n) };
   }

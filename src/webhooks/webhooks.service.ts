@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { cursorPage } from '../common/http/cursor-page-query.dto';
 import { Page } from '../common/http/page.dto';
 import { NotificationsService, notificationNotFound } from '../notifications';
 import { RelayersService, relayerNotFound } from '../relayers';
-import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveriesRepository, type DeliveryPage } from './deliveries.repository';
+import type { DeliveryEntity } from './delivery.entity';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { toDeliveryResponse, toRelayerDeliveryResponse } from './delivery.mapper';
 import { deliveryNotFound } from './webhooks.errors';
@@ -13,6 +15,25 @@ import {
   RelayerDeliveryResponse,
   TestDeliveryResponse,
 } from './dto/delivery.dto';
+
+/** By number, or by keyset with one more than the limit to know whether a next page exists. */
+function deliveryPage(query: DeliveryStatusQueryDto): DeliveryPage {
+  return query.byCursor
+    ? { after: query.position, limit: query.cursorLimit + 1 }
+    : { offset: query.offset, limit: query.per_page };
+}
+
+function answerPage<T>(
+  rows: DeliveryEntity[],
+  query: DeliveryStatusQueryDto,
+  total: number | null,
+  toResponse: (row: DeliveryEntity) => T,
+): Page<T> {
+  if (!query.byCursor) return new Page(rows.map(toResponse), query, total);
+  const limit = query.cursorLimit;
+  const { items, nextCursor } = cursorPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }));
+  return new Page(items.map(toResponse), query, null, { limit, next: nextCursor });
+}
 
 /** docs/reference/webhooks.md#3-the-delivery-log and #4-trying-a-target. */
 @Injectable()
@@ -29,10 +50,9 @@ export class WebhooksService {
     const { items, total } = await this.deliveries.findPageOfNotification(
       notificationId,
       { status: query.status, relayerId: query.relayer_id },
-      query.offset,
-      query.per_page,
+      deliveryPage(query),
     );
-    return new Page(items.map(toDeliveryResponse), query, total);
+    return answerPage(items, query, total, toDeliveryResponse);
   }
 
   /**
@@ -47,10 +67,9 @@ export class WebhooksService {
     const { items, total } = await this.deliveries.findPageOfRelayer(
       relayerId,
       { status: query.status },
-      query.offset,
-      query.per_page,
+      deliveryPage(query),
     );
-    return new Page(items.map(toRelayerDeliveryResponse), query, total);
+    return answerPage(items, query, total, toRelayerDeliveryResponse);
   }
 
   async retry(notificationId: string, deliveryId: string): Promise<DeliveryResponse> {

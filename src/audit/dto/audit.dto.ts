@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page.dto';
+import { CursorPageQueryDto } from '../../common/http/cursor-page-query.dto';
 import { IsRfc3339DateTime } from '../../common/validation/rfc3339';
 import { auditActions, auditedTypes } from '../audit-change';
 
@@ -12,8 +12,8 @@ function IsOneOf(known: () => readonly string[], message: () => string): Propert
   );
 }
 
-/** `page`, `per_page` and the filters of GET /api/v1/audit. */
-export class AuditQueryDto extends PageQueryDto {
+/** `page` and `per_page` or `cursor` and `limit`, and the filters of GET /api/v1/audit. */
+export class AuditQueryDto extends CursorPageQueryDto {
   // The enums of resource_type and action are written when the document is built (audit.openapi.ts).
   @ApiPropertyOptional()
   @IsOptional()

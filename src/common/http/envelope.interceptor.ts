@@ -12,6 +12,14 @@ import { LIST_ROUTE } from './route.decorator';
 export function successEnvelope(data: unknown) {
   if (data instanceof Page) {
     const page = data as Page<unknown>;
+    if (page.cursor !== undefined) {
+      return {
+        success: true,
+        data: page.items,
+        error: null,
+        pagination: { per_page: page.cursor.limit, next_cursor: page.cursor.next },
+      };
+    }
     return {
       success: true,
       data: page.items,

@@ -41,9 +41,14 @@ export const errorEnvelopeSchema: SchemaObject = {
 const paginationSchema: SchemaObject = {
   type: 'object',
   properties: {
-    current_page: { type: 'integer' },
-    per_page: { type: 'integer' },
-    total_items: { type: 'integer' },
+    current_page: { type: 'integer', description: 'Not in a page by cursor' },
+    per_page: { type: 'integer', description: 'limit in a page by cursor' },
+    total_items: { type: 'integer', description: 'Not in a page by cursor' },
+    next_cursor: {
+      type: 'string',
+      nullable: true,
+      description: 'Only in a page by cursor (the audit trail, delivery logs): null after the last page',
+    },
   },
 };
 

@@ -37,10 +37,15 @@ export class PageQueryDto {
   }
 }
 
+/**
+ * A page of a list: by number (`totalItems` counted), or by cursor (`cursor` set, nothing counted:
+ * docs/reference/pagination.md#17-cursors).
+ */
 export class Page<T> {
   constructor(
     readonly items: T[],
     readonly query: PageQueryDto,
-    readonly totalItems: number,
+    readonly totalItems: number | null,
+    readonly cursor?: { readonly limit: number; readonly next: string | null },
   ) {}
 }

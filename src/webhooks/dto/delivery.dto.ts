@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PageQueryDto } from '../../common/http/page.dto';
+import { CursorPageQueryDto } from '../../common/http/cursor-page-query.dto';
 import { IsResourceId, RESOURCE_ID_PATTERN } from '../../common/validation/field-rules';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../delivery.entity';
 
 /** A page of deliveries of one status: a relayer's (docs/reference/webhooks.md#312-the-deliveries-of-one-relayer). */
-export class DeliveryStatusQueryDto extends PageQueryDto {
+export class DeliveryStatusQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
   @IsOptional()
   @IsIn(DELIVERY_STATUSES, { message: `status must be one of: ${DELIVERY_STATUSES.join(', ')}` })
