@@ -157,6 +157,40 @@ export function Pager({
 }
 
 /**
+ * The pager of a list read by cursor, newest first (docs/reference/pagination.md#17-cursors): back to
+ * the newest page, or on to the older one; no page numbers, since nothing is counted.
+ */
+export function CursorPager({
+  label,
+  atNewest,
+  nextCursor,
+  onNewest,
+  onOlder,
+}: {
+  label: string;
+  atNewest: boolean;
+  nextCursor: string | null;
+  onNewest: () => void;
+  onOlder: (cursor: string) => void;
+}) {
+  return (
+    <nav class="pager" aria-label={`${label} pages`}>
+      <button type="button" disabled={atNewest} onClick={onNewest}>
+        Newest
+      </button>
+      <span aria-live="polite">{nextCursor === null ? 'The oldest shown' : 'Older ones follow'}</span>
+      <button
+        type="button"
+        disabled={nextCursor === null}
+        onClick={() => nextCursor !== null && onOlder(nextCursor)}
+      >
+        Older
+      </button>
+    </nav>
+  );
+}
+
+/**
  * A table that scrolls sideways on a narrow screen, reachable and named for keyboard and reader users;
  * its column headers are `head`, or the cells `headCells` gives (sortable ones: console/src/sortable.tsx).
  */

@@ -455,7 +455,7 @@ describe('the operator console: signers, networks, audit and configuration', () 
         'Correct the filter it names, or clear the filters.',
       ]);
       expect(distinct(tab.requests.filter((url) => url.includes('since=')))).toEqual([
-        `${app().baseUrl}/api/v1/audit?page=1&per_page=25&action=network.update&actor_id=admin&since=yesterday`,
+        `${app().baseUrl}/api/v1/audit?limit=25&action=network.update&actor_id=admin&since=yesterday`,
       ]);
       expect(await filters.getByLabel('Since').inputValue()).toBe('yesterday');
 
@@ -479,14 +479,16 @@ describe('the operator console: signers, networks, audit and configuration', () 
         `This key sees only the records about its relayers (${relayers.evm}); records about notifications, signers, networks and keys are not shown to it.`,
       );
       expect(await tab.page.locator('main').textContent()).not.toContain(relayers.solana);
-      // A page past the end (the API answers it empty, with the true total) says where to go.
-      await tab.page.goto(`${app().baseUrl}/console/#/audit?page=9`);
+      // Past the oldest record (a cursor at it: the API answers an empty page) says where to go.
+      const oldest = api.data[api.data.length - 1];
+      const past = Buffer.from(JSON.stringify([oldest.at, oldest.id])).toString('base64url');
+      await tab.page.goto(`${app().baseUrl}/console/#/audit?cursor=${past}`);
       await tab.page.locator('main .state.empty').waitFor();
       expect(await tab.page.locator('main .state.empty').textContent()).toBe(
-        'This page is past the last record. Go to the first page.',
+        'No older record. Go to the newest records.',
       );
-      expect(tab.requests.at(-1)).toBe(`${app().baseUrl}/api/v1/audit?page=9&per_page=25`);
-      await tab.page.getByRole('link', { name: 'Go to the first page' }).click();
+      expect(tab.requests.at(-1)).toBe(`${app().baseUrl}/api/v1/audit?limit=25&cursor=${past}`);
+      await tab.page.getByRole('link', { name: 'Go to the newest records' }).click();
       await table(tab).waitFor();
       expect(await documentWidth(tab.page)).toBeLessThanOrEqual(PHONE.width);
       expect(await seriousViolations(tab.page)).toEqual([]);

@@ -386,16 +386,22 @@ describe('the operator console: notification targets and their deliveries', () =
       expect(log.length).toBe(26);
       const tab = await open(app().apiKey, '#/notifications/hook-c');
       const pager = tab.page.getByRole('navigation', { name: 'Deliveries pages' });
-      await expect(pager.locator('span').textContent()).resolves.toBe('1–25 of 26 (page 1 of 2)');
+      // By cursor (docs/reference/pagination.md#17-cursors): Older, then Newest back.
+      await expect(pager.locator('span').textContent()).resolves.toBe('Older ones follow');
       expect((await cells(tab, 'Deliveries')).map((row) => row[0])).toEqual(
         log.slice(0, 25).map((d) => `${d.event}${d.id}`),
       );
-      await pager.getByRole('button', { name: 'Next' }).click();
-      await pager.getByText('26–26 of 26 (page 2 of 2)').waitFor();
+      await pager.getByRole('button', { name: 'Older' }).click();
+      await pager.getByText('The oldest shown').waitFor();
       expect((await cells(tab, 'Deliveries')).map((row) => row[0])).toEqual([`relayer_created${log[25].id}`]);
+      const { next_cursor: cursor } = (
+        await app().get('/api/v1/notifications/hook-c/deliveries?limit=25').expect(200)
+      ).body.pagination as { next_cursor: string };
+      await pager.getByRole('button', { name: 'Newest' }).click();
+      await pager.getByText('Older ones follow').waitFor();
       expect(distinct(tab.requests.filter((url) => url.includes('/deliveries?')))).toEqual([
-        `${app().baseUrl}/api/v1/notifications/hook-c/deliveries?page=1&per_page=25`,
-        `${app().baseUrl}/api/v1/notifications/hook-c/deliveries?page=2&per_page=25`,
+        `${app().baseUrl}/api/v1/notifications/hook-c/deliveries?limit=25`,
+        `${app().baseUrl}/api/v1/notifications/hook-c/deliveries?limit=25&cursor=${cursor}`,
       ]);
     });
 

@@ -423,6 +423,8 @@ describe('the operator console: the relayer page', () => {
         .expect(200)
     ).body as { data: { action: string }[]; pagination: { total_items: number } };
     expect([deliveries.pagination.total_items, audit.pagination.total_items]).toEqual([12, 12]);
+    const firstPage = (await app().get(`/api/v1/relayers/${busy.id}/deliveries?limit=10`).expect(200))
+      .body as { pagination: { next_cursor: string } };
 
     const tab = await open(app().apiKey, `#/relayers/${busy.id}`);
     for (const [label, table] of [
@@ -430,10 +432,15 @@ describe('the operator console: the relayer page', () => {
       ['Audit records', 'Changes of this relayer'],
     ]) {
       const pager = tab.page.getByRole('navigation', { name: `${label} pages` });
-      await expect(pager.locator('span').textContent()).resolves.toBe('1–10 of 12 (page 1 of 2)');
+      // The deliveries by cursor, Older and Newest (docs/reference/pagination.md#17-cursors); the
+      // relayer's audit trail by number.
+      const byCursor = label === 'Deliveries';
+      await expect(pager.locator('span').textContent()).resolves.toBe(
+        byCursor ? 'Older ones follow' : '1–10 of 12 (page 1 of 2)',
+      );
       expect(await tab.page.getByRole('table', { name: table }).locator('tbody tr').count()).toBe(10);
-      await pager.getByRole('button', { name: 'Next' }).click();
-      await pager.getByText('11–12 of 12 (page 2 of 2)').waitFor();
+      await pager.getByRole('button', { name: byCursor ? 'Older' : 'Next' }).click();
+      await pager.getByText(byCursor ? 'The oldest shown' : '11–12 of 12 (page 2 of 2)').waitFor();
       expect(
         await tab.page.getByRole('table', { name: table }).locator('tbody td.mono').allTextContents(),
       ).toEqual(
@@ -450,8 +457,8 @@ describe('the operator console: the relayer page', () => {
     // Never the whole log: every read of it asked the API for a page of one relayer's deliveries.
     const reads = distinct(tab.requests.filter((url) => url.includes('/deliveries')));
     expect(reads.map((url) => `${new URL(url).pathname}${new URL(url).search}`)).toEqual([
-      `/api/v1/relayers/${busy.id}/deliveries?page=1&per_page=10`,
-      `/api/v1/relayers/${busy.id}/deliveries?page=2&per_page=10`,
+      `/api/v1/relayers/${busy.id}/deliveries?limit=10`,
+      `/api/v1/relayers/${busy.id}/deliveries?limit=10&cursor=${firstPage.pagination.next_cursor}`,
     ]);
   });
 

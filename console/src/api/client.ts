@@ -87,7 +87,7 @@ api.use({
 
 interface Envelope<T> {
   data?: T;
-  pagination?: Partial<Pagination>;
+  pagination?: Partial<Pagination> & { next_cursor?: string | null };
 }
 
 interface Result<T> {
@@ -138,6 +138,17 @@ export async function readPage<T>(
       total_items: p.total_items ?? items.length,
     },
   };
+}
+
+/**
+ * A page of a list read by cursor (docs/reference/pagination.md#17-cursors): its items and the cursor
+ * of the next, older page (null after the last).
+ */
+export async function readCursorPage<T>(
+  call: Promise<Result<T[]>>,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const { body } = await settle(call);
+  return { items: body.data ?? [], nextCursor: body.pagination?.next_cursor ?? null };
 }
 
 /** A write's answer with its ETag (docs/reference/safe-writes.md), for the next conditional write. */

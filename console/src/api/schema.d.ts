@@ -1920,8 +1920,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -2559,8 +2564,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -3012,6 +3022,10 @@ export interface operations {
                 action?: "relayer.create" | "relayer.update" | "relayer.delete" | "notification.create" | "notification.update" | "notification.delete" | "signer.create" | "signer.update" | "signer.delete" | "network.create" | "network.update" | "network.delete" | "api_key.create" | "api_key.update" | "api_key.delete" | "role.create" | "role.update" | "role.delete" | "session.create" | "session.refuse" | "session.delete";
                 /** @description `admin` for the API_KEY, or a managed key id */
                 actor_id?: string;
+                /** @description pagination.next_cursor of the previous page; with limit, instead of page and per_page */
+                cursor?: string;
+                /** @description Items per page with cursor (default 10) */
+                limit?: number;
                 page?: number;
                 per_page?: number;
                 resource_id?: string;
@@ -3042,8 +3056,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -3857,8 +3876,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -4815,8 +4839,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -5661,6 +5690,10 @@ export interface operations {
     WebhooksController_deliveries: {
         parameters: {
             query?: {
+                /** @description pagination.next_cursor of the previous page; with limit, instead of page and per_page */
+                cursor?: string;
+                /** @description Items per page with cursor (default 10) */
+                limit?: number;
                 page?: number;
                 per_page?: number;
                 /** @description Only the deliveries about this relayer (its id exactly, case included) */
@@ -5690,8 +5723,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -8321,8 +8359,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -10146,6 +10189,10 @@ export interface operations {
     RelayerDeliveriesController_deliveries: {
         parameters: {
             query?: {
+                /** @description pagination.next_cursor of the previous page; with limit, instead of page and per_page */
+                cursor?: string;
+                /** @description Items per page with cursor (default 10) */
+                limit?: number;
                 page?: number;
                 per_page?: number;
                 status?: "pending" | "delivered" | "failed";
@@ -10173,8 +10220,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -10577,8 +10629,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -11424,8 +11481,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */
@@ -11701,8 +11763,13 @@ export interface operations {
                         /** @example null */
                         error?: string | null;
                         pagination?: {
+                            /** @description Not in a page by cursor */
                             current_page?: number;
+                            /** @description Only in a page by cursor (the audit trail, delivery logs): null after the last page */
+                            next_cursor?: string | null;
+                            /** @description limit in a page by cursor */
                             per_page?: number;
+                            /** @description Not in a page by cursor */
                             total_items?: number;
                         };
                         /** @example true */

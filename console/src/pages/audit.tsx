@@ -1,10 +1,9 @@
 import { AuditChange } from '../audit-change';
-import { api, readPage, type Schemas } from '../api/client';
+import { api, readCursorPage, type Schemas } from '../api/client';
 import type { paths } from '../api/schema';
-import { Empty, Loaded, Pager, PageTitle, Table, Time, useLoad } from '../components';
+import { CursorPager, Empty, Loaded, PageTitle, Table, Time, useLoad } from '../components';
 import { href, location, navigate } from '../router';
 import { me } from '../session';
-import { pageOf } from './page-query';
 
 type AuditRecord = Schemas['AuditEventResponse'];
 type AuditQuery = NonNullable<paths['/api/v1/audit']['get']['parameters']['query']>;
@@ -52,17 +51,18 @@ function filtersOf(query: URLSearchParams): Filters {
 export function AuditPage() {
   const query = location.value.query;
   const filters = filtersOf(query);
-  const page = pageOf(query);
+  // By cursor (docs/reference/pagination.md#17-cursors): none for the newest page.
+  const cursor = query.get('cursor') || undefined;
   const filtered = Object.keys(filters).length > 0;
-  const asked = JSON.stringify([page, filters]);
+  const asked = JSON.stringify([cursor, filters]);
   const [answer, reload] = useLoad(
     () =>
-      readPage(
+      readCursorPage(
         api.GET('/api/v1/audit', {
           params: {
             query: {
-              page,
-              per_page: PER_PAGE,
+              limit: PER_PAGE,
+              ...(cursor === undefined ? {} : { cursor }),
               ...filters,
               // As the hash holds them: an unknown value is the API's to refuse (400, shown).
               resource_type: filters.resource_type as ResourceType | undefined,
@@ -151,15 +151,15 @@ export function AuditPage() {
         </div>
       ) : (
         <Loaded load={load} what="the audit trail" retry={reload}>
-          {({ items, pagination }) =>
+          {({ items, nextCursor }) =>
             items.length === 0 ? (
               <Empty>
-                {filtered ? (
-                  'No record matches these filters. Widen or clear them to see more.'
-                ) : pagination.total_items > 0 ? (
+                {cursor !== undefined ? (
                   <>
-                    This page is past the last record. <a href={href(['audit'])}>Go to the first page</a>.
+                    No older record. <a href={href(['audit'], filters)}>Go to the newest records</a>.
                   </>
+                ) : filtered ? (
+                  'No record matches these filters. Widen or clear them to see more.'
                 ) : (
                   'No change has been recorded yet: every change made through the API (relayers, notifications, signers, networks, keys) appears here.'
                 )}
@@ -174,10 +174,12 @@ export function AuditPage() {
                     <RecordRow record={record} key={record.id} />
                   ))}
                 </Table>
-                <Pager
-                  pagination={pagination}
+                <CursorPager
                   label="Audit records"
-                  onPage={(next) => navigate(['audit'], { ...filters, page: next })}
+                  atNewest={cursor === undefined}
+                  nextCursor={nextCursor}
+                  onNewest={() => navigate(['audit'], filters)}
+                  onOlder={(next) => navigate(['audit'], { ...filters, cursor: next })}
                 />
               </>
             )

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
-import { api, read, readPage, type Schemas } from '../api/client';
+import { api, read, readCursorPage, type Schemas } from '../api/client';
 import {
   useAnswerAction,
   Empty,
@@ -7,7 +7,7 @@ import {
   Loaded,
   Loading,
   OutcomeText,
-  Pager,
+  CursorPager,
   PageTitle,
   Table,
   Time,
@@ -48,17 +48,18 @@ type Delivery = Schemas['DeliveryResponse'];
 interface View {
   window: StatsWindow;
   status?: Status;
-  page: number;
+  /** The delivery log's page by cursor (docs/reference/pagination.md#17-cursors); none: the newest. */
+  cursor?: string;
 }
 
 function viewOf(query: URLSearchParams): View {
   const chosen = query.get('window');
   const status = query.get('status');
-  const page = Number(query.get('page'));
+  const cursor = query.get('cursor');
   return {
     window: WINDOWS.find((w) => w === chosen) ?? '24h',
     status: STATUSES.find((s) => s === status),
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    cursor: cursor === null || cursor === '' ? undefined : cursor,
   };
 }
 
@@ -481,15 +482,15 @@ function DeliveriesPanel({
   const view = viewOf(location.value.query);
   const [load, reload] = useLoad(
     () =>
-      readPage(
+      readCursorPage(
         api.GET('/api/v1/notifications/{notification_id}/deliveries', {
           params: {
             path: { notification_id: id },
-            query: { page: view.page, per_page: PER_PAGE, status: view.status },
+            query: { limit: PER_PAGE, status: view.status, ...(view.cursor ? { cursor: view.cursor } : {}) },
           },
         }),
       ),
-    [id, view.page, view.status, round],
+    [id, view.cursor, view.status, round],
     true,
   );
   // Retry and replay re-send relayer data: the API asks for both permissions.
@@ -517,7 +518,7 @@ function DeliveriesPanel({
           <select
             value={view.status ?? ''}
             onChange={(event) =>
-              show({ status: STATUSES.find((s) => s === event.currentTarget.value), page: undefined })
+              show({ status: STATUSES.find((s) => s === event.currentTarget.value), cursor: undefined })
             }
           >
             <option value="">Any</option>
@@ -534,7 +535,7 @@ function DeliveriesPanel({
       </form>
       {mayResend && <OutcomeText outcome={outcome} />}
       <Loaded load={load} what="the deliveries" retry={reload}>
-        {({ items, pagination }) =>
+        {({ items, nextCursor }) =>
           items.length === 0 ? (
             <Empty>
               {view.status
@@ -603,7 +604,13 @@ function DeliveriesPanel({
                   </tr>
                 ))}
               </Table>
-              <Pager pagination={pagination} label="Deliveries" onPage={(page) => show({ page })} />
+              <CursorPager
+                label="Deliveries"
+                atNewest={view.cursor === undefined}
+                nextCursor={nextCursor}
+                onNewest={() => show({ cursor: undefined })}
+                onOlder={(cursor) => show({ cursor })}
+              />
             </>
           )
         }

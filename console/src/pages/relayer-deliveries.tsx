@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, read, readPage, type Relayer, type Schemas } from '../api/client';
-import { Empty, Loaded, Pager, Table, Time, useLoad } from '../components';
+import { api, read, readCursorPage, type Relayer, type Schemas } from '../api/client';
+import { CursorPager, Empty, Loaded, Table, Time, useLoad } from '../components';
 import { href } from '../router';
 import { can } from '../session';
 import { NextAttempt } from './notification-parts';
@@ -30,12 +30,16 @@ export function DeliveriesPanel({ relayer, round }: { relayer: Relayer; round: n
 }
 
 function DeliveriesTable({ relayerId, round }: { relayerId: string; round: number }) {
-  const [page, setPage] = useState(1);
+  // By cursor: null for the newest page (docs/reference/pagination.md#17-cursors).
+  const [cursor, setCursor] = useState<string | null>(null);
   const [load, reload] = useLoad(
     async () => {
-      const deliveries = await readPage(
+      const deliveries = await readCursorPage(
         api.GET('/api/v1/relayers/{relayer_id}/deliveries', {
-          params: { path: { relayer_id: relayerId }, query: { page, per_page: PER_PAGE } },
+          params: {
+            path: { relayer_id: relayerId },
+            query: { limit: PER_PAGE, ...(cursor === null ? {} : { cursor }) },
+          },
         }),
       );
       // Whether a target is paused matters to its pending deliveries only: asked for those targets only.
@@ -54,12 +58,12 @@ function DeliveriesTable({ relayerId, round }: { relayerId: string; round: numbe
       const paused = new Set(waiting.filter((_, i) => states[i].paused));
       return { ...deliveries, paused };
     },
-    [relayerId, page, round],
+    [relayerId, cursor, round],
     true,
   );
   return (
     <Loaded load={load} what="its deliveries" retry={reload}>
-      {({ items, pagination, paused }) =>
+      {({ items, nextCursor, paused }) =>
         items.length === 0 ? (
           <Empty>
             No deliveries of its events yet: its own notification target and every target subscribed to it are
@@ -87,7 +91,13 @@ function DeliveriesTable({ relayerId, round }: { relayerId: string; round: numbe
                 />
               ))}
             </Table>
-            <Pager pagination={pagination} label="Deliveries" onPage={setPage} />
+            <CursorPager
+              label="Deliveries"
+              atNewest={cursor === null}
+              nextCursor={nextCursor}
+              onNewest={() => setCursor(null)}
+              onOlder={setCursor}
+            />
           </>
         )
       }

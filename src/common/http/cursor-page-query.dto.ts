@@ -80,6 +80,7 @@ export class CursorPageQueryDto extends PageQueryDto {
   cursor?: CursorValue;
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 1,
     maximum: MAX_PER_PAGE,
     description: 'Items per page with cursor (default 10)',
