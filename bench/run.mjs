@@ -54,6 +54,10 @@
 // MySQL only): one target with N deliveries in its log over 7 days, seeded with INSERT ... SELECT, and
 // the p50/p95/max of GET /notifications/{id}/stats per window, one request at a time.
 //
+// Pages by cursor (bench/lib/cursor-pages.mjs, `--scenarios cursor-pages` only, never in the default set):
+// --cursor-records N (100100) audit records, then GET /audit?limit=100 of the first page and of the
+// 1,000th by cursor, and the 1,000th by number, one request at a time: p50/p95/max.
+//
 // The console's relayers table (bench/lib/console.mjs, `--scenarios console-relayers` only, never in the
 // default set): N relayers created through the API, then Debian's Chromium (playwright-core) loads the
 // console's relayers page K times per case (page 1, the last page, state=paused, network_type=solana
@@ -113,6 +117,7 @@ import { benchHealthFleet, FLEET_SCENARIOS } from './lib/health-fleet.mjs';
 import { benchWebhooks, WEBHOOK_SCENARIOS } from './lib/webhooks.mjs';
 import { benchHostileBodies, HOSTILE_SCENARIOS } from './lib/hostile-bodies.mjs';
 import { benchWebhookStats, STATS_SCENARIOS } from './lib/webhook-stats.mjs';
+import { benchCursorPages, CURSOR_SCENARIOS } from './lib/cursor-pages.mjs';
 import { benchConsole, bundleConsole, CONSOLE_SCENARIOS } from './lib/console.mjs';
 import { benchSoak } from './lib/soak.mjs';
 import { b3Env, startB3, B3_TITLE } from './lib/b3.mjs';
@@ -143,6 +148,7 @@ const { values: argv } = parseArgs({
     'fleet-rounds': { type: 'string', default: '3' },
     'hostile-seconds': { type: 'string', default: '25' },
     'stats-deliveries': { type: 'string', default: '1000000' },
+    'cursor-records': { type: 'string', default: '100100' },
     'console-relayers': { type: 'string', default: '10000' },
     'console-reps': { type: 'string' },
     'cold-starts': { type: 'string' },
@@ -198,6 +204,7 @@ const options = {
   fleetRounds: Number(argv['fleet-rounds']),
   hostileSeconds: Number(argv['hostile-seconds']),
   statsDeliveries: Number(argv['stats-deliveries']),
+  cursorRecords: Number(argv['cursor-records']),
   consoleRelayers: Number(argv['console-relayers']),
   consoleReps: Number(argv['console-reps'] ?? (argv.quick ? 3 : 10)),
   listSmall: 1000,
@@ -519,6 +526,7 @@ const ALL_SCENARIOS = [
   ...FLEET_SCENARIOS,
   ...HOSTILE_SCENARIOS,
   ...STATS_SCENARIOS,
+  ...CURSOR_SCENARIOS,
   ...CONSOLE_SCENARIOS,
 ];
 const selected = argv.scenarios
@@ -538,6 +546,7 @@ const healthSelected = HEALTH_SCENARIOS.some((s) => selected.includes(s.id));
 const fleetSelected = FLEET_SCENARIOS.some((s) => selected.includes(s.id));
 const hostileSelected = HOSTILE_SCENARIOS.some((s) => selected.includes(s.id));
 const statsSelected = STATS_SCENARIOS.some((s) => selected.includes(s.id));
+const cursorsSelected = CURSOR_SCENARIOS.some((s) => selected.includes(s.id));
 const consoleSelected = CONSOLE_SCENARIOS.some((s) => selected.includes(s.id));
 
 function autocannonRequests(scenario, state) {
@@ -984,6 +993,12 @@ async function benchDatabase(kind, catalogues, mysqlInfo) {
   if (statsSelected) {
     section.webhookStats = await benchWebhookStats(
       { options, log, catalogues, freshDatabase, startService, JSON_HEADERS, AUTH },
+      kind,
+    );
+  }
+  if (cursorsSelected) {
+    section.cursorPages = await benchCursorPages(
+      { options, log, catalogues, freshDatabase, startService, AUTH },
       kind,
     );
   }
