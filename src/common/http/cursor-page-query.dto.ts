@@ -87,7 +87,7 @@ export class CursorPageQueryDto extends PageQueryDto {
   })
   @IsOptional()
   @Transform(
-    ({ value, obj }) =>
+    ({ value, obj }: { value: unknown; obj: unknown }): unknown =>
       mixed(obj) ?? (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
   )
   @ValidateBy(

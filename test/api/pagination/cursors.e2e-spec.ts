@@ -39,7 +39,7 @@ describe('cursors for the audit trail and the delivery logs', () => {
   const traverse = async (
     path: string,
     limit: number,
-    between: () => Promise<void> = async () => undefined,
+    between: () => Promise<void> = () => Promise.resolve(),
     client: TestApp | ReturnType<typeof as> = app(),
   ) => {
     const ids: string[] = [];
