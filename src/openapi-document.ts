@@ -7,6 +7,8 @@ import { documentIdempotencyKeys } from './idempotency/idempotency.openapi';
 import { documentGrants } from './api-keys/api-keys.openapi';
 import { documentAuditTypes } from './audit/audit.openapi';
 import { documentConditionalGets, documentEnvelopes } from './common/http/openapi-routes';
+import { OPENAPI_VERSION, toOpenApi31 } from './common/http/openapi-31';
+import { documentWebhooks } from './webhooks/webhooks.openapi';
 
 /** The liveness route is answered by Express directly (probes/liveness.ts). */
 function withLiveness(document: OpenAPIObject): OpenAPIObject {
@@ -85,6 +87,7 @@ export function setupOpenApi(app: INestApplication): void {
               '(errors: {success: false, data: null, message, error}).',
           )
           .setVersion('1')
+          .setOpenAPIVersion(OPENAPI_VERSION)
           .addBearerAuth({
             type: 'http',
             scheme: 'bearer',
@@ -97,7 +100,9 @@ export function setupOpenApi(app: INestApplication): void {
   SwaggerModule.setup(
     'api/docs',
     app,
-    () => documentAuditTypes(documentGrants(documentIdempotencyKeys(document()))),
+    // Everything else adds its part first; the 3.1 form is made last, in one place (toOpenApi31).
+    () =>
+      toOpenApi31(documentWebhooks(documentAuditTypes(documentGrants(documentIdempotencyKeys(document()))))),
     {
       jsonDocumentUrl: 'api/docs-json',
       useGlobalPrefix: false,

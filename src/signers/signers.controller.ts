@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ValidationError } from '../common/errors/domain-errors';
 import { ApiErrors } from '../common/http/openapi.decorators';
 import { Page, PageQueryDto } from '../common/http/page.dto';
@@ -47,6 +47,7 @@ export class SignersController {
 
   /** A key never changes under a relayer: delete the signer and create another. */
   @Patch(':signer_id')
+  @ApiParam({ name: 'signer_id', type: String })
   @RequirePermission('signers:write')
   @HttpCode(400)
   @ApiErrors(400, 401, 429)

@@ -1,3 +1,5 @@
+import { validate } from '@readme/openapi-parser';
+import { WEBHOOK_EVENTS } from '../../src/webhooks/webhook-events';
 import { ERROR_ENVELOPE_SCHEMA } from '../support/envelope';
 import { openApiDocument } from '../support/routes';
 import { createTestDatabase } from '../support/test-database';
@@ -95,20 +97,21 @@ describe('OpenAPI document', () => {
       properties: Record<string, Record<string, unknown>>;
     }
     interface SchemaWithPolicies {
-      properties: { policies: { nullable: boolean; oneOf: PolicySchema[] } };
+      properties: { policies: { anyOf: [{ oneOf: PolicySchema[] }, { type: string }] } };
     }
     for (const name of ['CreateRelayerDto', 'UpdateRelayerDto', 'RelayerResponse']) {
       const { policies } = schemas[name].properties;
       expect({
-        nullable: policies.nullable,
-        variants: policies.oneOf.map((p) => [
+        // Nullable, in 3.1 form: one of the policies, or null.
+        nullable: policies.anyOf[1],
+        variants: policies.anyOf[0].oneOf.map((p) => [
           p.title,
           p.type,
           p.additionalProperties,
           Object.keys(p.properties),
         ]),
       }).toEqual({
-        nullable: true,
+        nullable: { type: 'null' },
         variants: [
           [
             'EvmPolicy',
@@ -161,25 +164,28 @@ describe('OpenAPI document', () => {
         ],
       });
     }
-    const [evm, solana] = schemas.CreateRelayerDto.properties.policies.oneOf;
+    const [evm, solana] = schemas.CreateRelayerDto.properties.policies.anyOf[0].oneOf;
     expect(solana.properties.fee_payment_strategy).toEqual({
       type: 'string',
       enum: ['user', 'relayer'],
       default: 'user',
     });
     expect(solana.properties.max_signatures).toEqual({
-      type: 'integer',
+      type: ['integer', 'null'],
       minimum: 0,
       maximum: 2147483647,
-      nullable: true,
     });
     expect(evm.properties.min_balance).toEqual({
-      oneOf: [
-        { type: 'integer', minimum: 0 },
-        { type: 'string', pattern: '^\\d+$', maxLength: 1000 },
+      anyOf: [
+        {
+          oneOf: [
+            { type: 'integer', minimum: 0 },
+            { type: 'string', pattern: '^\\d+$', maxLength: 1000 },
+          ],
+        },
+        { type: 'null' },
       ],
       description: 'wei, exact: a whole JSON number or a string of decimal digits (answered as a number)',
-      nullable: true,
     });
   });
 
@@ -273,6 +279,105 @@ describe('OpenAPI document', () => {
       responses: Record<string, { content: { 'application/json': { schema: unknown } } }>;
     };
     expect(update.responses['400'].content['application/json'].schema).toEqual(ERROR_ENVELOPE_SCHEMA);
+  });
+
+  it('is OpenAPI 3.1: it validates as 3.1, with no schema left in 3.0 form', async () => {
+    const doc = await openApiDocument<Record<string, unknown>>(handle.current);
+    const keys = new Set<string>();
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (typeof value === 'object' && value !== null) {
+        for (const [key, child] of Object.entries(value)) {
+          if (typeof child === 'boolean') keys.add(key);
+          collect(child);
+        }
+      }
+    };
+    collect(doc);
+    expect({
+      openapi: doc.openapi,
+      threeZeroKeywords: ['nullable', 'exclusiveMinimum', 'exclusiveMaximum'].filter((k) => keys.has(k)),
+      validation: await validate(structuredClone(doc) as Parameters<typeof validate>[0]),
+    }).toEqual({
+      openapi: '3.1.0',
+      threeZeroKeywords: [],
+      validation: { valid: true, warnings: [], specification: 'OpenAPI' },
+    });
+  });
+
+  it('describes every event body under webhooks, one entry per event name (WEBHOOK_EVENTS)', async () => {
+    interface Webhook {
+      post: {
+        operationId: string;
+        parameters: Array<{ name: string; in: string; required: boolean }>;
+        requestBody: { required: boolean; content: Record<string, { schema: unknown }> };
+        responses: Record<string, unknown>;
+      };
+    }
+    const { webhooks } = await openApiDocument<{ webhooks: Record<string, Webhook> }>(handle.current);
+    expect(Object.keys(webhooks)).toEqual([...WEBHOOK_EVENTS]);
+    const relayer = { $ref: '#/components/schemas/RelayerResponse' };
+    const body = (event: string, payload: unknown) => ({
+      type: 'object',
+      required: ['id', 'event', 'payload', 'timestamp'],
+      properties: {
+        id: { type: 'string', format: 'uuid' },
+        event: { type: 'string', enum: [event] },
+        payload,
+        timestamp: { type: 'string', format: 'date-time' },
+      },
+    });
+    const schemaOf = (event: string) => webhooks[event].post.requestBody.content['application/json'].schema;
+    expect(schemaOf('relayer_updated')).toEqual(
+      body('relayer_updated', {
+        type: 'object',
+        required: ['payload_type', 'relayer', 'changed'],
+        properties: {
+          payload_type: { type: 'string', enum: ['relayer_updated'] },
+          relayer,
+          changed: {
+            type: 'array',
+            description: 'The fields the PATCH changed, sorted',
+            items: {
+              type: 'string',
+              enum: ['custom_rpc_urls', 'name', 'notification_id', 'paused', 'policies'],
+            },
+          },
+        },
+      }),
+    );
+    expect(schemaOf('notification_test')).toEqual(
+      body('notification_test', {
+        type: 'object',
+        required: ['payload_type', 'notification_id'],
+        properties: {
+          payload_type: { type: 'string', enum: ['notification_test'] },
+          notification_id: { type: 'string' },
+        },
+      }),
+    );
+    const stateUpdate = schemaOf('relayer_state_update') as {
+      properties: { payload: { oneOf: Array<{ required: string[] }> } };
+    };
+    expect(stateUpdate.properties.payload.oneOf.map((p) => p.required)).toEqual([
+      ['payload_type', 'relayer', 'disable_reason'],
+      ['payload_type', 'relayer', 'retry_count'],
+    ]);
+    expect(
+      Object.values(webhooks).map(({ post }) => ({
+        operationId: post.operationId,
+        headers: post.parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name),
+        required: post.requestBody.required,
+        responses: Object.keys(post.responses),
+      })),
+    ).toEqual(
+      WEBHOOK_EVENTS.map((event) => ({
+        operationId: `webhook_${event}`,
+        headers: ['X-Event-Id', 'X-Event-Type', 'User-Agent'],
+        required: true,
+        responses: ['2XX'],
+      })),
+    );
   });
 
   it('serves the UI at /api/docs without a token', async () => {

@@ -12,7 +12,7 @@ export const ERROR_ENVELOPE_SCHEMA = {
   required: ['success', 'data', 'message', 'error'],
   properties: {
     success: { type: 'boolean', example: false },
-    data: { type: 'object', nullable: true, example: null },
+    data: { type: ['object', 'null'], example: null },
     message: { type: 'string' },
     error: { type: 'string', description: 'The same text as message' },
   },

@@ -818,7 +818,148 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    notification_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /api/v1/notifications/{id}/test
+         * @description Sent to the notification targets that hear of it (docs/reference/webhooks.md#1-events); a 2xx acknowledges it, anything else is retried or fails.
+         */
+        post: operations["webhook_notification_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    relayer_balance_restored: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The relayer's balance rose back to its alert threshold or above
+         * @description Sent to the notification targets that hear of it (docs/reference/webhooks.md#1-events); a 2xx acknowledges it, anything else is retried or fails.
+         */
+        post: operations["webhook_relayer_balance_restored"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    relayer_created: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A relayer was created
+         * @description Sent to the notification targets that hear of it (docs/reference/webhooks.md#1-events); a 2xx acknowledges it, anything else is retried or fails.
+         */
+        post: operations["webhook_relayer_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    relayer_deleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A relayer was deleted (relayer: its last state)
+         * @description Sent to the notification targets that hear of it (docs/reference/webhooks.md#1-events); a 2xx acknowledges it, anything else is retried or fails.
+         */
+        post: operations["webhook_relayer_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    relayer_low_balance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The relayer's balance fell below its alert threshold
+         * @description Sent to the notification targets that hear of it (docs/reference/webhooks.md#1-events); a 2xx acknowledges it, anything else is retried or fails.
+         */
+        post: operations["webhook_relayer_low_balance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    relayer_state_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A health check disabled the relayer, or enabled it again
+         * @description Sent to the notification targets that hear of it (docs/reference/webhooks.md#1-events); a 2xx acknowledges it, anything else is retried or fails.
+         */
+        post: operations["webhook_relayer_state_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    relayer_updated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A PATCH changed a relayer
+         * @description Sent to the notification targets that hear of it (docs/reference/webhooks.md#1-events); a 2xx acknowledges it, anything else is retried or fails.
+         */
+        post: operations["webhook_relayer_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ApiKeyResponse: {
@@ -12407,7 +12548,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                signer_id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -12796,6 +12939,381 @@ export interface operations {
                         success: boolean;
                     };
                 };
+            };
+        };
+    };
+    webhook_notification_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description relayer-service/<version> */
+                "User-Agent": string;
+                /** @description With the standard signing scheme: the event id */
+                "webhook-id"?: string;
+                /** @description With the standard signing scheme: v1,<base64> (two during a rotation) */
+                "webhook-signature"?: string;
+                /** @description With the standard signing scheme: unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description The body's id: the same on every attempt and for every target */
+                "X-Event-Id": string;
+                /** @description The event */
+                "X-Event-Type": string;
+                /** @description With a signing key: base64 HMAC-SHA256 of the body */
+                "X-Signature"?: string;
+                /** @description With a signing key: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> */
+                "X-Signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "notification_test";
+                    /** Format: uuid */
+                    id: string;
+                    payload: {
+                        notification_id: string;
+                        /** @enum {string} */
+                        payload_type: "notification_test";
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_relayer_balance_restored: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description relayer-service/<version> */
+                "User-Agent": string;
+                /** @description With the standard signing scheme: the event id */
+                "webhook-id"?: string;
+                /** @description With the standard signing scheme: v1,<base64> (two during a rotation) */
+                "webhook-signature"?: string;
+                /** @description With the standard signing scheme: unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description The body's id: the same on every attempt and for every target */
+                "X-Event-Id": string;
+                /** @description The event */
+                "X-Event-Type": string;
+                /** @description With a signing key: base64 HMAC-SHA256 of the body */
+                "X-Signature"?: string;
+                /** @description With a signing key: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> */
+                "X-Signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "relayer_balance_restored";
+                    /** Format: uuid */
+                    id: string;
+                    payload: {
+                        /** @description What the check read, in the base unit */
+                        balance: string;
+                        /** @enum {string} */
+                        payload_type: "relayer_balance_restored";
+                        relayer: components["schemas"]["RelayerResponse"];
+                        /** @description The threshold it was compared with, in the base unit */
+                        threshold: string;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_relayer_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description relayer-service/<version> */
+                "User-Agent": string;
+                /** @description With the standard signing scheme: the event id */
+                "webhook-id"?: string;
+                /** @description With the standard signing scheme: v1,<base64> (two during a rotation) */
+                "webhook-signature"?: string;
+                /** @description With the standard signing scheme: unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description The body's id: the same on every attempt and for every target */
+                "X-Event-Id": string;
+                /** @description The event */
+                "X-Event-Type": string;
+                /** @description With a signing key: base64 HMAC-SHA256 of the body */
+                "X-Signature"?: string;
+                /** @description With a signing key: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> */
+                "X-Signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "relayer_created";
+                    /** Format: uuid */
+                    id: string;
+                    payload: {
+                        /** @enum {string} */
+                        payload_type: "relayer_created";
+                        relayer: components["schemas"]["RelayerResponse"];
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_relayer_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description relayer-service/<version> */
+                "User-Agent": string;
+                /** @description With the standard signing scheme: the event id */
+                "webhook-id"?: string;
+                /** @description With the standard signing scheme: v1,<base64> (two during a rotation) */
+                "webhook-signature"?: string;
+                /** @description With the standard signing scheme: unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description The body's id: the same on every attempt and for every target */
+                "X-Event-Id": string;
+                /** @description The event */
+                "X-Event-Type": string;
+                /** @description With a signing key: base64 HMAC-SHA256 of the body */
+                "X-Signature"?: string;
+                /** @description With a signing key: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> */
+                "X-Signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "relayer_deleted";
+                    /** Format: uuid */
+                    id: string;
+                    payload: {
+                        /** @enum {string} */
+                        payload_type: "relayer_deleted";
+                        relayer: components["schemas"]["RelayerResponse"];
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_relayer_low_balance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description relayer-service/<version> */
+                "User-Agent": string;
+                /** @description With the standard signing scheme: the event id */
+                "webhook-id"?: string;
+                /** @description With the standard signing scheme: v1,<base64> (two during a rotation) */
+                "webhook-signature"?: string;
+                /** @description With the standard signing scheme: unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description The body's id: the same on every attempt and for every target */
+                "X-Event-Id": string;
+                /** @description The event */
+                "X-Event-Type": string;
+                /** @description With a signing key: base64 HMAC-SHA256 of the body */
+                "X-Signature"?: string;
+                /** @description With a signing key: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> */
+                "X-Signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "relayer_low_balance";
+                    /** Format: uuid */
+                    id: string;
+                    payload: {
+                        /** @description What the check read, in the base unit */
+                        balance: string;
+                        /** @enum {string} */
+                        payload_type: "relayer_low_balance";
+                        relayer: components["schemas"]["RelayerResponse"];
+                        /** @description The threshold it was compared with, in the base unit */
+                        threshold: string;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_relayer_state_update: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description relayer-service/<version> */
+                "User-Agent": string;
+                /** @description With the standard signing scheme: the event id */
+                "webhook-id"?: string;
+                /** @description With the standard signing scheme: v1,<base64> (two during a rotation) */
+                "webhook-signature"?: string;
+                /** @description With the standard signing scheme: unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description The body's id: the same on every attempt and for every target */
+                "X-Event-Id": string;
+                /** @description The event */
+                "X-Event-Type": string;
+                /** @description With a signing key: base64 HMAC-SHA256 of the body */
+                "X-Signature"?: string;
+                /** @description With a signing key: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> */
+                "X-Signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "relayer_state_update";
+                    /** Format: uuid */
+                    id: string;
+                    payload: {
+                        /** @description The details of the verdict that disabled it */
+                        disable_reason: string | null;
+                        /** @enum {string} */
+                        payload_type: "relayer_disabled";
+                        relayer: components["schemas"]["RelayerResponse"];
+                    } | {
+                        /** @enum {string} */
+                        payload_type: "relayer_enabled";
+                        relayer: components["schemas"]["RelayerResponse"];
+                        /** @description The failed checks before the one that passed */
+                        retry_count: number;
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_relayer_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description relayer-service/<version> */
+                "User-Agent": string;
+                /** @description With the standard signing scheme: the event id */
+                "webhook-id"?: string;
+                /** @description With the standard signing scheme: v1,<base64> (two during a rotation) */
+                "webhook-signature"?: string;
+                /** @description With the standard signing scheme: unix seconds */
+                "webhook-timestamp"?: string;
+                /** @description The body's id: the same on every attempt and for every target */
+                "X-Event-Id": string;
+                /** @description The event */
+                "X-Event-Type": string;
+                /** @description With a signing key: base64 HMAC-SHA256 of the body */
+                "X-Signature"?: string;
+                /** @description With a signing key: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> */
+                "X-Signature-256"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "relayer_updated";
+                    /** Format: uuid */
+                    id: string;
+                    payload: {
+                        /** @description The fields the PATCH changed, sorted */
+                        changed: ("custom_rpc_urls" | "name" | "notification_id" | "paused" | "policies")[];
+                        /** @enum {string} */
+                        payload_type: "relayer_updated";
+                        relayer: components["schemas"]["RelayerResponse"];
+                    };
+                    /** Format: date-time */
+                    timestamp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -197,9 +197,8 @@ describe('GET /api/v1/api-keys/self: who am I', () => {
             description: 'The relayers the key may see; present only for a key limited to some relayers',
           },
           expires_at: {
-            type: 'string',
+            type: ['string', 'null'],
             format: 'date-time',
-            nullable: true,
             description:
               'When the secret used for this request stops working: the key’s expiry, or the end of a rotation’s overlap; null: never',
           },

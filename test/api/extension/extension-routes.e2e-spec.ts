@@ -132,7 +132,7 @@ describe("an extension's routes: their errors keep their words, the document sho
           properties: {
             success: { type: 'boolean', example: true },
             data,
-            error: { type: 'string', nullable: true, example: null },
+            error: { type: ['string', 'null'], example: null },
           },
         },
       },

@@ -282,7 +282,7 @@ describe('GET /api/v1/relayers?include=status', () => {
       properties: {
         success: { type: 'boolean', example: true },
         data: { type: 'array', items: { $ref: '#/components/schemas/RelayerListItemResponse' } },
-        error: { type: 'string', nullable: true, example: null },
+        error: { type: ['string', 'null'], example: null },
         pagination: expect.any(Object) as unknown,
       },
     });

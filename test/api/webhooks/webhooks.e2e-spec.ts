@@ -248,6 +248,54 @@ describe('webhook events: relayer changes reach their notification target, signe
     await receiver.waitFor('/retry-perm', 2);
   });
 
+  it('each body sent has the fields its entry under webhooks in the OpenAPI document requires, and no other', async () => {
+    interface ObjectSchema {
+      required: string[];
+      properties: Record<string, ObjectSchema & { oneOf?: ObjectSchema[] }>;
+    }
+    const doc = (await app().get('/api/docs-json', false).expect(200)).body as {
+      webhooks: Record<
+        string,
+        { post: { requestBody: { content: Record<string, { schema: ObjectSchema }> } } }
+      >;
+      components: { schemas: Record<string, ObjectSchema> };
+    };
+    const hook = await target('/described');
+    const { id } = (await app().post('/api/v1/relayers', relayerBody(hook)).expect(201)).body.data as {
+      id: string;
+    };
+    await app().patch(`/api/v1/relayers/${id}`, { name: 'described' }).expect(200);
+    await app().delete(`/api/v1/relayers/${id}`).expect(200);
+    // The test event is sent at once, the others by the dispatcher: after them, for a fixed order.
+    await receiver.waitFor('/described', 3);
+    await app().post(`/api/v1/notifications/${hook}/test`).expect(200);
+    const got = await receiver.waitFor('/described', 4);
+    const described = got.map(({ json }) => {
+      const body = doc.webhooks[json.event].post.requestBody.content['application/json'].schema;
+      const payload = body.properties.payload;
+      const relayer = json.payload.relayer as Record<string, unknown> | undefined;
+      return {
+        body: Object.keys(json).sort(),
+        payload: Object.keys(json.payload).sort(),
+        relayer: relayer && Object.keys(relayer).sort(),
+        described: {
+          body: [...body.required].sort(),
+          payload: [...payload.required].sort(),
+          relayer: relayer && Object.keys(doc.components.schemas.RelayerResponse.properties).sort(),
+        },
+      };
+    });
+    expect(got.map((r) => r.json.event)).toEqual([
+      'relayer_created',
+      'relayer_updated',
+      'relayer_deleted',
+      'notification_test',
+    ]);
+    expect(described.map((d) => ({ body: d.body, payload: d.payload, relayer: d.relayer }))).toEqual(
+      described.map((d) => d.described),
+    );
+  });
+
   it('POST .../test sends a signed notification_test now and reports what the receiver said', async () => {
     const key = secrets.add(`whsec-${randomBytes(20).toString('hex')}`);
     receiver.script('/probe', [{ status: 200 }, { status: 418 }]);
