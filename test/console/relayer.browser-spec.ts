@@ -432,15 +432,11 @@ describe('the operator console: the relayer page', () => {
       ['Audit records', 'Changes of this relayer'],
     ]) {
       const pager = tab.page.getByRole('navigation', { name: `${label} pages` });
-      // The deliveries by cursor, Older and Newest (docs/reference/pagination.md#17-cursors); the
-      // relayer's audit trail by number.
-      const byCursor = label === 'Deliveries';
-      await expect(pager.locator('span').textContent()).resolves.toBe(
-        byCursor ? 'Older ones follow' : '1–10 of 12 (page 1 of 2)',
-      );
+      // Both by cursor, Older and Newest (docs/reference/pagination.md#17-cursors).
+      await expect(pager.locator('span').textContent()).resolves.toBe('Older ones follow');
       expect(await tab.page.getByRole('table', { name: table }).locator('tbody tr').count()).toBe(10);
-      await pager.getByRole('button', { name: byCursor ? 'Older' : 'Next' }).click();
-      await pager.getByText(byCursor ? 'The oldest shown' : '11–12 of 12 (page 2 of 2)').waitFor();
+      await pager.getByRole('button', { name: 'Older' }).click();
+      await pager.getByText('The oldest shown').waitFor();
       expect(
         await tab.page.getByRole('table', { name: table }).locator('tbody td.mono').allTextContents(),
       ).toEqual(

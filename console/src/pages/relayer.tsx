@@ -1,13 +1,13 @@
 import { AuditChange } from '../audit-change';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, read, readPage, readWithTag, type Relayer, type Schemas } from '../api/client';
+import { api, ApiError, read, readCursorPage, readWithTag, type Relayer, type Schemas } from '../api/client';
 import {
+  CursorPager,
   Empty,
   ErrorState,
   Loaded,
   Loading,
   OutcomeText,
-  Pager,
   PageTitle,
   isPassingFailure,
   StateBadges,
@@ -554,20 +554,28 @@ function AuditPanel({ relayer, round }: { relayer: Relayer; round: number }) {
 }
 
 function AuditTable({ relayerId, round }: { relayerId: string; round: number }) {
-  const [page, setPage] = useState(1);
+  // By cursor: null for the newest page (docs/reference/pagination.md#17-cursors).
+  const [cursor, setCursor] = useState<string | null>(null);
   const [load, reload] = useLoad(
     () =>
-      readPage(
+      readCursorPage(
         api.GET('/api/v1/audit', {
-          params: { query: { resource_type: 'relayer', resource_id: relayerId, page, per_page: PER_PAGE } },
+          params: {
+            query: {
+              resource_type: 'relayer',
+              resource_id: relayerId,
+              limit: PER_PAGE,
+              ...(cursor === null ? {} : { cursor }),
+            },
+          },
         }),
       ),
-    [relayerId, page, round],
+    [relayerId, cursor, round],
     true,
   );
   return (
     <Loaded load={load} what="its audit trail" retry={reload}>
-      {({ items, pagination }) =>
+      {({ items, nextCursor }) =>
         items.length === 0 ? (
           <Empty>No change of this relayer is recorded (records are kept 90 days).</Empty>
         ) : (
@@ -577,7 +585,13 @@ function AuditTable({ relayerId, round }: { relayerId: string; round: number }) 
                 <AuditRow record={record} key={record.id} />
               ))}
             </Table>
-            <Pager pagination={pagination} label="Audit records" onPage={setPage} />
+            <CursorPager
+              label="Audit records"
+              atNewest={cursor === null}
+              nextCursor={nextCursor}
+              onNewest={() => setCursor(null)}
+              onOlder={setCursor}
+            />
           </>
         )
       }
