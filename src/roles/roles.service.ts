@@ -64,6 +64,12 @@ export class RolesService {
     return holdingOf(await this.roles.all(), groups);
   }
 
+  /** The roles read once, for deciding what many people hold (a list of sessions). */
+  async holdings(): Promise<(groups: readonly string[]) => Holding | null> {
+    const roles = await this.roles.all();
+    return (groups) => holdingOf(roles, groups);
+  }
+
   async create(dto: CreateRoleDto, caller: Principal): Promise<RoleResponse> {
     const relayerIds = dto.relayer_ids ? [...new Set(dto.relayer_ids)] : null;
     assertGrantable(caller, dto.permissions, relayerIds);

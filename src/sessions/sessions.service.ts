@@ -209,9 +209,10 @@ export class SessionsService implements SessionStore, OnApplicationBootstrap, On
   private async seenBy(caller: Principal, rows: readonly SessionEntity[]): Promise<SessionEntity[]> {
     const scope = RelayerScope.of(caller.relayerIds);
     if (scope === null) return [...rows];
+    const holdingOf = await this.roles.holdings();
     const seen: SessionEntity[] = [];
     for (const row of rows) {
-      const holding = await this.roles.holding(row.groups);
+      const holding = holdingOf(row.groups);
       if (holding && RelayerScope.contains(scope, RelayerScope.of(unionOf(holding.grants).relayerIds))) {
         seen.push(row);
       }
