@@ -45,6 +45,7 @@ import { NotificationsModule } from './notifications/notifications.module';
 import { RelayerHealthModule } from './relayer-health/relayer-health.module';
 import { RelayersModule } from './relayers/relayers.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { AlertChannelsModule } from './alert-channels/alert-channels.module';
 
 /** Modules added by the service's users (docs/reference/extension-events.md). */
 export interface AppExtensions {
@@ -97,6 +98,7 @@ export class AppModule implements NestModule {
         NotificationsModule,
         RelayersModule,
         WebhooksModule,
+        AlertChannelsModule,
         ConfigFileModule,
         RelayerHealthModule,
         ApiKeysModule,

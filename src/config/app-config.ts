@@ -123,6 +123,28 @@ const httpsUrl = text.transform((v, ctx): string => {
   return z.NEVER;
 });
 
+/** SMTP_URL (docs/alerts.md#email): smtp:// or smtps://, credentials in it as the URL's user and password. */
+const smtpUrl = text.transform((v, ctx): string => {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    ctx.addIssue('must be an smtp:// or smtps:// URL');
+    return z.NEVER;
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    ctx.addIssue('must be an smtp:// or smtps:// URL');
+    return z.NEVER;
+  }
+  return v;
+});
+
+/** An e-mail address, or `Name <address>`: the sender of alert e-mail. */
+const mailbox = text.regex(
+  /^(?:[^<>\r\n]{0,100}<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+  'must be an e-mail address, or a name and <address>',
+);
+
 /** The whole environment: each variable with its rule and default (optional: null unless said otherwise). */
 const ENV = z
   .object({
@@ -187,7 +209,12 @@ const ENV = z
     AUTH_OIDC_ISSUER: httpsUrl.optional(),
     AUTH_OIDC_CLIENT_ID: text.optional(),
     AUTH_OIDC_CLIENT_SECRET: text.optional(),
+    // docs/access.md and docs/alerts.md: where people reach the service (sign-in, links in alerts).
     PUBLIC_URL: httpsUrl.optional(),
+    // docs/alerts.md: the alert channels' senders.
+    SMTP_URL: smtpUrl.optional(),
+    ALERT_EMAIL_FROM: mailbox.optional(),
+    PAGERDUTY_EVENTS_URL: httpsUrl.default('https://events.pagerduty.com/v2/enqueue'),
     AUTH_OIDC_NAME: text.max(100, 'must be at most 100 characters').default('your identity provider'),
     AUTH_OIDC_SCOPES: text
       .regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, 'must be scopes separated by spaces')
@@ -204,6 +231,7 @@ const ENV = z
         const message = 'is required with NODE_ENV=production (at least 32 characters)';
         ctx.addIssue({ code: 'custom', path: ['API_KEY'], message });
       }
+      // PUBLIC_URL alone gives alerts their links; the provider's three need it.
       const oidc = [
         'AUTH_OIDC_ISSUER',
         'AUTH_OIDC_CLIENT_ID',
@@ -213,11 +241,16 @@ const ENV = z
       const given = oidc.filter(
         (name) => env[name] !== undefined || ctx.issues.some((i) => i.path?.[0] === name),
       );
-      if (given.length > 0 && given.length < oidc.length) {
+      const provider = given.filter((name) => name !== 'PUBLIC_URL');
+      if (provider.length > 0 && given.length < oidc.length) {
         for (const name of oidc.filter((n) => !given.includes(n))) {
           const message = `is required with ${given.join(', ')} (sign-in with an identity provider)`;
           ctx.addIssue({ code: 'custom', path: [name], message });
         }
+      }
+      if (env.SMTP_URL !== undefined && env.ALERT_EMAIL_FROM === undefined) {
+        const message = 'is required with SMTP_URL (the sender of alert e-mail)';
+        ctx.addIssue({ code: 'custom', path: ['ALERT_EMAIL_FROM'], message });
       }
       const ports = !ctx.issues.some((i) => i.path?.[0] === 'PORT' || i.path?.[0] === 'METRICS_PORT');
       if (ports && env.METRICS_PORT && env.METRICS_PORT === env.PORT) {
@@ -317,6 +350,13 @@ export function loadConfig(env: Env) {
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       pauseAfterFailures: e.WEBHOOK_PAUSE_AFTER_FAILURES,
       maxTargetsPerRelayer: e.WEBHOOK_MAX_TARGETS_PER_RELAYER,
+    },
+    // docs/alerts.md: SMTP_URL holds a password; it is never logged.
+    alerts: {
+      publicUrl: e.PUBLIC_URL ?? null,
+      smtpUrl: e.SMTP_URL ?? null,
+      emailFrom: e.ALERT_EMAIL_FROM ?? null,
+      pagerDutyEventsUrl: e.PAGERDUTY_EVENTS_URL,
     },
     healthChecks: {
       enabled: e.RELAYER_HEALTH_CHECKS,

@@ -16,3 +16,18 @@ export { NotificationsService, SIGNING_KEY_CIPHER, type DeliveryTarget } from '.
 export { NotificationStateService } from './notification-state.service';
 export { successRate } from './target-health';
 export { standardWebhooksSecret } from './signing-scheme';
+export {
+  ALERT_CHANNELS,
+  WEBHOOK_TARGETS,
+  alertChannelNotFound,
+  kindCondition,
+  kindOf,
+  type TargetKind,
+} from './target-kind';
+export { AlertChannelsRepository } from './notifications.repository';
+export {
+  ALERT_CHANNEL_TYPES,
+  NotificationEntity,
+  type AlertChannelType,
+  type DeliveryTargetType,
+} from './notification.entity';

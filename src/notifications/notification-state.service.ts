@@ -10,7 +10,12 @@ import { NotificationEntity } from './notification.entity';
 import { NOTIFICATION_RESUMED, type NotificationEvent } from './notification-events';
 import { toNotificationResponse } from './notification.mapper';
 import { toNotificationStateResponse } from './notification-state.mapper';
-import { NotificationsRepository, type PauseChanges } from './notifications.repository';
+import {
+  AlertChannelsRepository,
+  NotificationsRepository,
+  type PauseChanges,
+} from './notifications.repository';
+import { ALERT_CHANNELS, WEBHOOK_TARGETS, type TargetKind } from './target-kind';
 import { PutSigningSchemeDto, SigningSchemeResponse } from './dto/signing-scheme.dto';
 import { assertKeyFitsScheme, SCHEME_NEEDS_WHSEC_KEY, standardWebhooksSecret } from './signing-scheme';
 import { notificationNotFound } from './notifications.errors';
@@ -24,28 +29,41 @@ const SYSTEM = { type: 'system', id: 'system', name: 'service' } as const;
 /**
  * A target's pause, its signing-key rotation and its signing scheme
  * (docs/reference/webhooks.md#10-pausing-a-target, #rotating-the-signing-key, #13-standard-webhooks):
- * each change is audited as `notification.update`. A pause and a scheme are sub-resources
+ * each change is audited as `notification.update`. An alert channel pauses as a webhook does, audited
+ * as `alert_channel.update` (TargetKind); keys and schemes are the webhooks'. A pause and a scheme are sub-resources
  * (SubResourceWrites): the notification's version stays, its answer does not change; a rotation is a
  * change of the notification (ResourceWrites), as a PATCH of its key is.
  */
 @Injectable()
 export class NotificationStateService {
-  private readonly pauses: SubResourceWrites<NotificationEntity, NotificationStateResponse>;
+  private readonly pauses = new Map<
+    TargetKind,
+    SubResourceWrites<NotificationEntity, NotificationStateResponse>
+  >();
+  private readonly rows: ReadonlyMap<TargetKind, NotificationsRepository>;
   private readonly keys: ResourceWrites<NotificationEntity, NotificationResponse>;
   private readonly schemes: SubResourceWrites<NotificationEntity, SigningSchemeResponse>;
 
   /** @internal Nest injects it. */
   constructor(
     private readonly notifications: NotificationsRepository,
+    channels: AlertChannelsRepository,
     transactions: Transactions,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {
-    this.pauses = new SubResourceWrites(transactions, {
-      name: 'notification',
-      notFound: () => notificationNotFound(),
-      read: (id, tx) => this.notifications.findForUpdate(id, tx),
-      toResponse: (entity) => toNotificationStateResponse(entity),
-    });
+    this.rows = new Map([
+      [WEBHOOK_TARGETS, notifications],
+      [ALERT_CHANNELS, channels],
+    ]);
+    for (const [kind, rows] of this.rows) {
+      const writes = new SubResourceWrites(transactions, {
+        name: kind.name,
+        notFound: () => kind.notFound(),
+        read: (id, tx) => rows.findForUpdate(id, tx),
+        toResponse: (entity: NotificationEntity) => toNotificationStateResponse(entity),
+      });
+      this.pauses.set(kind, writes);
+    }
     this.keys = new ResourceWrites(transactions, {
       name: 'notification',
       event: (notification): NotificationEvent => ({ notification }),
@@ -61,18 +79,18 @@ export class NotificationStateService {
     });
   }
 
-  async get(id: string): Promise<NotificationStateResponse> {
-    return toNotificationStateResponse(await this.read(id));
+  async get(id: string, kind: TargetKind = WEBHOOK_TARGETS): Promise<NotificationStateResponse> {
+    return toNotificationStateResponse(await this.read(id, kind));
   }
 
   /** Already paused: answered as it is, nothing recorded. */
-  pause(id: string): Promise<NotificationStateResponse> {
-    return this.setPause(id, { pausedAt: new Date(), pausedReason: PAUSED_BY_HAND });
+  pause(id: string, kind: TargetKind = WEBHOOK_TARGETS): Promise<NotificationStateResponse> {
+    return this.setPause(id, kind, { pausedAt: new Date(), pausedReason: PAUSED_BY_HAND });
   }
 
   /** Not paused: answered as it is. Otherwise its backlog goes out, in commit order. */
-  resume(id: string): Promise<NotificationStateResponse> {
-    return this.setPause(id, { pausedAt: null, pausedReason: null });
+  resume(id: string, kind: TargetKind = WEBHOOK_TARGETS): Promise<NotificationStateResponse> {
+    return this.setPause(id, kind, { pausedAt: null, pausedReason: null });
   }
 
   /**
@@ -80,11 +98,16 @@ export class NotificationStateService {
    * `lastError`. Recorded as the system's change, whatever started the dispatcher's round; a
    * target already paused stays as it was. Whether it is paused now.
    */
-  async pauseAfterFailures(id: string, failures: number, lastError: string): Promise<boolean> {
+  async pauseAfterFailures(
+    id: string,
+    kind: TargetKind,
+    failures: number,
+    lastError: string,
+  ): Promise<boolean> {
     const reason = `${failures} deliveries in a row failed; the last: ${lastError}`.slice(0, MAX_REASON);
     try {
       const state = await RequestContext.runAs(SYSTEM, () =>
-        this.setPause(id, { pausedAt: new Date(), pausedReason: reason }),
+        this.setPause(id, kind, { pausedAt: new Date(), pausedReason: reason }),
       );
       return state.paused;
     } catch (error) {
@@ -121,7 +144,7 @@ export class NotificationStateService {
   }
 
   async getSigningScheme(id: string): Promise<SigningSchemeResponse> {
-    return { scheme: (await this.read(id)).signingScheme };
+    return { scheme: (await this.read(id, WEBHOOK_TARGETS)).signingScheme };
   }
 
   /**
@@ -144,9 +167,11 @@ export class NotificationStateService {
     );
   }
 
-  private setPause(id: string, changes: PauseChanges): Promise<NotificationStateResponse> {
+  private setPause(id: string, kind: TargetKind, changes: PauseChanges): Promise<NotificationStateResponse> {
     const pausing = changes.pausedAt !== null;
-    return this.pauses.write(
+    const pauses = this.pauses.get(kind);
+    if (!pauses) throw new Error(`no pause writes for ${kind.name}`);
+    return pauses.write(
       id,
       (current) => ((current.pausedAt !== null) === pausing ? null : { ...current, ...changes }),
       async (_current, _next, tx) => {
@@ -160,9 +185,9 @@ export class NotificationStateService {
     return key && isEncrypted(key) && this.cipher ? this.cipher.decrypt(key) : key;
   }
 
-  private async read(id: string): Promise<NotificationEntity> {
-    const entity = await this.notifications.findById(id);
-    if (!entity) throw notificationNotFound();
+  private async read(id: string, kind: TargetKind): Promise<NotificationEntity> {
+    const entity = await this.rows.get(kind)?.findById(id);
+    if (!entity) throw kind.notFound();
     return entity;
   }
 }

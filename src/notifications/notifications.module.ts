@@ -5,7 +5,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import { NotificationEntity } from './notification.entity';
 import { NotificationsController } from './notifications.controller';
-import { NotificationsRepository } from './notifications.repository';
+import { AlertChannelsRepository, NotificationsRepository } from './notifications.repository';
 import { NotificationsService, SIGNING_KEY_CIPHER } from './notifications.service';
 import { NotificationCreateRules, NotificationPatchRules } from './notifications.validation';
 import { NotificationStateService } from './notification-state.service';
@@ -23,6 +23,7 @@ declareResource({
   controllers: [NotificationsController],
   providers: [
     NotificationsRepository,
+    AlertChannelsRepository,
     NotificationsService,
     NotificationCreateRules,
     NotificationPatchRules,
@@ -34,6 +35,12 @@ declareResource({
         config.storageEncryptionKey ? FieldCipher.fromBase64Key(config.storageEncryptionKey) : null,
     },
   ],
-  exports: [NotificationsService, NotificationStateService, NotificationCreateRules, NotificationPatchRules],
+  exports: [
+    NotificationsService,
+    NotificationStateService,
+    NotificationCreateRules,
+    NotificationPatchRules,
+    AlertChannelsRepository,
+  ],
 })
 export class NotificationsModule {}

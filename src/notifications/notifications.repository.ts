@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { RelayerScope } from '../common/auth/relayer-scope';
+import { RelayerScope, type ScopeCondition } from '../common/auth/relayer-scope';
 import { isForeignKeyViolation } from '../common/errors/database-errors';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { NotificationEntity } from './notification.entity';
 import { rateBelowFailing } from './target-health';
+import { ALERT_CHANNELS, kindCondition, WEBHOOK_TARGETS, type TargetKind } from './target-kind';
 
 export type NotificationChanges = Partial<
-  Pick<NotificationEntity, 'type' | 'url' | 'signingKey' | 'previousSigningKey' | 'signingKeyOverlapUntil'>
+  Pick<
+    NotificationEntity,
+    'type' | 'url' | 'signingKey' | 'previousSigningKey' | 'signingKeyOverlapUntil' | 'channelConfig'
+  >
 >;
 
 export type PauseChanges = Pick<NotificationEntity, 'pausedAt' | 'pausedReason'>;
@@ -37,10 +41,34 @@ export interface NotificationCounts {
  * `/notifications/{id}` (the webhook routes ask `exists`). Writes follow the read of the row of
  * ResourceWrites or SubResourceWrites, so they never reach one either; an insert outside the scope is
  * refused. Work outside a request (the dispatcher) has no scope and sees every target.
+ *
+ * Each read here sees only the webhook targets (TargetKind): AlertChannelsRepository reads the alert
+ * channels of the same table, and findDeliveryTarget, for the dispatcher, either.
  */
 @Injectable()
 export class NotificationsRepository extends EntityRepository(NotificationEntity) {
   protected override readonly scopeColumn = 'id';
+  readonly kind: TargetKind = WEBHOOK_TARGETS;
+
+  /** The request's scope and this repository's kind. */
+  protected override scoped(): ScopeCondition {
+    const scope = super.scoped();
+    return { sql: `${kindCondition(this.kind)}${scope.sql}`, parameters: scope.parameters };
+  }
+
+  /**
+   * Any target, webhook or alert channel, within the request's scope (none outside a request): what
+   * the dispatcher sends to. Read on `tx` when given (WorkerDatabase).
+   */
+  async findDeliveryTarget(id: string, tx?: ReadTx): Promise<NotificationEntity | null> {
+    const scope = super.scoped();
+    const [found] = await this.select(
+      `SELECT ${this.columns} FROM notifications WHERE id = ?${scope.sql}`,
+      [id, ...scope.parameters],
+      tx,
+    );
+    return found ?? null;
+  }
 
   /** 'out_of_scope': the id is not one the request's key may see (nothing written); 'duplicate': taken. */
   async insertInScope(
@@ -133,7 +161,7 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
 
   async countPaused(): Promise<number> {
     const rows = await this.repository.query<Array<{ n: number | string }>>(
-      'SELECT COUNT(*) AS n FROM notifications WHERE paused_at IS NOT NULL',
+      `SELECT COUNT(*) AS n FROM notifications WHERE paused_at IS NOT NULL${kindCondition(this.kind)}`,
     );
     return Number(rows[0]?.n ?? 0);
   }
@@ -151,4 +179,10 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
       throw error;
     }
   }
+}
+
+/** The alert channels' rows of `notifications` (docs/reference/alert-channels.md), read as the webhooks' are. */
+@Injectable()
+export class AlertChannelsRepository extends NotificationsRepository {
+  override readonly kind: TargetKind = ALERT_CHANNELS;
 }

@@ -15,9 +15,14 @@ import {
   NotificationSummaryResponse,
   UpdateNotificationDto,
 } from './dto/notification.dto';
-import { NotificationEntity, type SigningScheme } from './notification.entity';
+import { NotificationEntity, type DeliveryTargetType, type SigningScheme } from './notification.entity';
 import type { NotificationEvent } from './notification-events';
-import { NotificationChanges, NotificationsRepository } from './notifications.repository';
+import {
+  AlertChannelsRepository,
+  NotificationChanges,
+  NotificationsRepository,
+} from './notifications.repository';
+import { WEBHOOK_TARGETS, type TargetKind } from './target-kind';
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';
 import { FAILING_WINDOW_MS } from './target-health';
@@ -25,7 +30,11 @@ import { assertKeyFitsScheme } from './signing-scheme';
 
 /** What the dispatcher needs of a target (docs/reference/webhooks.md#1-events). Holds keys: never logged. */
 export interface DeliveryTarget {
+  /** A webhook, or the type of an alert channel (docs/reference/alert-channels.md). */
+  readonly type: DeliveryTargetType;
   readonly url: string;
+  /** An alert channel's `config`, opened (its secrets in clear); null for a webhook. */
+  readonly channelConfig: string | null;
   readonly signingKey: string | null;
   /** The key a rotation replaced, while its overlap lasts: until previousSigningKeyUntil. */
   readonly previousSigningKey: string | null;
@@ -50,6 +59,7 @@ export class NotificationsService {
   /** @internal Nest injects it. */
   constructor(
     private readonly notifications: NotificationsRepository,
+    private readonly channels: AlertChannelsRepository,
     transactions: Transactions,
     @Inject(SIGNING_KEY_CIPHER) private readonly cipher: FieldCipher | null,
   ) {
@@ -72,6 +82,7 @@ export class NotificationsService {
       url: dto.url,
       signingKey: dto.signing_key ? this.sealKey(dto.signing_key) : null,
       signingScheme: 'reference',
+      channelConfig: null,
       version: 1,
       createdAt: now,
       updatedAt: now,
@@ -131,12 +142,14 @@ export class NotificationsService {
    * with its end) and whether it is paused, or null when gone; read on `tx` when given (WorkerDatabase).
    */
   async findTarget(id: string, tx?: ReadTx, now = new Date()): Promise<DeliveryTarget | null> {
-    const entity = await this.notifications.findById(id, tx);
+    const entity = await this.notifications.findDeliveryTarget(id, tx);
     if (!entity) return null;
     const until = entity.signingKeyOverlapUntil;
     const overlapping = until !== null && until > now && entity.previousSigningKey !== null;
     return {
+      type: entity.type,
       url: entity.url,
+      channelConfig: this.openKey(entity.channelConfig),
       signingKey: this.openKey(entity.signingKey),
       previousSigningKey: overlapping ? this.openKey(entity.previousSigningKey) : null,
       previousSigningKeyUntil: overlapping ? until : null,
@@ -156,11 +169,12 @@ export class NotificationsService {
   }
 
   /**
-   * For the resources that reference one, and the routes under `/notifications/{id}`: false for one
-   * outside the request's scope, as for a missing one (docs/reference/keys-and-audit.md#3-relayer-scope).
+   * For the resources that reference one, and the routes under `/notifications/{id}` (or, of `kind`
+   * ALERT_CHANNELS, `/alert-channels/{id}`): false for one outside the request's scope, as for a
+   * missing one (docs/reference/keys-and-audit.md#3-relayer-scope), and for one of the other kind.
    */
-  exists(id: string): Promise<boolean> {
-    return this.notifications.existsById(id);
+  exists(id: string, kind: TargetKind = WEBHOOK_TARGETS): Promise<boolean> {
+    return (kind === WEBHOOK_TARGETS ? this.notifications : this.channels).existsById(id);
   }
 
   /** docs/reference/notifications.md#13-read-and-list: with `failing`, the failing targets or the others. */
@@ -193,11 +207,13 @@ export class NotificationsService {
     return 'Notification deleted successfully';
   }
 
-  private sealKey(key: string): string {
+  /** A signing key or a channel's configuration as stored: sealed when STORAGE_ENCRYPTION_KEY is set. */
+  sealKey(key: string): string {
     return this.cipher ? this.cipher.encrypt(key) : key;
   }
 
-  private openKey(key: string | null): string | null {
+  /** What sealKey stored, in clear. */
+  openKey(key: string | null): string | null {
     return key && isEncrypted(key) && this.cipher ? this.cipher.decrypt(key) : key;
   }
 }

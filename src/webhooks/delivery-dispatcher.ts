@@ -9,11 +9,14 @@ import { OnCommitting } from '../database/on-committing';
 import { Transactions, type CommittingEvent, type ReadTx } from '../database/transactions';
 import { WorkerDatabase } from '../database/worker-database';
 import {
+  kindOf,
   NotificationsService,
   NotificationStateService,
   standardWebhooksSecret,
   type DeliveryTarget,
+  type TargetKind,
 } from '../notifications';
+import { AlertSenders } from '../alert-channels/send/alert-senders';
 import {
   NOTIFICATION_EVENTS,
   NOTIFICATION_RESUMED,
@@ -83,6 +86,7 @@ export class DeliveryDispatcher extends PollingService {
     private readonly targetLeases: TargetLeasesRepository,
     private readonly states: NotificationStateService,
     private readonly events: WebhookEventsRepository,
+    private readonly alerts: AlertSenders,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
     this.delivered = new DeliveredWriter(async (delivered, notificationIds, lease, statusCode, at) => {
@@ -304,7 +308,10 @@ export class DeliveryDispatcher extends PollingService {
       const outcome = this.outcomeOf(delivery, result, false);
       if (outcome.status !== 'failed') {
         await this.deliveries.recordAttempt(delivery.id, lease, outcome, worker);
-      } else if (target !== null && (await this.endFailed(notificationId, delivery, lease, outcome))) {
+      } else if (
+        target !== null &&
+        (await this.endFailed(notificationId, kindOf(target.type), delivery, lease, outcome))
+      ) {
         await giveBack(i + 1);
         return false;
       }
@@ -320,6 +327,7 @@ export class DeliveryDispatcher extends PollingService {
    */
   private async endFailed(
     notificationId: string,
+    kind: TargetKind,
     delivery: DeliveryEntity,
     lease: string,
     outcome: AttemptOutcome,
@@ -334,6 +342,7 @@ export class DeliveryDispatcher extends PollingService {
     if (limit === 0 || failures < limit) return false;
     const paused = await this.states.pauseAfterFailures(
       notificationId,
+      kind,
       failures,
       outcome.lastError ?? `HTTP ${outcome.lastStatusCode ?? 'error'}`,
     );
@@ -351,13 +360,7 @@ export class DeliveryDispatcher extends PollingService {
     oneShot: boolean,
   ): Promise<AttemptResult> {
     const result: AttemptResult = target
-      ? await this.sender.send(target.url, delivery.body, {
-          'X-Event-Id': delivery.eventId,
-          'X-Event-Type': delivery.event,
-          ...(target.signingKey === null
-            ? {}
-            : this.signed(target, target.signingKey, delivery.eventId, delivery.body)),
-        })
+      ? await this.send(target, delivery)
       : {
           delivered: false,
           retryable: false,
@@ -373,6 +376,18 @@ export class DeliveryDispatcher extends PollingService {
           : 'failed',
     });
     return result;
+  }
+
+  /** A webhook gets the body as it is, signed; an alert channel a message for people (AlertSenders). */
+  private send(target: DeliveryTarget, delivery: OutgoingDelivery): Promise<AttemptResult> {
+    if (target.type !== 'webhook') return this.alerts.send(delivery.notificationId, target, delivery.body);
+    return this.sender.send(target.url, delivery.body, {
+      'X-Event-Id': delivery.eventId,
+      'X-Event-Type': delivery.event,
+      ...(target.signingKey === null
+        ? {}
+        : this.signed(target, target.signingKey, delivery.eventId, delivery.body)),
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../database/transactions';
-import { NotificationsService, notificationNotFound } from '../notifications';
+import { NotificationsService, WEBHOOK_TARGETS, type TargetKind } from '../notifications';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryReplaysRepository } from './delivery-replays.repository';
 import type { ReplayResponse } from './dto/replay.dto';
@@ -29,10 +29,14 @@ export class DeliveryReplaysService {
     private readonly transactions: Transactions,
   ) {}
 
-  async replay(notificationId: string, request: ReplayRequest): Promise<ReplayResponse> {
-    if (!(await this.notifications.exists(notificationId))) throw notificationNotFound();
+  async replay(
+    notificationId: string,
+    request: ReplayRequest,
+    kind: TargetKind = WEBHOOK_TARGETS,
+  ): Promise<ReplayResponse> {
+    if (!(await this.notifications.exists(notificationId, kind))) throw kind.notFound();
     const answer = await this.transactions.run(async (tx) => {
-      if (!(await this.replays.lockTarget(notificationId, tx))) throw notificationNotFound();
+      if (!(await this.replays.lockTarget(notificationId, tx))) throw kind.notFound();
       const pending = await this.replays.countPendingReplayed(notificationId, tx);
       if (pending > 0) throw replayInProgress(pending);
       const now = new Date();

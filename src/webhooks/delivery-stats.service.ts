@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotificationsService, notificationNotFound, successRate } from '../notifications';
+import { NotificationsService, successRate, WEBHOOK_TARGETS, type TargetKind } from '../notifications';
 import { DeliveryStatsRepository } from './delivery-stats.repository';
 import type {
   DeliverySeriesResponse,
@@ -24,8 +24,12 @@ export class DeliveryStatsService {
     private readonly notifications: NotificationsService,
   ) {}
 
-  async of(notificationId: string, window: StatsWindow): Promise<DeliveryStatsResponse> {
-    if (!(await this.notifications.exists(notificationId))) throw notificationNotFound();
+  async of(
+    notificationId: string,
+    window: StatsWindow,
+    kind: TargetKind = WEBHOOK_TARGETS,
+  ): Promise<DeliveryStatsResponse> {
+    if (!(await this.notifications.exists(notificationId, kind))) throw kind.notFound();
     const counts = await this.stats.countsOf(notificationId, new Date(Date.now() - WINDOW_MS[window]));
     return {
       window,
@@ -45,8 +49,12 @@ export class DeliveryStatsService {
    * docs/reference/webhooks.md#95-the-hourly-series: every hour of the window, oldest first, the
    * last the current hour so far; an hour without deliveries counts none.
    */
-  async series(notificationId: string, window: SeriesWindow): Promise<DeliverySeriesResponse> {
-    if (!(await this.notifications.exists(notificationId))) throw notificationNotFound();
+  async series(
+    notificationId: string,
+    window: SeriesWindow,
+    kind: TargetKind = WEBHOOK_TARGETS,
+  ): Promise<DeliverySeriesResponse> {
+    if (!(await this.notifications.exists(notificationId, kind))) throw kind.notFound();
     const hours = SERIES_HOURS[window];
     const first = Math.floor(Date.now() / HOUR_MS) * HOUR_MS - (hours - 1) * HOUR_MS;
     const counted = await this.stats.hourlyOf(notificationId, new Date(first), hours);

@@ -3,6 +3,7 @@ import { RelayerScope } from '../common/auth/relayer-scope';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { parseJson } from '../common/http/json';
+import { kindCondition, WEBHOOK_TARGETS, type TargetKind } from '../notifications';
 import { SubscriptionEntity } from './subscription.entity';
 import { ANY_RELAYER } from './subscription-relayer.entity';
 import { isWebhookEvent, type WebhookEvent } from './webhook-events';
@@ -36,17 +37,22 @@ function eventsOf(text: unknown): WebhookEvent[] | null {
 @Injectable()
 export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity) {
   /**
-   * The target's subscription, or null when the target does not exist or is outside the request's
-   * scope (docs/reference/keys-and-audit.md#3-relayer-scope). In a write's transaction (`tx`), the
-   * target's row and its subscription's are locked until it ends (MySQL; SQLite has one writer).
+   * The target's subscription, or null when the target does not exist, is of another kind, or is
+   * outside the request's scope (docs/reference/keys-and-audit.md#3-relayer-scope). In a write's
+   * transaction (`tx`), the target's row and its subscription's are locked until it ends (MySQL;
+   * SQLite has one writer).
    */
-  async findOfTarget(notificationId: string, tx?: ReadTx): Promise<StoredSubscription | null> {
+  async findOfTarget(
+    notificationId: string,
+    tx?: ReadTx,
+    kind: TargetKind = WEBHOOK_TARGETS,
+  ): Promise<StoredSubscription | null> {
     const runner = this.managerOf(tx);
     const scope = RelayerScope.filter('n.id');
     const rows = await runner.query<Array<{ events: string | null; version: number | string | null }>>(
       `SELECT s.events AS events, s.version AS version
          FROM notifications n LEFT JOIN webhook_subscriptions s ON s.notification_id = n.id
-        WHERE n.id = ?${scope.sql}${tx ? this.dialect.lockingRead('update') : ''}`,
+        WHERE n.id = ?${kindCondition(kind, 'n.type')}${scope.sql}${tx ? this.dialect.lockingRead('update') : ''}`,
       [notificationId, ...scope.parameters],
     );
     if (rows.length === 0) return null;

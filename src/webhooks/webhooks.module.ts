@@ -33,6 +33,8 @@ import { ReplayRules } from './replay.validation';
 import { WebhookReplayController } from './webhook-replay.controller';
 import { NotificationStateController } from './notification-state.controller';
 import { RelayerDeliveriesController } from './relayer-deliveries.controller';
+import { ALERT_SENDERS } from '../alert-channels/send/alert-senders';
+import { EmailSender } from '../alert-channels/send/email.sender';
 
 @Module({
   imports: [
@@ -76,7 +78,16 @@ import { RelayerDeliveriesController } from './relayer-deliveries.controller';
     DeliveryStatsService,
     RotateSigningKeyRules,
     SigningSchemeRules,
+    // docs/reference/alert-channels.md#7-one-machinery: a sender per channel type beside the webhooks'.
+    ...ALERT_SENDERS,
   ],
-  exports: [WebhooksService],
+  exports: [
+    WebhooksService,
+    DeliveryReplaysService,
+    DeliveryStatsService,
+    SubscriptionsRepository,
+    FanOutLimit,
+    EmailSender,
+  ],
 })
 export class WebhooksModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { cursorPage } from '../common/http/cursor-page-query.dto';
 import { Page } from '../common/http/page.dto';
-import { NotificationsService, notificationNotFound } from '../notifications';
+import { NotificationsService, WEBHOOK_TARGETS, type TargetKind } from '../notifications';
 import { RelayersService, relayerNotFound } from '../relayers';
 import { DeliveriesRepository, type DeliveryPage } from './deliveries.repository';
 import type { DeliveryEntity } from './delivery.entity';
@@ -45,8 +45,12 @@ export class WebhooksService {
     private readonly relayers: RelayersService,
   ) {}
 
-  async list(notificationId: string, query: DeliveryQueryDto): Promise<Page<DeliveryResponse>> {
-    await this.assertNotificationExists(notificationId);
+  async list(
+    notificationId: string,
+    query: DeliveryQueryDto,
+    kind: TargetKind = WEBHOOK_TARGETS,
+  ): Promise<Page<DeliveryResponse>> {
+    await this.assertExists(notificationId, kind);
     const { items, total } = await this.deliveries.findPageOfNotification(
       notificationId,
       { status: query.status, relayerId: query.relayer_id },
@@ -72,8 +76,12 @@ export class WebhooksService {
     return answerPage(items, query, total, toRelayerDeliveryResponse);
   }
 
-  async retry(notificationId: string, deliveryId: string): Promise<DeliveryResponse> {
-    await this.assertNotificationExists(notificationId);
+  async retry(
+    notificationId: string,
+    deliveryId: string,
+    kind: TargetKind = WEBHOOK_TARGETS,
+  ): Promise<DeliveryResponse> {
+    await this.assertExists(notificationId, kind);
     const current = await this.deliveries.findById(deliveryId);
     if (!current || current.notificationId !== notificationId) throw deliveryNotFound();
     if (current.status !== 'pending') await this.deliveries.requeue(deliveryId, notificationId, new Date());
@@ -84,8 +92,8 @@ export class WebhooksService {
     return toDeliveryResponse(queued);
   }
 
-  async test(notificationId: string): Promise<TestDeliveryResponse> {
-    await this.assertNotificationExists(notificationId);
+  async test(notificationId: string, kind: TargetKind = WEBHOOK_TARGETS): Promise<TestDeliveryResponse> {
+    await this.assertExists(notificationId, kind);
     const result = await this.dispatcher.sendTest(notificationId);
     return {
       delivered: result.delivered,
@@ -95,7 +103,8 @@ export class WebhooksService {
     };
   }
 
-  private async assertNotificationExists(id: string): Promise<void> {
-    if (!(await this.notifications.exists(id))) throw notificationNotFound();
+  /** A webhook under `/notifications/{id}`, an alert channel under `/alert-channels/{id}` (TargetKind). */
+  private async assertExists(id: string, kind: TargetKind): Promise<void> {
+    if (!(await this.notifications.exists(id, kind))) throw kind.notFound();
   }
 }
