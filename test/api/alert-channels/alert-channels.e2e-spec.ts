@@ -142,7 +142,7 @@ describe(`alert channels: the resource, on ${TEST_DB}`, () => {
       channel: false,
     });
     const relayer = await app().post('/api/v1/relayers', relayerBody('evm', { notification_id: channel }));
-    expectError(relayer, 400, `notification_id: notification ${channel} does not exist`);
+    expectError(relayer, 400, `Notification with ID ${channel} not found`);
   });
 
   it('bad input: 400 naming each field, at create and at update; nothing written', async () => {
@@ -156,7 +156,7 @@ describe(`alert channels: the resource, on ${TEST_DB}`, () => {
       ],
       [
         { type: 'slack', config: { webhook_url: 'http://169.254.169.254/latest/meta-data' } },
-        'config.webhook_url must not be a cloud metadata address',
+        'config.webhook_url points to a cloud metadata address',
       ],
       [
         { type: 'slack', config: { webhook_url: hookUrl('B3'), channel: '#ops' } },
@@ -204,7 +204,7 @@ describe(`alert channels: the resource, on ${TEST_DB}`, () => {
       ],
       [
         { config: { webhook_url: hookUrl('B4') } },
-        'config.webhook_url is not an allowed field for a pagerduty channel; config.routing_key must be an integration key of 32 letters and digits',
+        'config.routing_key must be an integration key of 32 letters and digits; config.webhook_url is not an allowed field for a pagerduty channel',
       ],
       [
         { events: ['relayer_updated'] },
