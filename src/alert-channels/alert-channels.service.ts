@@ -20,8 +20,9 @@ import {
 } from '../notifications';
 import { FanOutLimit } from '../webhooks/fan-out-limit';
 import { ANY_RELAYER } from '../webhooks/subscription-relayer.entity';
-import { SubscriptionsRepository } from '../webhooks/subscriptions.repository';
+import { SubscriptionsRepository, type StoredSubscription } from '../webhooks/subscriptions.repository';
 import type { WebhookEvent } from '../webhooks/webhook-events';
+import type { AlertChannelEvent } from './alert-channel-events';
 import { channelAddress, type ChannelConfig } from './channel-config';
 import {
   channelEvents,
@@ -76,6 +77,7 @@ export class AlertChannelsService {
   ) {
     this.writes = new ResourceWrites(transactions, {
       name: ALERT_CHANNELS.name,
+      event: (channel): AlertChannelEvent => ({ alert_channel: channel }),
       notFound: () => alertChannelNotFound(),
       read: (id, tx) => this.read(id, tx),
       toResponse: (row) => this.toResponse(row),
@@ -143,7 +145,9 @@ export class AlertChannelsService {
 
   async list(query: AlertChannelListQueryDto): Promise<Page<AlertChannelResponse>> {
     const { items, total } = await this.channels.findPage(query.offset, query.per_page);
-    const rows = await Promise.all(items.map((row) => this.withSubscription(row)));
+    // The page's subscriptions in two statements, not two per channel.
+    const subscriptions = await this.subscriptions.findOfTargets(items.map((row) => row.id));
+    const rows = items.map((row) => this.joined(row, subscriptions.get(row.id) ?? null));
     return new Page(
       rows.map((row) => this.toResponse(row)),
       query,
@@ -224,7 +228,14 @@ export class AlertChannelsService {
   }
 
   private async withSubscription(row: NotificationEntity, tx?: ReadTx): Promise<AlertChannelRow> {
-    const subscription = await this.subscriptions.findOfTarget(row.id, tx, ALERT_CHANNELS);
+    return this.joined(row, await this.subscriptions.findOfTarget(row.id, tx, ALERT_CHANNELS));
+  }
+
+  /** Every channel is written with its subscription; none (a write racing a read) hears every event. */
+  private joined(
+    row: NotificationEntity,
+    subscription: Pick<StoredSubscription, 'events' | 'relayerIds'> | null,
+  ): AlertChannelRow {
     return Object.assign(row, {
       events: subscription?.events ?? null,
       relayerIds: subscription?.relayerIds ?? [ANY_RELAYER],

@@ -16,6 +16,7 @@ import {
   type DeliveryTarget,
   type TargetKind,
 } from '../notifications';
+import { ALERT_CHANNEL_EVENTS, type AlertChannelEvent } from '../alert-channels/alert-channel-events';
 import { AlertSenders } from '../alert-channels/send/alert-senders';
 import {
   NOTIFICATION_EVENTS,
@@ -137,8 +138,15 @@ export class DeliveryDispatcher extends PollingService {
     await this.targetLeases.clearFailures([tx.event.notification.id], tx);
   }
 
+  /** So does an alert channel (docs/reference/alert-channels.md#7-one-machinery). */
+  @OnCommitting(ALERT_CHANNEL_EVENTS.created)
+  async onCreatingChannel(tx: CommittingEvent<AlertChannelEvent>): Promise<void> {
+    await this.targetLeases.clearFailures([tx.event.alert_channel.id], tx);
+  }
+
   /** Its deliveries went with it: the next sweep looks through every body (cleanBodies). */
   @OnEvent(NOTIFICATION_EVENTS.deleted)
+  @OnEvent(ALERT_CHANNEL_EVENTS.deleted)
   onTargetDeleted(): void {
     this.targetDeleted = true;
   }

@@ -70,6 +70,37 @@ export class SubscriptionsRepository extends EntityRepository(SubscriptionEntity
     };
   }
 
+  /**
+   * The subscriptions of `notificationIds` (a page of targets already read in the request's scope),
+   * by target, in two statements; a target without one is missing from the map.
+   */
+  async findOfTargets(
+    notificationIds: readonly string[],
+  ): Promise<Map<string, Pick<StoredSubscription, 'events' | 'relayerIds'>>> {
+    if (notificationIds.length === 0) return new Map();
+    const list = notificationIds.map(() => '?').join(', ');
+    const [subscriptions, relayers] = await Promise.all([
+      this.repository.query<Array<{ notification_id: string; events: string | null }>>(
+        `SELECT notification_id, events FROM webhook_subscriptions WHERE notification_id IN (${list})`,
+        [...notificationIds],
+      ),
+      this.repository.query<Array<{ notification_id: string; relayer_id: string }>>(
+        `SELECT notification_id, relayer_id FROM webhook_subscription_relayers WHERE notification_id IN (${list})`,
+        [...notificationIds],
+      ),
+    ]);
+    const ids = Map.groupBy(relayers, (row) => row.notification_id);
+    return new Map(
+      subscriptions.map((row) => {
+        const relayerIds = (ids.get(row.notification_id) ?? []).map((r) => r.relayer_id).sort();
+        return [
+          row.notification_id,
+          { events: eventsOf(row.events), relayerIds: relayerIds.length === 0 ? null : relayerIds },
+        ];
+      }),
+    );
+  }
+
   /** Writes the target's subscription (`exists`: it has one), read locked by findOfTarget. */
   async write(
     notificationId: string,
