@@ -42,7 +42,14 @@ export { declareResource, type ResourceDeclaration } from './common/auth/resourc
 export { RelayersModule } from './relayers/relayers.module';
 export { RelayersService } from './relayers';
 export { NotificationsModule } from './notifications/notifications.module';
-export { NotificationsService, type DeliveryTarget } from './notifications';
+export {
+  NotificationsService,
+  ALERT_CHANNELS,
+  WEBHOOK_TARGETS,
+  type DeliveryTarget,
+  type DeliveryTargetType,
+  type TargetKind,
+} from './notifications';
 export { SignersModule } from './signers/signers.module';
 export { SignersService } from './signers';
 export { NetworksModule } from './networks/networks.module';
@@ -59,6 +66,8 @@ export {
   type RelayerStateChangedEvent,
   type RelayerUpdatedEvent,
 } from './relayers/relayer-events';
+export { ALERT_CHANNEL_EVENTS, type AlertChannelEvent } from './alert-channels/alert-channel-events';
+export { AlertChannelResponse } from './alert-channels/dto/alert-channel.dto';
 export {
   NOTIFICATION_EVENTS,
   NOTIFICATION_RESUMED,

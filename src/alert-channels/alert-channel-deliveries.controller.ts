@@ -5,19 +5,23 @@ import { Route } from '../common/http/route.decorator';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ALERT_CHANNELS, NotificationStateResponse, NotificationStateService } from '../notifications';
-import { DeliveryReplaysService } from '../webhooks/delivery-replays.service';
-import { DeliveryStatsService } from '../webhooks/delivery-stats.service';
-import { DeliveryQueryDto, DeliveryResponse, TestDeliveryResponse } from '../webhooks/dto/delivery.dto';
 import {
+  DeliveryReplaysService,
+  DeliveryStatsService,
+  DeliveryQueryDto,
+  DeliveryResponse,
+  TestDeliveryResponse,
   DeliverySeriesQueryDto,
   DeliverySeriesResponse,
   DeliveryStatsQueryDto,
   DeliveryStatsResponse,
-} from '../webhooks/dto/delivery-stats.dto';
-import { ReplayDeliveriesDto, ReplayResponse } from '../webhooks/dto/replay.dto';
-import { ReplayRules, type ReplayRequest } from '../webhooks/replay.validation';
-import { deliveryNotFound } from '../webhooks/webhooks.errors';
-import { WebhooksService } from '../webhooks/webhooks.service';
+  ReplayDeliveriesDto,
+  ReplayResponse,
+  ReplayRules,
+  type ReplayRequest,
+  deliveryNotFound,
+  WebhooksService,
+} from '../webhooks';
 import { ChannelId } from './alert-channels.controller';
 
 /**

@@ -22,7 +22,7 @@ import {
 
 export const ChannelId = (): ParameterDecorator => Param('channel_id', new ParseIdPipe(alertChannelNotFound));
 
-/** docs/reference/alert-channels.md: permissions as the notifications' (contract 26). */
+/** docs/reference/alert-channels.md#1-the-resource: under the notifications' permissions. */
 @ApiTags('alert-channels')
 @ApiBearerAuth()
 @Controller('alert-channels')

@@ -18,12 +18,16 @@ import {
   NotificationsService,
   type AlertChannelType,
 } from '../notifications';
-import { FanOutLimit } from '../webhooks/fan-out-limit';
-import { ANY_RELAYER } from '../webhooks/subscription-relayer.entity';
-import { SubscriptionsRepository, type StoredSubscription } from '../webhooks/subscriptions.repository';
-import type { WebhookEvent } from '../webhooks/webhook-events';
+import {
+  ANY_RELAYER,
+  FanOutLimit,
+  SubscriptionsRepository,
+  WebhooksService,
+  type StoredSubscription,
+  type WebhookEvent,
+} from '../webhooks';
 import type { AlertChannelEvent } from './alert-channel-events';
-import { channelAddress, type ChannelConfig } from './channel-config';
+import { channelAddress, type ChannelConfig } from './send/channel-config';
 import {
   channelEvents,
   channelRelayerIds,
@@ -72,6 +76,7 @@ export class AlertChannelsService {
     private readonly channels: AlertChannelsRepository,
     private readonly subscriptions: SubscriptionsRepository,
     private readonly limit: FanOutLimit,
+    private readonly webhooks: WebhooksService,
     private readonly notifications: NotificationsService,
     transactions: Transactions,
   ) {
@@ -106,6 +111,7 @@ export class AlertChannelsService {
       // Outside the key's scope (docs/reference/keys-and-audit.md#3-relayer-scope): before any conflict.
       if (outcome === 'out_of_scope') throw new ForbiddenError();
       if (outcome === 'duplicate') throw new ConflictError('Alert channel with this ID already exists');
+      await this.webhooks.targetCreated(id, tx);
       await this.subscriptions.write(id, { events, relayerIds }, false, now, tx);
       await this.limit.assertSubscription(id, null, relayerIds, tx);
       return Object.assign(entity, { events, relayerIds });
@@ -162,6 +168,7 @@ export class AlertChannelsService {
       async (_, version, tx) => (await this.channels.deleteById(id, version, tx)) === 'deleted',
       options,
     );
+    this.webhooks.targetDeleted();
     return 'Alert channel deleted successfully';
   }
 

@@ -7,9 +7,8 @@ import { isPlainObject, MAX_URL_LENGTH } from '../common/validation/field-rules'
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/app-config.module';
 import type { AlertChannelType } from '../notifications';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../webhooks/webhook-events';
-import { ANY_RELAYER } from '../webhooks/subscription-relayer.entity';
-import type { ChannelConfig } from './channel-config';
+import { WEBHOOK_EVENTS, type WebhookEvent, ANY_RELAYER } from '../webhooks';
+import type { ChannelConfig } from './send/channel-config';
 import {
   CHANNEL_RELAYER_IDS_RULE,
   CreateAlertChannelDto,

@@ -24,7 +24,7 @@ export {
   kindOf,
   type TargetKind,
 } from './target-kind';
-export { AlertChannelsRepository } from './notifications.repository';
+export { AlertChannelsRepository } from './alert-channels.repository';
 export {
   ALERT_CHANNEL_TYPES,
   NotificationEntity,

@@ -10,11 +10,8 @@ import { NotificationEntity } from './notification.entity';
 import { NOTIFICATION_RESUMED, type NotificationEvent } from './notification-events';
 import { toNotificationResponse } from './notification.mapper';
 import { toNotificationStateResponse } from './notification-state.mapper';
-import {
-  AlertChannelsRepository,
-  NotificationsRepository,
-  type PauseChanges,
-} from './notifications.repository';
+import { AlertChannelsRepository } from './alert-channels.repository';
+import { NotificationsRepository, type PauseChanges } from './notifications.repository';
 import { ALERT_CHANNELS, WEBHOOK_TARGETS, type TargetKind } from './target-kind';
 import { PutSigningSchemeDto, SigningSchemeResponse } from './dto/signing-scheme.dto';
 import { assertKeyFitsScheme, SCHEME_NEEDS_WHSEC_KEY, standardWebhooksSecret } from './signing-scheme';

@@ -5,7 +5,7 @@ import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { NotificationEntity } from './notification.entity';
 import { rateBelowFailing } from './target-health';
-import { ALERT_CHANNELS, kindCondition, WEBHOOK_TARGETS, type TargetKind } from './target-kind';
+import { kindCondition, WEBHOOK_TARGETS, type TargetKind } from './target-kind';
 
 export type NotificationChanges = Partial<
   Pick<
@@ -179,10 +179,4 @@ export class NotificationsRepository extends EntityRepository(NotificationEntity
       throw error;
     }
   }
-}
-
-/** The alert channels' rows of `notifications` (docs/reference/alert-channels.md), read as the webhooks' are. */
-@Injectable()
-export class AlertChannelsRepository extends NotificationsRepository {
-  override readonly kind: TargetKind = ALERT_CHANNELS;
 }

@@ -17,11 +17,8 @@ import {
 } from './dto/notification.dto';
 import { NotificationEntity, type DeliveryTargetType, type SigningScheme } from './notification.entity';
 import type { NotificationEvent } from './notification-events';
-import {
-  AlertChannelsRepository,
-  NotificationChanges,
-  NotificationsRepository,
-} from './notifications.repository';
+import { AlertChannelsRepository } from './alert-channels.repository';
+import { NotificationChanges, NotificationsRepository } from './notifications.repository';
 import { WEBHOOK_TARGETS, type TargetKind } from './target-kind';
 import { notificationNotFound } from './notifications.errors';
 import { toNotificationResponse, toTaggedNotification } from './notification.mapper';

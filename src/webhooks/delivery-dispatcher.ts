@@ -16,8 +16,6 @@ import {
   type DeliveryTarget,
   type TargetKind,
 } from '../notifications';
-import { ALERT_CHANNEL_EVENTS, type AlertChannelEvent } from '../alert-channels/alert-channel-events';
-import { AlertSenders } from '../alert-channels/send/alert-senders';
 import {
   NOTIFICATION_EVENTS,
   NOTIFICATION_RESUMED,
@@ -33,6 +31,7 @@ import { signatureHeaders, standardWebhooksHeaders } from './webhook-signature';
 import { TargetLeasesRepository } from './target-leases.repository';
 import { DeliveredWriter } from './delivered-writer';
 import { WebhookEventsRepository } from './webhook-events.repository';
+import { ChannelSenders } from './channel-senders';
 
 /** Deliveries in flight at once, all targets together; a round claims at most this many. */
 const BATCH = 200;
@@ -87,7 +86,7 @@ export class DeliveryDispatcher extends PollingService {
     private readonly targetLeases: TargetLeasesRepository,
     private readonly states: NotificationStateService,
     private readonly events: WebhookEventsRepository,
-    private readonly alerts: AlertSenders,
+    private readonly channels: ChannelSenders,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
     this.delivered = new DeliveredWriter(async (delivered, notificationIds, lease, statusCode, at) => {
@@ -138,15 +137,8 @@ export class DeliveryDispatcher extends PollingService {
     await this.targetLeases.clearFailures([tx.event.notification.id], tx);
   }
 
-  /** So does an alert channel (docs/reference/alert-channels.md#7-one-machinery). */
-  @OnCommitting(ALERT_CHANNEL_EVENTS.created)
-  async onCreatingChannel(tx: CommittingEvent<AlertChannelEvent>): Promise<void> {
-    await this.targetLeases.clearFailures([tx.event.alert_channel.id], tx);
-  }
-
   /** Its deliveries went with it: the next sweep looks through every body (cleanBodies). */
   @OnEvent(NOTIFICATION_EVENTS.deleted)
-  @OnEvent(ALERT_CHANNEL_EVENTS.deleted)
   onTargetDeleted(): void {
     this.targetDeleted = true;
   }
@@ -386,9 +378,9 @@ export class DeliveryDispatcher extends PollingService {
     return result;
   }
 
-  /** A webhook gets the body as it is, signed; an alert channel a message for people (AlertSenders). */
+  /** A webhook gets the body as it is, signed; another target what its sender makes of it (ChannelSenders). */
   private send(target: DeliveryTarget, delivery: OutgoingDelivery): Promise<AttemptResult> {
-    if (target.type !== 'webhook') return this.alerts.send(delivery.notificationId, target, delivery.body);
+    if (target.type !== 'webhook') return this.channels.send(delivery.notificationId, target, delivery.body);
     return this.sender.send(target.url, delivery.body, {
       'X-Event-Id': delivery.eventId,
       'X-Event-Type': delivery.event,

@@ -33,8 +33,7 @@ import { ReplayRules } from './replay.validation';
 import { WebhookReplayController } from './webhook-replay.controller';
 import { NotificationStateController } from './notification-state.controller';
 import { RelayerDeliveriesController } from './relayer-deliveries.controller';
-import { ALERT_SENDERS } from '../alert-channels/send/alert-senders';
-import { EmailSender } from '../alert-channels/send/email.sender';
+import { ChannelSenders } from './channel-senders';
 
 @Module({
   imports: [
@@ -78,16 +77,18 @@ import { EmailSender } from '../alert-channels/send/email.sender';
     DeliveryStatsService,
     RotateSigningKeyRules,
     SigningSchemeRules,
-    // docs/reference/alert-channels.md#7-one-machinery: a sender per channel type beside the webhooks'.
-    ...ALERT_SENDERS,
+    ChannelSenders,
   ],
+  // For the alert channels (docs/reference/alert-channels.md#7-one-machinery).
   exports: [
     WebhooksService,
     DeliveryReplaysService,
     DeliveryStatsService,
     SubscriptionsRepository,
     FanOutLimit,
-    EmailSender,
+    ChannelSenders,
+    WebhookSender,
+    ReplayRules,
   ],
 })
 export class WebhooksModule {}

@@ -8,6 +8,8 @@ import type { DeliveryEntity } from './delivery.entity';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { toDeliveryResponse, toRelayerDeliveryResponse } from './delivery.mapper';
 import { deliveryNotFound } from './webhooks.errors';
+import { TargetLeasesRepository } from './target-leases.repository';
+import type { ReadTx } from '../database/transactions';
 import {
   DeliveryQueryDto,
   DeliveryResponse,
@@ -43,7 +45,22 @@ export class WebhooksService {
     private readonly notifications: NotificationsService,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly relayers: RelayersService,
+    private readonly targetLeases: TargetLeasesRepository,
   ) {}
+
+  /**
+   * A target of another kind than the webhooks' was created, in its transaction: one made again with
+   * the id of a deleted one starts with no failures counted (as DeliveryDispatcher.onCreating does
+   * for a webhook).
+   */
+  async targetCreated(id: string, tx: ReadTx): Promise<void> {
+    await this.targetLeases.clearFailures([id], tx);
+  }
+
+  /** Such a target was deleted: its deliveries went with it (DeliveryDispatcher.onTargetDeleted). */
+  targetDeleted(): void {
+    this.dispatcher.onTargetDeleted();
+  }
 
   async list(
     notificationId: string,

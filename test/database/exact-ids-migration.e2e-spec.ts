@@ -278,7 +278,7 @@ describeMysql('the migrations after 1797600000000 on MySQL, and the entities', (
       // 1797700000000 moved each delivery's body to webhook_events and added replayed_at; 1797800000000
       // added balance_order, the balance as text that sorts as the number; 1797810000000 failed_at and
       // failed_error (the seeded delivery never failed); 1798010000000 each target's signing_scheme,
-      // `reference`: the rest as seeded.
+      // `reference`; 1798100000000 channel_config, null for a webhook: the rest as seeded.
       const {
         webhook_deliveries: deliveries,
         relayer_checks: checks,
@@ -293,6 +293,7 @@ describeMysql('the migrations after 1797600000000 on MySQL, and the entities', (
         notifications: (notifications as Array<Record<string, unknown>>).map((target) => ({
           ...target,
           signing_scheme: 'reference',
+          channel_config: null,
         })),
         relayer_checks: (checks as Array<{ balance: string | null }>).map((check) => ({
           ...check,

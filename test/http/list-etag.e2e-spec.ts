@@ -50,13 +50,24 @@ describe('lists answer an ETag of their body and honour If-None-Match', () => {
   const handle = useTestApp();
   const app = () => handle.current;
   const hook = uid('etag-hook');
+  const channel = uid('etag-channel');
   const relayer = relayerBody('evm', { notification_id: hook });
   beforeAll(async () => {
     await app()
       .post('/api/v1/notifications', { id: hook, url: 'https://hooks.example.com/etag' })
       .expect(201);
+    const slack = { webhook_url: 'https://hooks.example.com/services/T0/B0/etag' };
+    await app()
+      .post('/api/v1/alert-channels', {
+        id: channel,
+        type: 'slack',
+        config: slack,
+        relayer_ids: [relayer.id],
+      })
+      .expect(201);
     // Paused: its delivery stays as queued, so that the deliveries' list does not change under the test.
     await app().post(`/api/v1/notifications/${hook}/pause`).expect(200);
+    await app().post(`/api/v1/alert-channels/${channel}/pause`).expect(200);
     await app().post('/api/v1/relayers', relayer).expect(201);
   });
   const get = (url: string, ifNoneMatch?: string, key = app().apiKey) => {
@@ -66,7 +77,12 @@ describe('lists answer an ETag of their body and honour If-None-Match', () => {
   const listUrls = (): string[] =>
     appRoutes(app())
       .filter((route) => route.list)
-      .map((route) => route.path.replace('{notification_id}', hook).replace('{relayer_id}', relayer.id));
+      .map((route) =>
+        route.path
+          .replace('{notification_id}', hook)
+          .replace('{channel_id}', channel)
+          .replace('{relayer_id}', relayer.id),
+      );
 
   it('the router has list routes, all of them GETs', () => {
     const lists = appRoutes(app()).filter((route) => route.list);

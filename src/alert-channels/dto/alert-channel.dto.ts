@@ -8,9 +8,13 @@ import {
   RESOURCE_ID_RULE,
 } from '../../common/validation/field-rules';
 import { ALERT_CHANNEL_TYPES, type AlertChannelType } from '../../notifications';
-import { MAX_SUBSCRIBED_RELAYERS } from '../../webhooks/dto/subscription.dto';
-import { ANY_RELAYER } from '../../webhooks/subscription-relayer.entity';
-import { isWebhookEvent, WEBHOOK_EVENTS, type WebhookEvent } from '../../webhooks/webhook-events';
+import {
+  MAX_SUBSCRIBED_RELAYERS,
+  ANY_RELAYER,
+  isWebhookEvent,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+} from '../../webhooks';
 
 const TYPE_RULE = `type must be one of: ${ALERT_CHANNEL_TYPES.join(', ')}`;
 export const CHANNEL_RELAYER_IDS_RULE = `relayer_ids must be an array of 1 to ${MAX_SUBSCRIBED_RELAYERS} relayer ids, ["*"], or null (every relayer)`;

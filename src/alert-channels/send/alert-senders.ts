@@ -3,12 +3,12 @@ import { Catalogue } from '../../catalogue';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.module';
 import type { AlertChannelType, DeliveryTarget } from '../../notifications';
-import type { AttemptResult } from '../../webhooks/webhook-sender';
-import { channelAddress } from '../channel-config';
+import type { AttemptResult, ChannelSender } from '../../webhooks';
+import { channelAddress } from './channel-config';
 import { renderAlert, type NativeUnit } from '../render/alert-message';
-import { EmailSender } from './email.sender';
-import { PagerDutySender } from './pagerduty.sender';
-import { SlackSender } from './slack.sender';
+import { EmailSender } from './email-sender';
+import { PagerDutySender } from './pager-duty-sender';
+import { SlackSender } from './slack-sender';
 
 /** The native unit of a network type, for a network whose configuration names no symbol. */
 const NATIVE: Record<string, NativeUnit> = {
@@ -22,7 +22,7 @@ const NATIVE: Record<string, NativeUnit> = {
  * here; its event body is rendered for people (render/) and sent by the channel type's sender.
  */
 @Injectable()
-export class AlertSenders {
+export class AlertSenders implements ChannelSender {
   private readonly logger = new Logger(AlertSenders.name);
   private readonly publicUrl: string | null;
 

@@ -141,7 +141,7 @@ describe(`alert channels: Slack, PagerDuty and e-mail deliveries, on ${TEST_DB}`
     const [, low] = slack.to(hook);
     expect(low.json).toEqual({
       text: `${r} on alerting is below its alert: 0.04 tETH &lt; 0.05 tETH`,
-      blocks: expect.arrayContaining([expect.objectContaining({ type: 'actions' })]) as unknown as object[],
+      blocks: expect.arrayContaining([expect.objectContaining({ type: 'actions' })]),
     });
     expect(JSON.stringify(low.json)).toContain(`${PUBLIC_URL}/console/#/relayers/${r}`);
     expect(await deliveries(id)).toEqual(
@@ -190,7 +190,7 @@ describe(`alert channels: Slack, PagerDuty and e-mail deliveries, on ${TEST_DB}`
       { dedupKey: `${r}:disabled`, status: 'resolved', severity: 'critical', triggers: 1 },
       { dedupKey: `${r}:low_balance`, status: 'resolved', severity: 'warning', triggers: 1 },
       {
-        dedupKey: expect.stringMatching(new RegExp(`^test:${id}:`)) as unknown as string,
+        dedupKey: expect.stringMatching(new RegExp(`^test:${id}:`)),
         status: 'resolved',
         severity: 'info',
         triggers: 1,

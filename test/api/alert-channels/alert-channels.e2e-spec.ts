@@ -357,11 +357,11 @@ describe(`alert channels: the resource, on ${TEST_DB}`, () => {
 
   it('If-Match: the ETag moves with every write, and a stale one is 412', async () => {
     const s = (await createChannel({ type: 'slack', config: { webhook_url: hookUrl('B10') } })).id;
-    const first = (await app().get(`/api/v1/alert-channels/${s}`).expect(200)).headers.etag as string;
+    const first = (await app().get(`/api/v1/alert-channels/${s}`).expect(200)).headers.etag;
     await app()
       .patch(`/api/v1/alert-channels/${s}`, { events: ['relayer_created'] })
       .expect(200);
-    const second = (await app().get(`/api/v1/alert-channels/${s}`).expect(200)).headers.etag as string;
+    const second = (await app().get(`/api/v1/alert-channels/${s}`).expect(200)).headers.etag;
     expect(second === first).toBe(false);
     const stale = await app()
       .patch(`/api/v1/alert-channels/${s}`, { events: ['relayer_deleted'] })

@@ -1,4 +1,4 @@
-import type { AlertChannelType } from '../notifications';
+import type { AlertChannelType } from '../../notifications';
 
 /** docs/reference/alert-channels.md#2-config: what each type of channel is sent through. */
 export interface SlackConfig {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.module';
-import { WebhookSender, type AttemptResult } from '../../webhooks/webhook-sender';
-import type { PagerDutyConfig } from '../channel-config';
+import { WebhookSender, type AttemptResult } from '../../webhooks';
+import type { PagerDutyConfig } from './channel-config';
 import type { AlertMessage } from '../render/alert-message';
 import { pagerDutyEvent, pagerDutyResolve } from '../render/pagerduty-event';
 

@@ -2,8 +2,8 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.module';
-import type { AttemptResult } from '../../webhooks/webhook-sender';
-import type { EmailConfig } from '../channel-config';
+import type { AttemptResult } from '../../webhooks';
+import type { EmailConfig } from './channel-config';
 import type { AlertMessage } from '../render/alert-message';
 import { emailMessage } from '../render/email-message';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookSender, type AttemptResult } from '../../webhooks/webhook-sender';
-import type { SlackConfig } from '../channel-config';
+import { WebhookSender, type AttemptResult } from '../../webhooks';
+import type { SlackConfig } from './channel-config';
 import type { AlertMessage } from '../render/alert-message';
 import { slackMessage } from '../render/slack-message';
 
