@@ -19,5 +19,7 @@ declareResource({ name: 'alert_channel', audited: true });
   imports: [NotificationsModule, WebhooksModule],
   controllers: [AlertChannelsController, AlertChannelDeliveriesController],
   providers: [AlertChannelsService, AlertChannelCreateRules, AlertChannelPatchRules, ReplayRules],
+  // For the configuration file's alert channels (src/config-file), applied and exported as the API's.
+  exports: [AlertChannelsService, AlertChannelCreateRules, AlertChannelPatchRules],
 })
 export class AlertChannelsModule {}
