@@ -28,6 +28,8 @@ declareResource({ name: 'alert_channel', audited: true });
     ReplayRules,
     ...ALERT_SENDERS,
   ],
+  // For the configuration file's alert channels (src/config-file), applied and exported as the API's.
+  exports: [AlertChannelsService, AlertChannelCreateRules, AlertChannelPatchRules],
 })
 export class AlertChannelsModule implements OnModuleInit {
   constructor(

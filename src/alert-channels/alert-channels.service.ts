@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ConflictError, ForbiddenError, ValidationError } from '../common/errors/domain-errors';
 import type { IfMatch } from '../common/http/if-match';
-import { Page } from '../common/http/page.dto';
+import { Page, type PageQueryDto } from '../common/http/page.dto';
 import { entityTag, Tagged } from '../common/http/tagged';
 import { MASK, maskUrl } from '../common/security/url-masking';
 import type { AppConfig } from '../config/app-config';
@@ -150,15 +150,24 @@ export class AlertChannelsService {
   }
 
   async list(query: AlertChannelListQueryDto): Promise<Page<AlertChannelResponse>> {
-    const { items, total } = await this.channels.findPage(query.offset, query.per_page);
-    // The page's subscriptions in two statements, not two per channel.
-    const subscriptions = await this.subscriptions.findOfTargets(items.map((row) => row.id));
-    const rows = items.map((row) => this.joined(row, subscriptions.get(row.id) ?? null));
-    return new Page(
-      rows.map((row) => this.toResponse(row)),
-      query,
-      total,
-    );
+    return this.page(query, (row) => this.toResponse(row));
+  }
+
+  /** The channel, or null when there is none of that id in the request's scope. */
+  async find(id: string): Promise<AlertChannelResponse | null> {
+    const row = await this.read(id);
+    return row && this.toResponse(row);
+  }
+
+  /**
+   * The list with each channel's configuration unmasked beside it: for the export only
+   * (src/config-file), which writes its secrets as environment references. The request's scope
+   * applies as to the list.
+   */
+  listWithConfigs(
+    query: PageQueryDto,
+  ): Promise<Page<{ channel: AlertChannelResponse; config: ChannelConfig }>> {
+    return this.page(query, (row) => ({ channel: this.toResponse(row), config: this.configOf(row) }));
   }
 
   /** Its deliveries go with it. */
@@ -227,6 +236,15 @@ export class AlertChannelsService {
     if (isEveryRelayer(relayerIds) || !RelayerScope.contains(scope, RelayerScope.of(relayerIds))) {
       throw new ForbiddenError();
     }
+  }
+
+  /** A page of the channels of the request's scope, each with its subscription, as `map` makes it. */
+  private async page<T>(query: PageQueryDto, map: (row: AlertChannelRow) => T): Promise<Page<T>> {
+    const { items, total } = await this.channels.findPage(query.offset, query.per_page);
+    // The page's subscriptions in two statements, not two per channel.
+    const subscriptions = await this.subscriptions.findOfTargets(items.map((row) => row.id));
+    const rows = items.map((row) => this.joined(row, subscriptions.get(row.id) ?? null));
+    return new Page(rows.map(map), query, total);
   }
 
   private async read(id: string, tx?: ReadTx): Promise<AlertChannelRow | null> {

@@ -18,6 +18,7 @@ import {
   type FileEntry,
   type StoredState,
 } from '../config-file';
+import { AlertChannelCreateRules } from '../alert-channels';
 import { buildDataSourceOptions } from '../database/data-source-options';
 import { NotificationCreateRules } from '../notifications';
 import { RelayerCreateRules } from '../relayers';
@@ -82,7 +83,7 @@ function scryptOption(rest: readonly string[]): number | undefined {
  * signer), judged against the file alone: a signer created through the API is not found here.
  */
 async function entryProblems(
-  { catalogue, relayers, notifications }: ConfigFile,
+  { catalogue, relayers, notifications, alertChannels = [] }: ConfigFile,
   config: AppConfig,
   unchecked: ReadonlySet<string>,
 ): Promise<string[]> {
@@ -98,6 +99,7 @@ async function entryProblems(
   const sections: Array<[string, readonly FileEntry[], BodyRules<object, unknown>]> = [
     ['notifications', notifications, new NotificationCreateRules(config)],
     ['relayers', relayers, new RelayerCreateRules(catalogue, fileSigners, config, fileNotifications)],
+    ['alert_channels', alertChannels, new AlertChannelCreateRules(config)],
   ];
   const problems: string[] = [];
   for (const [section, entries, rules] of sections) {
@@ -121,11 +123,16 @@ async function readState(config: AppConfig): Promise<StoredState> {
     .query<AppliedRow[]>('SELECT kind, id, digest, fields FROM config_entries')
     .catch(() => rows<AppliedRow>('SELECT kind, id, digest, NULL AS fields FROM config_entries'));
   const relayers = await rows<{ id: string }>('SELECT id, network, network_type, signer_id FROM relayers');
-  const notifications = await rows<{ id: string }>('SELECT id FROM notifications');
+  // Webhook targets and alert channels share the table: a channel is a row of another type.
+  const targets = await rows<{ id: string; type: string }>('SELECT id, type FROM notifications');
   await dataSource.destroy();
   const stored = new Map<string, object>([
     ...relayers.map(({ id, ...fields }) => [`relayer:${id}`, fields] as const),
-    ...notifications.map(({ id }) => [`notification:${id}`, {}] as const),
+    ...targets.map(({ id, type }) =>
+      type === 'webhook'
+        ? ([`notification:${id}`, {}] as const)
+        : ([`alert_channel:${id}`, { type }] as const),
+    ),
   ]);
   return {
     applied: new Map(

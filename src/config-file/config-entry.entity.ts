@@ -5,7 +5,7 @@ import { jsonColumn } from '../database/json-column';
 /** The digest of a configuration-file entry as last applied (docs/reference/config-file.md#2-reconciliation-at-every-start). */
 @Entity({ name: 'config_entries' })
 export class ConfigEntryEntity {
-  /** `relayer` or `notification`. */
+  /** `relayer`, `notification` or `alert_channel`. */
   @PrimaryColumn({ type: 'varchar', length: 16 })
   kind: string;
 

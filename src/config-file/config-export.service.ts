@@ -4,6 +4,7 @@ import { Page, PageQueryDto, MAX_PER_PAGE } from '../common/http/page.dto';
 import { maskUrl } from '../common/security/url-masking';
 import { RPC_WEIGHT } from '../common/validation/field-rules';
 import type { RpcUrl } from '../common/validation/rpc-url-list';
+import { AlertChannelsService, type ChannelConfig } from '../alert-channels';
 import { NetworksService } from '../networks';
 import { NotificationsService } from '../notifications';
 import { RelayersService } from '../relayers';
@@ -18,6 +19,8 @@ export interface ExportedConfig {
   signers: Json[];
   notifications: Json[];
   relayers: Json[];
+  /** This service's own section, which the reference system does not read. */
+  alert_channels: Json[];
   /** The source file's, as they were (not run by this service); absent when the file had none. */
   plugins?: unknown[];
 }
@@ -40,13 +43,14 @@ export class ConfigExportService {
     private readonly signers: SignersService,
     private readonly notifications: NotificationsService,
     private readonly relayers: RelayersService,
+    private readonly alertChannels: AlertChannelsService,
     @Inject(CONFIG_FILE_CONTENT) private readonly file: ConfigFile,
   ) {}
 
   /**
    * Secrets, and URLs that may hold one (unless `whole`), become `env` references; runtime state is
-   * left out. A request's key exports what it may read: its scope's relayers, signers and targets
-   * (docs/reference/keys-and-audit.md#3-relayer-scope), every network.
+   * left out. A request's key exports what it may read: its scope's relayers, signers, targets and
+   * alert channels (docs/reference/keys-and-audit.md#3-relayer-scope), every network.
    */
   async export(secretUrls: SecretUrls = 'env'): Promise<ExportedConfig> {
     const env = new EnvNames();
@@ -89,6 +93,9 @@ export class ConfigExportService {
         return exported;
       },
     );
+    const alertChannels = (await all((query) => this.alertChannels.listWithConfigs(query))).map(
+      ({ channel, config }) => ({ ...channel, config: exportChannelConfig(channel.id, config, env) }),
+    );
     env.assign();
     const { plugins } = this.file;
     return {
@@ -96,6 +103,7 @@ export class ConfigExportService {
       signers,
       notifications,
       relayers,
+      alert_channels: alertChannels,
       ...(plugins === null ? {} : { plugins: [...plugins] }),
     };
   }
@@ -141,6 +149,19 @@ function exportUrl(
 ): string | ReturnType<EnvNames['reference']> {
   const hidesNothing = maskUrl(url) === URL.parse(url)?.href;
   return secretUrls === 'whole' || hidesNothing ? url : env.reference(prefix, id, field);
+}
+
+/**
+ * An alert channel's secrets as `ALERT_CHANNEL_<ID>_WEBHOOK_URL` (by the rule of every URL that may hold
+ * one) and `ALERT_CHANNEL_<ID>_ROUTING_KEY`, e-mail recipients as they are. Never whole: the reference
+ * system does not read the section, so its export has no reason to hold them
+ * (docs/reference/config-file.md#32-no-secret-is-exported).
+ */
+function exportChannelConfig(id: string, config: ChannelConfig, env: EnvNames): Json {
+  if ('webhook_url' in config)
+    return { webhook_url: exportUrl(config.webhook_url, 'env', env, 'ALERT_CHANNEL', id, 'WEBHOOK_URL') };
+  if ('routing_key' in config) return { routing_key: env.reference('ALERT_CHANNEL', id, 'ROUTING_KEY') };
+  return { to: [...config.to] };
 }
 
 /** Every item of a paged list, a page of the largest size at a time. */

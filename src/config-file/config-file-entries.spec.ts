@@ -155,3 +155,101 @@ describe('relayers and notifications', () => {
     );
   });
 });
+
+describe('alert channels', () => {
+  const networks = [evm('n1', { rpc_urls: ['https://a.example/'] })];
+  const ROUTING_KEY = 'R'.repeat(32);
+  const HOOK = 'https://hooks.slack.com/services/T0/B0/abcdef';
+
+  it('reads each secret as a string, a plain secret or an env secret, the other fields as they are', async () => {
+    const file = await load(
+      {
+        networks,
+        alert_channels: [
+          { id: 's1', type: 'slack', config: { webhook_url: HOOK }, events: ['relayer_low_balance'] },
+          { id: 's2', type: 'slack', config: { webhook_url: { type: 'env', value: 'SLACK_HOOK' } } },
+          { id: 'p1', type: 'pagerduty', config: { routing_key: ROUTING_KEY }, relayer_ids: ['r1'] },
+          { id: 'p2', type: 'pagerduty', config: { routing_key: { type: 'plain', value: ROUTING_KEY } } },
+          { id: 'p3', type: 'pagerduty', config: { routing_key: { type: 'env', value: 'PD_KEY' } } },
+          { id: 'e1', type: 'email', config: { to: ['ops@example.com'] }, relayer_ids: null },
+        ],
+      },
+      { SLACK_HOOK: `${HOOK}2`, PD_KEY: 'k'.repeat(32) },
+    );
+    expect(file.alertChannels).toEqual([
+      {
+        id: 's1',
+        body: { id: 's1', type: 'slack', config: { webhook_url: HOOK }, events: ['relayer_low_balance'] },
+      },
+      { id: 's2', body: { id: 's2', type: 'slack', config: { webhook_url: `${HOOK}2` } } },
+      {
+        id: 'p1',
+        body: { id: 'p1', type: 'pagerduty', config: { routing_key: ROUTING_KEY }, relayer_ids: ['r1'] },
+      },
+      { id: 'p2', body: { id: 'p2', type: 'pagerduty', config: { routing_key: ROUTING_KEY } } },
+      { id: 'p3', body: { id: 'p3', type: 'pagerduty', config: { routing_key: 'k'.repeat(32) } } },
+      {
+        id: 'e1',
+        body: { id: 'e1', type: 'email', config: { to: ['ops@example.com'] }, relayer_ids: null },
+      },
+    ]);
+  });
+
+  it('has none when the section is absent', async () => {
+    expect((await load({ networks })).alertChannels).toEqual([]);
+  });
+
+  it.each([
+    [
+      [{ id: 'p', type: 'pagerduty', config: { routing_key: { type: 'env', value: 'UNSET_PD_KEY' } } }],
+      'alert_channels[0]: config.routing_key: environment variable UNSET_PD_KEY is not set',
+    ],
+    [
+      [{ id: 's', type: 'slack', config: { webhook_url: { type: 'vault', value: 'x' } } }],
+      'alert_channels[0]: config.webhook_url: secret type must be env or plain',
+    ],
+    [
+      [{ id: 'p', type: 'pagerduty', config: { routing_key: '***' } }],
+      'alert_channels[0]: config.routing_key is masked (*** hides a secret that is not in the file)',
+    ],
+    [
+      [{ id: 's', type: 'slack', config: { webhook_url: 'https://hooks.slack.com/services/T0/B0/***' } }],
+      'alert_channels[0]: config.webhook_url is masked (*** hides a secret that is not in the file)',
+    ],
+    [
+      [{ id: 's', type: 'slack', config: { webhook_url: HOOK }, relayers_ids: ['r1'] }],
+      'alert_channels[0]: unknown key "relayers_ids" (expected id, type, config, events or relayer_ids)',
+    ],
+    [
+      [
+        { id: 'p', type: 'pagerduty', config: { routing_key: ROUTING_KEY } },
+        { id: 'p', type: 'email', config: { to: ['ops@example.com'] } },
+      ],
+      "alert_channels[1]: id 'p' is defined more than once (first at alert_channels[0])",
+    ],
+    [
+      [{ type: 'email', config: { to: [] } }],
+      'alert_channels[0]: id must be 1 to 36 letters, digits, "-" or "_"',
+    ],
+    [{}, 'alert_channels must be an array'],
+  ])('refuses %j naming the entry, never a secret', async (channels, message) => {
+    expect(await problem({ networks, alert_channels: channels })).toBe(message);
+  });
+
+  it('refuses a key beyond its fields even without CONFIG_STRICT, with no warning', async () => {
+    const warnings: string[] = [];
+    const refused = await load(
+      { networks, alert_channels: [{ id: 'e', type: 'email', config: { to: ['a@example.com'] }, note: 1 }] },
+      {},
+      false,
+      (m) => warnings.push(m),
+    ).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    expect({ refused, warnings }).toEqual({
+      refused: `CONFIG_FILE ${path.join(dir, 'config.json')}: alert_channels[0]: unknown key "note" (expected id, type, config, events or relayer_ids)`,
+      warnings: [],
+    });
+  });
+});

@@ -23,13 +23,15 @@ export interface ConfigFile {
   readonly catalogue: Catalogue;
   readonly relayers: readonly FileEntry[];
   readonly notifications: readonly FileEntry[];
+  /** Absent (a replacement loader of before alert channels): none. */
+  readonly alertChannels?: readonly FileEntry[];
   /** The file's `plugins` as they are (not run by this service, kept for the export); null when absent. */
   readonly plugins: readonly unknown[] | null;
 }
 
 /**
- * The top level, the networks, then the signers, notifications and relayers: the first problem stops it,
- * named by its path (CatalogueConfigError, which holds every problem of that step).
+ * The top level, the networks, then the signers, notifications, relayers and alert channels: the first
+ * problem stops it, named by its path (CatalogueConfigError, which holds every problem of that step).
  */
 export async function loadConfigFile(options: LoadCatalogueOptions): Promise<ConfigFile> {
   const file = path.resolve(options.configFile);
@@ -55,6 +57,7 @@ export async function loadConfigFile(options: LoadCatalogueOptions): Promise<Con
     catalogue: new Catalogue({ networks, signers }),
     notifications: sections.notifications.map((body) => ({ id: body.id, body })),
     relayers: sections.relayers.map((body) => ({ id: body.id, body })),
+    alertChannels: sections.alert_channels.map((body) => ({ id: body.id, body })),
     plugins: root.plugins ?? null,
   };
 }
@@ -64,8 +67,9 @@ export async function loadCatalogue(options: LoadCatalogueOptions): Promise<Cata
 }
 
 /** What the file holds, for the start log and `config check`: `4 networks, 1 signers, ...`. */
-export function describeContent({ catalogue, relayers, notifications, plugins }: ConfigFile): string {
-  return `${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ${relayers.length} relayers, ${notifications.length} notifications, ${plugins?.length ?? 0} plugins`;
+export function describeContent(file: ConfigFile): string {
+  const { catalogue, relayers, notifications, alertChannels, plugins } = file;
+  return `${catalogue.networkCount} networks, ${catalogue.signerCount} signers, ${relayers.length} relayers, ${notifications.length} notifications, ${alertChannels?.length ?? 0} alert channels, ${plugins?.length ?? 0} plugins`;
 }
 
 /**
@@ -84,8 +88,8 @@ export function readConfigFile(
 
 /**
  * Gives the configuration file the service serves (docs/reference/extension-events.md#3-replaceable-parts):
- * a replacement's `load` resolves to a ConfigFile (its catalogue, relayers and notifications) or rejects,
- * which stops the start.
+ * a replacement's `load` resolves to a ConfigFile (its catalogue, relayers, notifications and alert
+ * channels) or rejects, which stops the start.
  */
 @Injectable()
 export class ConfigFileLoader {
@@ -98,5 +102,5 @@ export class ConfigFileLoader {
   }
 }
 
-/** Its relayers and notifications are reconciled by src/config-file. */
+/** Its relayers, notifications and alert channels are reconciled by src/config-file. */
 export const CONFIG_FILE_CONTENT = Symbol('CONFIG_FILE_CONTENT');

@@ -21,6 +21,14 @@ class ConfigFileResponse {
   @ApiProperty({ type: 'array', items: { type: 'object' } })
   relayers: object[];
 
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description:
+      'Alert channels, their secrets as env references (a section the reference system does not read)',
+  })
+  alert_channels: object[];
+
   @ApiPropertyOptional({
     type: 'array',
     items: { type: 'object' },

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AlertChannelsModule } from '../alert-channels/alert-channels.module';
 import { CatalogueModule } from './catalogue.module';
 import { NetworksModule } from '../networks/networks.module';
 import { NotificationsModule } from '../notifications/notifications.module';
@@ -15,10 +16,14 @@ import { declareResource } from '../common/auth/resources';
 // Its resource, permissions and audited type (docs/reference/extension-events.md).
 declareResource({ name: 'config', permissions: ['config:read'] });
 
-/** The configuration file's relayers and notifications applied at start, and the state taken back out. */
+/**
+ * The configuration file's relayers, notifications and alert channels applied at start, and the state
+ * taken back out.
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([ConfigEntryEntity]),
+    AlertChannelsModule,
     CatalogueModule,
     NetworksModule,
     NotificationsModule,

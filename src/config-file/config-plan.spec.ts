@@ -80,3 +80,59 @@ describe('config plan helpers', () => {
     expect(await plan(entry, applied)).toEqual(expected);
   });
 });
+
+describe('config plan of an alert channel', () => {
+  const CHANNEL = {
+    id: 'c1',
+    type: 'pagerduty',
+    config: { routing_key: 'k'.repeat(32) },
+    events: ['relayer_low_balance'],
+  };
+  const applied = { digest: digestOf(CHANNEL), fields: fieldDigestsOf(CHANNEL) };
+
+  async function planOf(entry: Record<string, unknown>, stored: Record<string, unknown> | null) {
+    const alertChannels = [{ id: 'c1', body: entry }];
+    const file = { file: '/etc/relayer/config.json', relayers: [], notifications: [], alertChannels };
+    return planChanges(file as unknown as ConfigFile, {
+      applied: new Map([['alert_channel:c1', applied]]),
+      find: (kind, id) => Promise.resolve(kind === 'alert_channel' && id === 'c1' ? stored : null),
+    });
+  }
+
+  it.each([
+    ['not stored: a create', CHANNEL, null, [['create', 'alert_channels[0]', []]]],
+    ['unchanged: nothing', CHANNEL, { type: 'pagerduty' }, []],
+    [
+      'a new routing key: the config only',
+      { ...CHANNEL, config: { routing_key: 'n'.repeat(32) } },
+      { type: 'pagerduty' },
+      [['update', 'alert_channels[0]', ['config']]],
+    ],
+    [
+      'events removed, relayer_ids added',
+      { ...CHANNEL, events: undefined, relayer_ids: ['r1'] },
+      { type: 'pagerduty' },
+      [['update', 'alert_channels[0]', ['events', 'relayer_ids']]],
+    ],
+  ] as const)('plans %s', async (_case, entry, stored, expected) => {
+    const { changes } = await planOf(entry, stored);
+    expect(changes.map(({ action, at, written }) => [action, at, written])).toEqual(expected);
+  });
+
+  it('refuses a change of type, naming the entry and what to do', async () => {
+    await expect(planOf({ ...CHANNEL, type: 'slack' }, { type: 'pagerduty' })).rejects.toThrow(
+      new Error(
+        `CONFIG_FILE /etc/relayer/config.json: alert_channels[0] (alert channel 'c1'): type cannot change (stored "pagerduty"); delete the alert channel through the API first`,
+      ),
+    );
+  });
+
+  it('names a channel the file no longer has, and none from a loader without the section', async () => {
+    const file = { file: '/etc/relayer/config.json', relayers: [], notifications: [] };
+    const { changes, removed } = await planChanges(file as unknown as ConfigFile, {
+      applied: new Map([['alert_channel:c1', applied]]),
+      find: () => Promise.resolve(null),
+    });
+    expect({ changes, removed }).toEqual({ changes: [], removed: ["alert_channel 'c1'"] });
+  });
+});

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { CatalogueConfigError, type ConfigFile } from './config-file-loader';
 import { stringifyJson } from '../common/http/json';
 
-export type EntryKind = 'relayer' | 'notification';
+export type EntryKind = 'relayer' | 'notification' | 'alert_channel';
 
 /** Each field of an entry to the SHA-256 of its value: what was applied, never the value (a signing key is one). */
 export type FieldDigests = Readonly<Record<string, string>>;
@@ -42,16 +42,22 @@ interface Plan {
 export interface StoredState {
   /** `<kind>:<id>` to what was last applied. */
   readonly applied: ReadonlyMap<string, AppliedEntry>;
-  /** null when not stored; for a relayer, its fields that cannot change. */
+  /** null when not stored; else its fields that cannot change (IMMUTABLE). */
   find(kind: EntryKind, id: string): Promise<Readonly<Record<string, unknown>> | null>;
 }
 
-const IMMUTABLE = ['network', 'network_type', 'signer_id'] as const;
+/** The fields that cannot change once stored, per kind: a change stops the start. */
+const IMMUTABLE: Readonly<Record<EntryKind, readonly string[]>> = {
+  relayer: ['network', 'network_type', 'signer_id'],
+  notification: [],
+  alert_channel: ['type'],
+};
 
 /** The fields a PATCH of the API may write, per kind. */
 export const WRITABLE: Readonly<Record<EntryKind, readonly string[]>> = {
   relayer: ['name', 'paused', 'notification_id', 'custom_rpc_urls', 'policies'],
   notification: ['type', 'url', 'signing_key'],
+  alert_channel: ['config', 'events', 'relayer_ids'],
 };
 
 /**
@@ -65,7 +71,11 @@ export async function planChanges(file: ConfigFile, state: StoredState): Promise
   const recorded: RecordedEntry[] = [];
   const seen = new Set<string>();
   // Notifications first: relayers may name them.
-  const sections = [['notification', file.notifications] as const, ['relayer', file.relayers] as const];
+  const sections = [
+    ['notification', file.notifications] as const,
+    ['relayer', file.relayers] as const,
+    ['alert_channel', file.alertChannels ?? []] as const,
+  ];
   const entries = sections.flatMap(([kind, list]) =>
     list.map(({ id, body }, i) => ({
       kind,
@@ -87,13 +97,12 @@ export async function planChanges(file: ConfigFile, state: StoredState): Promise
       // The file holds what was applied: its field digests are those of the last applied entry.
       if (applied.fields === null) recorded.push(entry);
     } else {
-      const changed = IMMUTABLE.find(
-        (field) => entry.kind === 'relayer' && entry.body[field] !== stored[field],
-      );
+      const changed = IMMUTABLE[entry.kind].find((field) => entry.body[field] !== stored[field]);
       if (changed !== undefined) {
+        const kind = entry.kind.replace('_', ' ');
         throw new CatalogueConfigError(
-          `CONFIG_FILE ${file.file}: ${entry.at} (relayer '${entry.id}'): ${changed} cannot change (stored ${JSON.stringify(stored[changed])}); ` +
-            'delete the relayer through the API first',
+          `CONFIG_FILE ${file.file}: ${entry.at} (${kind} '${entry.id}'): ${changed} cannot change (stored ${JSON.stringify(stored[changed])}); ` +
+            `delete the ${kind} through the API first`,
         );
       }
       const before = applied?.fields ?? null;

@@ -6,6 +6,7 @@ import { RequestContext } from '../common/http/request-context';
 import { validateBody } from '../common/validation/dto-validation.pipe';
 import { DatabaseLifecycle } from '../database/database-lifecycle';
 import { DatabaseDialect } from '../database/dialects/database-dialect';
+import { AlertChannelCreateRules, AlertChannelPatchRules, AlertChannelsService } from '../alert-channels';
 import { NotificationCreateRules, NotificationPatchRules, NotificationsService } from '../notifications';
 import { RelayerCreateRules, RelayerPatchRules, RelayersService } from '../relayers';
 import { ConfigEntriesRepository } from './config-entries.repository';
@@ -18,11 +19,12 @@ const RETRY_MS = 2000;
 const RESET: Readonly<Record<EntryKind, Readonly<Record<string, unknown>>>> = {
   relayer: { notification_id: null, custom_rpc_urls: null, policies: null },
   notification: { signing_key: '' },
+  alert_channel: { events: null, relayer_ids: null },
 };
 
 /**
- * Applies the file's relayers and notifications at every start, after the migrations, through
- * the services the API calls, so validation, audit and events are the API's; the actor is the file.
+ * Applies the file's relayers, notifications and alert channels at every start, after the migrations,
+ * through the services the API calls, so validation, audit and events are the API's; the actor is the file.
  */
 @Injectable()
 export class ConfigReconciler implements OnApplicationBootstrap {
@@ -38,6 +40,9 @@ export class ConfigReconciler implements OnApplicationBootstrap {
     private readonly notificationCreate: InstanceType<typeof NotificationCreateRules>,
     @Inject(NotificationPatchRules)
     private readonly notificationPatch: InstanceType<typeof NotificationPatchRules>,
+    private readonly alertChannels: AlertChannelsService,
+    private readonly alertChannelCreate: AlertChannelCreateRules,
+    private readonly alertChannelPatch: AlertChannelPatchRules,
     private readonly lifecycle: DatabaseLifecycle,
     private readonly dialect: DatabaseDialect,
     private readonly entries: ConfigEntriesRepository,
@@ -109,6 +114,12 @@ export class ConfigReconciler implements OnApplicationBootstrap {
       }
       return this.notifications.update(id, await validateBody(this.notificationPatch, patch));
     }
+    if (kind === 'alert_channel') {
+      if (action === 'create') {
+        return this.alertChannels.create(await validateBody(this.alertChannelCreate, body));
+      }
+      return this.alertChannels.update(id, await validateBody(this.alertChannelPatch, patch));
+    }
     if (action === 'create') return this.relayers.create(await validateBody(this.relayerCreate, body));
     const params = { relayer_id: id };
     return this.relayers.update(id, await validateBody(this.relayerPatch, patch, params));
@@ -116,6 +127,10 @@ export class ConfigReconciler implements OnApplicationBootstrap {
 
   private async storedState(kind: EntryKind, id: string): Promise<Record<string, unknown> | null> {
     if (kind === 'notification') return (await this.notifications.exists(id)) ? {} : null;
+    if (kind === 'alert_channel') {
+      const channel = await this.alertChannels.find(id);
+      return channel && { type: channel.type };
+    }
     const relayer = await this.relayers.findEntity(id);
     return (
       relayer && { network: relayer.network, network_type: relayer.networkType, signer_id: relayer.signerId }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { Checked } from '../common/validation/dto-validation.pipe';
+import { MASK } from '../common/security/url-masking';
 import { RPC_WEIGHT, RPC_WEIGHT_RULE } from '../common/validation/field-rules';
 import { KEY_LENGTH_BYTES } from '../catalogue';
 import { NETWORK_TYPES, SIGNER_ID_PATTERN, SIGNER_TYPES } from '../catalogue';
-import { describeUnknown, isHttpUrl, isPlainObject, listOf } from './config-json';
+import { describeUnknown, isHttpUrl, isPlainObject, listOf, quoted } from './config-json';
 
 /**
  * The configuration file (docs/reference/config-file.md) as zod schemas. Each message is the text after
@@ -295,6 +296,44 @@ const notificationEntry = (env: Env) =>
     ),
   });
 
+/** The secrets of an alert channel's `config`: a Slack webhook's URL, a PagerDuty routing key. */
+const CHANNEL_SECRETS = ['webhook_url', 'routing_key'] as const;
+
+const CHANNEL_KEYS = ['id', 'type', 'config', 'events', 'relayer_ids'];
+
+/**
+ * An alert channel (docs/reference/config-file.md#110-alert-channels-in-the-file): its rules are the
+ * API's; each secret of its `config` is a string or a secret reference, as the export writes it. A
+ * masked one (`***`, copied from an answer) is refused: the secret it hid is not in the file. The
+ * reference system has no such section, so a key beyond its fields is refused, not ignored.
+ */
+const alertChannelEntry = (env: Env) =>
+  z
+    .looseObject({
+      ...anyOf(['type', 'events', 'relayer_ids'] as const),
+      id: entryId(),
+      config: z.preprocess((config, ctx) => {
+        if (!isPlainObject(config)) return config;
+        const resolved: Record<string, unknown> = { ...config };
+        for (const field of CHANNEL_SECRETS.filter((name) => config[name] != null)) {
+          const name = `config.${field}`;
+          const given = config[field];
+          // Anything other than a string or an object is the API's to refuse, by its own rule.
+          const value = isPlainObject(given) ? within(resolvedSecret(name, env), given, ctx) : given;
+          if (typeof value === 'string' && value.includes(MASK)) {
+            ctx.addIssue(`${name} is masked (*** hides a secret that is not in the file)`);
+          }
+          resolved[field] = value;
+        }
+        return resolved;
+      }, z.unknown()),
+    })
+    .superRefine((entry, ctx) => {
+      for (const key of Object.keys(entry).filter((name) => !CHANNEL_KEYS.includes(name))) {
+        ctx.addIssue(`unknown key ${quoted(key)} (expected ${listOf(CHANNEL_KEYS)})`);
+      }
+    });
+
 // The relayer rules themselves are the API's; `custom_rpc_urls` items may be plain strings (weight 100).
 const RELAYER_KEYS = [
   ...['name', 'network', 'network_type', 'paused', 'signer_id', 'notification_id', 'policies'],
@@ -311,7 +350,14 @@ const relayerEntry = (env: Env) =>
   });
 
 /** The top level: its sections are read by `sectionsSchema` and the networks' reader. */
-export const TOP_LEVEL_KEYS = ['networks', 'signers', 'relayers', 'notifications', 'plugins'] as const;
+export const TOP_LEVEL_KEYS = [
+  'networks',
+  'signers',
+  'relayers',
+  'notifications',
+  'alert_channels',
+  'plugins',
+] as const;
 export const topLevelSchema = z.strictObject(
   {
     ...anyOf(TOP_LEVEL_KEYS),
@@ -331,8 +377,9 @@ export function sectionsSchema(env: Env, hostedTypes: readonly string[]) {
     ),
     notifications: section('notifications', notificationEntry(env), again('notifications')).default([]),
     relayers: section('relayers', relayerEntry(env), again('relayers')).default([]),
+    alert_channels: section('alert_channels', alertChannelEntry(env), again('alert_channels')).default([]),
   });
 }
 
-/** A relayer or notification of the file (19.1): the body of a create, its secrets resolved. */
+/** A relayer, notification or alert channel of the file (19.1): the body of a create, secrets resolved. */
 export type FileEntry = { readonly id: string; readonly body: Readonly<Record<string, unknown>> };

@@ -20,6 +20,7 @@ const HOOK_KEY = secrets.add(`hook-${randomBytes(16).toString('hex')}`);
 const SOURCE_PASSPHRASE = secrets.add(`source-${randomBytes(12).toString('hex')}`);
 const API_KEY_HEX = secrets.add(randomBytes(31).toString('hex').padStart(64, '0'));
 const STORAGE_ENCRYPTION_KEY = secrets.add(randomBytes(32).toString('base64'));
+const ROUTING_KEY = secrets.add(randomBytes(16).toString('hex'));
 /** The passphrases the export encrypts the keystores with, one variable per key-holding signer. */
 const PASSPHRASES = {
   SIGNER_FIXTURE_SIGNER_PASSPHRASE: secrets.add(`p1-${randomBytes(12).toString('hex')}`),
@@ -40,7 +41,7 @@ async function startIn(cwd: string, env: Env): Promise<TestApp> {
 
 const lists = async (target: TestApp): Promise<Json> => {
   const out: Json = {};
-  for (const resource of ['relayers', 'notifications', 'signers', 'networks']) {
+  for (const resource of ['relayers', 'notifications', 'signers', 'networks', 'alert-channels']) {
     const res = await target.get(`/api/v1/${resource}?per_page=100`).expect(200);
     out[resource] = (res.body as { data: Json[] }).data
       .map(({ created_at: _c, updated_at: _u, ...rest }) => rest)
@@ -119,6 +120,14 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
         signer_id: 'file-local',
         notification_id: 'api-hook',
         paused: false,
+      })
+      .expect(201);
+    await app
+      .post('/api/v1/alert-channels', {
+        id: 'api-pd',
+        type: 'pagerduty',
+        config: { routing_key: ROUTING_KEY },
+        relayer_ids: ['api-relayer'],
       })
       .expect(201);
   });
@@ -207,6 +216,16 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
       ],
       plugins: [],
     });
+    // The reference system does not read alert channels: their secrets stay environment references.
+    expect(written.alert_channels).toEqual([
+      {
+        id: 'api-pd',
+        type: 'pagerduty',
+        config: { routing_key: { type: 'env', value: 'ALERT_CHANNEL_API_PD_ROUTING_KEY' } },
+        events: ['relayer_state_update', 'relayer_low_balance', 'relayer_balance_restored'],
+        relayer_ids: ['api-relayer'],
+      },
+    ]);
     const networks = inApi.data.networks as Json[];
     expect(fs.readdirSync(path.join(dir, 'networks')).sort()).toEqual(['evm.json', 'stellar.json']);
     for (const type of ['evm', 'stellar']) {
@@ -240,6 +259,7 @@ describe('npm run config -- export <dir>: back to the reference system (19.4)', 
       DATABASE_URL: fresh.url,
       CONFIG_FILE: path.join(dir, 'config.json'),
       NOTIFICATION_FIXTURE_HOOK_SIGNING_KEY: HOOK_KEY,
+      ALERT_CHANNEL_API_PD_ROUTING_KEY: ROUTING_KEY,
       ...PASSPHRASES,
     });
     try {

@@ -203,7 +203,7 @@ describe('the reference system config.json: networks folder, inheritance, extra 
   it('stops the start naming an unknown top-level key, logs that plugins are not run and exports them as they were', async () => {
     const { root, file } = layout({ ...fixtureConfig(), server: { port: 8080 } });
     expect(await startError(root, { DATABASE_URL: database.url, CONFIG_FILE: file, ...SECRETS_ENV })).toBe(
-      `CONFIG_FILE ${file}: unknown top-level key "server" (expected networks, signers, relayers, notifications or plugins)`,
+      `CONFIG_FILE ${file}: unknown top-level key "server" (expected networks, signers, relayers, notifications, alert_channels or plugins)`,
     );
     const plugins = [
       { id: 'p1', path: 'p1.ts' },
@@ -1046,7 +1046,7 @@ describe('reconciliation at every start, and the export', () => {
     ];
     expect(run('check')).toEqual({
       status: 0,
-      stdout: `${file}: valid (4 networks, 1 signers, 1 relayers, 1 notifications, 0 plugins)\n`,
+      stdout: `${file}: valid (4 networks, 1 signers, 1 relayers, 1 notifications, 0 alert channels, 0 plugins)\n`,
       stderr: '',
     });
     expect(run('plan')).toEqual({ status: 0, stdout: `${kept.join('\n')}\n`, stderr: '' });
@@ -1323,7 +1323,7 @@ describe('config check (19.4): every problem at once, every rule of the start, n
     const { result, written } = await check(root);
     expect(result).toEqual({
       status: 0,
-      stdout: `${file}: valid (4 networks, 3 signers, 3 relayers, 1 notifications, 0 plugins)\n`,
+      stdout: `${file}: valid (4 networks, 3 signers, 3 relayers, 1 notifications, 0 alert channels, 0 plugins)\n`,
       stderr:
         `CONFIG_FILE ${file}: "_comment" is ignored (the reference system ignores it too)\n` +
         `CONFIG_FILE ${file}: signer 'vault-signer': not checked offline (its addresses need a call to its key service; --online makes it): the relayers on it are not checked against its key\n`,
@@ -1334,7 +1334,7 @@ describe('config check (19.4): every problem at once, every rule of the start, n
     const online = await check(root, '--online');
     expect(online.result).toEqual({
       status: 0,
-      stdout: `${file}: valid (4 networks, 3 signers, 3 relayers, 1 notifications, 0 plugins)\n`,
+      stdout: `${file}: valid (4 networks, 3 signers, 3 relayers, 1 notifications, 0 alert channels, 0 plugins)\n`,
       stderr: `CONFIG_FILE ${file}: "_comment" is ignored (the reference system ignores it too)\n`,
     });
     expect(vault.calls).toEqual(['POST /v1/auth/approle/login', 'GET /v1/secret/data/relayer']);
