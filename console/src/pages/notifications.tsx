@@ -30,7 +30,10 @@ export function NotificationsPage() {
   return (
     <>
       <PageTitle>Notifications</PageTitle>
-      <p class="help page-intro">Webhook targets, with what they received in the last 24 hours.</p>
+      <p class="help page-intro">
+        Webhook targets, with what they received in the last 24 hours. Slack, PagerDuty and e-mail alerts are
+        under <a href={href(['alert-channels'])}>Alert channels</a>.
+      </p>
       {can('notifications:write') && <TargetCreate />}
       <form class="filters" aria-label="Filter targets" onSubmit={(event) => event.preventDefault()}>
         <label>
