@@ -1,6 +1,8 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { useCallback, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api/client';
+import { OutcomeText, useAction } from './components';
+import { ConfirmDialog } from './dialog';
 import { problemsByField, type FieldProblems } from './field-errors';
 
 /**
@@ -109,6 +111,121 @@ export function Field({
       )}
       <FieldError id={id} error={error} />
     </div>
+  );
+}
+
+/** The optional id of a resource to create, with the API's rule for it and its problem. */
+export function NewIdField({
+  id,
+  value,
+  onValue,
+  error,
+}: {
+  id: string;
+  value: string;
+  onValue: (value: string) => void;
+  error: string | null;
+}) {
+  return (
+    <Field
+      id={id}
+      label="Id (optional)"
+      help="1 to 36 letters, digits, - or _. Empty: the service makes a UUID."
+      error={error}
+    >
+      {(props) => (
+        <input
+          {...props}
+          type="text"
+          spellcheck={false}
+          value={value}
+          onInput={(e) => onValue(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/**
+ * Edit and Delete on a resource's page (`what`: `target hook-a`). Edit calls `onOpen` (the form starts
+ * from the resource as read) and shows the form's fields (`children`) with Save and Cancel; Save runs
+ * `save`, then closes the form and calls `onSaved`. Delete asks first, `effect` saying what follows,
+ * then runs `remove` and calls `onDeleted`. The outcome is said beside the form, or under the buttons.
+ */
+export function EditAndDelete({
+  what,
+  id,
+  onOpen,
+  save,
+  onSaved,
+  remove,
+  onDeleted,
+  effect,
+  children,
+}: {
+  what: string;
+  id: string;
+  onOpen: () => void;
+  save: () => Promise<unknown>;
+  onSaved: () => void;
+  remove: () => Promise<unknown>;
+  onDeleted: () => void;
+  effect: ComponentChildren;
+  children: ComponentChildren;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [outcome, busy, act] = useAction();
+  const open = () => {
+    onOpen();
+    setEditing(true);
+  };
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (await act(save, 'Saved.')) {
+      setEditing(false);
+      onSaved();
+    }
+  };
+  const confirmed = async () => {
+    if (await act(remove, 'Deleted.')) onDeleted();
+  };
+  return (
+    <>
+      <div class="actions">
+        <button type="button" disabled={busy || editing} onClick={open}>
+          Edit
+        </button>
+        <button type="button" class="danger" disabled={busy} onClick={() => setDeleting(true)}>
+          Delete
+        </button>
+      </div>
+      {!editing && <OutcomeText outcome={outcome} />}
+      {editing && (
+        <form class="edit-form" aria-label={`Edit ${what}`} onSubmit={(event) => void submit(event)}>
+          {children}
+          <div class="actions">
+            <button type="submit" class="primary" disabled={busy}>
+              Save
+            </button>
+            <button type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </div>
+          <OutcomeText outcome={outcome?.kind === 'error' ? outcome : null} />
+        </form>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete ${what}?`}
+          confirm={`Delete ${id}`}
+          onConfirm={confirmed}
+          onClose={() => setDeleting(false)}
+        >
+          <p>{effect}</p>
+        </ConfirmDialog>
+      )}
+    </>
   );
 }
 

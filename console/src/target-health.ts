@@ -1,4 +1,5 @@
-import { api, read, type Schemas } from './api/client';
+import type { Schemas } from './api/client';
+import type { TargetCalls } from './target-calls';
 
 type TargetState = Schemas['NotificationStateResponse'];
 type Stats = Schemas['DeliveryStatsResponse'];
@@ -22,26 +23,13 @@ export interface TargetHealth {
   hourRate: number | null;
 }
 
-function statsOf(id: string, window: '1h' | '24h'): Promise<Stats> {
-  return read<Stats>(
-    api.GET('/api/v1/notifications/{notification_id}/stats', {
-      params: { path: { notification_id: id }, query: { window } },
-    }),
-  );
-}
-
 /**
- * A target's state and last 24 hours (GET .../state, .../stats?window=24h), and the success rate of
+ * A target's or a channel's state and last 24 hours (GET .../state, .../stats?window=24h), and the success rate of
  * its last hour, asked only where it can tell whether the target is failing: a paused target is
  * failing anyway, and a day without a failure has none in its last hour.
  */
-export async function readHealth(id: string): Promise<TargetHealth> {
-  const [state, day] = await Promise.all([
-    read<TargetState>(
-      api.GET('/api/v1/notifications/{notification_id}/state', { params: { path: { notification_id: id } } }),
-    ),
-    statsOf(id, '24h'),
-  ]);
-  const hourRate = !state.paused && day.failed > 0 ? (await statsOf(id, '1h')).success_rate : null;
+export async function readHealth(target: TargetCalls): Promise<TargetHealth> {
+  const [state, day] = await Promise.all([target.state(), target.stats('24h')]);
+  const hourRate = !state.paused && day.failed > 0 ? (await target.stats('1h')).success_rate : null;
   return { state, day, hourRate };
 }

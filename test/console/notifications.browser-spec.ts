@@ -2,10 +2,12 @@ import { createKey, relayerBody } from '../factories';
 import {
   distinct,
   documentWidth,
+  factsOf,
   noneShowing,
   PHONE,
   screenshot,
   seriousViolations,
+  tableCells,
   useConsole,
   type ConsoleTab,
 } from '../support/browser';
@@ -63,20 +65,9 @@ describe('the operator console: notification targets and their deliveries', () =
   const stats = async (notificationId: string, window = '24h'): Promise<Stats> =>
     (await app().get(`/api/v1/notifications/${notificationId}/stats?window=${window}`).expect(200)).body
       .data as Stats;
-  const cells = (tab: ConsoleTab, table: string) =>
-    tab.page
-      .getByRole('table', { name: table })
-      .locator('tbody tr')
-      .evaluateAll((rows) =>
-        rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '')),
-      );
+  const cells = (tab: ConsoleTab, table: string) => tableCells(tab.page, table);
   const facts = (tab: ConsoleTab, section: string) =>
-    tab.page
-      .getByRole('region', { name: section, exact: true })
-      .locator('dl.facts')
-      .evaluate((dl) =>
-        [...dl.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
-      );
+    factsOf(tab.page.getByRole('region', { name: section, exact: true }).locator('dl.facts'));
 
   beforeAll(async () => {
     await receiver.start();

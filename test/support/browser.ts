@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import CHROMIUM_ARGS from './chromium-args.json';
 import type { TestApp } from './test-app';
 
@@ -295,4 +295,24 @@ export function distinct(urls: readonly string[]): string[] {
 export async function noneShowing(page: Page, text: string, timeoutMs = 15_000): Promise<void> {
   const left = await settledTo(() => page.getByText(text).count(), 0, timeoutMs);
   if (left !== 0) throw new Error(`${left} element(s) still show "${text}" after ${timeoutMs} ms`);
+}
+
+/** The text of each cell (`th` and `td`) of the body rows of the table named `name`, row by row. */
+export function tableCells(page: Page, name: string): Promise<string[][]> {
+  return page
+    .getByRole('table', { name })
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '')),
+    );
+}
+
+/** A list of facts (a `dl`) as [term, definition] pairs, in order. */
+export function factsOf(list: Locator): Promise<[string | null, string | null | undefined][]> {
+  return list.evaluate((dl) =>
+    [...dl.querySelectorAll('dt')].map((dt): [string | null, string | null | undefined] => [
+      dt.textContent,
+      dt.nextElementSibling?.textContent,
+    ]),
+  );
 }

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { AlertChannelsSection } from './alert-channels';
 import { NotificationsSection } from './notifications';
 import { ApiKeysPage } from './api-keys';
 import { AuditPage } from './audit';
@@ -30,6 +31,14 @@ export const SECTIONS: readonly Section[] = [
     title: 'Notifications',
     permission: 'notifications:read',
     render: (segments) => <NotificationsSection segments={segments} />,
+  },
+  {
+    // A section of its own, beside the targets: a resource of its own in the API, and where an
+    // operator looking for Slack, PagerDuty or e-mail looks first.
+    path: 'alert-channels',
+    title: 'Alert channels',
+    permission: 'notifications:read',
+    render: (segments) => <AlertChannelsSection segments={segments} />,
   },
   {
     path: 'signers',

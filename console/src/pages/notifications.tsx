@@ -1,11 +1,11 @@
 import { api, readPage, type Schemas } from '../api/client';
 import { Empty, Loaded, Pager, PageTitle, Table, useLoad } from '../components';
 import { href, location, navigate } from '../router';
-import { readHealth, type TargetHealth } from '../target-health';
+import { targetCalls } from '../target-calls';
 import { NotificationPage } from './notification';
 import { TargetCreate } from './notification-forms';
 import { can } from '../session';
-import { latencyText, rateText, StateBadge } from './notification-parts';
+import { HEALTH_HEAD, HealthRow } from './notification-parts';
 import { pageOf } from './page-query';
 
 const PER_PAGE = 25;
@@ -18,17 +18,7 @@ export function NotificationsSection({ segments }: { segments: string[] }) {
   return id === undefined ? <NotificationsPage /> : <NotificationPage id={id} key={id} />;
 }
 
-const HEAD = [
-  'Target',
-  'URL',
-  'Signing key',
-  'State',
-  'Delivered (24h)',
-  'Failed (24h)',
-  'Pending',
-  'Success rate (24h)',
-  'p95 latency (24h)',
-];
+const HEAD = ['Target', 'URL', 'Signing key', ...HEALTH_HEAD];
 
 /**
  * Every webhook target, a page at a time (GET /api/v1/notifications), each with its state and 24h
@@ -40,7 +30,10 @@ export function NotificationsPage() {
   return (
     <>
       <PageTitle>Notifications</PageTitle>
-      <p class="help page-intro">Webhook targets, with what they received in the last 24 hours.</p>
+      <p class="help page-intro">
+        Webhook targets, with what they received in the last 24 hours. Slack, PagerDuty and e-mail alerts are
+        under <a href={href(['alert-channels'])}>Alert channels</a>.
+      </p>
       {can('notifications:write') && <TargetCreate />}
       <form class="filters" aria-label="Filter targets" onSubmit={(event) => event.preventDefault()}>
         <label>
@@ -100,7 +93,9 @@ function Targets({ page, failing }: { page: number; failing: boolean }) {
           <>
             <Table caption={failing ? 'Failing notification targets' : 'Notification targets'} head={HEAD}>
               {items.map((notification) => (
-                <NotificationRow notification={notification} key={notification.id} />
+                <HealthRow target={targetCalls('notifications', notification.id)} key={notification.id}>
+                  <TargetCells notification={notification} />
+                </HealthRow>
               ))}
             </Table>
             <Pager
@@ -115,22 +110,6 @@ function Targets({ page, failing }: { page: number; failing: boolean }) {
   );
 }
 
-/** A target with its state and its last 24 hours (GET .../state and .../stats?window=24h, and ?window=1h when it has failures). */
-function NotificationRow({ notification }: { notification: Notification }) {
-  const [health] = useLoad(() => readHealth(notification.id), [notification.id], true);
-  if (health.state === 'ready') return <NotificationFacts notification={notification} health={health.data} />;
-  return (
-    <tr>
-      <TargetCells notification={notification} />
-      <td colSpan={6} class="muted">
-        {health.state === 'loading'
-          ? 'Loading state and stats…'
-          : `State and stats unavailable: ${health.error.message}`}
-      </td>
-    </tr>
-  );
-}
-
 function TargetCells({ notification }: { notification: Notification }) {
   return (
     <>
@@ -140,23 +119,5 @@ function TargetCells({ notification }: { notification: Notification }) {
       <td class="mono">{notification.url}</td>
       <td>{notification.has_signing_key ? 'Yes' : 'No'}</td>
     </>
-  );
-}
-
-function NotificationFacts({ notification, health }: { notification: Notification; health: TargetHealth }) {
-  const { state, day, hourRate } = health;
-  return (
-    <tr>
-      <TargetCells notification={notification} />
-      <td>
-        <StateBadge state={state} hourRate={hourRate} />
-        {state.paused_reason && <div class="reason">{state.paused_reason}</div>}
-      </td>
-      <td>{day.delivered}</td>
-      <td>{day.failed}</td>
-      <td>{day.pending}</td>
-      <td>{rateText(day.success_rate)}</td>
-      <td>{latencyText(day.latency_ms.p95)}</td>
-    </tr>
   );
 }

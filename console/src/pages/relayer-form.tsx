@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../dialog';
 import {
   Field,
   FieldError,
+  NewIdField,
   controlProps,
   rpcBody,
   rpcPaths,
@@ -358,22 +359,7 @@ function RelayerCreateForm() {
   };
   return (
     <form class="edit-form" aria-label="Create a relayer" onSubmit={(event) => void submit(event)}>
-      <Field
-        id="new-relayer-id"
-        label="Id (optional)"
-        help="1 to 36 letters, digits, - or _. Empty: the service makes a UUID."
-        error={errors.of('id')}
-      >
-        {(props) => (
-          <input
-            {...props}
-            type="text"
-            spellcheck={false}
-            value={id}
-            onInput={(e) => setId(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <NewIdField id="new-relayer-id" value={id} onValue={setId} error={errors.of('id')} />
       <Field id="new-relayer-name" label="Name" error={errors.of('name')}>
         {(props) => (
           <input {...props} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
