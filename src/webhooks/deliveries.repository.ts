@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, Not } from 'typeorm';
+import { kindCondition, WEBHOOK_TARGETS } from '../notifications';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import type { CursorPosition } from '../common/http/cursor-page-query.dto';
 import { EntityRepository } from '../database/entity-rows';
@@ -7,6 +8,8 @@ import type { ReadTx } from '../database/transactions';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
 import { TargetLeaseEntity } from './target-lease.entity';
 
+/** Only the deliveries to webhook targets (TargetKind): one semi-join on the targets' primary key. */
+const WEBHOOK_DELIVERIES = ` AND notification_id IN (SELECT id FROM notifications WHERE 1 = 1${kindCondition(WEBHOOK_TARGETS)})`;
 /** A claimed delivery with the body of its event, read in the claim's one statement. */
 export type OutgoingDelivery = DeliveryEntity & { readonly body: string };
 
@@ -273,7 +276,8 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
   ): Promise<{ items: DeliveryEntity[]; total: number | null }> {
     const relayerScope = this.scoped();
     const targetScope = RelayerScope.filter('notification_id');
-    let filter = relayerScope.sql + targetScope.sql;
+    // Its webhook targets' deliveries: an alert channel's log is under /alert-channels/{id}.
+    let filter = `${relayerScope.sql}${targetScope.sql}${WEBHOOK_DELIVERIES}`;
     const parameters: unknown[] = [relayerId, ...relayerScope.parameters, ...targetScope.parameters];
     if (filters.status !== undefined) {
       filter += ' AND status = ?';

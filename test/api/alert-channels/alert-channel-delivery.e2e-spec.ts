@@ -203,6 +203,9 @@ describe(`alert channels: Slack, PagerDuty and e-mail deliveries, on ${TEST_DB}`
       }),
     );
     expect(pagerDuty.violations()).toEqual([]);
+    // The relayer's own delivery log is its webhook targets' (docs/reference/webhooks.md#312-the-deliveries-of-one-relayer).
+    const ofRelayer = await app().get(`/api/v1/relayers/${r}/deliveries`).expect(200);
+    expect(ofRelayer.body.pagination).toEqual({ current_page: 1, per_page: 10, total_items: 0 });
     expect((await deliveries(id)).map((d) => `${d.event}:${d.status}`)).toEqual([
       'relayer_low_balance:delivered',
       'relayer_balance_restored:delivered',
