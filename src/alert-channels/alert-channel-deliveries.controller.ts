@@ -23,6 +23,7 @@ import {
   WebhooksService,
 } from '../webhooks';
 import { ChannelId } from './alert-channels.controller';
+import { AlertChannelsService } from './alert-channels.service';
 
 /**
  * docs/reference/alert-channels.md#7-one-machinery: a channel's delivery log, retries, replay, pause,
@@ -37,6 +38,7 @@ export class AlertChannelDeliveriesController {
     private readonly replays: DeliveryReplaysService,
     private readonly stats: DeliveryStatsService,
     private readonly state: NotificationStateService,
+    private readonly channels: AlertChannelsService,
   ) {}
 
   @Get('deliveries')
@@ -85,9 +87,10 @@ export class AlertChannelDeliveriesController {
     status: 200,
     response: TestDeliveryResponse,
     noBody: true,
-    errors: [404],
+    errors: [403, 404],
   })
-  test(@ChannelId() id: string): Promise<TestDeliveryResponse> {
+  async test(@ChannelId() id: string): Promise<TestDeliveryResponse> {
+    await this.channels.assertMayChange(id);
     return this.webhooks.test(id, ALERT_CHANNELS);
   }
 
@@ -108,9 +111,10 @@ export class AlertChannelDeliveriesController {
     status: 200,
     response: NotificationStateResponse,
     noBody: true,
-    errors: [404],
+    errors: [403, 404],
   })
-  pause(@ChannelId() id: string): Promise<NotificationStateResponse> {
+  async pause(@ChannelId() id: string): Promise<NotificationStateResponse> {
+    await this.channels.assertMayChange(id);
     return this.state.pause(id, ALERT_CHANNELS);
   }
 
@@ -120,9 +124,10 @@ export class AlertChannelDeliveriesController {
     status: 200,
     response: NotificationStateResponse,
     noBody: true,
-    errors: [404],
+    errors: [403, 404],
   })
-  resume(@ChannelId() id: string): Promise<NotificationStateResponse> {
+  async resume(@ChannelId() id: string): Promise<NotificationStateResponse> {
+    await this.channels.assertMayChange(id);
     return this.state.resume(id, ALERT_CHANNELS);
   }
 

@@ -79,7 +79,13 @@ export class AlertChannelsController {
   }
 
   @Delete(':channel_id')
-  @Route({ permission: 'notifications:write', status: 200, response: String, ifMatch: true, errors: [404] })
+  @Route({
+    permission: 'notifications:write',
+    status: 200,
+    response: String,
+    ifMatch: true,
+    errors: [403, 404],
+  })
   remove(@ChannelId() id: string, @IfMatchHeader() ifMatch: IfMatch | null): Promise<string> {
     return this.channels.remove(id, { ifMatch });
   }

@@ -170,11 +170,24 @@ export class AlertChannelsService {
     return this.page(query, (row) => ({ channel: this.toResponse(row), config: this.configOf(row) }));
   }
 
+  /**
+   * For pause, resume and test: 404 as for every route, 403 for a key that may not change the whole
+   * channel (assertMayChangeWhole).
+   */
+  async assertMayChange(id: string): Promise<void> {
+    const row = await this.read(id);
+    if (!row) throw alertChannelNotFound();
+    this.assertMayChangeWhole(row);
+  }
+
   /** Its deliveries go with it. */
   async remove(id: string, options: { ifMatch?: IfMatch | null } = {}): Promise<string> {
     await this.writes.remove(
       id,
-      async (_, version, tx) => (await this.channels.deleteById(id, version, tx)) === 'deleted',
+      async (row, version, tx) => {
+        this.assertMayChangeWhole(row);
+        return (await this.channels.deleteById(id, version, tx)) === 'deleted';
+      },
       options,
     );
     this.webhooks.targetDeleted();
@@ -186,6 +199,7 @@ export class AlertChannelsService {
     const type = current.type as AlertChannelType;
     const changes: { channelConfig?: string; events?: WebhookEvent[] | null; relayerIds?: string[] } = {};
     const problems: string[] = [];
+    if (dto.config !== undefined || dto.events !== undefined) this.assertMayChangeWhole(current);
     if (dto.config !== undefined) {
       const stored = this.configOf(current);
       const checked = checkChannelConfig(type, dto.config, {
@@ -227,6 +241,17 @@ export class AlertChannelsService {
     const ids = channelRelayerIds([...stored.filter((id) => !scope.covers(id)), ...sent]);
     if (ids.length === 0) throw new ValidationError('relayer_ids: the channel would hear of no relayer');
     return ids;
+  }
+
+  /**
+   * docs/reference/alert-channels.md#18-teams: a key with relayer_ids changes a channel's address,
+   * events, pause or existence only when the channel hears no relayer outside its scope; else those
+   * would reach other teams' events (403). Its part of a shared channel's relayer_ids it may change.
+   */
+  private assertMayChangeWhole(row: AlertChannelRow): void {
+    const scope = RelayerScope.current();
+    if (scope === null) return;
+    if (row.relayerIds.some((id) => id === ANY_RELAYER || !scope.covers(id))) throw new ForbiddenError();
   }
 
   /** A key with relayer_ids names only relayers of its scope, and not every relayer (403). */

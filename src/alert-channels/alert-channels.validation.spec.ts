@@ -22,8 +22,20 @@ describe('checkChannelConfig', () => {
     ['pagerduty', { routing_key: KEY }, { value: { routing_key: KEY }, problems: [] }],
     [
       'email',
-      { to: ['ops@example.com', 'Ops.Team+alerts@mail.example.co.uk', 'ops@example.com'] },
-      { value: { to: ['ops@example.com', 'Ops.Team+alerts@mail.example.co.uk'] }, problems: [] },
+      {
+        to: [
+          'ops@example.com',
+          'Ops.Team+alerts@Mail.Example.co.uk',
+          'ops@EXAMPLE.com',
+          `${'a'.repeat(64)}@example.com`,
+        ],
+      },
+      {
+        value: {
+          to: ['ops@example.com', 'Ops.Team+alerts@mail.example.co.uk', `${'a'.repeat(64)}@example.com`],
+        },
+        problems: [],
+      },
     ],
   ] as const)(
     'a good %s configuration is taken (e-mail recipients without repeats)',
@@ -80,6 +92,14 @@ describe('checkChannelConfig', () => {
       { to: ['ops@example.com\r\nBcc: all@example.com'] },
       'config.to[0] must be an e-mail address (name@example.com)',
     ],
+    [
+      'email',
+      { to: [`${'a'.repeat(65)}@example.com`] },
+      'config.to[0] must be an e-mail address (name@example.com)',
+    ],
+    ['email', { to: ['a..b@example.com'] }, 'config.to[0] must be an e-mail address (name@example.com)'],
+    ['email', { to: ['.a@example.com'] }, 'config.to[0] must be an e-mail address (name@example.com)'],
+    ['email', { to: ['a.@example.com'] }, 'config.to[0] must be an e-mail address (name@example.com)'],
     [
       'email',
       { to: [`${'a'.repeat(250)}@example.com`] },

@@ -18,9 +18,25 @@ import {
 /** At most this many recipients of one e-mail channel. */
 export const MAX_EMAIL_RECIPIENTS = 20;
 const MAX_ADDRESS_LENGTH = 254;
-/** An address as people write one, without a display name; the SMTP server judges the rest. */
+const MAX_LOCAL_PART_LENGTH = 64;
+/**
+ * An address as people write one, without a display name or quotes: dot-separated atoms before the
+ * `@` (none empty, RFC 5321's dot-string), a domain name after it; the SMTP server judges the rest.
+ */
 const EMAIL_ADDRESS =
-  /^[^\s@<>(),;:"[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+  /^[^\s@<>(),;:"[\]\\.]+(?:\.[^\s@<>(),;:"[\]\\.]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
+const isEmailAddress = (address: unknown): address is string =>
+  typeof address === 'string' &&
+  address.length <= MAX_ADDRESS_LENGTH &&
+  EMAIL_ADDRESS.test(address) &&
+  address.indexOf('@') <= MAX_LOCAL_PART_LENGTH;
+
+/** The domain of an address ignores case: one recipient, whatever its spelling. */
+const mailboxOf = (address: string): string => {
+  const at = address.lastIndexOf('@');
+  return `${address.slice(0, at)}@${address.slice(at + 1).toLowerCase()}`;
+};
 /** A PagerDuty integration's routing key (Events API v2). */
 const ROUTING_KEY = /^[A-Za-z0-9]{32}$/;
 
@@ -105,12 +121,10 @@ function configOf(
         return none(`config.to must be an array of 1 to ${MAX_EMAIL_RECIPIENTS} e-mail addresses`);
       }
       const problems = to.flatMap((address: unknown, i) =>
-        typeof address === 'string' && address.length <= MAX_ADDRESS_LENGTH && EMAIL_ADDRESS.test(address)
-          ? []
-          : [`config.to[${i}] must be an e-mail address (name@example.com)`],
+        isEmailAddress(address) ? [] : [`config.to[${i}] must be an e-mail address (name@example.com)`],
       );
       if (problems.length > 0) return { value: null, problems };
-      return { value: { to: [...new Set(to as string[])] }, problems: [] };
+      return { value: { to: [...new Set((to as string[]).map(mailboxOf))] }, problems: [] };
     }
   }
 }

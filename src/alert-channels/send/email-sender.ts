@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
+import { withoutUrlSecrets } from '../../common/security/url-masking';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/app-config.module';
 import type { AttemptResult } from '../../webhooks';
@@ -21,6 +22,7 @@ const MAX_ERROR = 300;
 export class EmailSender implements OnApplicationShutdown {
   private readonly transport: Transporter | null;
   private readonly from: string | null;
+  private readonly smtpUrl: string | null;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const { smtpUrl, emailFrom } = config.alerts;
@@ -35,6 +37,7 @@ export class EmailSender implements OnApplicationShutdown {
             socketTimeout: timeout,
           });
     this.from = emailFrom;
+    this.smtpUrl = smtpUrl;
   }
 
   /** Whether SMTP_URL is set: without it, no e-mail channel can be created. */
@@ -59,7 +62,10 @@ export class EmailSender implements OnApplicationShutdown {
       await this.transport.sendMail({ from: this.from, to: [...to], subject, text, html });
       return { delivered: true, retryable: false, statusCode: ACCEPTED, error: null, durationMs: took() };
     } catch (error) {
-      return { delivered: false, ...describeFailure(error), durationMs: took() };
+      const failure = describeFailure(error);
+      // A server's reply may quote the login: the log and the API see it without (withoutUrlSecrets).
+      const shown = this.smtpUrl === null ? failure.error : withoutUrlSecrets(failure.error, this.smtpUrl);
+      return { delivered: false, ...failure, error: shown, durationMs: took() };
     }
   }
 
@@ -68,7 +74,9 @@ export class EmailSender implements OnApplicationShutdown {
   }
 }
 
-function describeFailure(error: unknown): Pick<AttemptResult, 'retryable' | 'statusCode' | 'error'> {
+function describeFailure(
+  error: unknown,
+): Pick<AttemptResult, 'retryable' | 'statusCode'> & { error: string } {
   const { responseCode, code } = error as { responseCode?: number; code?: string };
   if (typeof responseCode === 'number') {
     const reply = (error as { response?: string }).response ?? '';

@@ -337,6 +337,56 @@ describe(`alert channels: the resource, on ${TEST_DB}`, () => {
     expectError(await as(app(), key).get(`/api/v1/alert-channels/${theirs}`), 404, 'Alert channel not found');
     const list = await as(app(), key).get('/api/v1/alert-channels?per_page=100').expect(200);
     expect((list.body.data as Array<{ id: string }>).map((c) => c.id)).toEqual([mine]);
+    // A channel it sees (its id is in the scope) but that hears relayers beyond it: its address,
+    // events, pause and deletion would reach other teams' events (found by the attacker's read).
+    const every = (
+      await createChannel({ id: `${team}-every`, type: 'slack', config: { webhook_url: hookUrl('B11') } })
+    ).id;
+    const shared = (
+      await createChannel({
+        id: `${team}-shared`,
+        type: 'slack',
+        config: { webhook_url: hookUrl('B12') },
+        relayer_ids: [`${team}-1`, 'other-team-1'],
+      })
+    ).id;
+    const theirUrl = { config: { webhook_url: 'https://attacker.example.com/hook' } };
+    for (const id of [every, shared]) {
+      const attempts = [
+        await as(app(), key).patch(`/api/v1/alert-channels/${id}`, theirUrl),
+        await as(app(), key).patch(`/api/v1/alert-channels/${id}`, { events: ['relayer_created'] }),
+        await as(app(), key).post(`/api/v1/alert-channels/${id}/pause`),
+        await as(app(), key).post(`/api/v1/alert-channels/${id}/resume`),
+        await as(app(), key).post(`/api/v1/alert-channels/${id}/test`),
+        await as(app(), key).delete(`/api/v1/alert-channels/${id}`),
+      ];
+      expect({ id, statuses: attempts.map((res) => res.status) }).toEqual({
+        id,
+        statuses: [403, 403, 403, 403, 403, 403],
+      });
+    }
+    // Its own part of the shared channel it may change; the other team's stays.
+    const part = await as(app(), key).patch(`/api/v1/alert-channels/${shared}`, {
+      relayer_ids: [`${team}-2`],
+    });
+    expect({ status: part.status, ids: part.body.data.relayer_ids }).toEqual({
+      status: 200,
+      ids: [`${team}-2`],
+    });
+    expect((await app().get(`/api/v1/alert-channels/${shared}`).expect(200)).body.data.relayer_ids).toEqual(
+      [`${team}-2`, 'other-team-1'].sort(),
+    );
+    expect((await app().get(`/api/v1/alert-channels/${every}`).expect(200)).body.data.config).toEqual({
+      webhook_url: masked('B11'),
+    });
+    // Its own channel, whole.
+    const own = await as(app(), key).patch(`/api/v1/alert-channels/${mine}`, {
+      config: { webhook_url: hookUrl('B13') },
+    });
+    expect({ status: own.status, config: own.body.data.config }).toEqual({
+      status: 200,
+      config: { webhook_url: masked('B13') },
+    });
     const noId = await as(app(), key).post('/api/v1/alert-channels', { ...body, id: undefined });
     expectError(
       noId,
