@@ -9,7 +9,7 @@ import { PACKAGE_VERSION } from '../config/package-root';
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = `relayer-service/${PACKAGE_VERSION}`;
 const TIMEOUT_NAMES = ['TimeoutError', 'AbortError'];
-const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'];
+const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'];
 
 export interface AttemptResult {
   readonly delivered: boolean;
@@ -33,7 +33,10 @@ export class WebhookSender {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     resolver: DnsResolver,
   ) {
-    this.agent = new PolicyAgent(config.webhookUrlPolicy, resolver);
+    // Connecting is part of the attempt's WEBHOOK_TIMEOUT_MS: an attempt never outlives its lease.
+    this.agent = new PolicyAgent(config.webhookUrlPolicy, resolver, {
+      connectTimeoutMs: config.webhooks.timeoutMs,
+    });
   }
 
   async send(url: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {

@@ -18,7 +18,7 @@ export class PolicyAgent {
   constructor(
     private readonly policy: UrlPolicyOptions,
     private readonly resolver: DnsResolver,
-    private readonly options: { connections?: number } = {},
+    private readonly options: { connections?: number; connectTimeoutMs?: number } = {},
   ) {}
 
   get(): Promise<Agent> {
@@ -44,7 +44,11 @@ export class PolicyAgent {
       });
     };
     return new UndiciAgent({
-      connect: { lookup },
+      // Undici's own bound on connecting is 10 s, whatever the caller's signal says.
+      connect: {
+        lookup,
+        ...(this.options.connectTimeoutMs === undefined ? {} : { timeout: this.options.connectTimeoutMs }),
+      },
       connections: this.options.connections ?? 16,
       keepAliveTimeout: 10_000,
     });
