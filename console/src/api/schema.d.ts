@@ -2795,7 +2795,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: the API key lacks notifications:write */
+            /**
+             * @description Forbidden: the API key lacks notifications:write
+             *
+             *     Error
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3746,7 +3750,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: the API key lacks notifications:write */
+            /**
+             * @description Forbidden: the API key lacks notifications:write
+             *
+             *     Error
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3914,7 +3922,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: the API key lacks notifications:write */
+            /**
+             * @description Forbidden: the API key lacks notifications:write
+             *
+             *     Error
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4507,7 +4519,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden: the API key lacks notifications:write */
+            /**
+             * @description Forbidden: the API key lacks notifications:write
+             *
+             *     Error
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
