@@ -19,8 +19,11 @@ export interface ExportedConfig {
   signers: Json[];
   notifications: Json[];
   relayers: Json[];
-  /** This service's own section, which the reference system does not read. */
-  alert_channels: Json[];
+  /**
+   * This service's own section, which the reference system does not read: absent without channels,
+   * so that a reference system's state exports in its own fields only.
+   */
+  alert_channels?: Json[];
   /** The source file's, as they were (not run by this service); absent when the file had none. */
   plugins?: unknown[];
 }
@@ -103,7 +106,7 @@ export class ConfigExportService {
       signers,
       notifications,
       relayers,
-      alert_channels: alertChannels,
+      ...(alertChannels.length === 0 ? {} : { alert_channels: alertChannels }),
       ...(plugins === null ? {} : { plugins: [...plugins] }),
     };
   }

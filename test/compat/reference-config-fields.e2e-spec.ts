@@ -118,17 +118,15 @@ describe('GET /api/v1/config against the field list (docs/reference/config-file.
     await database?.drop();
   });
 
-  it('exports only fields of the reference system but the forms of 19.3: `plain` signers, RPC URLs and target URLs as environment references, and its own alert_channels', async () => {
+  it('exports only fields of the reference system but the forms of 19.3: `plain` signers, RPC URLs and target URLs as environment references', async () => {
     const res = await app.get('/api/v1/config').expect(200);
     const data = (res.body as { data: Json }).data;
     const checker = new Checker();
     checker.configFile(data);
     // The fixture's networks have URLs with a path (masked in answers), so each is exported as an env
     // reference; the relayer's URL has none and is exported whole. The target's URL has a path, so it
-    // is one too (docs/reference/config-file.md#32-no-secret-is-exported). `alert_channels` is this
-    // service's own section, which the reference system does not read. Nothing else leaves the lists.
+    // is one too (docs/reference/config-file.md#32-no-secret-is-exported). Nothing else leaves the lists.
     expect(checker.problems).toEqual([
-      '.alert_channels: not a field of the reference system',
       'networks[0].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
       'networks[1].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
       'networks[2].rpc_urls[0]: an environment reference, not an RPC URL of the reference system',
@@ -137,14 +135,7 @@ describe('GET /api/v1/config against the field list (docs/reference/config-file.
     ]);
     const signers = data.signers as Json[];
     expect(signers.map((signer) => signer.type)).toEqual(['plain']);
-    expect(Object.keys(data).sort()).toEqual([
-      'alert_channels',
-      'networks',
-      'notifications',
-      'relayers',
-      'signers',
-    ]);
-    expect(data.alert_channels).toEqual([]);
+    expect(Object.keys(data).sort()).toEqual(['networks', 'notifications', 'relayers', 'signers']);
     expect((data.relayers as Json[]).map((relayer) => relayer.id)).toEqual(['export-relayer']);
     expect((data.notifications as Json[]).map((notification) => notification.id)).toEqual(['export-hook']);
   });

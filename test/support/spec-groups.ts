@@ -18,8 +18,13 @@ function specFiles(kind: SpecKind): string[] {
     .sort();
 }
 
-/** The specs that build applications with extensions (test/api/extension): what they declare stays for the process. */
-const declaresForTheProcess = (file: string): boolean => file.includes(`${path.sep}extension${path.sep}`);
+/**
+ * The specs that build applications with extensions (test/api/extension, and any that hands
+ * startTestApp `permissions` of its own, as key-rotation does): what they declare stays for the process.
+ */
+const declaresForTheProcess = (file: string): boolean =>
+  file.includes(`${path.sep}extension${path.sep}`) ||
+  /startTestApp\([^;]*\bpermissions: \[/.test(fs.readFileSync(file, 'utf8'));
 
 /**
  * Where each spec's time goes, one JSON line per spec, for the run's reporter (scripts/jest-times.mjs):
