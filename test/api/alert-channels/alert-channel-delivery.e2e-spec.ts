@@ -345,6 +345,28 @@ describe(`alert channels: Slack, PagerDuty and e-mail deliveries, on ${TEST_DB}`
       'delivered:200',
       'delivered:200',
     ]);
+    // One delivery sent again by hand.
+    const [first] = (await app().get(`/api/v1/alert-channels/${id}/deliveries?per_page=100`).expect(200)).body
+      .data as Array<{ id: string }>;
+    const retried = await app().post(`/api/v1/alert-channels/${id}/deliveries/${first.id}/retry`);
+    expect({ status: retried.status, delivery: retried.body.data.status }).toEqual({
+      status: 202,
+      delivery: 'pending',
+    });
+    await slack.waitFor(hook, 10);
+    const stats = (await app().get(`/api/v1/alert-channels/${id}/stats?window=1h`).expect(200)).body
+      .data as Record<string, unknown>;
+    expect({
+      delivered: stats.delivered,
+      failed: stats.failed,
+      pending: stats.pending,
+      window: stats.window,
+    }).toEqual({
+      delivered: 3,
+      failed: 0,
+      pending: 0,
+      window: '1h',
+    });
   });
 
   it('a channel that does not answer: the attempt names the error, and nothing secret reaches the log', async () => {
