@@ -354,6 +354,10 @@ describe(`alert channels: Slack, PagerDuty and e-mail deliveries, on ${TEST_DB}`
       delivery: 'pending',
     });
     await slack.waitFor(hook, 10);
+    // The answer reaches the stand-in before the dispatcher writes the delivery: wait for the write.
+    await waitFor('the retried delivery written', async () =>
+      (await deliveries(id)).every((d) => d.status === 'delivered'),
+    );
     const stats = (await app().get(`/api/v1/alert-channels/${id}/stats?window=1h`).expect(200)).body
       .data as Record<string, unknown>;
     expect({
