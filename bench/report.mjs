@@ -285,7 +285,8 @@ function webhooksMarkdown(results, relPath) {
     `- **backlog**: the receiver holds the first delivery unanswered (a target that is down but accepts connections), ` +
       `${int(o.webhookEvents)} PATCH /relayers/{id} of relayers that name the target queue that many deliveries, then the receiver ` +
       "answers and the dispatcher drains the backlog with no API load: its own rate, and the CPU it takes per delivery (the service's, " +
-      "and on MySQL the server's).",
+      "and on MySQL the server's). **backlog across targets**: the same with that many targets of their own, the PATCHed relayers " +
+      'spread evenly over them (each target sends one delivery at a time).',
     '- **outbox cost**: POST /relayers with `notification_id` vs without, and PATCH /relayers/{id} of a relayer that has a target ' +
       'vs one that has none, on the same service and database, alternated (with, without, without, with; each after a warm-up). CPU ' +
       'per request is counted over the run, and again over the run plus the time until the outbox is empty (the dispatching that ' +
@@ -329,6 +330,14 @@ function webhooksMarkdown(results, relPath) {
         `${cpuMs(backlog.serviceCpuMsPerDelivery)} (delivery only; ${cores(backlog.serviceCores)} cores) | ${cpuMs(backlog.databaseCpuMsPerDelivery)} | ` +
         `${int(backlog.duplicates)} / ${int(backlog.failed)} / ${int(backlog.outOfOrderPerRelayer)} | ${cores(backlog.cpuSeconds.foreignCores)} |`,
     );
+    const across = w.deliveries.backlogAcross;
+    if (across) {
+      lines.push(
+        `| ${title} | backlog across ${int(across.targets)} targets | ${int(across.updated)} | – | **${rate(across.deliveriesPerSecond)}** | – | ${int(across.pendingAtRelease)} in ${seconds(across.drainSeconds)} | – | ` +
+          `${cpuMs(across.serviceCpuMsPerDelivery)} (delivery only; ${cores(across.serviceCores)} cores) | ${cpuMs(across.databaseCpuMsPerDelivery)} | ` +
+          `${int(across.duplicates)} / ${int(across.failed)} / ${int(across.outOfOrderPerRelayer)} | ${cores(across.cpuSeconds.foreignCores)} |`,
+      );
+    }
   }
   const gapNotes = sections
     .filter((section) => section.webhooks.deliveries?.backlog.gaps?.longestGapsAtOneBatchPosition != null)

@@ -20,6 +20,7 @@
 // (30) and --quiet-budget S (300): before each measured run, wait up to S seconds (and that much
 // in all) for processes outside the benchmark to stop using more than a quarter of a core;
 // --webhook-events N (5000, quick 2000): the changes of each webhook-deliveries phase;
+// --webhook-targets N (50; 0 skips the phase): the targets of its backlog phase across targets;
 // --health-relayers N (10000, quick 1000): the relayers of the health-round scenario;
 // --health-rpc-delay-ms D (20; 0 skips it): its extra round behind a proxy adding D ms per RPC call;
 // --no-b4 (leave out B4, the floor of a health round: bench/lib/b4.mjs);
@@ -141,6 +142,7 @@ const { values: argv } = parseArgs({
     scenarios: { type: 'string' },
     signers: { type: 'string', default: '20000' },
     'webhook-events': { type: 'string' },
+    'webhook-targets': { type: 'string' },
     'health-relayers': { type: 'string' },
     'health-rpc-delay-ms': { type: 'string', default: '20' },
     'fleet-relayers': { type: 'string', default: '100000' },
@@ -197,6 +199,7 @@ const options = {
   signers: Number(argv.signers),
   coldStarts: Number(argv['cold-starts'] ?? (argv.quick ? 1 : 3)),
   webhookEvents: Number(argv['webhook-events'] ?? (argv.quick ? 2000 : 5000)),
+  webhookTargets: Number(argv['webhook-targets'] ?? 50),
   healthRelayers: Number(argv['health-relayers'] ?? (argv.quick ? 1000 : 10_000)),
   healthRpcDelayMs: Number(argv['health-rpc-delay-ms']),
   fleetRelayers: Number(argv['fleet-relayers']),

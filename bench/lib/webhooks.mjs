@@ -9,6 +9,8 @@
 //                     "backlog": the receiver holds the first delivery unanswered (a target that is
 //                     down), N PATCHes queue N deliveries, then the receiver answers and the
 //                     dispatcher drains the backlog with no API load: its own rate, and its CPU.
+//                     "backlog across targets": the same with --webhook-targets (50) targets of their
+//                     own, the PATCHed relayers spread evenly over them (one relayer names one target).
 // outbox-post         POST /relayers with notification_id vs without, same service, same database,
 // outbox-patch        PATCH /relayers/{id} of relayers that have one vs relayers that have none;
 //                     runs alternated with, without, without, with; CPU per request counted over the
@@ -139,6 +141,21 @@ export async function benchWebhooks(ctx, kind, selected) {
   await seed(1, PATCH_ROWS, { notificationId });
   await seed(PATCH_ROWS + 1, 2 * PATCH_ROWS);
 
+  // The targets of the "backlog across targets" phase, each named by PATCH_ROWS / targets relayers.
+  const spread = selected.includes('webhook-deliveries') ? options.webhookTargets : 0;
+  const perTarget = Math.max(1, Math.floor(PATCH_ROWS / Math.max(1, spread)));
+  for (let t = 0; t < spread; t++) {
+    const target = await httpRequest(service.url, {
+      method: 'POST',
+      path: `${API}/notifications`,
+      headers: ctx.JSON_HEADERS,
+      body: JSON.stringify({ url: `${receiver.url}/hooks/bench-${t}`, signing_key: SIGNING_KEY }),
+    });
+    if (target.status !== 201) throw new Error(`POST /notifications: ${target.status} ${target.body}`);
+    const first = 2 * PATCH_ROWS + 1 + t * perTarget;
+    await seed(first, first + perTarget - 1, { notificationId: JSON.parse(target.body).data.id });
+  }
+
   // Every POST takes the next free (signer, network) pair of the catalogue, across all phases.
   const pairs = { n: 0 };
   const relayerBody = (withTarget) => {
@@ -151,9 +168,13 @@ export async function benchWebhooks(ctx, kind, selected) {
     });
   };
   const patchCounter = { n: 0 };
+  /** withTarget: a relayer naming the target; false: one naming none; 'spread': one of the spread targets'. */
   const patchRequest = (withTarget) => {
     const n = patchCounter.n++;
-    const row = (n % PATCH_ROWS) + 1 + (withTarget ? 0 : PATCH_ROWS);
+    const row =
+      withTarget === 'spread'
+        ? (n % (spread * perTarget)) + 1 + 2 * PATCH_ROWS
+        : (n % PATCH_ROWS) + 1 + (withTarget ? 0 : PATCH_ROWS);
     return {
       method: 'PATCH',
       path: `${API}/relayers/${seedId(row)}`,
@@ -219,8 +240,9 @@ export async function benchWebhooks(ctx, kind, selected) {
         `${kind}: webhook-deliveries (${options.webhookEvents.toLocaleString('en-US')} events, live then backlog)`,
       );
       result.deliveries = {
-        live: await livePhase(),
-        backlog: await backlogPhase(),
+        live: process.env.BENCH_SKIP_LIVE ? null : await livePhase(),
+        backlog: await backlogPhase(true),
+        ...(spread > 0 ? { backlogAcross: { targets: spread, ...(await backlogPhase('spread')) } } : {}),
       };
     }
     for (const id of ['outbox-post', 'outbox-patch']) {
@@ -323,8 +345,11 @@ export async function benchWebhooks(ctx, kind, selected) {
     return out;
   }
 
-  /** The receiver holds the first delivery; N PATCHes queue up; then it answers and the backlog drains. */
-  async function backlogPhase() {
+  /**
+   * The receiver holds the first delivery (of each target); N PATCHes queue up; then it answers and
+   * the backlog drains. `target`: patchRequest's choice of relayers.
+   */
+  async function backlogPhase(target) {
     await receiver.reset();
     await receiver.hold();
     const before = await probe.counts(true);
@@ -333,7 +358,7 @@ export async function benchWebhooks(ctx, kind, selected) {
       url: service.url,
       connections: options.connections,
       amount: options.webhookEvents,
-      requests: requestsOf(() => patchRequest(true)),
+      requests: requestsOf(() => patchRequest(target)),
       pid: service.handle.pid,
     });
     // Every change committed and pending (the first one in flight, held by the receiver).
@@ -380,7 +405,7 @@ export async function benchWebhooks(ctx, kind, selected) {
       rateTimeline: timeline(arrivals, releasedAt),
     };
     log(
-      `  backlog  ${out.pendingAtRelease} pending at release, ${out.received} received in ${drainS.toFixed(1)} s: ` +
+      `  backlog${target === 'spread' ? ` across ${spread} targets` : ''}  ${out.pendingAtRelease} pending at release, ${out.received} received in ${drainS.toFixed(1)} s: ` +
         `${out.deliveriesPerSecond.toFixed(0)} deliveries/s; service ${out.serviceCpuMsPerDelivery.toFixed(2)} CPU ms per delivery` +
         (out.databaseCpuMsPerDelivery !== null ? `, mysql ${out.databaseCpuMsPerDelivery.toFixed(2)}` : '') +
         ` (${out.serviceCores.toFixed(2)} cores); longest gap ${out.gaps.maxMs?.toFixed(0)} ms; duplicates ${out.duplicates}, failed ${out.failed}`,

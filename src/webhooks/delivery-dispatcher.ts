@@ -34,8 +34,8 @@ import { WebhookEventsRepository } from './webhook-events.repository';
 import { ChannelSenders } from './channel-senders';
 
 /** Deliveries in flight at once, all targets together; a round claims at most this many. */
-const BATCH = 200;
-/** At most this many of one target's deliveries are claimed at once: a slow target holds a tenth of BATCH. */
+const BATCH = 1000;
+/** At most this many of one target's deliveries are claimed at once: a slow target holds a 50th of BATCH. */
 const TARGET_SHARE = 20;
 const IDLE_POLL_MS = 500;
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -47,6 +47,8 @@ const MAX_ERROR_TEXT = 500;
  * pause committed meanwhile stops the run within this, without a read per attempt of a fast backlog.
  */
 const TARGET_FRESH_MS = 250;
+/** Answers that one statement writes delivered without a transaction (DeliveriesRepository.recordDelivered). */
+const DELIVERED_ALONE = 250;
 
 function retryDelayMs(baseMs: number, failedAttempts: number): number {
   return Math.round(baseMs * 2 ** (failedAttempts - 1) * (0.8 + 0.4 * Math.random()));
@@ -89,22 +91,18 @@ export class DeliveryDispatcher extends PollingService {
     private readonly channels: ChannelSenders,
   ) {
     super('Webhooks', IDLE_POLL_MS, database);
-    this.delivered = new DeliveredWriter(async (delivered, notificationIds, lease, statusCode, at) => {
+    this.delivered = new DeliveredWriter(async (answered, at) => {
       // The count of a target is cleared once per run, and again after a failure it counted: the
       // others of its deliveries are one statement, as before counting (docs/benchmarks.md).
-      const counted = notificationIds.filter((id) => !this.countCleared.has(id));
-      if (counted.length === 0) {
-        await this.deliveries.recordDelivered(
-          delivered,
-          lease,
-          statusCode,
-          at,
-          await this.worker.connection(),
-        );
+      const counted = [...new Set(answered.map((a) => a.notificationId))].filter(
+        (id) => !this.countCleared.has(id),
+      );
+      if (counted.length === 0 && answered.length <= DELIVERED_ALONE) {
+        await this.deliveries.recordDelivered(answered, at, await this.worker.connection());
         return;
       }
       await this.worker.transaction(async (tx) => {
-        await this.deliveries.recordDelivered(delivered, lease, statusCode, at, tx);
+        await this.deliveries.recordDelivered(answered, at, tx);
         await this.targetLeases.clearFailures(counted, tx);
       });
       for (const id of counted) this.countCleared.add(id);
@@ -246,10 +244,15 @@ export class DeliveryDispatcher extends PollingService {
         leaseUntil = now.getTime() + this.leaseMs();
         const until = new Date(leaseUntil);
         const ids = await this.deliveries.findDueOfTarget(notificationId, now, room, worker);
-        if (ids.length === 0 || !(await this.targetLeases.extend(notificationId, lease, until, worker))) {
-          break;
-        }
-        queue = await this.deliveries.claimAll(ids, lease, now, until, worker);
+        if (ids.length === 0) break;
+        // The target's lease and its next deliveries' with one commit.
+        const next = await this.worker.transaction(async (tx) =>
+          (await this.targetLeases.extend(notificationId, lease, until, tx))
+            ? this.deliveries.claimAll(ids, lease, now, until, tx)
+            : null,
+        );
+        if (next === null) break;
+        queue = next;
         this.inFlight += queue.length;
       }
       await this.targetLeases.release(lease, [notificationId], worker);
@@ -302,7 +305,13 @@ export class DeliveryDispatcher extends PollingService {
       }
       const result = await this.attempt(target, delivery, false);
       if (result.delivered && result.statusCode !== null) {
-        await this.delivered.record(notificationId, delivery.id, lease, result.statusCode, result.durationMs);
+        await this.delivered.record({
+          notificationId,
+          id: delivery.id,
+          lease,
+          statusCode: result.statusCode,
+          latencyMs: result.durationMs,
+        });
         continue;
       }
       const outcome = this.outcomeOf(delivery, result, false);

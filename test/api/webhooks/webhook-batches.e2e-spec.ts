@@ -5,7 +5,38 @@ import { relayerBody, uid } from '../../factories';
 const PATCHES = 30;
 
 describe(`webhook dispatch in batches on ${TEST_DB} (docs/reference/webhooks.md#2-delivery)`, () => {
-  const { receiver, app } = useWebhookApp({ WEBHOOK_TIMEOUT_MS: '5000' });
+  const { receiver, app, target, settled } = useWebhookApp({ WEBHOOK_TIMEOUT_MS: '5000' });
+
+  it('two targets claimed in different rounds and answered together: each written delivered with its own status and lease, and sent once', async () => {
+    receiver.script('/lease-a', [{ hold: true }]);
+    receiver.script('/lease-b', [{ hold: true, status: 202 }]);
+    const a = await target('/lease-a');
+    await app()
+      .post('/api/v1/relayers', relayerBody('evm', { id: uid('lease'), notification_id: a }))
+      .expect(201);
+    await receiver.waitFor('/lease-a', 1);
+    // Claimed while a's run holds its first delivery: another round, another lease.
+    const b = await target('/lease-b');
+    await app()
+      .post('/api/v1/relayers', relayerBody('evm', { id: uid('lease'), notification_id: b }))
+      .expect(201);
+    await receiver.waitFor('/lease-b', 1);
+    expect([receiver.release('/lease-a'), receiver.release('/lease-b')]).toEqual([1, 1]);
+    const [logA, logB] = await Promise.all([settled(a), settled(b)]);
+    // Nothing is sent again once the leases would have ended.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const written = (log: typeof logA) =>
+      log.map((d) => ({ status: d.status, attempts: d.attempts, code: d.last_status_code }));
+    expect({
+      a: written(logA),
+      b: written(logB),
+      arrivals: [receiver.to('/lease-a').length, receiver.to('/lease-b').length],
+    }).toEqual({
+      a: [{ status: 'delivered', attempts: 1, code: 200 }],
+      b: [{ status: 'delivered', attempts: 1, code: 202 }],
+      arrivals: [1, 1],
+    });
+  });
 
   it('a backlog for two targets: each target gets its events once and in commit order, the targets side by side', async () => {
     // Target a's first delivery is answered after 1.5 s: the rest queue up behind it meanwhile.
