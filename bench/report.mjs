@@ -339,6 +339,21 @@ function webhooksMarkdown(results, relPath) {
       );
     }
   }
+  const commits = sections.filter((section) => section.webhooks.deliveries?.commitMs != null);
+  if (commits.length > 0) {
+    lines.push(
+      '',
+      'One durable commit, measured before the phases (the median of 300 one-row updates, one after the other): ' +
+        commits
+          .map((section) => {
+            const commitMs = section.webhooks.deliveries.commitMs;
+            return `${DB_TITLES[section.database]} ${commitMs.toFixed(2)} ms, so at most ${int(1000 / commitMs)} deliveries/s to one target`;
+          })
+          .join('; ') +
+        ". Each answer is written before the same target's next attempt, and many targets share a commit " +
+        '([webhooks 2.9](reference/webhooks.md#29-batches)).',
+    );
+  }
   const gapNotes = sections
     .filter((section) => section.webhooks.deliveries?.backlog.gaps?.longestGapsAtOneBatchPosition != null)
     .map((section) => {

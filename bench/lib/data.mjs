@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { RELAYER_COLUMNS } from '../baselines/common.mjs';
 
 export const NETWORKS = [
@@ -253,6 +254,51 @@ export async function analyzeMysql(url) {
  * database). `counts()` resolves with { pending, total, failed }; a database without the table (a
  * build from before the outbox) reads as empty.
  */
+/**
+ * The median time of one durable commit on this database and disk, as the service's writes pay it
+ * (SQLite: WAL with synchronous = FULL, a file beside `db.file`; MySQL: an autocommit UPDATE of one row
+ * of a scratch InnoDB table in `db`'s database): n one-row updates one after the other. A target's
+ * deliveries go out at most one per commit (docs/reference/webhooks.md#29-batches).
+ */
+export async function commitLatencyMs(kind, db, n = 300) {
+  const times = [];
+  if (kind === 'sqlite') {
+    const file = `${db.file}.commit-probe`;
+    const handle = new Database(file);
+    try {
+      handle.pragma('journal_mode = WAL');
+      handle.pragma('synchronous = FULL');
+      handle.exec('CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, v INTEGER)');
+      handle.exec('INSERT OR IGNORE INTO probe VALUES (1, 0)');
+      const update = handle.prepare('UPDATE probe SET v = v + 1 WHERE id = 1');
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        update.run();
+        times.push(performance.now() - t0);
+      }
+    } finally {
+      handle.close();
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+    }
+  } else {
+    const connection = await mysql.createConnection({ uri: db.url, connectTimeout: 5000 });
+    try {
+      await connection.query('CREATE TABLE bench_commit_probe (id INT PRIMARY KEY, v INT) ENGINE=InnoDB');
+      await connection.query('INSERT INTO bench_commit_probe VALUES (1, 0)');
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        await connection.query('UPDATE bench_commit_probe SET v = v + 1 WHERE id = 1');
+        times.push(performance.now() - t0);
+      }
+    } finally {
+      await connection.query('DROP TABLE IF EXISTS bench_commit_probe');
+      await connection.end();
+    }
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
 export async function openOutboxProbe(kind, db) {
   if (kind === 'sqlite') {
     const handle = new Database(db.file, { readonly: true, timeout: 10_000 });

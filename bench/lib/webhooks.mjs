@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openOutboxProbe, pairAt, seedId, seedMysql, seedSqlite } from './data.mjs';
+import { commitLatencyMs, openOutboxProbe, pairAt, seedId, seedMysql, seedSqlite } from './data.mjs';
 import { latencySummary, percentile, runLoad } from './load.mjs';
 import {
   cpuSnapshot,
@@ -239,8 +239,14 @@ export async function benchWebhooks(ctx, kind, selected) {
       log(
         `${kind}: webhook-deliveries (${options.webhookEvents.toLocaleString('en-US')} events, live then backlog)`,
       );
+      // What one target's drain is bound by: its deliveries go out at most one per commit.
+      const commitMs = await commitLatencyMs(kind, db);
+      log(
+        `  one commit takes ${commitMs.toFixed(2)} ms (median of 300): one target's floor is ${(1000 / commitMs).toFixed(0)}/s`,
+      );
       result.deliveries = {
-        live: process.env.BENCH_SKIP_LIVE ? null : await livePhase(),
+        commitMs,
+        live: await livePhase(),
         backlog: await backlogPhase(true),
         ...(spread > 0 ? { backlogAcross: { targets: spread, ...(await backlogPhase('spread')) } } : {}),
       };

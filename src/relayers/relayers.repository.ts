@@ -163,6 +163,22 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     const conditions = this.filtered(filter);
     if (filter.q !== undefined) return this.searchPage(order, offset, limit, conditions);
     const checkColumn = CHECK_COLUMN[order.key];
+    if (checkColumn === undefined && conditions.sql === '' && this.scoped().sql === '') {
+      // The count is the cached one: a page past the middle is read from the other end, so that the
+      // last page skips as few index entries as the first (docs/reference/relayers.md#37-what-a-page-costs).
+      const total = await this.count();
+      const fromEnd = offset > (total - limit) / 2 && offset < total;
+      const items = fromEnd
+        ? await this.pageByColumn(
+            order,
+            total - offset - Math.min(limit, total - offset),
+            Math.min(limit, total - offset),
+            conditions,
+            true,
+          )
+        : await this.pageByColumn(order, offset, limit, conditions);
+      return { items, total };
+    }
     const [items, total] = await Promise.all([
       checkColumn === undefined
         ? this.pageByColumn(order, offset, limit, conditions)
@@ -222,25 +238,30 @@ export class RelayersRepository extends EntityRepository(RelayerEntity) {
     return { items: [], total: offset === 0 ? 0 : await this.countWhere(conditions, from) };
   }
 
-  /** Ordered by a column of `relayers`, then the id: the index of that order gives the page (SEARCH_INDEX for a name). */
+  /**
+   * Ordered by a column of `relayers`, then the id: the index of that order gives the page (SEARCH_INDEX
+   * for a name). `fromEnd`: `offset` counts from the other end (the index read the other way), and the
+   * page's rows are then put in `order`.
+   */
   private pageByColumn(
     { key, descending }: RelayerOrder,
     offset: number,
     limit: number,
     conditions: ScopeCondition,
+    fromEnd = false,
   ): Promise<RelayerEntity[]> {
-    const direction = descending ? ' DESC' : '';
     const scope = this.scoped();
-    // The same order inside (over the index) and outside (over the page's rows).
-    const orderBy = (value: string, id: string): string =>
-      key === 'id'
+    const orderBy = (value: string, id: string, reverse: boolean): string => {
+      const direction = descending !== reverse ? ' DESC' : '';
+      return key === 'id'
         ? `${id}${direction}`
         : `${key === 'name' ? this.dialect.caseless(value) : value}${direction}, ${id}${direction}`;
+    };
     return this.rowsOf(
       `SELECT relayers.id AS id, relayers.${key} AS k FROM relayers WHERE 1 = 1${conditions.sql}${scope.sql} ` +
-        `ORDER BY ${orderBy(`relayers.${key}`, 'relayers.id')} LIMIT ? OFFSET ?`,
+        `ORDER BY ${orderBy(`relayers.${key}`, 'relayers.id', fromEnd)} LIMIT ? OFFSET ?`,
       [...conditions.parameters, ...scope.parameters, limit, offset],
-      orderBy('page.k', 'page.id'),
+      orderBy('page.k', 'page.id', false),
     );
   }
 
