@@ -4,6 +4,7 @@ import { createECDH } from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { base58 } from '@scure/base';
+import { encodeStrKey } from '../common/validation/stellar-strkey';
 import { NETWORK_TYPES, type NetworkType, type SignerType } from './catalogue.types';
 
 export const KEY_LENGTH_BYTES = 32;
@@ -85,12 +86,6 @@ export function stellarAddress(seed: Uint8Array): string {
   return stellarAddressOfPublicKey(ed25519PublicKey(seed));
 }
 
-type StellarBase = typeof import('@stellar/stellar-base');
-let stellarBase: StellarBase | undefined;
-
 export function stellarAddressOfPublicKey(publicKey: Uint8Array): string {
-  // Loaded on first use: the package is large, and addresses are derived lazily anyway.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  stellarBase ??= require('@stellar/stellar-base') as StellarBase;
-  return stellarBase.StrKey.encodeEd25519PublicKey(Buffer.from(publicKey));
+  return encodeStrKey('ed25519PublicKey', publicKey);
 }

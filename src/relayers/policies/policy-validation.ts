@@ -1,8 +1,8 @@
-import { StrKey } from '@stellar/stellar-base';
 import { z } from 'zod';
 import type { NetworkType } from '../../catalogue';
 import type { Checked } from '../../common/validation/dto-validation.pipe';
 import { isPlainObject } from '../../common/validation/field-rules';
+import { isValidStrKey } from '../../common/validation/stellar-strkey';
 import { issueLines } from '../../config/zod-issues';
 
 export type { NetworkType };
@@ -101,7 +101,7 @@ const STELLAR_ASSET_RULE =
 /** The pattern gives the shape; a contract id must also be a valid StrKey (version byte, checksum). */
 const stellarAsset = () =>
   matching(STELLAR_ASSET, STELLAR_ASSET_RULE, true).refine(
-    (asset) => !STELLAR_CONTRACT.test(asset) || StrKey.isValidContract(asset),
+    (asset) => !STELLAR_CONTRACT.test(asset) || isValidStrKey('contract', asset),
     `must be ${STELLAR_ASSET_RULE}`,
   );
 
