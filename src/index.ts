@@ -79,6 +79,7 @@ export {
   RelayerListItemResponse,
   RelayerSummaryResponse,
   DisabledReasonResponse,
+  type RelayerSummaryInclude,
 } from './relayers/dto/relayer.dto';
 export { NotificationResponse, NotificationSummaryResponse } from './notifications/dto/notification.dto';
 export {

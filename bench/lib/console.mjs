@@ -7,9 +7,12 @@
 // disabled by the system, and a default balance alert on sepolia. Then Debian's Chromium
 // (playwright-core, the flags of test/support/browser.ts) signs in to /console/ with the admin key and
 // loads each case --console-reps times (10, quick 3; after one unmeasured load), the cases in turn:
-// the time from navigation (a new document: the page, its script and stylesheet, the sign-in read,
-// the list, then each row's status and balance alert, 2 reads a row) to the table's rows all showing
-// their status (no "Loading status…" left), read in the page (performance.now() from the navigation's
+// the time from navigation (a new document: the page, its script and stylesheet, then its API requests:
+// the sign-in read, the list with each row's status and balance alert (`include=status`; before it, 2
+// reads a row) and the attention strip's counts with the failing targets (`GET
+// /api/v1/relayers/summary?include=notifications`): 3 a load, where it was 5 with the summary and
+// `GET /api/v1/notifications/summary` apart and the networks read again in each new document, now
+// kept for the sign-in) to the table's rows all showing their status (no "Loading status…" left), read in the page (performance.now() from the navigation's
 // start, when a MutationObserver sees the table complete), and, for comparison, the API's own time for
 // the list call behind each case, one request at a time on one connection. The section "Console:
 // the relayers table" of docs/benchmark-results.md (consoleMarkdown) comes from it.
@@ -573,9 +576,10 @@ export function consoleMarkdown(results, relPath) {
       'paused), writes the last check of 9 in 10 and a system verdict on one in 50 with SQL, then loads the ' +
       "console's relayers page in Debian's Chromium at 1280 px, signed in with the admin key: a new document " +
       'each time, timed from the navigation to the moment every row of the table shows its status (25 rows; ' +
-      `${requestsPerLoad(results)} API requests a load, counted in the page: the sign-in read, the networks of the filter, ` +
-      "the list, and then either each row's status and balance alert (2 reads a row, before the list took " +
-      '`include=status`) or the summary and the failing-targets count of the attention strip). ' +
+      `${requestsPerLoad(results)} API requests a load, counted in the page: the sign-in read, the list, and then either ` +
+      "each row's status and balance alert (2 reads a row, before the list took `include=status`) or none, and the " +
+      'counts of the attention strip (the summary and the failing-targets count apart, and the networks of the ' +
+      'filter read again in each new document, before the summary took `include=notifications`). ' +
       '"Rows shown" is when the list\'s rows appear, before their statuses (the same moment with `include=status`). ' +
       '"List call" is the API\'s own time for the list request behind the page, one request at a time. ' +
       'Chromium, the service and the database share the machine.',

@@ -3,6 +3,11 @@ import createClient from 'openapi-fetch';
 import type { components, paths } from './api/schema';
 
 const STORAGE_KEY = 'relayer-console.api-key';
+/**
+ * What the console keeps in this tab for the sign-in (the networks read once, console/src/networks.ts),
+ * each under this prefix: a sign-in and a sign-out forget it all.
+ */
+export const SIGNED_IN_STORAGE_PREFIX = 'relayer-console.signed-in.';
 
 /** Who is signed in and what they may do: a key (GET /api/v1/api-keys/self), or a person's session. */
 export type Me = components['schemas']['CallerResponse'];
@@ -54,6 +59,36 @@ export function caller(): string | null {
   return person.value !== null && me.value !== null ? `person:${me.value.id}` : null;
 }
 
+/**
+ * Who is signed in, for what this tab keeps across its documents (a reload): the principal's type and
+ * id, never the key's secret; null signed out.
+ */
+export function principalId(): string | null {
+  const principal = me.value;
+  return principal === null ? null : `${principal.type}:${principal.id}`;
+}
+
+/** How many times this document forgot what it kept for the sign-in (signInEpoch). */
+let forgotten = 0;
+
+/**
+ * Changes each time the tab forgets what it kept for the sign-in (a sign-out, another key): what a
+ * document keeps in memory for the sign-in is kept for this epoch only.
+ */
+export function signInEpoch(): number {
+  return forgotten;
+}
+
+/** Forgets what this tab kept for the sign-in. */
+function forgetSignedIn(): void {
+  forgotten++;
+  const storage = window.sessionStorage;
+  for (let i = storage.length - 1; i >= 0; i--) {
+    const name = storage.key(i);
+    if (name?.startsWith(SIGNED_IN_STORAGE_PREFIX)) storage.removeItem(name);
+  }
+}
+
 /** True when the principal holds the permission (or `*`): controls it may not use are not shown. */
 export function can(permission: string): boolean {
   const principal = me.value;
@@ -79,6 +114,8 @@ export async function signIn(key: string): Promise<string | null> {
     const message = (error as { message?: unknown } | undefined)?.message;
     return typeof message === 'string' ? message : `The service answered ${response.status}.`;
   }
+  // Another key than the one this tab signed in with: what the tab kept was the other key's.
+  if (storedKey() !== key) forgetSignedIn();
   window.sessionStorage.setItem(STORAGE_KEY, key);
   signOutReason.value = null;
   person.value = null;
@@ -155,6 +192,7 @@ export function replaceStoredKey(key: string): void {
 
 export function signOut(reason: string | null = null): void {
   window.sessionStorage.removeItem(STORAGE_KEY);
+  forgetSignedIn();
   signOutReason.value = reason;
   person.value = null;
   me.value = null;

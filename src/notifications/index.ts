@@ -3,6 +3,7 @@ export { notificationNotFound } from './notifications.errors';
 export {
   CreateNotificationDto,
   NotificationStateResponse,
+  NotificationSummaryResponse,
   RotateSigningKeyDto,
 } from './dto/notification.dto';
 export { PutSigningSchemeDto, SigningSchemeResponse } from './dto/signing-scheme.dto';

@@ -1,18 +1,23 @@
 import { Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../common/auth/current-principal.decorator';
+import type { Principal } from '../common/auth/principal';
 import { Tagged } from '../common/http/tagged';
 import { IfMatch, IfMatchHeader } from '../common/http/if-match';
 import { Page } from '../common/http/page.dto';
 import { ParseFlagPipe } from '../common/validation/parse-flag.pipe';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { ParseOneOfPipe } from '../common/validation/parse-one-of.pipe';
 import { ValidBody } from '../common/validation/dto-validation.pipe';
 import {
   CreateRelayerDto,
   RelayerListItemResponse,
   RelayerListQueryDto,
   RelayerResponse,
+  RELAYER_SUMMARY_INCLUDES,
   RelayerSummaryResponse,
   UpdateRelayerDto,
+  type RelayerSummaryInclude,
 } from './dto/relayer.dto';
 import { RelayerCreateRules, RelayerPatchRules, type NewRelayer } from './relayers.validation';
 import { RelayersService } from './relayers.service';
@@ -52,9 +57,20 @@ export class RelayersController {
 
   // Before GET :relayer_id, which would take `summary` for an id.
   @Get('summary')
-  @Route({ permission: 'relayers:read', status: 200, response: RelayerSummaryResponse })
-  summary(): Promise<RelayerSummaryResponse> {
-    return this.relayers.summary();
+  @Route({ permission: 'relayers:read', status: 200, response: RelayerSummaryResponse, errors: [400] })
+  @ApiQuery({
+    name: 'include',
+    required: false,
+    enum: RELAYER_SUMMARY_INCLUDES,
+    description:
+      'notifications: the webhook targets counted as GET /api/v1/notifications/summary counts them (needs notifications:read too)',
+  })
+  summary(
+    @Query('include', new ParseOneOfPipe('include', RELAYER_SUMMARY_INCLUDES))
+    include: RelayerSummaryInclude | undefined,
+    @CurrentPrincipal() caller: Principal,
+  ): Promise<RelayerSummaryResponse> {
+    return this.relayers.summary(include, caller);
   }
 
   @Get(':relayer_id')

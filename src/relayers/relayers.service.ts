@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { SignersService } from '../signers';
+import { NotificationsService } from '../notifications';
+import { grants, type Principal } from '../common/auth/principal';
 import { RelayerScope } from '../common/auth/relayer-scope';
 import { ForbiddenError, ServiceUnavailableError } from '../common/errors/domain-errors';
 import type { Tagged } from '../common/http/tagged';
@@ -18,6 +20,7 @@ import {
   RelayerSummaryResponse,
   UpdateRelayerDto,
   type RelayerSort,
+  type RelayerSummaryInclude,
   type RelayerSortKey,
 } from './dto/relayer.dto';
 import type { RelayerStatusSource } from './relayer-status-source';
@@ -54,6 +57,7 @@ export class RelayersService {
   constructor(
     private readonly relayers: RelayersRepository,
     private readonly signers: SignersService,
+    private readonly notifications: NotificationsService,
     transactions: Transactions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -246,9 +250,18 @@ export class RelayersService {
     return toTaggedRelayer(entity);
   }
 
-  async summary(): Promise<RelayerSummaryResponse> {
+  /**
+   * docs/reference/relayers.md#34-the-summary: the relayers the key may see, counted in one statement;
+   * with `include` `notifications`, the targets' summary beside them, for a caller that may read them
+   * (403 otherwise, and without a caller).
+   */
+  async summary(include?: RelayerSummaryInclude, caller?: Principal): Promise<RelayerSummaryResponse> {
+    const withTargets = include === 'notifications';
+    if (withTargets && (caller === undefined || !grants(caller, 'notifications:read')))
+      throw new ForbiddenError();
     const { total, enabled, paused, disabled, lowBalance, unchecked } = await this.relayers.countByState();
-    return { total, enabled, paused, disabled, low_balance: lowBalance, unchecked };
+    const counts = { total, enabled, paused, disabled, low_balance: lowBalance, unchecked };
+    return withTargets ? { ...counts, notifications: await this.notifications.summary() } : counts;
   }
 
   /**

@@ -114,9 +114,13 @@ describe('the operator console: shell, sign-in, security and the relayers table'
       expect((await storedEntries(tab.page))[0]).toBe(0);
     });
 
-    it('keeps the key in this tab only (sessionStorage), across a reload, and forgets it on sign-out', async () => {
+    it('keeps the key in this tab only (sessionStorage), with the networks it read, across a reload, and forgets them on sign-out', async () => {
       const tab = await open(app().apiKey);
-      expect(await storedEntries(tab.page)).toEqual([1, 0]);
+      // The key, and the networks' names and symbols the relayers page read once for the sign-in.
+      const names = () => tab.page.evaluate<string[]>('Object.keys(window.sessionStorage).sort()');
+      const kept = ['relayer-console.api-key', 'relayer-console.signed-in.networks'];
+      expect(await settledTo(names, kept)).toEqual(kept);
+      expect(await storedEntries(tab.page)).toEqual([2, 0]);
       expect(await tab.context.cookies()).toEqual([]);
       await tab.page.reload();
       await tab.page.getByRole('button', { name: 'Sign out' }).waitFor();

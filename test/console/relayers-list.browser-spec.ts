@@ -1,6 +1,6 @@
 import type { Page, Response } from 'playwright-core';
 import { balanceOrder } from '../../src/relayer-health/balance-order';
-import { relayerBody } from '../factories';
+import { createKey, relayerBody } from '../factories';
 import {
   DESKTOP,
   PHONE,
@@ -63,9 +63,51 @@ describe('the operator console: the relayers list in one request a page, searche
     '0 Failing targets',
   ];
   const LIST = '/api/v1/relayers?page=1&per_page=25&include=status';
+  /** The network filter's choices: the test catalogue's names (test/support/test-catalogue.ts). */
+  const NETWORK_CHOICES = ['Any', 'devnet', 'mainnet', 'mainnet-beta', 'sepolia', 'testnet'];
+  /** The counts of the relayers and of the failing targets, in one answer. */
+  const SUMMARY = '/api/v1/relayers/summary?include=notifications';
 
   describe('one request a page', () => {
-    it('loads a page of 25 relayers with 3 API requests: the list with each status, the counts, the targets', async () => {
+    it('loads a page of 25 relayers in a new document with 3 API requests: who the key is, the list with each status, the counts with the targets', async () => {
+      const tab = await tabs.open(app().apiKey, '#/relayers');
+      await idsShown(tab.page, IDS.slice(0, 25));
+      // A new document of the tab, as a reload or a link opened in it: the key is kept, so are the
+      // networks read once a sign-in (this tab's sessionStorage); the page reads the rest.
+      await tab.page.goto('about:blank');
+      const from = tab.requests.length;
+      await tab.page.goto(`${app().baseUrl}/console/#/relayers`);
+      expect(await idsShown(tab.page, IDS.slice(0, 25))).toEqual(IDS.slice(0, 25));
+      expect(await settledTo(() => countTexts(tab.page), COUNTS)).toEqual(COUNTS);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(apiCalls(tab.requests, from).sort()).toEqual(['/api/v1/api-keys/self', LIST, SUMMARY].sort());
+      // The network filter still offers the networks, from what the tab kept.
+      expect(
+        await tab.page
+          .getByRole('form', { name: 'Filter relayers' })
+          // Its selects: network type, network, state.
+          .locator('select')
+          .nth(1)
+          .locator('option')
+          .allTextContents(),
+      ).toEqual(NETWORK_CHOICES);
+
+      // A key without notifications:read: the counts without the targets, in the same one request.
+      const reader = await createKey(app(), { permissions: ['relayers:read', 'networks:read'] });
+      const other = await tabs.open(reader.key, '#/relayers');
+      await idsShown(other.page, IDS.slice(0, 25));
+      await other.page.goto('about:blank');
+      const start = other.requests.length;
+      await other.page.goto(`${app().baseUrl}/console/#/relayers`);
+      expect(await idsShown(other.page, IDS.slice(0, 25))).toEqual(IDS.slice(0, 25));
+      expect(await settledTo(() => countTexts(other.page), COUNTS.slice(0, -1))).toEqual(COUNTS.slice(0, -1));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(apiCalls(other.requests, start).sort()).toEqual(
+        ['/api/v1/api-keys/self', LIST, '/api/v1/relayers/summary'].sort(),
+      );
+    });
+
+    it('loads a page of 25 relayers with 2 API requests from another page: the list with each status, the counts with the targets', async () => {
       const tab = await tabs.open(app().apiKey, '#/relayers');
       await idsShown(tab.page, IDS.slice(0, 25));
       // Away and back: the page loads again, the key and the networks already read (once a sign-in).
@@ -78,9 +120,7 @@ describe('the operator console: the relayers list in one request a page, searche
       expect(await settledTo(() => countTexts(tab.page), COUNTS)).toEqual(COUNTS);
       // Nothing more comes later.
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(apiCalls(tab.requests, from).sort()).toEqual(
-        [LIST, '/api/v1/relayers/summary', '/api/v1/notifications/summary'].sort(),
-      );
+      expect(apiCalls(tab.requests, from).sort()).toEqual([LIST, SUMMARY].sort());
       // Each row's status and alert came with the list.
       expect(await tab.page.locator('main table tbody tr').nth(6).locator('td').allTextContents()).toEqual([
         expect.any(String),
@@ -93,7 +133,7 @@ describe('the operator console: the relayers list in one request a page, searche
       ]);
     });
 
-    it('costs the same 3 API requests with webhook targets, whatever their number: the failing ones counted by the API', async () => {
+    it('costs the same 2 API requests with webhook targets, whatever their number: the failing ones counted by the API', async () => {
       const hooks = ['hook-1', 'hook-2', 'hook-3', 'hook-4', 'hook-5'];
       for (const id of hooks)
         await app()
@@ -115,9 +155,7 @@ describe('the operator console: the relayers list in one request a page, searche
         expect(await idsShown(tab.page, IDS.slice(0, 25))).toEqual(IDS.slice(0, 25));
         expect(await settledTo(() => countTexts(tab.page), counts)).toEqual(counts);
         await new Promise((resolve) => setTimeout(resolve, 500));
-        expect(apiCalls(tab.requests, from).sort()).toEqual(
-          [LIST, '/api/v1/relayers/summary', '/api/v1/notifications/summary'].sort(),
-        );
+        expect(apiCalls(tab.requests, from).sort()).toEqual([LIST, SUMMARY].sort());
       } finally {
         for (const id of hooks) await app().delete(`/api/v1/notifications/${id}`).expect(200);
       }

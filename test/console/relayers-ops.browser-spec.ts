@@ -356,6 +356,31 @@ describe('the operator console: the relayers page as an operations view', () => 
       expect(await seriousViolations(tab.page)).toEqual([]);
     });
 
+    it('keeps the networks’ symbols for the sign-in: a new document of the tab shows them without reading the networks again; another sign-in reads them', async () => {
+      const networkReads = (tab: ConsoleTab) =>
+        tab.requests.filter((url) => new URL(url).pathname === '/api/v1/networks').length;
+      const tab = await open(app().apiKey, '#/relayers');
+      await idsShown(tab.page, ALL);
+      expect((await column(tab.page, 5))[0]).toBe('≈ 1.23457 SepoliaETHLow');
+      expect(networkReads(tab)).toBe(1);
+      await tab.page.reload();
+      await idsShown(tab.page, ALL);
+      expect((await column(tab.page, 5))[0]).toBe('≈ 1.23457 SepoliaETHLow');
+      expect((await column(tab.page, 6))[0]).toBe('2 SepoliaETH');
+      expect(networkReads(tab)).toBe(1);
+      // Signed out, the tab forgets them: the next sign-in reads them again.
+      await tab.page.getByRole('button', { name: 'Sign out' }).click();
+      expect(
+        await tab.page.evaluate(() =>
+          Object.keys(globalThis.sessionStorage).filter((name) => name.startsWith('relayer-console.')),
+        ),
+      ).toEqual([]);
+      await signIn(tab, app().apiKey);
+      await idsShown(tab.page, ALL);
+      expect((await column(tab.page, 5))[0]).toBe('≈ 1.23457 SepoliaETHLow');
+      expect(networkReads(tab)).toBe(2);
+    });
+
     it('shows every time relative, with the absolute time and its zone on hover, in a <time>', async () => {
       const checked = Date.parse('2026-01-01T00:00:00.000Z');
       const tab = await open(app().apiKey, '#/relayers');
@@ -482,7 +507,7 @@ describe('the operator console: the relayers page as an operations view', () => 
     /** The live line says a read of the last 4 s ("just now" on a quiet machine). */
     const recent = (page: Page) => settledTo(() => liveLineWithin(page, 0, 4), 'Updated 0 to 4 s ago');
     const summaries = (tab: ConsoleTab) =>
-      tab.requests.filter((url) => url.endsWith('/api/v1/relayers/summary')).length;
+      tab.requests.filter((url) => new URL(url).pathname === '/api/v1/relayers/summary').length;
     const setHidden = (page: Page, hidden: boolean) =>
       page.evaluate(
         `Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${hidden ? 'hidden' : 'visible'}' });` +

@@ -1946,6 +1946,8 @@ export interface components {
             enabled: number;
             /** @description Those whose status says low_balance: true */
             low_balance: number;
+            /** @description With include=notifications (and notifications:read): what GET /api/v1/notifications/summary answers */
+            notifications?: components["schemas"]["NotificationSummaryResponse"];
             /** @description Paused, disabled by the system or not (paused=true) */
             paused: number;
             /** @description Every relayer the key may see */
@@ -13245,7 +13247,10 @@ export interface operations {
     };
     RelayersController_summary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description notifications: the webhook targets counted as GET /api/v1/notifications/summary counts them (needs notifications:read too) */
+                include?: "notifications";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13263,6 +13268,23 @@ export interface operations {
                         error?: string | null;
                         /** @example true */
                         success?: boolean;
+                    };
+                };
+            };
+            /** @description Bad Request: the message names each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                        /** @description The same text as message */
+                        error: string;
+                        message: string;
+                        /** @example false */
+                        success: boolean;
                     };
                 };
             };

@@ -9,23 +9,27 @@ interface Count {
   id: StateFilter | 'all' | 'failing';
   label: string;
   href: string;
-  /** The count; null while it is read, an error's message when it could not be. */
-  value: number | null | { problem: string };
+  /** The count; null while it is read. */
+  value: number | null;
   /** A count above zero asks for attention. */
   attention: boolean;
 }
 
 /**
- * The relayers page's first lines: the relayers the key may see counted by state (GET
- * /api/v1/relayers/summary) and the failing webhook targets (GET /api/v1/notifications/summary, with
- * notifications:read), each a link to the list it counts. `current` is the relayers table's filter,
- * marked as the current link.
+ * The relayers page's first lines: the relayers the key may see counted by state and, with
+ * notifications:read, the failing webhook targets, in one request (GET
+ * /api/v1/relayers/summary?include=notifications), each a link to the list it counts. `current` is the
+ * relayers table's filter, marked as the current link.
  */
 export function AttentionStrip({ current }: { current?: StateFilter | 'all' }) {
-  const [summary, retry] = useLoad(() => read(api.GET('/api/v1/relayers/summary')), [], true);
   const targets = can('notifications:read');
-  const [failing] = useLoad(
-    () => (targets ? read(api.GET('/api/v1/notifications/summary')) : Promise.resolve(null)),
+  const [summary, retry] = useLoad(
+    () =>
+      read(
+        api.GET('/api/v1/relayers/summary', {
+          params: { query: targets ? { include: 'notifications' } : {} },
+        }),
+      ),
     [targets],
     true,
   );
@@ -52,12 +56,7 @@ export function AttentionStrip({ current }: { current?: StateFilter | 'all' }) {
       id: 'failing',
       label: 'Failing targets',
       href: href(['notifications'], { failing: 'true' }),
-      value:
-        failing.state === 'ready' && failing.data !== null
-          ? failing.data.failing
-          : failing.state === 'error'
-            ? { problem: failing.error.message }
-            : null,
+      value: counts?.notifications?.failing ?? null,
       attention: true,
     });
   }
@@ -85,10 +84,8 @@ function CountLink({ item, current }: { item: Count; current: boolean }) {
         href={item.href}
         class={`count${attention ? ' attention' : known && value === 0 ? ' calm' : ''}`}
         aria-current={current ? 'true' : undefined}
-        title={value !== null && typeof value === 'object' ? `Could not count: ${value.problem}` : undefined}
       >
-        <span class="count-value">{known ? value : value === null ? '…' : '?'}</span>{' '}
-        <span class="count-label">{item.label}</span>
+        <span class="count-value">{known ? value : '…'}</span> <span class="count-label">{item.label}</span>
         {attention && (
           <>
             {' '}

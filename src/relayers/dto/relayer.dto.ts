@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { NETWORK_TYPES, type NetworkType } from '../../catalogue';
 import { PageQueryDto } from '../../common/http/page.dto';
+import { NotificationSummaryResponse } from '../../notifications';
 import { IsName, IsOptionalNewId, IsResourceId, MAX_NAME_LENGTH } from '../../common/validation/field-rules';
 import { RpcConfigDto, RpcConfigResponse } from '../../common/validation/rpc-config.dto';
 import { MAX_RPC_URLS } from '../../common/validation/rpc-url-list';
@@ -179,7 +180,18 @@ export class RelayerSummaryResponse {
 
   @ApiProperty({ description: 'Never checked: their status says checked_at: null' })
   unchecked: number;
+
+  @ApiPropertyOptional({
+    type: NotificationSummaryResponse,
+    description:
+      'With include=notifications (and notifications:read): what GET /api/v1/notifications/summary answers',
+  })
+  notifications?: NotificationSummaryResponse;
 }
+
+/** What the summary may carry besides the relayers' counts (docs/reference/relayers.md#34-the-summary). */
+export const RELAYER_SUMMARY_INCLUDES = ['notifications'] as const;
+export type RelayerSummaryInclude = (typeof RELAYER_SUMMARY_INCLUDES)[number];
 
 /**
  * The states a list may be filtered by and the summary counts: the flags `paused` and `system_disabled`

@@ -1,5 +1,5 @@
 import { as } from '../../support/as-key';
-import { successBody } from '../../support/envelope';
+import { errorBody, successBody } from '../../support/envelope';
 import { useTestApp } from '../../support/test-app';
 import {
   createKey,
@@ -21,8 +21,8 @@ describe('GET /api/v1/relayers/summary', () => {
   const handle = useTestApp();
   const app = () => handle.current;
 
-  const summary = async (key = app().apiKey) => {
-    const res = await as(app(), key).get('/api/v1/relayers/summary');
+  const summary = async (key = app().apiKey, query = '') => {
+    const res = await as(app(), key).get(`/api/v1/relayers/summary${query}`);
     return { status: res.status, body: res.body as unknown };
   };
 
@@ -136,6 +136,87 @@ describe('GET /api/v1/relayers/summary', () => {
       expect((await summary()).body).toEqual(
         successBody({ total: 10, enabled: 4, paused: 4, disabled: 3, low_balance: 2, unchecked: 6 }),
       );
+    });
+
+    describe('include=notifications: the webhook targets counted beside the relayers, in the same answer', () => {
+      const COUNTS = { total: 10, enabled: 4, paused: 4, disabled: 3, low_balance: 2, unchecked: 6 };
+      // The scope s0* holds the last two (docs/reference/keys-and-audit.md#36-signers-and-notification-targets).
+      const HOOKS = ['hook-a', 's0-hook-b', 's0-hook-c'];
+
+      beforeAll(async () => {
+        for (const id of HOOKS)
+          await app()
+            .post('/api/v1/notifications', { id, url: `https://hooks.example.com/${id}` })
+            .expect(201);
+        // A paused target is failing (docs/reference/webhooks.md#97-failing-targets-and-the-summary).
+        await app().post('/api/v1/notifications/s0-hook-b/pause').expect(200);
+      });
+
+      afterAll(async () => {
+        for (const id of HOOKS) await app().delete(`/api/v1/notifications/${id}`).expect(200);
+      });
+
+      it('adds what GET /api/v1/notifications/summary answers, under notifications', async () => {
+        const targets = { total: 3, running: 2, paused: 1, failing: 1 };
+        expect(await summary(app().apiKey, '?include=notifications')).toEqual({
+          status: 200,
+          body: successBody({ ...COUNTS, notifications: targets }),
+        });
+        const alone = await app().get('/api/v1/notifications/summary');
+        expect({ status: alone.status, body: alone.body as unknown }).toEqual({
+          status: 200,
+          body: successBody(targets),
+        });
+        // Without it, the relayers' counts alone; the other parameters are still ignored.
+        expect(await summary(app().apiKey, '?state=paused')).toEqual({
+          status: 200,
+          body: successBody(COUNTS),
+        });
+      });
+
+      it('counts for a scoped key the targets of its scope, as its own notifications summary does', async () => {
+        const key = await createKey(app(), {
+          permissions: ['relayers:read', 'notifications:read'],
+          relayer_ids: ['s0*'],
+        });
+        const alone = await as(app(), key.key).get('/api/v1/notifications/summary');
+        expect({ status: alone.status, body: alone.body as unknown }).toEqual({
+          status: 200,
+          body: successBody({ total: 2, running: 1, paused: 1, failing: 1 }),
+        });
+        expect(await summary(key.key, '?include=notifications')).toEqual({
+          status: 200,
+          body: successBody({
+            total: 9,
+            enabled: 4,
+            paused: 3,
+            disabled: 3,
+            low_balance: 2,
+            unchecked: 5,
+            notifications: { total: 2, running: 1, paused: 1, failing: 1 },
+          }),
+        });
+      });
+
+      it('is a 403 for a key without notifications:read, which still gets the counts without it', async () => {
+        const key = await createKey(app(), { permissions: ['relayers:read'] });
+        expect(await summary(key.key, '?include=notifications')).toEqual({
+          status: 403,
+          body: errorBody('Forbidden'),
+        });
+        expect(await summary(key.key)).toEqual({ status: 200, body: successBody(COUNTS) });
+      });
+
+      it.each([
+        ['another value', '?include=status'],
+        ['an empty value', '?include='],
+        ['given twice', '?include=notifications&include=notifications'],
+      ])('%s is a 400 naming the values', async (_, query) => {
+        expect(await summary(app().apiKey, query)).toEqual({
+          status: 400,
+          body: errorBody('include must be one of: notifications'),
+        });
+      });
     });
   });
 });
