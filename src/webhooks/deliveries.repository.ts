@@ -6,6 +6,7 @@ import type { CursorPosition } from '../common/http/cursor-page-query.dto';
 import { EntityRepository } from '../database/entity-rows';
 import type { ReadTx } from '../database/transactions';
 import { DeliveryEntity, type DeliveryStatus } from './delivery.entity';
+import { hourKey } from './delivery-hours';
 import { TargetLeaseEntity } from './target-lease.entity';
 
 /** Only the deliveries to webhook targets (TargetKind): one semi-join on the targets' primary key. */
@@ -224,8 +225,9 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
       .execute();
   }
 
-  async requeue(id: string, notificationId: string, now: Date): Promise<boolean> {
-    const result = await this.repository.update(
+  async requeue(id: string, notificationId: string, now: Date, { manager }: ReadTx): Promise<boolean> {
+    const result = await manager.update(
+      DeliveryEntity,
       { id, notificationId, status: Not('pending') },
       { status: 'pending', nextAttemptAt: now, endedAt: null, leaseOwner: null, leaseUntil: null },
     );
@@ -335,8 +337,16 @@ export class DeliveriesRepository extends EntityRepository(DeliveryEntity) {
     return Math.max(0, (now.getTime() - at.getTime()) / 1000);
   }
 
+  /**
+   * docs/reference/webhooks.md#33-retention; the hourly totals before `before` go too
+   * (docs/reference/webhooks.md#94-the-cost): no window reads them (the 7d window's first whole hour
+   * starts at or after it), and none sums up deliveries deleted here.
+   */
   async deleteEndedBefore(before: Date): Promise<number> {
     const result = await this.repository.delete({ endedAt: LessThan(before) });
+    await this.repository.query('DELETE FROM webhook_delivery_hours WHERE hour < ?', [
+      hourKey(before.getTime()),
+    ]);
     return result.affected ?? 0;
   }
 }

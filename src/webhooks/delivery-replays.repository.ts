@@ -28,6 +28,15 @@ export interface ReplayOutcome {
   readonly skipped: number;
 }
 
+/**
+ * A replay as it happened in its transaction: its outcome and the hours (`YYYY-MM-DD HH`) the
+ * deliveries it queued had ended and last failed in (docs/reference/webhooks.md#94-the-cost).
+ */
+export interface Requeued {
+  readonly outcome: ReplayOutcome;
+  readonly hours: ReadonlySet<string>;
+}
+
 /** A range of idx_webhook_deliveries_notification (the target, then created_at, id). */
 @Injectable()
 export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) {
@@ -67,7 +76,7 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
     replayedSince: Date,
     limit: number,
     tx: ReadTx,
-  ): Promise<ReplayOutcome> {
+  ): Promise<Requeued> {
     const { manager } = tx;
     const notRecently = '(d.replayed_at IS NULL OR d.replayed_at < :replayedSince)';
     const rows = await this.matching(filter, tx)
@@ -78,8 +87,20 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
       .limit(limit)
       .getRawMany<{ id: string }>();
     let queued = 0;
+    const hours = new Set<string>();
     for (let i = 0; i < rows.length; i += UPDATE_CHUNK) {
       const ids = rows.slice(i, i + UPDATE_CHUNK).map((row) => row.id);
+      // Locked as they are now, for the hours they ended and failed in.
+      const ended = await manager.query<Array<{ ended_hour: string | null; failed_hour: string | null }>>(
+        `SELECT SUBSTR(ended_at, 1, 13) AS ended_hour, SUBSTR(failed_at, 1, 13) AS failed_hour
+           FROM webhook_deliveries WHERE id IN (${ids.map(() => '?').join(', ')}) AND status = ?` +
+          this.dialect.lockingRead('update'),
+        [...ids, filter.status],
+      );
+      for (const row of ended) {
+        if (row.ended_hour !== null) hours.add(row.ended_hour);
+        if (row.failed_hour !== null) hours.add(row.failed_hour);
+      }
       const result = await manager
         .createQueryBuilder()
         .update(DeliveryEntity)
@@ -107,7 +128,7 @@ export class DeliveryReplaysRepository extends EntityRepository(DeliveryEntity) 
       parameters,
     );
     const remaining = Number(counted.remaining ?? 0);
-    return { queued, remaining, skipped: Number(counted.n) - remaining };
+    return { outcome: { queued, remaining, skipped: Number(counted.n) - remaining }, hours };
   }
 
   private matching(filter: ReplayFilter, { manager }: ReadTx): SelectQueryBuilder<DeliveryEntity> {

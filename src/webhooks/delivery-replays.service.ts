@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactions } from '../database/transactions';
 import { NotificationsService, WEBHOOK_TARGETS, type TargetKind } from '../notifications';
 import { DeliveryDispatcher } from './delivery-dispatcher';
+import { DeliveryHoursRepository } from './delivery-hours.repository';
 import { DeliveryReplaysRepository } from './delivery-replays.repository';
 import type { ReplayResponse } from './dto/replay.dto';
 import type { ReplayRequest } from './replay.validation';
@@ -27,6 +28,7 @@ export class DeliveryReplaysService {
     private readonly notifications: NotificationsService,
     private readonly dispatcher: DeliveryDispatcher,
     private readonly transactions: Transactions,
+    private readonly hours: DeliveryHoursRepository,
   ) {}
 
   async replay(
@@ -40,13 +42,16 @@ export class DeliveryReplaysService {
       const pending = await this.replays.countPendingReplayed(notificationId, tx);
       if (pending > 0) throw replayInProgress(pending);
       const now = new Date();
-      return this.replays.requeue(
+      const { outcome, hours } = await this.replays.requeue(
         { notificationId, ...request },
         now,
         new Date(now.getTime() - REPLAY_AGAIN_AFTER_MS),
         MAX_REPLAYED,
         tx,
       );
+      // docs/reference/webhooks.md#94-the-cost: summed up again when next read.
+      await this.hours.forget(notificationId, hours, tx);
+      return outcome;
     });
     if (answer.queued > 0) this.dispatcher.wake(notificationId);
     return answer;

@@ -8,6 +8,8 @@ import { RelayersModule } from '../relayers/relayers.module';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryDispatcher } from './delivery-dispatcher';
 import { DeliveryStatsController } from './delivery-stats.controller';
+import { DeliveryHourEntity } from './delivery-hour.entity';
+import { DeliveryHoursRepository } from './delivery-hours.repository';
 import { DeliveryStatsRepository } from './delivery-stats.repository';
 import { DeliveryStatsService } from './delivery-stats.service';
 import { DeliveryEntity } from './delivery.entity';
@@ -39,6 +41,7 @@ import { ChannelSenders } from './channel-senders';
   imports: [
     TypeOrmModule.forFeature([
       DeliveryEntity,
+      DeliveryHourEntity,
       TargetLeaseEntity,
       SubscriptionEntity,
       SubscriptionRelayerEntity,
@@ -74,6 +77,7 @@ import { ChannelSenders } from './channel-senders';
     DeliveryReplaysService,
     ReplayRules,
     DeliveryStatsRepository,
+    DeliveryHoursRepository,
     DeliveryStatsService,
     RotateSigningKeyRules,
     SigningSchemeRules,

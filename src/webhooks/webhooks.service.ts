@@ -9,7 +9,9 @@ import { DeliveryDispatcher } from './delivery-dispatcher';
 import { toDeliveryResponse, toRelayerDeliveryResponse } from './delivery.mapper';
 import { deliveryNotFound } from './webhooks.errors';
 import { TargetLeasesRepository } from './target-leases.repository';
-import type { ReadTx } from '../database/transactions';
+import { Transactions, type ReadTx } from '../database/transactions';
+import { hourKey } from './delivery-hours';
+import { DeliveryHoursRepository } from './delivery-hours.repository';
 import {
   DeliveryQueryDto,
   DeliveryResponse,
@@ -46,6 +48,8 @@ export class WebhooksService {
     private readonly dispatcher: DeliveryDispatcher,
     private readonly relayers: RelayersService,
     private readonly targetLeases: TargetLeasesRepository,
+    private readonly hours: DeliveryHoursRepository,
+    private readonly transactions: Transactions,
   ) {}
 
   /**
@@ -101,7 +105,19 @@ export class WebhooksService {
     await this.assertExists(notificationId, kind);
     const current = await this.deliveries.findById(deliveryId);
     if (!current || current.notificationId !== notificationId) throw deliveryNotFound();
-    if (current.status !== 'pending') await this.deliveries.requeue(deliveryId, notificationId, new Date());
+    if (current.status !== 'pending') {
+      await this.transactions.run(async (tx) => {
+        const ended = await this.deliveries.findForUpdate(deliveryId, tx);
+        if (!ended || ended.status === 'pending') return;
+        // The hours it ended and last failed in no longer hold it as they sum it up
+        // (docs/reference/webhooks.md#94-the-cost): summed up again when next read.
+        const times = [ended.endedAt, ended.failedAt].flatMap((at) =>
+          at === null ? [] : [hourKey(at.getTime())],
+        );
+        await this.hours.forget(notificationId, times, tx);
+        await this.deliveries.requeue(deliveryId, notificationId, new Date(), tx);
+      });
+    }
     // Read before waking the dispatcher: the answer is the delivery as queued, not as a fast send left it.
     const queued = await this.deliveries.findById(deliveryId);
     if (!queued) throw deliveryNotFound();

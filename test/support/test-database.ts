@@ -39,6 +39,8 @@ export interface TestDatabase {
   dump(): Promise<string>;
   /** Runs one statement directly (to set up states the API cannot reach, e.g. system_disabled). */
   exec(sql: string): Promise<void>;
+  /** The rows one statement reads, directly (to look at what the API does not show, e.g. hourly totals). */
+  query<T extends object>(sql: string): Promise<T[]>;
   drop(): Promise<void>;
 }
 
@@ -102,6 +104,14 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
         }
         return Promise.resolve();
       },
+      query: <T extends object>(sql: string) => {
+        const db = new Database(file);
+        try {
+          return Promise.resolve(db.prepare(sql).all() as T[]);
+        } finally {
+          db.close();
+        }
+      },
       drop: () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })),
     };
   }
@@ -125,6 +135,12 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       }),
     exec: (sql) =>
       mysqlAdmin((c) => c.query(`USE \`${name}\``).then(() => c.query(sql))).then(() => undefined),
+    query: <T extends object>(sql: string) =>
+      mysqlAdmin(async (c) => {
+        await c.query(`USE \`${name}\``);
+        const [rows] = await c.query<import('mysql2').RowDataPacket[]>(sql);
+        return rows as unknown as T[];
+      }),
     drop: () => mysqlAdmin((c) => c.query(`DROP DATABASE IF EXISTS \`${name}\``)).then(() => undefined),
   };
 }
