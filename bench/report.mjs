@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeFigures } from './figures.mjs';
 import { hasHealth, healthMarkdown } from './lib/health-report.mjs';
 import { fleetMarkdown, hasFleet } from './lib/health-fleet-report.mjs';
 import { hasHostile, hostileMarkdown } from './lib/hostile-bodies.mjs';
@@ -758,7 +759,9 @@ export async function writeDocs(results, resultsFile, root) {
     consoleRun && { results: consoleRun.results, relPath: path.relative(root, consoleRun.file) },
   );
   fs.writeFileSync(md, await prettier.format(text, { ...config, filepath: md }));
-  return [md, svg];
+  // docs/performance.md's table, from the same saved runs (bench/figures.mjs).
+  const performance = await writeFigures(path.dirname(resultsFile));
+  return [md, svg, performance];
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -35,6 +35,15 @@ export class WorkerDatabase {
   }
 
   /**
+   * One statement on these connections, outside a transaction, run again after a conflict the
+   * database rolled back (DatabaseDialect): `work` must be safe to repeat.
+   */
+  async statement<T>(work: (tx: ReadTx) => Promise<T>): Promise<T> {
+    const connection = await this.connection();
+    return this.dialect.retryConflicts(() => work(connection));
+  }
+
+  /**
    * One transaction on these connections: on SQLite alone on its connection, on MySQL run again
    * after a conflict the database rolled back (DatabaseDialect).
    */

@@ -98,7 +98,8 @@ export class DeliveryDispatcher extends PollingService {
         (id) => !this.countCleared.has(id),
       );
       if (counted.length === 0 && answered.length <= DELIVERED_ALONE) {
-        await this.deliveries.recordDelivered(answered, at, await this.worker.connection());
+        // Run again after a conflict (a deadlock's victim): the answers of every target in it wait on it.
+        await this.worker.statement((tx) => this.deliveries.recordDelivered(answered, at, tx));
         return;
       }
       await this.worker.transaction(async (tx) => {
