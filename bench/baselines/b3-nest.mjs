@@ -18,7 +18,7 @@
 //   - LoggingModule (src/common/logging/logging.module.ts, nestjs-pino) with the configuration it
 //     reads (level LOG_LEVEL, default info; file LOG_FILE; JSON lines), and app.useLogger as
 //     bootstrap.ts does;
-//   - answerLiveness (src/health/liveness.ts): GET /api/v1/health answered by Express ahead of Nest,
+//   - answerLiveness (src/probes/liveness.ts): GET /api/v1/health answered by Express ahead of Nest,
 //     as the service does.
 // Application settings as bootstrap.ts: global prefix api/v1, no x-powered-by, no ETag, keep-alive
 // 65 s. Bodies are parsed by Nest's default JSON body parser (the service turns it off and reads
@@ -58,11 +58,11 @@ const { IS_PUBLIC, Public } = fromService('./common/auth/public.decorator');
 const { ApiKeyThrottlerGuard } = fromService('./common/rate-limit/api-key-throttler.guard');
 const { FixedWindowThrottlerStorage } = fromService('./common/rate-limit/fixed-window-throttler-storage');
 const { EnvelopeInterceptor } = fromService('./common/http/envelope.interceptor');
-const { Page } = fromService('./common/http/page');
+const { Page } = fromService('./common/http/page.dto');
 const { RawResponse } = fromService('./common/http/raw-response.decorator');
 const { LoggingModule } = fromService('./common/logging/logging.module');
 const { AppConfigModule } = fromService('./config/app-config.module');
-const { answerLiveness, LIVENESS_PATH } = fromService('./health/liveness');
+const { answerLiveness, LIVENESS_PATH } = fromService('./probes/liveness');
 // nestjs-pino ships CommonJS and ESM builds: its Logger must be the one the LoggingModule registered.
 const { Logger } = fromService('nestjs-pino');
 
