@@ -85,7 +85,8 @@ class BearerGuard {
   canActivate(context) {
     if (this.reflector.getAllAndOverride(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const req = context.switchToHttp().getRequest();
-    if (this.verifier.verify(req.headers, req.rawHeaders) === null) throw new UnauthorizedException();
+    const token = this.verifier.bearerToken(req.headers, req.rawHeaders);
+    if (token === null || !this.verifier.isAdmin(token)) throw new UnauthorizedException();
     return true;
   }
 }
