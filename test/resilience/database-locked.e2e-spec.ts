@@ -43,9 +43,9 @@ async function holdDatabase(url: string, mode: 'READ' | 'WRITE'): Promise<Hold> 
 describe('a locked database: no hanging, and no secret in the log (docs/reference/hardening.md)', () => {
   const handle = useTestApp({ REQUEST_TIMEOUT_MS: '1000' });
   const app = () => handle.current;
-  // The rows before the hold and the reads after it go through a second instance on the same
-  // database, without the 1 s timeout: on a loaded machine a plain POST may take longer than that,
-  // and its 504 is not what these tests are about (CI at bde8b37, MySQL: the setup POST answered 504).
+  // The rows before the hold are written through a second instance on the same database, without
+  // the 1 s timeout: on a loaded machine a plain POST may take longer than that, and its 504 is not
+  // what these tests are about (CI at bde8b37, MySQL: the setup POST answered 504).
   let plainInstance: TestApp | undefined;
   beforeAll(async () => {
     plainInstance = await startTestApp({ DATABASE_URL: handle.database.url, API_KEY: handle.current.apiKey });
@@ -98,13 +98,13 @@ describe('a locked database: no hanging, and no secret in the log (docs/referenc
         ]).toContainEqual(answer);
       }
 
-      // Released: neither change was made.
-      const relayerNow = await plain().get(`/api/v1/relayers/${relayer}`);
+      // Released: the service answers again, and neither change was made.
+      const relayerNow = await app().get(`/api/v1/relayers/${relayer}`);
       expect({ status: relayerNow.status, body: relayerNow.body as unknown }).toEqual({
         status: 200,
         body: successBody(created.body.data),
       });
-      const hookNow = await plain().get(`/api/v1/notifications/${hook}`);
+      const hookNow = await app().get(`/api/v1/notifications/${hook}`);
       expect({ status: hookNow.status, body: hookNow.body as unknown }).toEqual({
         status: 200,
         body: successBody({
